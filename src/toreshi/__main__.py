@@ -1,0 +1,3 @@
+from toreshi.cli import main
+
+main()

@@ -1,0 +1,20 @@
+"""The ``toreshi`` command: one Typer app, each domain's commands in :mod:`toreshi.commands`."""
+
+from __future__ import annotations
+
+import typer
+
+from toreshi.commands import serve, togyz
+
+app = typer.Typer(
+    name="toreshi",
+    help="toreshi (төреші, «arbiter»): club competitions run by their written regulations.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(togyz.app, name="togyz")
+app.command("serve")(serve.serve)
+
+
+def main() -> None:
+    app()

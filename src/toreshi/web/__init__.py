@@ -1,0 +1,1 @@
+"""The web layer: Starlette app, JSON API, WebSocket endpoints, pages."""
