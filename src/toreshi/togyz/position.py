@@ -246,11 +246,11 @@ class Position:
             origin = _ORIGIN[me][hole]
         except (KeyError, TypeError):
             raise IllegalMoveError(f"hole must be 1-9, not {hole!r}") from None
+        if s[18] >= WINNING_KAZAN or s[19] >= WINNING_KAZAN:
+            raise IllegalMoveError("the game is over: a kazan holds 82 or more")
         n = s[origin]
         if not n:
             raise IllegalMoveError(f"hole {hole} of {Side(me).name.lower()} is empty")
-        if s[18] >= WINNING_KAZAN or s[19] >= WINNING_KAZAN:
-            raise IllegalMoveError("the game is over: a kazan holds 82 or more")
         self._stack.append(s[:])
         # Sowing (§2): n >= 2 puts the first kumalak back into the origin; n == 1 moves it on.
         s[origin] = 0
