@@ -335,6 +335,8 @@ class Position:
     @property
     def move_stack(self) -> list[int]:
         """Hole numbers of the moves on the stack, oldest first."""
+        if not self._stack:
+            return []
         states = [*self._stack[1:], self._s]
         return [state[_FROM] % HOLES + 1 for state in states]
 
