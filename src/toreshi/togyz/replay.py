@@ -6,10 +6,10 @@ result the board decides. The first problem is reported with its 1-based ply and
 
 >>> import io
 >>> from toreshi.togyz.pgn import read_game
->>> game = read_game(io.StringIO("1. 76(10) 98(11) 1-0"))
+>>> game = read_game(io.StringIO("1. 87(10) 87(11) 1-0"))
 >>> report = replay(game)
 >>> report.ok, str(report.error)
-(False, "ply 2 (Black's move 1, '98(11)'): the mover's kazan after the capture is 10, not 11")
+(False, "ply 2 (Black's move 1, '87(11)'): the mover's kazan after the capture is 10, not 11")
 """
 
 from __future__ import annotations
