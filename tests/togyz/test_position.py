@@ -6,7 +6,7 @@ from toreshi.togyz import BLACK, WHITE, IllegalMoveError, Position, Termination,
 
 
 @pytest.mark.parametrize(
-    ("depth", "nodes"), [(1, 9), (2, 73), (3, 613), (4, 5_199), (5, 43_184), (6, 360_035)]
+    ("depth", "nodes"), [(1, 9), (2, 73), (3, 613), (4, 5_199), (5, 43_184), (6, 360_035), (7, 3_003_052)]
 )
 def test_perft_from_the_start(depth: int, nodes: int) -> None:
     assert perft(Position(), depth) == nodes
