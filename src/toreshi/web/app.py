@@ -1,35 +1,86 @@
-"""The Starlette application factory."""
+"""The Starlette application: services opened for the app's lifetime, then pages, the JSON API and sockets."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+
 from starlette.applications import Starlette
-from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse
-from starlette.routing import Route
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.routing import Mount, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 
-import toreshi
-from toreshi.togyz import Position
+from toreshi.live.bus import Bus, InProcessBus
+from toreshi.live.redis_bus import RedisBus
+from toreshi.live.registry import Rooms
+from toreshi.live.store_log import StoreLog
+from toreshi.live.togyz_room import TogyzRoom
+from toreshi.store import EventStore, RoomStatus, open_store
+from toreshi.store.accounts import Accounts
+from toreshi.web import pages, rooms_api
+from toreshi.web.middleware import LanguageMiddleware, SameOriginPostMiddleware
+from toreshi.web.settings import Settings
+from toreshi.web.templates import STATIC_DIR
 
-_HOME = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>toreshi</title>
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<style>body{{font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}}
-pre{{background:#f4f1ea;padding:1rem;border-radius:.5rem}}</style></head>
-<body><h1>toreshi <small>{version}</small></h1>
-<p>Төреші — togyz kumalak and «Своя игра» competitions run by their regulations.</p>
-<p>The start position, as the rules engine sees it:</p><pre>{board}</pre>
-<p><a href="/api/health">/api/health</a></p></body></html>"""
-
-
-async def home(request: Request) -> HTMLResponse:
-    from toreshi.togyz.diagram import diagram
-
-    return HTMLResponse(_HOME.format(version=toreshi.__version__, board=diagram(Position())))
+ROOM_KINDS = {"togyz": TogyzRoom}
 
 
-async def health(request: Request) -> JSONResponse:
-    return JSONResponse({"status": "ok", "version": toreshi.__version__})
+@dataclass
+class Services:
+    """Everything a request handler may need, opened by the lifespan and kept on ``app.state.services``."""
+
+    settings: Settings
+    store: EventStore
+    accounts: Accounts
+    bus: Bus
+    rooms: Rooms
 
 
-def create_app() -> Starlette:
-    return Starlette(routes=[Route("/", home), Route("/api/health", health)])
+def make_bus(url: str | None) -> Bus:
+    if url is None or url == "memory://":
+        return InProcessBus()
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisBus(url)
+    raise ValueError(f"unsupported bus URL {url!r}: use redis://host:port/db or leave it out")
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    settings = settings or Settings()
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        settings.data_dir.mkdir(parents=True, exist_ok=True)
+        async with open_store(settings.database_url) as store:
+            bus = make_bus(settings.bus_url)
+            rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS))
+            app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms)
+            # Resume every live room: its state, clocks and timers come back from the log.
+            for room in await store.rooms(status=RoomStatus.LIVE):
+                if room.kind in ROOM_KINDS:
+                    await rooms.get(room.id, room.kind)
+            try:
+                yield
+            finally:
+                await rooms.close()
+                await bus.close()
+
+    routes = [
+        *pages.routes,
+        *rooms_api.routes,
+        WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    middleware = [
+        Middleware(
+            SessionMiddleware,
+            secret_key=settings.secret_key(),
+            https_only=settings.https_only,
+            same_site="lax",
+            session_cookie="toreshi_session",
+        ),
+        Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
+        Middleware(LanguageMiddleware),
+    ]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

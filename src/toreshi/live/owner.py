@@ -1,0 +1,266 @@
+"""The owner of one live room: the only writer of its event log.
+
+Every command goes through one lock: decide (pure) → persist (append at the expected version, committed before
+anything else happens) → apply → remember in the bounded history → publish on the bus → acknowledge. A refused
+command changes nothing; a failed write changes nothing either, because the state is applied only after the log
+accepted the events. If another instance took the room over, the append fails with a version conflict and this
+owner stops (:attr:`RoomOwner.lost`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from toreshi.live.bus import Bus, Message
+from toreshi.live.history import History
+from toreshi.live.room import Actor, Command, Decided, RoomLogic
+from toreshi.live.timeline import Clocks, RoomTimeline
+from toreshi.store.errors import VersionConflictError
+
+log = logging.getLogger(__name__)
+
+PROTOCOL_VERSION = 1
+RECENT_COMMANDS = 256
+
+
+class LoggedEvent(Protocol):
+    """What the owner needs of a stored event."""
+
+    @property
+    def version(self) -> int: ...
+    @property
+    def type(self) -> str: ...
+    @property
+    def payload(self) -> Mapping[str, Any]: ...
+    @property
+    def server_time_ms(self) -> int: ...
+    @property
+    def wall_time_ms(self) -> int: ...
+
+
+class EventLog(Protocol):
+    """The persistence the owner needs (implemented by :class:`toreshi.live.store_log.StoreLog`).
+
+    ``append`` must raise :class:`~toreshi.store.errors.VersionConflictError` when the room is not at
+    ``expected_version``, and return only once the events are durable.
+    """
+
+    async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int: ...
+
+    async def load(self, room_id: str, after_version: int = 0) -> Sequence[LoggedEvent]: ...
+
+
+class OwnershipLostError(RuntimeError):
+    """The room's log moved on without this owner (another instance owns it now)."""
+
+
+@dataclass(frozen=True)
+class Ack:
+    """The answer to an accepted command: the room version after it and how many events it caused."""
+
+    version: int
+    events: int
+
+
+def channel_of(room_id: str) -> str:
+    return f"room:{room_id}"
+
+
+class RoomOwner:
+    """Holds one room's state and serialises everything that changes it."""
+
+    def __init__(
+        self,
+        room_id: str,
+        logic: RoomLogic,
+        event_log: EventLog,
+        bus: Bus,
+        *,
+        clocks: Clocks | None = None,
+        timeline: RoomTimeline | None = None,
+        version: int = 0,
+        history: History | None = None,
+    ) -> None:
+        self.room_id = room_id
+        self.logic = logic
+        self.version = version
+        self.lost = False
+        self._log = event_log
+        self._bus = bus
+        self._clocks = clocks or Clocks()
+        self._timeline = timeline or RoomTimeline.new(self._clocks.monotonic())
+        self._history = history or History()
+        self._lock = asyncio.Lock()
+        self._recent: OrderedDict[str, Ack] = OrderedDict()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_task: asyncio.Task[None] | None = None
+        self._closed = False
+
+    @classmethod
+    async def load(
+        cls,
+        room_id: str,
+        make_logic: Callable[[], RoomLogic],
+        event_log: EventLog,
+        bus: Bus,
+        *,
+        clocks: Clocks | None = None,
+        history_size: int = 50,
+    ) -> RoomOwner:
+        """Rebuild a room from its log (after a restart or a takeover) and arm its timers."""
+        clocks = clocks or Clocks()
+        logic = make_logic()
+        history = History(history_size)
+        events = await event_log.load(room_id)
+        for index, event in enumerate(events):
+            decided = Decided(event.type, dict(event.payload))
+            logic.apply(decided, event.server_time_ms)
+            if index >= len(events) - history_size:
+                message = _message(room_id, event.version, logic.public(decided), decided, event.server_time_ms)
+                history.add(event.version, message)
+        if events:
+            last = events[-1]
+            timeline = RoomTimeline.resume(last.server_time_ms, last.wall_time_ms, clocks.wall(), clocks.monotonic())
+        else:
+            timeline = RoomTimeline.new(clocks.monotonic())
+        owner = cls(
+            room_id,
+            logic,
+            event_log,
+            bus,
+            clocks=clocks,
+            timeline=timeline,
+            version=events[-1].version if events else 0,
+            history=history,
+        )
+        owner._arm_timer()
+        return owner
+
+    @property
+    def bus(self) -> Bus:
+        return self._bus
+
+    @property
+    def channel(self) -> str:
+        return channel_of(self.room_id)
+
+    def now_ms(self) -> int:
+        """The room time now."""
+        return self._timeline.room_ms(self._clocks.monotonic())
+
+    async def handle(self, command: Command) -> Ack:
+        """Decide, persist, apply, publish; raises :class:`~toreshi.live.room.CommandRefusedError` for a refused one."""
+        async with self._lock:
+            if self.lost:
+                raise OwnershipLostError(f"room {self.room_id} is owned elsewhere now")
+            if command.id is not None and command.id in self._recent:
+                return self._recent[command.id]  # a retry of a command that was already applied
+            now = self.now_ms()
+            decided = list(self.logic.decide(command, now))
+            ack = await self._commit(decided, now)
+            if command.id is not None:
+                self._recent[command.id] = ack
+                if len(self._recent) > RECENT_COMMANDS:
+                    self._recent.popitem(last=False)
+            return ack
+
+    async def _commit(self, decided: list[Decided], now: int) -> Ack:
+        if not decided:
+            return Ack(self.version, 0)
+        try:
+            new_version = await self._log.append(self.room_id, self.version, decided, now)
+        except VersionConflictError as error:
+            self.lost = True
+            self._cancel_timer()
+            raise OwnershipLostError(f"room {self.room_id} moved on without this owner") from error
+        messages: list[Message] = []
+        for offset, event in enumerate(decided, start=1):
+            self.logic.apply(event, now)
+            message = _message(self.room_id, self.version + offset, self.logic.public(event), event, now)
+            self._history.add(self.version + offset, message)
+            messages.append(message)
+        self.version = new_version
+        for message in messages:
+            await self._bus.publish(self.channel, message)
+        self._arm_timer()
+        return Ack(self.version, len(decided))
+
+    def catch_up(self, last_version: int) -> list[Message] | None:
+        """Messages a reconnecting client missed, or ``None`` when it needs a snapshot instead."""
+        return self._history.since(last_version)
+
+    def snapshot(self, actor: Actor | None) -> Message:
+        """The whole room as ``actor`` may see it, at the current version."""
+        return {
+            "t": "snapshot",
+            "room": self.room_id,
+            "kind": self.logic.kind,
+            "v": self.version,
+            "ts": self.now_ms(),
+            "data": self.logic.view(actor, self.now_ms()),
+            "protocol": PROTOCOL_VERSION,
+        }
+
+    # --- timers ---------------------------------------------------------------------------------
+
+    def _arm_timer(self) -> None:
+        self._cancel_timer()
+        if self._closed or self.lost:
+            return
+        deadline = self.logic.deadline_ms()
+        if deadline is None:
+            return
+        delay = max(0, deadline - self.now_ms()) / 1000
+        loop = asyncio.get_running_loop()
+        self._timer = loop.call_later(delay, self._fire)
+
+    def _cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _fire(self) -> None:
+        self._timer = None
+        self._timer_task = asyncio.get_running_loop().create_task(self._on_deadline())
+
+    async def _on_deadline(self) -> None:
+        async with self._lock:
+            if self._closed or self.lost:
+                return
+            now = self.now_ms()
+            try:
+                decided = list(self.logic.on_deadline(now))
+                await self._commit(decided, now)
+            except OwnershipLostError:
+                log.warning("room %s: ownership lost while its timer fired", self.room_id)
+                return
+            except Exception:
+                log.exception("room %s: timer failed; retrying in 1 s", self.room_id)
+                self._timer = asyncio.get_running_loop().call_later(1.0, self._fire)
+                return
+            if not decided:
+                deadline = self.logic.deadline_ms()
+                if deadline is not None and deadline <= now:
+                    # The logic says a deadline has passed but decided nothing: re-arming would spin.
+                    log.error("room %s: deadline %d passed with nothing to do", self.room_id, deadline)
+                    return
+                self._arm_timer()
+
+    async def close(self) -> None:
+        """Stop the timers; the room can be loaded again from its log."""
+        self._closed = True
+        self._cancel_timer()
+        if self._timer_task is not None and not self._timer_task.done():
+            self._timer_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._timer_task
+
+
+def _message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
+    return {"t": "event", "room": room_id, "v": version, "type": event.type, "data": dict(data), "ts": now}

@@ -1,0 +1,74 @@
+"""The rooms this instance owns: loaded from the log on first use, one owner per room.
+
+On one machine every room is owned here. With several instances a :class:`Lease` decides which instance owns a
+room (see :mod:`toreshi.live.lease`); an instance that does not hold the lease forwards commands to the owner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from toreshi.live.bus import Bus
+from toreshi.live.owner import EventLog, RoomOwner
+from toreshi.live.room import RoomLogic
+from toreshi.live.timeline import Clocks
+
+LogicFactory = Callable[[], RoomLogic]
+
+
+class UnknownRoomKindError(LookupError):
+    """A room whose kind has no registered logic."""
+
+
+class Rooms:
+    """Room owners by id; ``get`` loads a room from its log the first time it is asked for."""
+
+    def __init__(
+        self,
+        event_log: EventLog,
+        bus: Bus,
+        kinds: dict[str, LogicFactory],
+        *,
+        clocks: Clocks | None = None,
+    ) -> None:
+        self._log = event_log
+        self._bus = bus
+        self._kinds = kinds
+        self._clocks = clocks or Clocks()
+        self._owners: dict[str, RoomOwner] = {}
+        self._loading: dict[str, asyncio.Lock] = {}
+
+    @property
+    def bus(self) -> Bus:
+        return self._bus
+
+    def loaded(self) -> list[str]:
+        return list(self._owners)
+
+    async def get(self, room_id: str, kind: str) -> RoomOwner:
+        """The owner of ``room_id``, rebuilt from its log if it is not in memory (or was lost)."""
+        owner = self._owners.get(room_id)
+        if owner is not None and not owner.lost:
+            return owner
+        lock = self._loading.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            owner = self._owners.get(room_id)
+            if owner is not None and not owner.lost:
+                return owner
+            try:
+                factory = self._kinds[kind]
+            except KeyError:
+                raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}") from None
+            owner = await RoomOwner.load(room_id, factory, self._log, self._bus, clocks=self._clocks)
+            self._owners[room_id] = owner
+            return owner
+
+    async def drop(self, room_id: str) -> None:
+        owner = self._owners.pop(room_id, None)
+        if owner is not None:
+            await owner.close()
+
+    async def close(self) -> None:
+        for room_id in list(self._owners):
+            await self.drop(room_id)

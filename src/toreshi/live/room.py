@@ -1,0 +1,82 @@
+"""What a live room is made of: commands in, decided events out, and the logic that folds them.
+
+A :class:`RoomLogic` is pure: it decides events from a command and the room time, applies events to its state,
+and says when it next needs waking (a flag fall, the end of a 5-second answer window). It never reads a clock and
+never does I/O; the :class:`~toreshi.live.owner.RoomOwner` does that around it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+Payload = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who sends a command: a role in this room (``white``, ``arbiter``, ``host``, ``team``, ``spectator`` …)
+    and, where several people share a role, which one (a team id, a user name)."""
+
+    role: str
+    name: str = ""
+
+
+@dataclass(frozen=True)
+class Command:
+    """An intent from a client: a move, a press, a verdict. ``id`` lets the owner drop a retried duplicate."""
+
+    type: str
+    actor: Actor
+    data: Mapping[str, Any] = field(default_factory=dict)
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class Decided:
+    """An event decided by the logic, not yet persisted."""
+
+    type: str
+    payload: Payload
+
+
+class CommandRefusedError(ValueError):
+    """A command that the room's rules do not allow now; nothing was changed.
+
+    ``code`` is a stable machine-readable reason (``not_your_turn``, ``game_over``, …), the message is for people.
+    """
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+class RoomLogic(Protocol):
+    """The pure heart of a room kind (a togyz game, a quiz game)."""
+
+    kind: str
+
+    def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
+        """The events a command causes at room time ``now_ms``; raises :class:`CommandRefusedError`. Must not mutate."""
+        ...
+
+    def apply(self, event: Decided, at_ms: int) -> None:
+        """Fold one event into the state (also used to replay the log)."""
+        ...
+
+    def deadline_ms(self) -> int | None:
+        """The room time at which :meth:`on_deadline` must be called, or ``None``."""
+        ...
+
+    def on_deadline(self, now_ms: int) -> Sequence[Decided]:
+        """The events that time alone causes (a flag fall, «время»); may be empty if nothing is due yet."""
+        ...
+
+    def view(self, actor: Actor | None, now_ms: int) -> Payload:
+        """The whole state as ``actor`` may see it (``None``: a spectator), for a snapshot or a resync."""
+        ...
+
+    def public(self, event: Decided) -> Payload:
+        """What everyone may see of an event (a sealed move, a host's answer key are left out)."""
+        ...

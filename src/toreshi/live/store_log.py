@@ -1,0 +1,39 @@
+"""The owner's event log on top of :class:`toreshi.store.EventStore`."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from toreshi.live.room import Decided
+from toreshi.store import EventStore, NewEvent, StoredEvent
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    version: int
+    type: str
+    payload: Mapping[str, Any]
+    server_time_ms: int
+    wall_time_ms: int
+
+    @classmethod
+    def of(cls, event: StoredEvent) -> LogEntry:
+        wall = int(event.created_at.timestamp() * 1000)
+        return cls(event.version, event.type, event.payload, event.server_time_ms, wall)
+
+
+class StoreLog:
+    """Appends decided events at the room time they were decided; loads them back with their wall time."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+
+    async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int:
+        return await self.store.append(
+            room_id, expected_version, [NewEvent(event.type, event.payload, at_ms) for event in events]
+        )
+
+    async def load(self, room_id: str, after_version: int = 0) -> list[LogEntry]:
+        return [LogEntry.of(event) for event in await self.store.load(room_id, after_version)]

@@ -1,0 +1,726 @@
+"""One «Своя игра» game by the club regulation: the state is a fold of typed events (:mod:`toreshi.quiz.events`).
+
+The core is pure: it never reads a clock. Every event carries the server's monotonic time in milliseconds and the
+state derives every deadline from those times (the 5 s press window, SI-3.10; the 5 s answer time, SI-3.7; the end
+of simulated reading, SI-3.6). The live layer schedules its timers from :attr:`GameState.next_deadline_ms` and
+posts ``TimeCalled`` / ``AnswerTimeExpired`` when they fire; an event that breaks the rules raises
+:class:`GameError` and leaves the state unchanged.
+
+>>> from toreshi.quiz.board import Board
+>>> from toreshi.quiz.events import *
+>>> setup = GameSetup(("A", "B"), Board.of("T1", "T2", "T3", "T4", "T5"), assistant=Assistant("Ерлан", "C"))
+>>> state = replay([
+...     GameCreated(0, setup),
+...     FirstChooserDrawn(1_000, "B"),
+...     ThemeAnnounced(2_000, theme=0),
+...     QuestionChosen(3_000, team="B", theme=0, value=3),
+...     Buzzed(4_500, team="A", press_ms=4_480),   # pressed during reading: reading stops (SI-3.6)
+...     AnswerJudged(6_000, team="A", correct=False),
+...     ReadingFinished(8_000),
+...     Buzzed(9_000, team="B", press_ms=8_990),
+...     AnswerJudged(10_000, team="B", correct=True),
+... ])
+>>> state.scores
+{'A': -3, 'B': 3}
+>>> state.phase, state.chooser
+(<Phase.CHOOSING: 'choosing'>, 'B')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from typing import Any
+
+from toreshi.quiz.board import VALUES, BoardQuestion
+from toreshi.quiz.events import (
+    MAX_TEAMS,
+    AnswerJudged,
+    AnswerTimeExpired,
+    AnswerTimeExtended,
+    AudienceSanctioned,
+    AudienceWarned,
+    Buzzed,
+    ClarificationRequested,
+    DecisionReversed,
+    Event,
+    FirstChooserDrawn,
+    GameCreated,
+    GameKind,
+    GameSetup,
+    PressCancelled,
+    QuestionChosen,
+    QuestionReplaced,
+    ReadingFinished,
+    ReadingMode,
+    ReserveQuestionChosen,
+    SanctionScope,
+    ScoreAnnounced,
+    ScoreCorrected,
+    ScoreRequested,
+    ThemeAnnounced,
+    ThemeStruck,
+    TimeCalled,
+)
+from toreshi.quiz.shootout import is_decided
+
+__all__ = [
+    "AnswerRecord",
+    "CurrentQuestion",
+    "GameError",
+    "GameState",
+    "Outcome",
+    "Phase",
+    "PlayedQuestion",
+    "ScoreSnapshot",
+    "final_scores",
+    "replay",
+]
+
+
+class GameError(ValueError):
+    """An event the game refuses; the message names the rule (and clause) it breaks."""
+
+
+class Phase(StrEnum):
+    NOT_CREATED = "not_created"
+    DRAW = "draw"
+    """Waiting for the lot that decides the first chooser (SI-3.2)."""
+    STRIKING = "striking"
+    """Final only: teams strike themes in turn until 5 remain (SI-3.3)."""
+    CHOOSING = "choosing"
+    READING = "reading"
+    PRESS_WINDOW = "press_window"
+    """Reading is over; the 5 s press window runs (SI-3.10)."""
+    ANSWERING = "answering"
+    FINISHED = "finished"
+
+
+class Outcome(StrEnum):
+    """How a question ended."""
+
+    RIGHT = "right"
+    TIME = "time"
+    """Nobody pressed in the window, "время" (SI-3.10)."""
+    ALL_ANSWERED = "all_answered"
+    """Every team answered wrong: nobody may press any more (SI-3.5)."""
+    DECIDED = "decided"
+    """A shootout question stopped by a wrong answer that settled the tie (SI-2.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerRecord:
+    """One team's answer to one question; the score is the sum of these (SI-3.8) plus host corrections."""
+
+    question: int
+    team: str
+    value: int
+    correct: bool
+    timed_out: bool = False
+    reversed: bool = False
+    void: bool = False
+    """The question was replaced (SI-4.6): the answer no longer counts."""
+
+    @property
+    def points(self) -> int:
+        if self.void:
+            return 0
+        return self.value if self.correct else -self.value
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedQuestion:
+    number: int
+    theme: int | None
+    """The board theme, or ``None`` for a reserve question in a shootout."""
+    value: int
+    question: BoardQuestion
+    outcome: Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreSnapshot:
+    at_ms: int
+    scores: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentQuestion:
+    """The question in play: what is read, who has answered, where reading and the timers stand."""
+
+    number: int
+    theme: int | None
+    value: int
+    question: BoardQuestion
+    answered: frozenset[str] = frozenset()
+    reading_total_ms: int | None = None
+    """Simulated reading: the time the whole text takes; ``None`` when the host reads aloud."""
+    read_ms: int = 0
+    """Simulated reading: how much has been read before the latest interruption."""
+    reading_since_ms: int | None = None
+    """When reading (re)started; ``None`` while it is interrupted or over."""
+    reading_done: bool = False
+    window_start_ms: int | None = None
+    answering_team: str | None = None
+    answer_deadline_ms: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    """The whole game at one moment. Build it with :func:`replay`; advance it with :meth:`apply`."""
+
+    setup: GameSetup | None = None
+    phase: Phase = Phase.NOT_CREATED
+    last_ms: int = 0
+    chooser: str | None = None
+    first_chooser: str | None = None
+    struck: tuple[int, ...] = ()
+    announced: tuple[int, ...] = ()
+    used: frozenset[tuple[int, int]] = frozenset()
+    """Board cells (theme, value) already played or given away as replacements."""
+    used_reserve: frozenset[int] = frozenset()
+    current: CurrentQuestion | None = None
+    played: tuple[PlayedQuestion, ...] = ()
+    answers: tuple[AnswerRecord, ...] = ()
+    corrections: tuple[ScoreCorrected, ...] = ()
+    audit: tuple[Event, ...] = ()
+    """Every host intervention, in order: cancelled presses, reversals, corrections, replacements, warnings."""
+    warnings: tuple[str, ...] = ()
+    sanctions: tuple[tuple[str, SanctionScope], ...] = ()
+    score_requests: tuple[str, ...] = ()
+    announcements: tuple[ScoreSnapshot, ...] = ()
+    announced_at_cells_left: int | None = None
+
+    # -- derived views -------------------------------------------------------------------------------------
+
+    @property
+    def teams(self) -> tuple[str, ...]:
+        return self._setup.teams
+
+    @property
+    def _setup(self) -> GameSetup:
+        if self.setup is None:
+            raise GameError("the game has not been created yet")
+        return self.setup
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each team's score: ±value per answer (SI-3.8), void answers excluded, host corrections added."""
+        totals = dict.fromkeys(self.teams, 0)
+        for record in self.answers:
+            totals[record.team] += record.points
+        for correction in self.corrections:
+            totals[correction.team] += correction.delta
+        return totals
+
+    @property
+    def themes_in_play(self) -> tuple[int, ...]:
+        return tuple(i for i in range(len(self._setup.board.themes)) if i not in self.struck)
+
+    def is_open(self, theme: int, value: int) -> bool:
+        """Whether a board cell may still be chosen."""
+        cell = self._setup.board.themes[theme].cell(value)
+        return not cell.empty and (theme, value) not in self.used and theme not in self.struck
+
+    @property
+    def open_cells(self) -> tuple[tuple[int, int], ...]:
+        if self.phase is Phase.STRIKING:
+            return ()
+        return tuple((t, v) for t in self.themes_in_play for v in VALUES if self.is_open(t, v))
+
+    @property
+    def sudden_death(self) -> bool:
+        """A shootout whose theme is exhausted with the tie unbroken: single reserve questions (SI-2.2)."""
+        return self.setup is not None and self.setup.kind is GameKind.SHOOTOUT and not self.open_cells
+
+    @property
+    def score_announcement_due(self) -> bool:
+        """The assistant must announce the score: a team asked, or only the last question is left (SI-4.7)."""
+        if self.setup is None or self.setup.assistant is None:
+            return False
+        if self.score_requests:
+            return True
+        return self._last_question_needs_announcement()
+
+    def _last_question_needs_announcement(self) -> bool:
+        if self.setup is None or self.setup.assistant is None or self.phase is not Phase.CHOOSING:
+            return False
+        return len(self.open_cells) == 1 and self.announced_at_cells_left != 1
+
+    @property
+    def eligible(self) -> tuple[str, ...]:
+        """Teams that may still press on the current question (one answer per team, SI-3.5)."""
+        if self.current is None:
+            return ()
+        return tuple(t for t in self.teams if t not in self.current.answered)
+
+    @property
+    def next_deadline_ms(self) -> int | None:
+        """When the live layer must next act on its own: end of simulated reading, "время" for the press
+        window (SI-3.10) or for the answer (SI-3.7)."""
+        current = self.current
+        if current is None:
+            return None
+        if self.phase is Phase.ANSWERING:
+            return current.answer_deadline_ms
+        if self.phase is Phase.PRESS_WINDOW and current.window_start_ms is not None:
+            return current.window_start_ms + self._setup.press_window_ms
+        if (
+            self.phase is Phase.READING
+            and current.reading_total_ms is not None
+            and current.reading_since_ms is not None
+        ):
+            return current.reading_since_ms + current.reading_total_ms - current.read_ms
+        return None
+
+    def revealed_chars(self, now_ms: int) -> int:
+        """Simulated reading: how many characters of the question are shown at ``now_ms`` (progressive reveal)."""
+        current = self.current
+        if current is None:
+            return 0
+        text_len = len(current.question.text)
+        if current.reading_total_ms is None or current.reading_done:
+            return text_len
+        read = current.read_ms
+        if current.reading_since_ms is not None and self.phase is Phase.READING:
+            read += max(0, now_ms - current.reading_since_ms)
+        return min(text_len, read * self._setup.chars_per_second // 1000)
+
+    @property
+    def finished(self) -> bool:
+        return self.phase is Phase.FINISHED
+
+    # -- transitions ---------------------------------------------------------------------------------------
+
+    def apply(self, event: Event) -> GameState:
+        """The state after ``event``; raises :class:`GameError` (the state is unchanged) if the rules refuse it."""
+        if isinstance(event, GameCreated):
+            return self._create(event)
+        if self.setup is None:
+            raise GameError(f"{event.type} before the game was created")
+        if event.at_ms < self.last_ms:
+            raise GameError(f"event at {event.at_ms} ms is earlier than the previous event ({self.last_ms} ms)")
+        handler = _HANDLERS.get(type(event))
+        if handler is None:  # pragma: no cover - every event type has a handler
+            raise GameError(f"unknown event {event.type}")
+        state = handler(self._advance(event.at_ms) if not isinstance(event, Buzzed) else self, event)
+        return replace(state, last_ms=event.at_ms)
+
+    def at(self, now_ms: int) -> GameState:
+        """The state as it stands at ``now_ms`` with no new event (simulated reading may have ended)."""
+        return self._advance(now_ms)
+
+    def _advance(self, now_ms: int) -> GameState:
+        """Let simulated reading run to ``now_ms``: once the whole text is out, the press window opens."""
+        current = self.current
+        if (
+            self.phase is Phase.READING
+            and current is not None
+            and current.reading_total_ms is not None
+            and current.reading_since_ms is not None
+        ):
+            ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
+            if now_ms >= ends:
+                done = replace(
+                    current,
+                    read_ms=current.reading_total_ms,
+                    reading_since_ms=None,
+                    reading_done=True,
+                    window_start_ms=ends,
+                )
+                return replace(self, phase=Phase.PRESS_WINDOW, current=done)
+        return self
+
+    def _create(self, event: GameCreated) -> GameState:
+        if self.setup is not None:
+            raise GameError("the game has already been created")
+        setup = event.setup
+        teams = setup.teams
+        if not 2 <= len(teams) <= MAX_TEAMS:
+            raise GameError(f"a game has 2 to {MAX_TEAMS} teams (SI-3.0.1), got {len(teams)}")
+        if len(set(teams)) != len(teams) or not all(t.strip() for t in teams):
+            raise GameError(f"team names must be distinct and non-empty: {teams}")
+        themes = len(setup.board.themes)
+        expected = {
+            GameKind.QUALIFYING: setup.qualifying_themes,
+            GameKind.FINAL: setup.final_themes,
+            GameKind.SHOOTOUT: 1,
+        }[setup.kind]
+        if themes != expected:
+            raise GameError(
+                f"a {setup.kind.value} game plays {expected} themes (SI-3.3, SI-2.2), the board has {themes}"
+            )
+        if setup.kind is GameKind.FINAL and not 0 < setup.final_themes_kept <= setup.final_themes:
+            raise GameError(f"the final keeps {setup.final_themes_kept} of {setup.final_themes} themes")
+        if setup.assistant is None and setup.kind is not GameKind.SHOOTOUT:
+            raise GameError("the host appoints an assistant before the game (SI-4.1)")
+        if setup.assistant is not None and setup.assistant.team in teams:
+            raise GameError(
+                f"the assistant {setup.assistant.name!r} plays for {setup.assistant.team!r}, "
+                "a team in this game; choose one from a team not playing (SI-4.1)"
+            )
+        if setup.kind is GameKind.SHOOTOUT:
+            cuts = setup.shootout_cuts
+            if not cuts or any(not 0 < c < len(teams) for c in cuts):
+                raise GameError(f"shootout boundaries {cuts} must fall between the {len(teams)} tied teams (SI-2.2)")
+        if setup.chars_per_second <= 0 or setup.press_window_ms <= 0 or setup.answer_ms <= 0:
+            raise GameError("reading speed, press window and answer time must be positive")
+        return GameState(setup=setup, phase=Phase.DRAW, last_ms=event.at_ms)
+
+    def _require(self, *phases: Phase, doing: str) -> None:
+        if self.phase not in phases:
+            allowed = " or ".join(p.value for p in phases)
+            raise GameError(f"cannot {doing} now: the game is in {self.phase.value}, not {allowed}")
+
+    def _require_team(self, team: str) -> None:
+        if team not in self.teams:
+            raise GameError(f"{team!r} does not play in this game (teams: {', '.join(self.teams)})")
+
+    def _draw(self, event: FirstChooserDrawn) -> GameState:
+        self._require(Phase.DRAW, doing="draw the first chooser")
+        self._require_team(event.team)
+        striking = self._setup.kind is GameKind.FINAL
+        return replace(
+            self,
+            chooser=event.team,
+            first_chooser=event.team,
+            phase=Phase.STRIKING if striking else Phase.CHOOSING,
+        )
+
+    @property
+    def striker(self) -> str | None:
+        """Whose turn it is to strike a theme in the final: seat order, starting with the drawn first chooser."""
+        if self.phase is not Phase.STRIKING or self.first_chooser is None:
+            return None
+        first = self.teams.index(self.first_chooser)
+        return self.teams[(first + len(self.struck)) % len(self.teams)]
+
+    def _strike(self, event: ThemeStruck) -> GameState:
+        self._require(Phase.STRIKING, doing="strike a theme")
+        self._require_team(event.team)
+        if event.team != self.striker:
+            raise GameError(f"it is {self.striker!r}'s turn to strike a theme, not {event.team!r} (SI-3.3)")
+        if event.theme not in self.themes_in_play:
+            raise GameError(f"theme {event.theme} is not on the board to strike")
+        struck = (*self.struck, event.theme)
+        setup = self._setup
+        done = len(setup.board.themes) - len(struck) == setup.final_themes_kept
+        return replace(self, struck=struck, phase=Phase.CHOOSING if done else Phase.STRIKING)
+
+    def _announce_theme(self, event: ThemeAnnounced) -> GameState:
+        if self.phase is Phase.FINISHED:
+            raise GameError(f"cannot announce a theme in {self.phase.value}")
+        if event.theme not in self.themes_in_play:
+            raise GameError(f"theme {event.theme} is not in play")
+        if event.theme in self.announced:
+            return self
+        return replace(self, announced=(*self.announced, event.theme))
+
+    def _choose(self, event: QuestionChosen) -> GameState:
+        self._require(Phase.CHOOSING, doing="choose a question")
+        self._require_team(event.team)
+        if event.team != self.chooser:
+            raise GameError(f"{self.chooser!r} chooses the question, not {event.team!r} (SI-3.2)")
+        if event.theme not in range(len(self._setup.board.themes)):
+            raise GameError(f"there is no theme {event.theme} on the board")
+        if event.value not in VALUES:
+            raise GameError(f"question values are 1-5 (SI-3.1), got {event.value}")
+        if not self.is_open(event.theme, event.value):
+            raise GameError(f"question {event.value} of theme {event.theme} is not on the board any more")
+        if event.theme not in self.announced:
+            raise GameError(f"the host has not announced theme {event.theme} yet (SI-3.4)")
+        if self._last_question_needs_announcement():
+            raise GameError("the assistant must announce the score before the last question (SI-4.7)")
+        question = self._setup.board.themes[event.theme].cell(event.value)
+        return self._start_question(event.at_ms, event.theme, event.value, question)._with_used(
+            (event.theme, event.value)
+        )
+
+    def _with_used(self, cell: tuple[int, int]) -> GameState:
+        return replace(self, used=self.used | {cell})
+
+    def _choose_reserve(self, event: ReserveQuestionChosen) -> GameState:
+        self._require(Phase.CHOOSING, doing="ask a single reserve question")
+        if not self.sudden_death:
+            raise GameError("single reserve questions come only after the shootout theme is exhausted (SI-2.2)")
+        reserve = self._reserve_question(event.reserve)
+        state = self._start_question(event.at_ms, None, reserve.value, reserve)
+        return replace(state, used_reserve=self.used_reserve | {event.reserve})
+
+    def _reserve_question(self, index: int) -> BoardQuestion:
+        reserve = self._setup.board.reserve
+        if index not in range(len(reserve)):
+            raise GameError(f"there is no reserve question {index} (the reserve holds {len(reserve)})")
+        if index in self.used_reserve:
+            raise GameError(f"reserve question {index} has already been used")
+        return reserve[index]
+
+    def _start_question(self, at_ms: int, theme: int | None, value: int, question: BoardQuestion) -> GameState:
+        setup = self._setup
+        total: int | None = None
+        if setup.reading is ReadingMode.SIMULATED:
+            total = -(-len(question.text) * 1000 // setup.chars_per_second)
+        current = CurrentQuestion(
+            number=len(self.played) + 1,
+            theme=theme,
+            value=value,
+            question=question,
+            reading_total_ms=total,
+            reading_since_ms=at_ms,
+        )
+        return replace(self, phase=Phase.READING, current=current)._advance(at_ms)
+
+    def _reading_finished(self, event: ReadingFinished) -> GameState:
+        self._require(Phase.READING, doing="finish reading")
+        current = self._current
+        if current.reading_total_ms is not None:
+            raise GameError("reading is simulated: it ends by itself when the whole text is shown")
+        if current.reading_since_ms is None:
+            raise GameError("reading is interrupted by a press; it continues only after the answer (SI-3.9)")
+        done = replace(current, reading_since_ms=None, reading_done=True, window_start_ms=event.at_ms)
+        return replace(self, phase=Phase.PRESS_WINDOW, current=done)
+
+    @property
+    def _current(self) -> CurrentQuestion:
+        if self.current is None:
+            raise GameError("no question is in play")
+        return self.current
+
+    def _buzz(self, event: Buzzed) -> GameState:
+        if event.press_ms > event.at_ms:
+            raise GameError(f"a press at {event.press_ms} ms cannot be recognised before it, at {event.at_ms} ms")
+        state = self._advance(event.press_ms)
+        state._require(Phase.READING, Phase.PRESS_WINDOW, doing="recognise a press")
+        state._require_team(event.team)
+        current = state._current
+        if event.team in current.answered:
+            raise GameError(f"{event.team!r} has already answered this question; one answer per team (SI-3.5)")
+        started = current.reading_since_ms if state.phase is Phase.READING else current.window_start_ms
+        if started is not None and event.press_ms < started:
+            raise GameError(f"a press at {event.press_ms} ms is before the buttons opened at {started} ms")
+        if state.phase is Phase.PRESS_WINDOW and current.window_start_ms is not None:
+            closes = current.window_start_ms + self._setup.press_window_ms
+            if event.press_ms > closes:
+                raise GameError(
+                    f'a press at {event.press_ms} ms came after "время" ({closes} ms); it does not count (SI-3.10)'
+                )
+        if state.phase is Phase.READING and current.reading_since_ms is not None:
+            # An early press stops reading; the rest is read after a wrong answer (SI-3.6, SI-3.9).
+            current = replace(current, read_ms=current.read_ms + event.press_ms - current.reading_since_ms)
+        current = replace(
+            current,
+            reading_since_ms=None,
+            window_start_ms=None,
+            answering_team=event.team,
+            answer_deadline_ms=event.at_ms + self._setup.answer_ms,
+        )
+        return replace(state, phase=Phase.ANSWERING, current=current)
+
+    def _judge(self, event: AnswerJudged) -> GameState:
+        self._require(Phase.ANSWERING, doing="judge an answer")
+        current = self._current
+        if event.team != current.answering_team:
+            raise GameError(f"{current.answering_team!r} is answering, not {event.team!r}")
+        return self._record_answer(event.at_ms, event.team, event.correct, timed_out=False)
+
+    def _answer_expired(self, event: AnswerTimeExpired) -> GameState:
+        self._require(Phase.ANSWERING, doing="call time on the answer")
+        current = self._current
+        assert current.answering_team is not None and current.answer_deadline_ms is not None
+        if event.at_ms < current.answer_deadline_ms:
+            raise GameError(f"the answer time runs until {current.answer_deadline_ms} ms (SI-3.7)")
+        return self._record_answer(event.at_ms, current.answering_team, False, timed_out=True)
+
+    def _record_answer(self, at_ms: int, team: str, correct: bool, *, timed_out: bool) -> GameState:
+        current = self._current
+        record = AnswerRecord(current.number, team, current.value, correct, timed_out=timed_out)
+        state = replace(self, answers=(*self.answers, record))
+        if correct:
+            return replace(state, chooser=team)._close(Outcome.RIGHT)
+        answered = current.answered | {team}
+        state = replace(state, current=replace(current, answered=answered))
+        if state._shootout_settled_mid_question():
+            return state._close(Outcome.DECIDED)
+        return state._reopen(at_ms)
+
+    def _shootout_settled_mid_question(self) -> bool:
+        """In a shootout a wrong answer can settle the tie before the question ends: in single-question play
+        the first difference decides; during the theme, only if even this question cannot swing it back."""
+        setup = self._setup
+        if setup.kind is not GameKind.SHOOTOUT or self.current is None:
+            return False
+        single_question = self.current.theme is None  # a reserve question after the theme
+        remaining = [] if single_question else [v for _, v in self.open_cells] + [self.current.value]
+        return is_decided(self.scores, setup.shootout_cuts, remaining)
+
+    def _reopen(self, at_ms: int) -> GameState:
+        """After "неверно" (or a cancelled press): reading continues if unfinished, else the press window
+        restarts from now — reset, not resumed (SI-3.9). With nobody left to press, the question ends."""
+        current = self._current
+        if all(t in current.answered for t in self.teams):
+            return self._close(Outcome.ALL_ANSWERED)
+        current = replace(current, answering_team=None, answer_deadline_ms=None)
+        if current.reading_done:
+            return replace(self, phase=Phase.PRESS_WINDOW, current=replace(current, window_start_ms=at_ms))
+        return replace(self, phase=Phase.READING, current=replace(current, reading_since_ms=at_ms))._advance(at_ms)
+
+    def _extend(self, event: AnswerTimeExtended) -> GameState:
+        self._require(Phase.ANSWERING, doing="extend the answer time")
+        if event.extra_ms <= 0:
+            raise GameError(f"an extension must be positive, got {event.extra_ms} ms")
+        current = self._current
+        assert current.answer_deadline_ms is not None
+        current = replace(current, answer_deadline_ms=max(current.answer_deadline_ms, event.at_ms) + event.extra_ms)
+        return replace(self, current=current, audit=(*self.audit, event))
+
+    def _clarify(self, event: ClarificationRequested) -> GameState:
+        self._require(Phase.ANSWERING, doing='ask "уточните"')
+        current = replace(self._current, answer_deadline_ms=event.at_ms + self._setup.answer_ms)
+        return replace(self, current=current, audit=(*self.audit, event))
+
+    def _time(self, event: TimeCalled) -> GameState:
+        self._require(Phase.PRESS_WINDOW, doing='call "время"')
+        current = self._current
+        assert current.window_start_ms is not None
+        closes = current.window_start_ms + self._setup.press_window_ms
+        if event.at_ms < closes:
+            raise GameError(f"the press window runs until {closes} ms (SI-3.10)")
+        return self._close(Outcome.TIME)
+
+    def _close(self, outcome: Outcome) -> GameState:
+        current = self._current
+        played = PlayedQuestion(current.number, current.theme, current.value, current.question, outcome)
+        state = replace(self, current=None, played=(*self.played, played), phase=Phase.CHOOSING)
+        return replace(state, phase=Phase.FINISHED) if state._is_over() else state
+
+    def _is_over(self) -> bool:
+        setup = self._setup
+        if setup.kind is GameKind.SHOOTOUT:
+            remaining = [v for _, v in self.open_cells]
+            return is_decided(self.scores, setup.shootout_cuts, remaining)
+        return not self.open_cells
+
+    # -- host tools ----------------------------------------------------------------------------------------
+
+    def _cancel_press(self, event: PressCancelled) -> GameState:
+        self._require(Phase.ANSWERING, doing="cancel a press")
+        current = self._current
+        if event.team != current.answering_team:
+            raise GameError(f"{current.answering_team!r} holds the answer, not {event.team!r}")
+        return replace(self, audit=(*self.audit, event))._reopen(event.at_ms)
+
+    def _reverse(self, event: DecisionReversed) -> GameState:
+        if self.current is not None and self.current.number == event.question:
+            raise GameError(f"question {event.question} is still in play; reverse a ruling once it is over")
+        matches = [
+            i
+            for i, r in enumerate(self.answers)
+            if r.question == event.question and r.team == event.team and not r.void
+        ]
+        if not matches:
+            raise GameError(f"{event.team!r} gave no counted answer to question {event.question}")
+        (index,) = matches
+        record = self.answers[index]
+        flipped = replace(record, correct=not record.correct, reversed=not record.reversed)
+        answers = (*self.answers[:index], flipped, *self.answers[index + 1 :])
+        return replace(self, answers=answers, audit=(*self.audit, event))
+
+    def _correct_score(self, event: ScoreCorrected) -> GameState:
+        self._require_team(event.team)
+        if event.delta == 0:
+            raise GameError("a score correction of 0 changes nothing")
+        if not event.reason.strip():
+            raise GameError("a score correction needs a reason for the record")
+        return replace(self, corrections=(*self.corrections, event), audit=(*self.audit, event))
+
+    def _replace_question(self, event: QuestionReplaced) -> GameState:
+        self._require(Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING, doing="replace the question")
+        current = self._current
+        if (event.theme is None) == (event.reserve is None):
+            raise GameError("replace the question by either another theme's question or a reserve one (SI-4.6)")
+        state = self
+        if event.theme is not None:
+            if event.theme == current.theme:
+                raise GameError("the replacement must come from another theme (SI-4.6)")
+            if event.theme not in range(len(self._setup.board.themes)) or not self.is_open(event.theme, current.value):
+                raise GameError(f"theme {event.theme} has no unplayed question worth {current.value} (SI-4.6)")
+            question = self._setup.board.themes[event.theme].cell(current.value)
+            state = state._with_used((event.theme, current.value))
+        else:
+            assert event.reserve is not None
+            question = self._reserve_question(event.reserve)
+            if question.value != current.value:
+                raise GameError(
+                    f"reserve question {event.reserve} is worth {question.value}, not {current.value} (SI-4.6)"
+                )
+            state = replace(state, used_reserve=self.used_reserve | {event.reserve})
+        # The replaced question is void: its answers no longer count and every team may answer the new one.
+        answers = tuple(replace(r, void=True) if r.question == current.number else r for r in self.answers)
+        state = replace(state, answers=answers, current=None, audit=(*self.audit, event))
+        return state._start_question(event.at_ms, current.theme, current.value, question)
+
+    def _warn(self, event: AudienceWarned) -> GameState:
+        if not event.person.strip():
+            raise GameError("name the person who prompted")
+        return replace(self, warnings=(*self.warnings, event.person), audit=(*self.audit, event))
+
+    def _sanction(self, event: AudienceSanctioned) -> GameState:
+        if event.person not in self.warnings:
+            raise GameError(f"{event.person!r} has not been warned; a sanction follows a repeated prompt (SI-4.5)")
+        return replace(self, sanctions=(*self.sanctions, (event.person, event.scope)), audit=(*self.audit, event))
+
+    def _request_score(self, event: ScoreRequested) -> GameState:
+        self._require_team(event.team)
+        return replace(self, score_requests=(*self.score_requests, event.team))
+
+    def _announce_score(self, event: ScoreAnnounced) -> GameState:
+        if self._setup.assistant is None:
+            raise GameError("this game has no assistant to announce the score")
+        snapshot = ScoreSnapshot(event.at_ms, tuple(self.scores.items()))
+        cells_left = len(self.open_cells) if self.phase is Phase.CHOOSING else None
+        return replace(
+            self,
+            announcements=(*self.announcements, snapshot),
+            score_requests=(),
+            announced_at_cells_left=cells_left,
+        )
+
+
+_HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
+    FirstChooserDrawn: GameState._draw,
+    ThemeStruck: GameState._strike,
+    ThemeAnnounced: GameState._announce_theme,
+    QuestionChosen: GameState._choose,
+    ReserveQuestionChosen: GameState._choose_reserve,
+    ReadingFinished: GameState._reading_finished,
+    Buzzed: GameState._buzz,
+    AnswerJudged: GameState._judge,
+    AnswerTimeExpired: GameState._answer_expired,
+    AnswerTimeExtended: GameState._extend,
+    ClarificationRequested: GameState._clarify,
+    TimeCalled: GameState._time,
+    PressCancelled: GameState._cancel_press,
+    DecisionReversed: GameState._reverse,
+    ScoreCorrected: GameState._correct_score,
+    QuestionReplaced: GameState._replace_question,
+    AudienceWarned: GameState._warn,
+    AudienceSanctioned: GameState._sanction,
+    ScoreRequested: GameState._request_score,
+    ScoreAnnounced: GameState._announce_score,
+}
+
+
+def replay(events: Iterable[Event], state: GameState | None = None) -> GameState:
+    """Fold events into a state: the live state and a rebuilt one are equal by construction."""
+    state = GameState() if state is None else state
+    for event in events:
+        state = state.apply(event)
+    return state
+
+
+def final_scores(state: GameState) -> Mapping[str, int]:
+    """The scores of a finished game (the tournament records these)."""
+    if not state.finished:
+        raise GameError(f"the game is not finished (it is in {state.phase.value})")
+    return state.scores

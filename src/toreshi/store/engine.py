@@ -1,0 +1,130 @@
+"""Async engines from a database URL: SQLite (the embedded default) or PostgreSQL (several instances).
+
+SQLite connections are set up for one busy writer and many readers: write-ahead log, ``synchronous=NORMAL`` by
+default (see ``docs/decisions.md`` for what that risks and when to choose ``FULL``), foreign keys enforced, and a
+busy timeout so that a second writer waits for the lock instead of failing at once.
+"""
+
+from __future__ import annotations
+
+import logging
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.engine import URL, make_url
+from sqlalchemy.exc import ArgumentError
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+logger = logging.getLogger(__name__)
+
+SQLITE_FILE_NAME = "toreshi.db"
+SQLITE_BUSY_TIMEOUT_MS = 5_000
+
+
+class UnsupportedDatabaseError(ValueError):
+    """The URL names a database toreshi does not run on, or cannot be parsed."""
+
+
+class SQLiteSynchronous(StrEnum):
+    """When SQLite waits for the disk (https://www.sqlite.org/pragma.html#pragma_synchronous)."""
+
+    NORMAL = "NORMAL"
+    """In WAL mode: a commit survives a process crash; the newest commits may be lost on power loss or OS crash."""
+    FULL = "FULL"
+    """Every commit is on the disk before it is acknowledged: survives power loss, about four times slower."""
+
+
+def default_url(data_dir: Path) -> str:
+    """The embedded database inside ``data_dir``.
+
+    >>> default_url(Path("/srv/toreshi"))
+    'sqlite+aiosqlite:////srv/toreshi/toreshi.db'
+    """
+    return f"sqlite+aiosqlite:///{(data_dir / SQLITE_FILE_NAME).absolute()}"
+
+
+def parse_url(url: str | URL) -> URL:
+    """Check ``url`` and give it the async driver toreshi uses.
+
+    ``sqlite:///…`` and ``postgresql://…`` (with any driver named) get ``aiosqlite`` and ``asyncpg``; other
+    databases and in-memory SQLite (each pooled connection would see its own empty database) are refused.
+
+    >>> parse_url("postgresql://toreshi@db.local/toreshi").render_as_string()
+    'postgresql+asyncpg://toreshi@db.local/toreshi'
+    >>> parse_url("mysql://x/y")
+    Traceback (most recent call last):
+    ...
+    toreshi.store.engine.UnsupportedDatabaseError: unsupported database 'mysql': use sqlite+aiosqlite:///<file> \
+or postgresql+asyncpg://<user>@<host>/<database>
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:
+        raise UnsupportedDatabaseError(f"cannot parse database URL {str(url)!r}: {error}") from None
+    # Only the backend matters: whatever driver the URL names, toreshi talks through its async one.
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        if parsed.database in (None, "", ":memory:") or "mode=memory" in str(parsed.query):
+            raise UnsupportedDatabaseError("in-memory SQLite is not supported: give a file, sqlite+aiosqlite:///<path>")
+        return parsed.set(drivername="sqlite+aiosqlite")
+    if backend == "postgresql":
+        return parsed.set(drivername="postgresql+asyncpg")
+    raise UnsupportedDatabaseError(
+        f"unsupported database {backend!r}: use sqlite+aiosqlite:///<file> "
+        "or postgresql+asyncpg://<user>@<host>/<database>"
+    )
+
+
+def sqlite_path(url: URL) -> Path:
+    """The database file of a SQLite URL."""
+    if url.get_backend_name() != "sqlite" or not url.database:
+        raise UnsupportedDatabaseError(f"not a SQLite file URL: {url.render_as_string()}")
+    return Path(url.database)
+
+
+def create_engine(
+    url: str | URL,
+    *,
+    schema: str | None = None,
+    sqlite_synchronous: SQLiteSynchronous = SQLiteSynchronous.NORMAL,
+    echo: bool = False,
+) -> AsyncEngine:
+    """An async engine for ``url`` (see :func:`parse_url`); nothing connects until first use.
+
+    ``schema`` (PostgreSQL only) puts every table in that schema through the connection's ``search_path`` —
+    for installs sharing a database, and for tests that must not collide. The schema must exist.
+    For SQLite the folder of the database file is created if it is missing.
+    """
+    parsed = parse_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        if schema is not None:
+            raise UnsupportedDatabaseError("a schema is a PostgreSQL setting; SQLite keeps one database per file")
+        sqlite_path(parsed).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(parsed, echo=echo)
+        _configure_sqlite(engine, sqlite_synchronous)
+        return engine
+    connect_args: dict[str, Any] = {}
+    if schema is not None:
+        connect_args["server_settings"] = {"search_path": schema}
+    return create_async_engine(parsed, echo=echo, connect_args=connect_args, pool_pre_ping=True)
+
+
+def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> None:
+    synchronous = SQLiteSynchronous(synchronous)  # refuses anything but the two values before it reaches SQL
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            (mode,) = cursor.fetchone()
+            if str(mode).lower() != "wal":
+                # Network file systems cannot share the WAL index; SQLite then keeps its rollback journal.
+                logger.warning("SQLite refused WAL mode (journal_mode=%s); commits will be slower", mode)
+            cursor.execute(f"PRAGMA synchronous={synchronous.value}")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
+        finally:
+            cursor.close()

@@ -1,0 +1,418 @@
+"""The room event log: append with optimistic concurrency, load, list rooms, snapshots.
+
+Each live room (a togyz game, a quiz game) is a sequence of events numbered 1, 2, 3, … Its state is a fold of
+that sequence, so a room is rebuilt after a crash or on another instance by replaying its events — from the
+latest snapshot, if one was saved. The log is append-only (the database refuses UPDATE and DELETE on it).
+
+Every append names the version it was decided on; it commits only if the room is still at that version, so two
+owners of one room (a takeover race, a stale instance) can never both append: one gets
+:class:`~toreshi.store.errors.VersionConflictError`. :meth:`EventStore.append` returns after the commit, so an
+acknowledged event survives a crash of the process.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import Row, and_, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
+
+from toreshi.store.errors import (
+    InvalidEventError,
+    RoomExistsError,
+    SnapshotError,
+    UnknownRoomError,
+    VersionConflictError,
+)
+from toreshi.store.schema import EVENT_TYPE_LENGTH, RoomKind, RoomStatus, room_events, rooms
+
+JsonObject = dict[str, Any]
+"""A decoded JSON object, as payloads and snapshots come back."""
+
+MAX_PAYLOAD_BYTES = 64 * 1024
+"""An event is one decision (a move, a press, a verdict); anything larger is a bug or an attack."""
+MAX_SNAPSHOT_BYTES = 8 * 1024 * 1024
+
+_ROOM_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._:-]{0,63}")
+_EVENT_TYPE = re.compile(rf"[A-Za-z][A-Za-z0-9._:-]{{0,{EVENT_TYPE_LENGTH - 1}}}")
+_INT64_MAX = 2**63 - 1
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """An event to append: what happened, its data, and the owner's server time (integer ms)."""
+
+    type: str
+    payload: Mapping[str, Any]
+    server_time_ms: int
+
+
+@dataclass(frozen=True, slots=True)
+class StoredEvent:
+    """An event as the log holds it."""
+
+    room_id: str
+    room_kind: RoomKind
+    version: int
+    type: str
+    payload: JsonObject
+    server_time_ms: int
+    created_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Room:
+    """A room's row: what it is, where it stands, its newest version and the version its snapshot covers."""
+
+    id: str
+    kind: RoomKind
+    status: RoomStatus
+    version: int
+    snapshot_version: int
+    created_at: datetime
+    updated_at: datetime
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A room's state folded over its events 1…``version``, saved so that replay need not start at 1."""
+
+    room_id: str
+    version: int
+    state: JsonObject
+
+
+@dataclass(frozen=True, slots=True)
+class Replay:
+    """What rebuilding a room takes: its row, its latest snapshot (if any) and the events after it, in order."""
+
+    room: Room
+    snapshot: Snapshot | None
+    events: list[StoredEvent]
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class EventStore:
+    """Rooms and their event logs in one database; safe to share between tasks and between processes."""
+
+    def __init__(self, engine: AsyncEngine, *, now: Callable[[], datetime] = _utc_now) -> None:
+        self._engine = engine
+        # Wall-clock time stamps the rows for the record; the rules' clocks come in with each event.
+        self._now = now
+        # SQLite has one writer at a time. Queueing this process's writers here keeps them off SQLite's busy
+        # handler, which sleeps in steps of up to 100 ms; other processes still wait through busy_timeout.
+        self._write_lock: AbstractAsyncContextManager[object] = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else nullcontext()
+        )
+
+    @asynccontextmanager
+    async def _writing(self) -> AsyncIterator[AsyncConnection]:
+        async with self._write_lock, self._engine.begin() as connection:
+            yield connection
+
+    @property
+    def engine(self) -> AsyncEngine:
+        return self._engine
+
+    async def create_room(self, room_id: str, kind: RoomKind, *, status: RoomStatus = RoomStatus.LIVE) -> Room:
+        """Register a new room at version 0; refuse an id that is taken."""
+        _check_room_id(room_id)
+        kind, status = RoomKind(kind), RoomStatus(status)
+        now = self._now()
+        try:
+            async with self._writing() as connection:
+                await connection.execute(
+                    insert(rooms).values(
+                        id=room_id,
+                        kind=kind.value,
+                        status=status.value,
+                        version=0,
+                        snapshot=None,
+                        snapshot_version=0,
+                        created_at=now,
+                        updated_at=now,
+                    )
+                )
+        except IntegrityError:
+            raise RoomExistsError(room_id) from None
+        return Room(room_id, kind, status, 0, 0, now, now)
+
+    async def room(self, room_id: str) -> Room:
+        """The room's row; :class:`UnknownRoomError` if there is none."""
+        async with self._engine.connect() as connection:
+            return await _room(connection, room_id)
+
+    async def rooms(self, *, status: RoomStatus | None = None, kind: RoomKind | None = None) -> list[Room]:
+        """Rooms in order of creation, optionally only those with ``status`` or ``kind``.
+
+        ``rooms(status=RoomStatus.LIVE)`` is what an instance resumes at start-up.
+        """
+        query = select(*_ROOM_COLUMNS).order_by(rooms.c.created_at, rooms.c.id)
+        if status is not None:
+            query = query.where(rooms.c.status == RoomStatus(status).value)
+        if kind is not None:
+            query = query.where(rooms.c.kind == RoomKind(kind).value)
+        async with self._engine.connect() as connection:
+            return [_room_from_row(row) for row in await connection.execute(query)]
+
+    async def append(
+        self,
+        room_id: str,
+        expected_version: int,
+        events: Sequence[NewEvent],
+        *,
+        status: RoomStatus | None = None,
+    ) -> int:
+        """Append ``events`` after ``expected_version`` as versions ``expected_version + 1, …``; return the newest.
+
+        All or nothing, in one transaction, returning only after the commit. Refused with
+        :class:`VersionConflictError` if the room is no longer at ``expected_version``. ``status`` changes the
+        room's status in the same transaction (the final event of a game and ``finished`` commit together).
+        """
+        _check_room_id(room_id)
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
+            raise InvalidEventError(f"expected_version must be an integer ≥ 0, got {expected_version!r}")
+        if not events:
+            raise InvalidEventError("append needs at least one event")
+        payloads = [_checked_event(event) for event in events]
+        new_version = expected_version + len(events)
+        now = self._now()
+        changes: dict[str, Any] = {"version": new_version, "updated_at": now}
+        if status is not None:
+            changes["status"] = RoomStatus(status).value
+        try:
+            async with self._writing() as connection:
+                # The compare-and-set: the row lock (or SQLite's write lock) makes a concurrent append with the same
+                # expected version wait here, then find the version moved and match nothing.
+                claimed = await connection.execute(
+                    update(rooms)
+                    .where(and_(rooms.c.id == room_id, rooms.c.version == expected_version))
+                    .values(**changes)
+                    .returning(rooms.c.kind)
+                )
+                kind = claimed.scalar_one_or_none()
+                if kind is None:
+                    actual = (await _room(connection, room_id)).version
+                    raise VersionConflictError(room_id, expected_version, actual)
+                await connection.execute(
+                    insert(room_events),
+                    [
+                        {
+                            "room_id": room_id,
+                            "version": expected_version + offset,
+                            "room_kind": kind,
+                            "type": event.type,
+                            "payload": payload,
+                            "server_time_ms": event.server_time_ms,
+                            "created_at": now,
+                        }
+                        for offset, (event, payload) in enumerate(zip(events, payloads, strict=True), start=1)
+                    ],
+                )
+        except IntegrityError:
+            # Only a writer that bypassed rooms.version could get here; it is still a lost race, not corruption.
+            actual = (await self.room(room_id)).version
+            raise VersionConflictError(room_id, expected_version, actual) from None
+        return new_version
+
+    async def load(self, room_id: str, after_version: int = 0) -> list[StoredEvent]:
+        """The room's events with versions above ``after_version``, oldest first (a client's resync)."""
+        if isinstance(after_version, bool) or not isinstance(after_version, int) or after_version < 0:
+            raise InvalidEventError(f"after_version must be an integer ≥ 0, got {after_version!r}")
+        async with self._engine.connect() as connection:
+            events = await _events_after(connection, room_id, after_version)
+            if not events:
+                await _room(connection, room_id)  # an unknown room is an error, not an empty log
+            return events
+
+    async def set_status(self, room_id: str, status: RoomStatus) -> Room:
+        """Change the room's status without an event (an arbiter closing a room, for instance)."""
+        status = RoomStatus(status)
+        async with self._writing() as connection:
+            changed = await connection.execute(
+                update(rooms).where(rooms.c.id == room_id).values(status=status.value, updated_at=self._now())
+            )
+            if changed.rowcount != 1:
+                raise UnknownRoomError(room_id)
+            return await _room(connection, room_id)
+
+    async def save_snapshot(self, room_id: str, version: int, state: Mapping[str, Any]) -> None:
+        """Store ``state`` as the fold of events 1…``version``, replacing an older snapshot.
+
+        Refused if ``version`` is beyond the room's newest event or older than the snapshot already stored.
+        """
+        encoded = _checked_json(state, what="snapshot", limit=MAX_SNAPSHOT_BYTES)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            raise SnapshotError(f"snapshot version must be an integer ≥ 0, got {version!r}")
+        async with self._writing() as connection:
+            changed = await connection.execute(
+                update(rooms)
+                .where(and_(rooms.c.id == room_id, rooms.c.version >= version, rooms.c.snapshot_version <= version))
+                .values(snapshot=encoded, snapshot_version=version, updated_at=self._now())
+            )
+            if changed.rowcount != 1:
+                room = await _room(connection, room_id)
+                if version > room.version:
+                    raise SnapshotError(
+                        f"snapshot of room {room_id!r} at version {version} is beyond its newest event {room.version}"
+                    )
+                raise SnapshotError(
+                    f"snapshot of room {room_id!r} at version {version} is older than the stored one "
+                    f"at {room.snapshot_version}"
+                )
+
+    async def load_snapshot(self, room_id: str) -> Snapshot | None:
+        """The room's latest snapshot, or ``None`` if none was saved."""
+        async with self._engine.connect() as connection:
+            row = await _room_row(connection, room_id, with_snapshot=True)
+        return _snapshot_from_row(row)
+
+    async def replay(self, room_id: str) -> Replay:
+        """Everything needed to rebuild the room: its latest snapshot and the events after it."""
+        async with self._engine.connect() as connection:
+            # The snapshot first: events are only ever added, so those read next always continue it.
+            row = await _room_row(connection, room_id, with_snapshot=True)
+            snapshot = _snapshot_from_row(row)
+            events = await _events_after(connection, room_id, row.snapshot_version)
+        room = _room_from_row(row)
+        if events:
+            room = Room(
+                room.id, room.kind, room.status, events[-1].version, room.snapshot_version,
+                room.created_at, room.updated_at,
+            )  # fmt: skip
+        return Replay(room, snapshot, events)
+
+
+_AnyRow = Row[*tuple[Any, ...]]
+
+_ROOM_COLUMNS = (
+    rooms.c.id,
+    rooms.c.kind,
+    rooms.c.status,
+    rooms.c.version,
+    rooms.c.snapshot_version,
+    rooms.c.created_at,
+    rooms.c.updated_at,
+)
+
+
+async def _room_row(connection: AsyncConnection, room_id: str, *, with_snapshot: bool = False) -> _AnyRow:
+    columns = (*_ROOM_COLUMNS, rooms.c.snapshot) if with_snapshot else _ROOM_COLUMNS
+    row = (await connection.execute(select(*columns).where(rooms.c.id == room_id))).one_or_none()
+    if row is None:
+        raise UnknownRoomError(room_id)
+    return row
+
+
+async def _room(connection: AsyncConnection, room_id: str) -> Room:
+    return _room_from_row(await _room_row(connection, room_id))
+
+
+async def _events_after(connection: AsyncConnection, room_id: str, after_version: int) -> list[StoredEvent]:
+    result = await connection.execute(
+        select(room_events)
+        .where(and_(room_events.c.room_id == room_id, room_events.c.version > after_version))
+        .order_by(room_events.c.version)
+    )
+    return [
+        StoredEvent(
+            room_id=row.room_id,
+            room_kind=RoomKind(row.room_kind),
+            version=row.version,
+            type=row.type,
+            payload=row.payload,
+            server_time_ms=row.server_time_ms,
+            created_at=row.created_at,
+        )
+        for row in result
+    ]
+
+
+def _room_from_row(row: _AnyRow) -> Room:
+    return Room(
+        id=row.id,
+        kind=RoomKind(row.kind),
+        status=RoomStatus(row.status),
+        version=row.version,
+        snapshot_version=row.snapshot_version,
+        created_at=row.created_at,
+        updated_at=row.updated_at,
+    )
+
+
+def _snapshot_from_row(row: _AnyRow) -> Snapshot | None:
+    if row.snapshot is None:
+        return None
+    return Snapshot(row.id, row.snapshot_version, row.snapshot)
+
+
+def _check_room_id(room_id: str) -> None:
+    if not isinstance(room_id, str) or not _ROOM_ID.fullmatch(room_id):
+        raise InvalidEventError(
+            f"invalid room id {room_id!r}: 1–64 characters of A–Z a–z 0–9 . _ : -, starting with a letter or digit"
+        )
+
+
+def _checked_event(event: NewEvent) -> JsonObject:
+    if not isinstance(event.type, str) or not _EVENT_TYPE.fullmatch(event.type):
+        raise InvalidEventError(
+            f"invalid event type {event.type!r}: 1–{EVENT_TYPE_LENGTH} characters of A–Z a–z 0–9 . _ : -, "
+            "starting with a letter"
+        )
+    time_ms = event.server_time_ms
+    if isinstance(time_ms, bool) or not isinstance(time_ms, int) or not 0 <= time_ms <= _INT64_MAX:
+        raise InvalidEventError(f"server_time_ms of {event.type!r} must be an integer ms ≥ 0, got {time_ms!r}")
+    return _checked_json(event.payload, what=f"payload of {event.type!r}", limit=MAX_PAYLOAD_BYTES)
+
+
+def _checked_json(value: Mapping[str, Any], *, what: str, limit: int) -> JsonObject:
+    """``value`` as it will come back from either database, or a clear refusal.
+
+    Both databases must hold it alike: only string keys (JSON would turn others into strings), no NaN or infinity,
+    no NUL character and no lone surrogate (PostgreSQL's JSONB refuses those two, SQLite would keep them — a log
+    must not be valid on one database and not on the other).
+    """
+    if not isinstance(value, Mapping):
+        raise InvalidEventError(f"{what} must be a JSON object (a mapping), got {type(value).__name__}")
+    _check_json_tree(value, what)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as error:
+        raise InvalidEventError(f"{what} is not storable as JSON: {error}") from None
+    try:
+        size = len(text.encode("utf-8"))
+    except UnicodeEncodeError:
+        raise InvalidEventError(f"{what} contains a lone surrogate, which is not valid Unicode text") from None
+    if size > limit:
+        raise InvalidEventError(f"{what} is {size} bytes of JSON; the limit is {limit}")
+    decoded: JsonObject = json.loads(text)
+    return decoded
+
+
+def _check_json_tree(value: object, what: str) -> None:
+    # Iterative: a hostile, deeply nested payload must not exhaust the recursion limit.
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise InvalidEventError(f"{what} contains a NUL character (U+0000), which PostgreSQL cannot store")
+        elif isinstance(item, Mapping):
+            for key in item:
+                if not isinstance(key, str):
+                    raise InvalidEventError(f"{what} has a non-string key {key!r}; JSON keys are strings")
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)

@@ -1,0 +1,149 @@
+"""The tables, as SQLAlchemy Core metadata: the single description that code and migrations agree on.
+
+Migrations in ``alembic/versions`` create these tables explicitly (they never import this module, so an old
+migration keeps meaning what it meant); ``tests/store/test_migrate.py`` checks that the head of the migrations and
+this metadata describe the same columns. A later table (users, tournaments, …) is added here and in a new
+migration, nothing else.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    CheckConstraint,
+    Column,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    MetaData,
+    String,
+    Table,
+    TypeDecorator,
+)
+from sqlalchemy.dialects.postgresql import JSONB
+
+# Deterministic constraint names: Alembic can only alter or drop what it can name, and SQLite's batch mode
+# needs the names to rebuild a table.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+class RoomKind(StrEnum):
+    """What a room runs: one togyz kumalak game or one «Своя игра» game."""
+
+    TOGYZ = "togyz"
+    QUIZ = "quiz"
+
+
+class RoomStatus(StrEnum):
+    """Where a room stands. Only ``live`` rooms get an owner at start-up (resume after a restart)."""
+
+    LIVE = "live"
+    """Running: an owner holds its state and clocks."""
+    PAUSED = "paused"
+    """Persisted but idle: adjourned or postponed (TK-A1..A4); resumed by an arbiter, not automatically."""
+    FINISHED = "finished"
+    """Over: the log is complete; only read from now on."""
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every dialect.
+
+    SQLite has no timestamp type and hands back naive values; PostgreSQL keeps the zone. Both come back aware
+    and in UTC, and a naive value is refused rather than guessed.
+    """
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"naive datetime {value.isoformat()} refused: pass an aware (UTC) timestamp")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: Any | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if not isinstance(value, datetime):
+            raise TypeError(f"expected a datetime from the database, got {value!r}")
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+# JSONB on PostgreSQL: compact, validated on the way in, indexable later if a projection needs it.
+JsonColumn = JSON().with_variant(JSONB(), "postgresql")
+
+ROOM_ID_LENGTH = 64
+EVENT_TYPE_LENGTH = 64
+
+rooms = Table(
+    "rooms",
+    metadata,
+    Column("id", String(ROOM_ID_LENGTH), primary_key=True),
+    Column("kind", String(16), nullable=False),
+    Column("status", String(16), nullable=False),
+    # The version of the newest event: the compare-and-set target of every append.
+    Column("version", BigInteger, nullable=False),
+    Column("snapshot", JsonColumn, nullable=True),
+    # The version the snapshot covers: replay starts after it. 0 with no snapshot.
+    Column("snapshot_version", BigInteger, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("updated_at", UTCDateTime, nullable=False),
+    CheckConstraint("kind IN ('togyz', 'quiz')", name="kind"),
+    CheckConstraint("version >= 0", name="version"),
+    CheckConstraint("snapshot_version >= 0 AND snapshot_version <= version", name="snapshot_version"),
+    Index("ix_rooms_status", "status"),
+)
+
+room_events = Table(
+    "room_events",
+    metadata,
+    Column("room_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), primary_key=True),
+    # 1, 2, 3, … per room, without gaps; the primary key makes (room, version) unique.
+    Column("version", BigInteger, primary_key=True, autoincrement=False),
+    Column("room_kind", String(16), nullable=False),
+    Column("type", String(EVENT_TYPE_LENGTH), nullable=False),
+    Column("payload", JsonColumn, nullable=False),
+    # The owner's server time (integer ms, realtime.md §1): the clock the rules ran on.
+    Column("server_time_ms", BigInteger, nullable=False),
+    # Wall-clock time of the write, for the record only.
+    Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint("version >= 1", name="version"),
+)
+
+NAME_LENGTH = 80
+
+arbiters = Table(
+    "arbiters",
+    metadata,
+    Column("name", String(NAME_LENGTH), primary_key=True),
+    # Argon2id hash in its PHC string form ($argon2id$v=19$…); never the password.
+    Column("password_hash", String(255), nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+room_grants = Table(
+    "room_grants",
+    metadata,
+    Column("room_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), primary_key=True),
+    # The role the link grants in its room (white, black, a team …) and who holds it.
+    Column("role", String(32), primary_key=True),
+    Column("name", String(NAME_LENGTH), nullable=False),
+    # SHA-256 of the secret in the player's link: a copy of the database does not give away the links.
+    Column("token_digest", String(64), nullable=False, unique=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)

@@ -1,0 +1,259 @@
+"""One live togyz kumalak game: commands that append events, and the state as a fold of them.
+
+Every command takes ``now_ms`` (read once by the caller from its monotonic time source) and returns a new
+:class:`Game` with the events it produced, or raises a :class:`~toreshi.togyz.game_state.GameError` and leaves the
+game as it was. ``Game.replay(game.events)`` rebuilds the same state and clocks.
+
+>>> from toreshi.clock import BLITZ
+>>> game = Game.create("Abay", "Bolat", BLITZ, now_ms=0).start(now_ms=1_000)
+>>> game = game.move(WHITE, 7, now_ms=4_000)
+>>> game.state.plies[-1].token, game.state.clock.remaining(WHITE, 4_000)
+('76(10)', 417000)
+>>> game = game.resign(BLACK, now_ms=9_000)
+>>> game.state.result
+<GameResult.WHITE_WINS: '1-0'>
+>>> Game.replay(game.events).state == game.state
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
+from toreshi.togyz.events import (
+    Actor,
+    ArbiterDecided,
+    BothFlagsExtended,
+    ClockPaused,
+    ClockPressed,
+    ClockResumed,
+    ClocksSet,
+    DefaultDeclared,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    EnvelopeOpened,
+    EventLogError,
+    FlagFell,
+    GameAdjourned,
+    GameCreated,
+    GameEvent,
+    GamePostponed,
+    GameStarted,
+    MovePlayed,
+    PlayerArrived,
+    ProtestFiled,
+    Resigned,
+    ResultSigned,
+    TimeAdded,
+    event_from_dict,
+    event_to_dict,
+)
+from toreshi.togyz.game_result import GameResult
+from toreshi.togyz.game_settings import GameSettings, SealedMovePolicy
+from toreshi.togyz.game_state import GameError, GameState
+from toreshi.togyz.position import BLACK, WHITE, IllegalMoveError, Side
+from toreshi.togyz.sealed import SealedMoveError, commit
+
+__all__ = ["BLACK", "WHITE", "Game"]
+
+
+@dataclass(frozen=True)
+class Game:
+    events: tuple[GameEvent, ...]
+    state: GameState
+
+    # --- construction and replay -----------------------------------------------------------------
+
+    @classmethod
+    def create(
+        cls,
+        white: str,
+        black: str,
+        control: TimeControl,
+        settings: GameSettings | None = None,
+        *,
+        now_ms: int,
+    ) -> Game:
+        """A scheduled game between ``white`` (бастаушы) and ``black`` (қостаушы)."""
+        if not white.strip() or not black.strip():
+            raise GameError("both players need a name")
+        event = GameCreated(now_ms, white, black, control, settings or GameSettings())
+        return cls((event,), GameState.created(event))
+
+    @classmethod
+    def replay(cls, events: Iterable[GameEvent]) -> Game:
+        """Rebuild a game from its event log; the log is checked by the same rules as live commands."""
+        iterator = iter(events)
+        first = next(iterator, None)
+        if not isinstance(first, GameCreated):
+            raise EventLogError("an event log starts with game_created")
+        state = GameState.created(first)
+        log: list[GameEvent] = [first]
+        for event in iterator:
+            state = state.apply(event)
+            log.append(event)
+        return cls(tuple(log), state)
+
+    @classmethod
+    def from_dicts(cls, data: Iterable[Mapping[str, object]]) -> Game:
+        return cls.replay(event_from_dict(dict(item)) for item in data)
+
+    def to_dicts(self) -> list[dict[str, object]]:
+        return [event_to_dict(event) for event in self.events]
+
+    def apply(self, event: GameEvent) -> Game:
+        return Game((*self.events, event), self.state.apply(event))
+
+    # --- before the game -------------------------------------------------------------------------
+
+    def postpone(self, reason: str, *, now_ms: int) -> Game:
+        """TK-A1: the chief arbiters' board postpones the game for a recognised reason."""
+        if not reason.strip():
+            raise GameError("a postponement needs a recognised reason (TK-A1)")
+        return self.apply(GamePostponed(now_ms, reason))
+
+    def start(self, *, now_ms: int, absent: Iterable[Side] = ()) -> Game:
+        """Start the бастаушы's clock (TK-C5, TK-B4); ``absent`` players have not come yet (TK-C6)."""
+        return self.apply(GameStarted(now_ms, tuple(sorted(set(absent)))))
+
+    def arrive(self, side: Side, *, now_ms: int) -> Game:
+        """A late player arrives; the lateness is taken from their time (TK-C6)."""
+        return self.apply(PlayerArrived(now_ms, side))
+
+    def declare_default(self, *, now_ms: int) -> Game:
+        """Players still absent more than 30 minutes after the round start lose by default (TK-R4)."""
+        return self.apply(DefaultDeclared(now_ms))
+
+    # --- playing ---------------------------------------------------------------------------------
+
+    def move(
+        self,
+        side: Side,
+        hole: int,
+        *,
+        now_ms: int,
+        offer_draw: bool = False,
+        press: bool = True,
+        lag_ms: int = 0,
+    ) -> Game:
+        """``side`` sows from ``hole``, optionally offers a draw (TK-R8), and presses the clock (TK-C7).
+
+        A player whose flag falls while making the move completes it (TK-B8): the flag fall is recorded right
+        after, unless the move itself ended the game (82 wins, TK-R7).
+        """
+        game = self.apply(MovePlayed(now_ms, side, hole))
+        if game.state.is_over:
+            return game
+        if game.state.automatic_flag(now_ms) is side:
+            return game.apply(FlagFell(now_ms, side))
+        if offer_draw:
+            game = game.apply(DrawOffered(now_ms, side))
+        if press:
+            game = game.apply(ClockPressed(now_ms, side, lag_ms))
+        return game
+
+    def offer_draw(self, side: Side, *, now_ms: int) -> Game:
+        return self.apply(DrawOffered(now_ms, side))
+
+    def press(self, side: Side, *, now_ms: int, lag_ms: int = 0) -> Game:
+        return self.apply(ClockPressed(now_ms, side, lag_ms))
+
+    def accept_draw(self, side: Side, *, now_ms: int) -> Game:
+        return self.apply(DrawAccepted(now_ms, side))
+
+    def decline_draw(self, side: Side, *, now_ms: int) -> Game:
+        return self.apply(DrawDeclined(now_ms, side))
+
+    def resign(self, side: Side, *, now_ms: int) -> Game:
+        return self.apply(Resigned(now_ms, side))
+
+    # --- flags -----------------------------------------------------------------------------------
+
+    def tick(self, *, now_ms: int) -> Game:
+        """Record an automatic flag fall that is due at ``now_ms`` (TK-B10); otherwise the game unchanged.
+
+        The live room calls this at ``state.clock.flag_deadline_ms(...)``.
+        """
+        flagged = self.state.automatic_flag(now_ms)
+        return self if flagged is None else self.apply(FlagFell(now_ms, flagged))
+
+    def claim_flag(self, by: Actor, *, now_ms: int, side: Side | None = None) -> Game:
+        """The arbiter or a player announces a flag fall (TK-B9). A player claims the opponent's flag."""
+        if side is None:
+            if by.side is not None:
+                side = by.side.other
+            else:
+                out = [s for s in (WHITE, BLACK) if self.state.clock.is_out(s, now_ms)]
+                if len(out) != 1:
+                    raise GameError("name the side whose flag has fallen")
+                side = out[0]
+        return self.apply(FlagFell(now_ms, side, by))
+
+    def extend_both_flags(self, *, now_ms: int) -> Game:
+        """TK-C14: both flags are down; give each player the configured extra time (5 min)."""
+        return self.apply(BothFlagsExtended(now_ms))
+
+    # --- the arbiter's clock controls ------------------------------------------------------------
+
+    def pause(self, by: Actor, *, now_ms: int) -> Game:
+        """Stop the clock: a player addressing the arbiter (TK-C15) or the arbiter."""
+        return self.apply(ClockPaused(now_ms, by))
+
+    def resume(self, *, now_ms: int) -> Game:
+        """The arbiter restarts the clock; the game continues (TK-C18)."""
+        return self.apply(ClockResumed(now_ms))
+
+    def set_clocks(self, white_ms: int, black_ms: int, *, now_ms: int, reason: str = "") -> Game:
+        """Set both dials (a replaced clock, TK-C10; a clock set late, TK-C11)."""
+        return self.apply(ClocksSet(now_ms, white_ms, black_ms, reason))
+
+    def set_late_clock(self, played_without_clock_ms: int, *, now_ms: int) -> Game:
+        """TK-C11: split what is left of the control equally, at least 15 minutes each."""
+        each = late_clock_allowance(self.state.control, played_without_clock_ms)
+        return self.set_clocks(each, each, now_ms=now_ms, reason="clock set late (TK-C11)")
+
+    def add_time(self, side: Side, delta_ms: int, *, now_ms: int, reason: str = "") -> Game:
+        return self.apply(TimeAdded(now_ms, side, delta_ms, reason))
+
+    def penalise_groundless_stop(self, side: Side, *, now_ms: int) -> Game:
+        """TK-C15: ``side`` stopped the clock without ground; the configured time is taken from them."""
+        penalty = self.state.settings.groundless_stop_penalty_ms
+        return self.add_time(side, -penalty, now_ms=now_ms, reason="groundless clock stop (TK-C15)")
+
+    # --- adjournment -----------------------------------------------------------------------------
+
+    def adjourn(self, side: Side, hole: int, salt: str, *, now_ms: int) -> Game:
+        """TK-A2, TK-A3: ``side`` (to move) seals ``hole``; only the commitment over hole and salt is stored.
+
+        The hole and the salt stay with the sealer (or sealed storage) until :meth:`open_envelope`.
+        """
+        if self.state.settings.sealed_move_policy is SealedMovePolicy.REFUSE_ILLEGAL and side is self.state.board.turn:
+            legal = self.state.board.legal_moves()
+            if hole not in legal:
+                raise IllegalMoveError(f"hole {hole} cannot be sealed: the legal moves are {legal}")
+        try:
+            commitment = commit(hole, salt)
+        except SealedMoveError as error:
+            raise SealedMoveError(f"cannot seal: {error}") from None
+        return self.apply(GameAdjourned(now_ms, side, commitment))
+
+    def open_envelope(self, hole: int, salt: str, *, now_ms: int) -> Game:
+        """TK-A4: reveal the sealed move, check it against the commitment, start the sealer's clock."""
+        return self.apply(EnvelopeOpened(now_ms, hole, salt))
+
+    # --- after the game --------------------------------------------------------------------------
+
+    def decide(self, result: GameResult, reason: str, *, now_ms: int) -> Game:
+        """A result set by the arbiters (disqualification, TK-C14 dispute, …)."""
+        return self.apply(ArbiterDecided(now_ms, result, reason))
+
+    def sign(self, side: Side, *, now_ms: int) -> Game:
+        """A player signs the result (TK-P2, TK-P9)."""
+        return self.apply(ResultSigned(now_ms, side))
+
+    def file_protest(self, side: Side, *, now_ms: int) -> Game:
+        """A protest on behalf of ``side`` (TK-P1); not considered if ``side`` signed first (TK-P2)."""
+        return self.apply(ProtestFiled(now_ms, side))

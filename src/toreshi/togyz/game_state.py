@@ -1,0 +1,566 @@
+"""The state of one live game as a fold of its events, and the rules every event must obey.
+
+:meth:`GameState.apply` is the single place where the regulation is enforced: it checks an event against the
+state and returns the next state, or raises a :class:`GameError` subclass and leaves everything as it was (states
+are immutable). Commands (:mod:`toreshi.togyz.game`) only build events and apply them; a replay of a stored log
+goes through the same checks, so a corrupted log is refused rather than silently accepted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any, TypeVar
+
+from toreshi.clock.flag import FlagCheck, FlagMode, check_required_moves
+from toreshi.clock.gameclock import ClockState, GameClock
+from toreshi.clock.lag import LagCompensation
+from toreshi.clock.timecontrol import TimeControl
+from toreshi.togyz.events import (
+    Actor,
+    ArbiterDecided,
+    BothFlagsExtended,
+    ClockPaused,
+    ClockPressed,
+    ClockResumed,
+    ClocksSet,
+    DefaultDeclared,
+    DrawAccepted,
+    DrawDeclined,
+    DrawOffered,
+    EnvelopeOpened,
+    FlagFell,
+    GameAdjourned,
+    GameCreated,
+    GameEvent,
+    GamePostponed,
+    GameStarted,
+    MovePlayed,
+    PlayerArrived,
+    ProtestFiled,
+    Resigned,
+    ResultSigned,
+    TimeAdded,
+)
+from toreshi.togyz.fen import to_fen
+from toreshi.togyz.game_result import GameResult
+from toreshi.togyz.game_settings import GameSettings, StartMode
+from toreshi.togyz.notation import format_token
+from toreshi.togyz.position import DRAW_KAZAN, WHITE, Position, Side, Termination
+from toreshi.togyz.sealed import Envelope, SealedMoveError, verify
+
+
+class GameError(ValueError):
+    """A command or event the regulation does not allow; the message says which rule refused it."""
+
+
+class NotYourTurnError(GameError):
+    """A move or a press by the player who is not on turn (TK-C7, TK-C9, TK-C17)."""
+
+
+class GameOverError(GameError):
+    """Anything but signing or protesting after the end of the game."""
+
+
+class FlagFallenError(GameOverError):
+    """The running flag has fallen (automatic mode, TK-B10) and the fall must be recorded before anything else."""
+
+
+class DrawOfferError(GameError):
+    """A draw offer outside TK-R8, a second one (TK-R9), or an answer to an offer that does not stand."""
+
+
+class GameStatus(Enum):
+    SCHEDULED = "scheduled"
+    POSTPONED = "postponed"
+    LIVE = "live"
+    PAUSED = "paused"
+    ADJOURNED = "adjourned"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class PlyRecord:
+    """One half-move as the record keeps it."""
+
+    side: Side
+    hole: int
+    token: str
+    """The annotated two-digit token (``76(10)``, ``68X``)."""
+    at_ms: int
+    draw_offered: bool = False
+    """Written ``=`` (TK-R8)."""
+    clock_after_ms: int | None = None
+    """The mover's time left after pressing; ``None`` until pressed (and for a move that ended the game)."""
+    compensation_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Ending:
+    result: GameResult
+    termination: Termination
+    at_ms: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class Protest:
+    side: Side
+    at_ms: int
+    considered: bool
+    """False when the side had already signed the result (TK-P2: accepted but not considered)."""
+
+
+_S = TypeVar("_S", bound=GameEvent)
+_PLAYING = (GameStatus.LIVE, GameStatus.PAUSED)
+_AFTER_END = (ResultSigned, ProtestFiled)
+
+
+def _name(side: Side) -> str:
+    return side.name.lower()
+
+
+def _minutes(ms: int) -> str:
+    return f"{ms // 60_000} min" if ms % 60_000 == 0 else f"{ms / 60_000:.1f} min"
+
+
+@dataclass(frozen=True)
+class GameState:
+    white: str
+    black: str
+    control: TimeControl
+    settings: GameSettings
+    clock: GameClock
+    board: Position = field(repr=False)
+    """Never mutated: every transition works on a copy. Read it through :attr:`position`."""
+    status: GameStatus = GameStatus.SCHEDULED
+    last_at_ms: int = 0
+    plies: tuple[PlyRecord, ...] = ()
+    round_start_ms: int | None = None
+    absent: frozenset[Side] = frozenset()
+    first_run_ms: tuple[int | None, int | None] = (None, None)
+    """When each dial first ran: the base of the late-arrival deduction (TK-C6)."""
+    draw_offers_made: frozenset[Side] = frozenset()
+    draw_offer: Side | None = None
+    """The side whose draw offer stands, awaiting an answer."""
+    paused_by: Actor | None = None
+    envelope: Envelope | None = None
+    sealed_hole: int | None = None
+    """After the envelope is opened: the move the sealer must play (TK-A4)."""
+    flag_check: FlagCheck | None = None
+    ending: Ending | None = None
+    signed_at: tuple[int | None, int | None] = (None, None)
+    protests: tuple[Protest, ...] = ()
+
+    @classmethod
+    def created(cls, event: GameCreated) -> GameState:
+        lag = LagCompensation.for_control(event.control) if event.settings.lag_compensation else None
+        return cls(
+            white=event.white,
+            black=event.black,
+            control=event.control,
+            settings=event.settings,
+            clock=GameClock.new(event.control, lag),
+            board=Position(),
+            last_at_ms=event.at_ms,
+        )
+
+    # --- queries ---------------------------------------------------------------------------------
+
+    @property
+    def position(self) -> Position:
+        """A copy of the board position."""
+        return self.board.copy()
+
+    @property
+    def is_over(self) -> bool:
+        return self.status is GameStatus.FINISHED
+
+    @property
+    def result(self) -> GameResult | None:
+        return self.ending.result if self.ending else None
+
+    @property
+    def move_pending(self) -> bool:
+        """The player on the clock has made a move on the board and not yet pressed."""
+        return self.status in _PLAYING and self.board.turn is not self.clock.active
+
+    @property
+    def player_to_move(self) -> Side:
+        return self.board.turn
+
+    def names(self) -> tuple[str, str]:
+        return self.white, self.black
+
+    def score_sheet_optional(self, side: Side, now_ms: int) -> bool:
+        """TK-C17: with 5 minutes or less left, ``side`` may stop keeping the score sheet (the arbiter follows the
+        moves; the digital record is kept all the same)."""
+        if self.clock.state is ClockState.NOT_STARTED:
+            return False
+        return self.clock.remaining(side, now_ms) <= self.settings.scoring_optional_below_ms
+
+    def _out(self, side: Side, now_ms: int) -> bool:
+        """``side``'s time has run out at ``now_ms`` (with the lag grace on a running dial, if enabled)."""
+        if self.clock.running_side is side:
+            return self.clock.flagged(now_ms, grace=self.settings.lag_compensation) is side
+        return self.clock.state is not ClockState.NOT_STARTED and self.clock.remaining(side, now_ms) == 0
+
+    def automatic_flag(self, now_ms: int) -> Side | None:
+        """The side whose flag has fallen by ``now_ms`` in automatic mode and is not yet recorded."""
+        if self.status is not GameStatus.LIVE or self.settings.flag_mode is not FlagMode.AUTOMATIC:
+            return None
+        return self.clock.flagged(now_ms, grace=self.settings.lag_compensation)
+
+    def unsigned_warnings(self, now_ms: int) -> list[Side]:
+        """Players who get a warning at ``now_ms`` (TK-P9): not signed within the deadline after the end, and no
+        protest filed on their behalf by then."""
+        if self.ending is None:
+            return []
+        deadline = self.ending.at_ms + self.settings.sign_deadline_ms
+        if now_ms < deadline:
+            return []
+        warned = []
+        for side in (WHITE, WHITE.other):
+            signed = self.signed_at[side]
+            protested = any(p.side is side and p.at_ms <= deadline for p in self.protests)
+            if (signed is None or signed > deadline) and not protested:
+                warned.append(side)
+        return warned
+
+    # --- the fold --------------------------------------------------------------------------------
+
+    def apply(self, event: GameEvent) -> GameState:
+        """The state after ``event``, or a :class:`GameError` (state unchanged) if the regulation forbids it."""
+        if isinstance(event, GameCreated):
+            raise GameError("the game has already been created")
+        if event.at_ms < self.last_at_ms:
+            raise GameError(f"time went backwards: {event.at_ms} ms is before the last event at {self.last_at_ms} ms")
+        if self.ending is not None and not isinstance(event, _AFTER_END):
+            raise GameOverError(f"the game is over ({self.ending.result.value}); {event.kind} is not accepted")
+        flagged = self.automatic_flag(event.at_ms)
+        if flagged is not None and not isinstance(event, FlagFell) and not self._completes_move(event, flagged):
+            raise FlagFallenError(f"{_name(flagged)}'s flag has fallen; the flag fall is recorded first")
+        handler: Callable[[GameState, Any], GameState] = _HANDLERS[type(event)]
+        state = handler(self, event)
+        return replace(state, last_at_ms=event.at_ms)
+
+    def _completes_move(self, event: GameEvent, flagged: Side) -> bool:
+        # TK-B8: a player whose flag falls while making the move completes the move.
+        return (
+            isinstance(event, MovePlayed)
+            and event.side is flagged
+            and self.settings.complete_move_after_flag
+            and not self.move_pending
+        )
+
+    def _require(self, *statuses: GameStatus, doing: str) -> None:
+        if self.status not in statuses:
+            raise GameError(f"cannot {doing}: the game is {self.status.value}")
+
+    def _end(self, at_ms: int, result: GameResult, termination: Termination, reason: str) -> GameState:
+        clock = self.clock
+        if clock.state in (ClockState.RUNNING, ClockState.PAUSED):
+            clock = clock.stop(at_ms)
+        return replace(
+            self,
+            clock=clock,
+            status=GameStatus.FINISHED,
+            ending=Ending(result, termination, at_ms, reason),
+            draw_offer=None,
+        )
+
+    def _on_postponed(self, event: GamePostponed) -> GameState:
+        self._require(GameStatus.SCHEDULED, GameStatus.POSTPONED, doing="postpone a game that has started")
+        return replace(self, status=GameStatus.POSTPONED)
+
+    def _on_started(self, event: GameStarted) -> GameState:
+        self._require(GameStatus.SCHEDULED, GameStatus.POSTPONED, doing="start the game")
+        absent = frozenset(event.absent)
+        if absent and self.settings.start_mode is StartMode.WHEN_READY:
+            raise GameError("the arbiter starts the clock once both players are ready (TK-B4)")
+        clock = self.clock.start(event.at_ms, WHITE)
+        return replace(
+            self,
+            clock=clock,
+            status=GameStatus.LIVE,
+            round_start_ms=event.at_ms,
+            absent=absent,
+            first_run_ms=(event.at_ms, None),
+        )
+
+    def _on_arrived(self, event: PlayerArrived) -> GameState:
+        self._require(*_PLAYING, doing="record an arrival")
+        side = event.side
+        if side not in self.absent:
+            raise GameError(f"{_name(side)} is already present")
+        assert self.round_start_ms is not None
+        late = event.at_ms - self.round_start_ms
+        if late > self.settings.late_limit_ms:
+            raise GameError(
+                f"{_name(side)} arrived {_minutes(late)} after the round start, more than "
+                f"{_minutes(self.settings.late_limit_ms)}: the game is lost by default (TK-R4, TK-C6)"
+            )
+        # The lateness is taken from the player's time (TK-C6); whatever part of it the player's own dial has
+        # already run is not taken twice.
+        first_run = self.first_run_ms[side]
+        dial_start = event.at_ms if first_run is None else min(first_run, event.at_ms)
+        deduction = max(0, dial_start - self.round_start_ms)
+        clock = self.clock.add_time(side, -deduction, event.at_ms)
+        return replace(self, clock=clock, absent=self.absent - {side})
+
+    def _on_move(self, event: MovePlayed) -> GameState:
+        if self.status is GameStatus.PAUSED:
+            raise GameError("the clock is paused: no move until the arbiter restarts it")
+        self._require(GameStatus.LIVE, doing="make a move")
+        side = event.side
+        if side in self.absent:
+            raise GameError(f"{_name(side)} has not arrived")
+        if side is not self.board.turn:
+            raise NotYourTurnError(f"it is {_name(self.board.turn)}'s move, not {_name(side)}'s")
+        if self.move_pending:
+            raise NotYourTurnError(
+                f"{_name(side)} moves only after {_name(side.other)} has pressed the clock (TK-C17)"
+            )
+        if self.sealed_hole is not None and event.hole != self.sealed_hole:
+            raise SealedMoveError(
+                f"the sealed move is {self.sealed_hole}: {_name(side)} must play it, not {event.hole} (TK-A4)"
+            )
+        board = self.board.copy()
+        played = board.play(event.hole)
+        ply = PlyRecord(side, event.hole, format_token(played), event.at_ms)
+        # Making a move answers a standing draw offer with "no".
+        state = replace(self, board=board, plies=(*self.plies, ply), draw_offer=None, sealed_hole=None)
+        outcome = board.outcome()
+        if outcome is None:
+            return state
+        result = GameResult.DRAW if outcome.winner is None else GameResult.win_for(outcome.winner)
+        return state._end(event.at_ms, result, outcome.termination, f"{outcome.score[0]}:{outcome.score[1]}")
+
+    def _on_draw_offered(self, event: DrawOffered) -> GameState:
+        self._require(GameStatus.LIVE, doing="offer a draw")
+        side = event.side
+        if not (self.move_pending and self.clock.active is side):
+            raise DrawOfferError(
+                f"{_name(side)} may offer a draw only after making a move and before pressing the clock (TK-R8)"
+            )
+        if side in self.draw_offers_made:
+            raise DrawOfferError(f"{_name(side)} has already offered a draw in this game (TK-R9)")
+        last = replace(self.plies[-1], draw_offered=True)
+        return replace(
+            self,
+            draw_offer=side,
+            draw_offers_made=self.draw_offers_made | {side},
+            plies=(*self.plies[:-1], last),
+        )
+
+    def _on_pressed(self, event: ClockPressed) -> GameState:
+        if self.status is GameStatus.PAUSED:
+            raise GameError("the clock is paused: the arbiter restarts it")
+        self._require(GameStatus.LIVE, doing="press the clock")
+        side = event.side
+        if self.clock.active is not side:
+            raise NotYourTurnError(f"{_name(side)} cannot press: {_name(self.clock.active)}'s clock is running")
+        if not self.move_pending:
+            raise NotYourTurnError(
+                f"{_name(side)} may not start {_name(side.other)}'s clock without having made a move (TK-C9)"
+            )
+        press = self.clock.press(side, event.at_ms, lag_ms=event.lag_ms)
+        last = replace(
+            self.plies[-1],
+            clock_after_ms=press.clock.remaining(side, event.at_ms),
+            compensation_ms=press.compensation_ms,
+        )
+        first_run = list(self.first_run_ms)
+        if first_run[side.other] is None:
+            first_run[side.other] = event.at_ms
+        return replace(
+            self,
+            clock=press.clock,
+            plies=(*self.plies[:-1], last),
+            first_run_ms=(first_run[0], first_run[1]),
+        )
+
+    def _answer_draw(self, side: Side, verb: str) -> None:
+        self._require(*_PLAYING, doing=f"{verb} a draw")
+        if self.draw_offer is not side.other:
+            raise DrawOfferError(f"{_name(side)} has no draw offer to {verb}")
+
+    def _on_draw_accepted(self, event: DrawAccepted) -> GameState:
+        self._answer_draw(event.side, "accept")
+        return self._end(event.at_ms, GameResult.DRAW, Termination.AGREEMENT, "draw agreed (TK-R6)")
+
+    def _on_draw_declined(self, event: DrawDeclined) -> GameState:
+        self._answer_draw(event.side, "decline")
+        return replace(self, draw_offer=None)
+
+    def _on_resigned(self, event: Resigned) -> GameState:
+        self._require(*_PLAYING, GameStatus.ADJOURNED, doing="resign")
+        return self._end(
+            event.at_ms, GameResult.win_for(event.side.other), Termination.RESIGNATION, f"{_name(event.side)} resigned"
+        )
+
+    def _on_flag(self, event: FlagFell) -> GameState:
+        self._require(*_PLAYING, doing="record a flag fall")
+        side = event.side
+        if event.by is None and self.settings.flag_mode is FlagMode.CLAIM:
+            raise GameError("in claim mode only the arbiter or a player announces a flag fall (TK-B9)")
+        if not self._out(side, event.at_ms):
+            left = self.clock.remaining(side, event.at_ms)
+            raise GameError(f"{_name(side)}'s flag has not fallen: {left} ms left")
+        if self._out(side.other, event.at_ms):
+            raise GameError(
+                "both flags are down: the arbiter may give both players more time (TK-C14) or decide the result"
+            )
+        check = check_required_moves(self.clock, side)
+        if check.required_moves_made:
+            raise GameError(f"{_name(side)} has made the {check.moves_required} required moves (TK-C13)")
+        kazan = self.board.kazans[side]
+        if kazan == DRAW_KAZAN and self.settings.flag_with_81_draws:
+            result, reason = GameResult.DRAW, f"{_name(side)}'s flag fell with 81 kumalaks (TK-C12)"
+        else:
+            result, reason = GameResult.win_for(side.other), f"{_name(side)}'s flag fell with {kazan} (TK-C12)"
+        state = replace(self, flag_check=check)
+        return state._end(event.at_ms, result, Termination.TIME_FORFEIT, reason)
+
+    def _on_paused(self, event: ClockPaused) -> GameState:
+        self._require(GameStatus.LIVE, doing="stop the clock")
+        return replace(self, clock=self.clock.pause(event.at_ms), status=GameStatus.PAUSED, paused_by=event.by)
+
+    def _on_resumed(self, event: ClockResumed) -> GameState:
+        self._require(GameStatus.PAUSED, doing="restart the clock")
+        return replace(self, clock=self.clock.resume(event.at_ms), status=GameStatus.LIVE, paused_by=None)
+
+    def _on_clocks_set(self, event: ClocksSet) -> GameState:
+        self._require(*_PLAYING, doing="set the clocks")
+        return replace(self, clock=self.clock.set_times(event.white_ms, event.black_ms, event.at_ms))
+
+    def _on_time_added(self, event: TimeAdded) -> GameState:
+        self._require(*_PLAYING, doing="change a player's time")
+        return replace(self, clock=self.clock.add_time(event.side, event.delta_ms, event.at_ms))
+
+    def _on_both_flags(self, event: BothFlagsExtended) -> GameState:
+        self._require(*_PLAYING, doing="extend both clocks")
+        if not all(self.clock.is_out(side, event.at_ms) for side in (WHITE, WHITE.other)):
+            raise GameError("extra time for both players is given only when both flags are down (TK-C14)")
+        extra = self.settings.both_flags_extra_ms
+        clock = self.clock.add_time(WHITE, extra, event.at_ms).add_time(WHITE.other, extra, event.at_ms)
+        return replace(self, clock=clock)
+
+    def _on_adjourned(self, event: GameAdjourned) -> GameState:
+        self._require(GameStatus.LIVE, doing="adjourn the game")
+        sealer = self.board.turn
+        if event.sealer is not sealer:
+            raise SealedMoveError(f"the player to move seals the move: {_name(sealer)}, not {_name(event.sealer)}")
+        if self.move_pending:
+            raise SealedMoveError(f"{_name(self.clock.active)} has moved on the board: press the clock first")
+        commitment = event.commitment
+        if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
+            raise SealedMoveError("a commitment is 64 lowercase hex digits (SHA-256)")
+        clock = self.clock.pause(event.at_ms)
+        envelope = Envelope(
+            white=self.white,
+            black=self.black,
+            sealer=sealer,
+            fen=to_fen(self.board),
+            move_number=self.board.ply // 2 + 1,
+            white_used_ms=clock.used(WHITE, event.at_ms),
+            black_used_ms=clock.used(WHITE.other, event.at_ms),
+            commitment=commitment,
+        )
+        return replace(self, clock=clock, status=GameStatus.ADJOURNED, envelope=envelope)
+
+    def _on_envelope_opened(self, event: EnvelopeOpened) -> GameState:
+        self._require(GameStatus.ADJOURNED, doing="open the envelope")
+        envelope = self.envelope
+        assert envelope is not None
+        if not verify(envelope.commitment, event.hole, event.salt):
+            raise SealedMoveError("the revealed move and salt do not match the commitment: the envelope is not intact")
+        state = replace(
+            self,
+            clock=self.clock.resume(event.at_ms, envelope.sealer),
+            status=GameStatus.LIVE,
+            sealed_hole=event.hole,
+        )
+        if event.hole not in self.board.legal_moves():
+            return state._end(
+                event.at_ms,
+                GameResult.win_for(envelope.sealer.other),
+                Termination.ARBITER,
+                f"{_name(envelope.sealer)}'s sealed move {event.hole} is illegal",
+            )
+        return state
+
+    def _on_default(self, event: DefaultDeclared) -> GameState:
+        self._require(*_PLAYING, doing="declare a default")
+        if not self.absent:
+            raise GameError("both players are present: nobody can be defaulted")
+        assert self.round_start_ms is not None
+        waited = event.at_ms - self.round_start_ms
+        if waited <= self.settings.late_limit_ms:
+            raise GameError(
+                f"a default needs more than {_minutes(self.settings.late_limit_ms)} after the round start; "
+                f"{_minutes(waited)} have passed (TK-R4)"
+            )
+        if len(self.absent) == 2:
+            result = GameResult.DOUBLE_FORFEIT
+        else:
+            (absent,) = self.absent
+            result = GameResult.forfeit_win_for(absent.other)
+        names = " and ".join(_name(side) for side in sorted(self.absent))
+        return self._end(event.at_ms, result, Termination.FORFEIT, f"{names} did not come (TK-R4)")
+
+    def _on_decided(self, event: ArbiterDecided) -> GameState:
+        if not event.reason.strip():
+            raise GameError("an arbiters' decision needs a reason")
+        return self._end(event.at_ms, event.result, Termination.ARBITER, event.reason)
+
+    def _on_signed(self, event: ResultSigned) -> GameState:
+        if self.ending is None:
+            raise GameError("the result can be signed only after the end of the game")
+        if self.signed_at[event.side] is not None:
+            raise GameError(f"{_name(event.side)} has already signed the result")
+        signed = list(self.signed_at)
+        signed[event.side] = event.at_ms
+        return replace(self, signed_at=(signed[0], signed[1]))
+
+    def _on_protest(self, event: ProtestFiled) -> GameState:
+        if self.ending is None:
+            raise GameError("a protest is filed after the end of the game")
+        late = event.at_ms - self.ending.at_ms
+        if late > self.settings.protest_window_ms:
+            raise GameError(
+                f"a protest is filed within {_minutes(self.settings.protest_window_ms)} of the end; "
+                f"{_minutes(late)} have passed (TK-P1)"
+            )
+        considered = self.signed_at[event.side] is None
+        return replace(self, protests=(*self.protests, Protest(event.side, event.at_ms, considered)))
+
+
+def _handler(method: Callable[[GameState, _S], GameState]) -> Callable[[GameState, Any], GameState]:
+    return method
+
+
+_HANDLERS: dict[type[GameEvent], Callable[[GameState, Any], GameState]] = {
+    GamePostponed: _handler(GameState._on_postponed),
+    GameStarted: _handler(GameState._on_started),
+    PlayerArrived: _handler(GameState._on_arrived),
+    MovePlayed: _handler(GameState._on_move),
+    DrawOffered: _handler(GameState._on_draw_offered),
+    ClockPressed: _handler(GameState._on_pressed),
+    DrawAccepted: _handler(GameState._on_draw_accepted),
+    DrawDeclined: _handler(GameState._on_draw_declined),
+    Resigned: _handler(GameState._on_resigned),
+    FlagFell: _handler(GameState._on_flag),
+    ClockPaused: _handler(GameState._on_paused),
+    ClockResumed: _handler(GameState._on_resumed),
+    ClocksSet: _handler(GameState._on_clocks_set),
+    TimeAdded: _handler(GameState._on_time_added),
+    BothFlagsExtended: _handler(GameState._on_both_flags),
+    GameAdjourned: _handler(GameState._on_adjourned),
+    EnvelopeOpened: _handler(GameState._on_envelope_opened),
+    DefaultDeclared: _handler(GameState._on_default),
+    ArbiterDecided: _handler(GameState._on_decided),
+    ResultSigned: _handler(GameState._on_signed),
+    ProtestFiled: _handler(GameState._on_protest),
+}

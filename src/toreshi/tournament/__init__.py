@@ -1,0 +1,1 @@
+"""Tournaments: the model, pairings, standings and tie-breaks, crosstables, ratings, protests."""

@@ -1,0 +1,152 @@
+"""Crosstables as data, and their printable HTML and CSV forms.
+
+* :func:`round_robin_grid`: the classic grid, one row and one column per player in standings order; a cell
+  holds the row player's result(s) against the column player (two in a double round robin), ``×`` on the
+  diagonal. Games against a player whose results were annulled under TK-R10 stay visible in parentheses.
+* :func:`swiss_table`: one row per player, one cell per round — opponent, colour and result, e.g. ``12b½``
+  (``w`` = бастаушы, ``b`` = қостаушы), or the bye letter (``U`` pairing-allocated, ``H``, ``F``, ``Z``).
+
+Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+
+import jinja2
+
+from toreshi.tournament.model import ResultCode, RoundEntry, format_points
+from toreshi.tournament.standings import Standing, Standings
+from toreshi.tournament.tiebreaks import TieBreakCode, Value
+
+SYMBOLS = {
+    ResultCode.WIN: "1",
+    ResultCode.DRAW: "½",
+    ResultCode.LOSS: "0",
+    ResultCode.FORFEIT_WIN: "+",
+    ResultCode.FORFEIT_LOSS: "−",
+    ResultCode.UNRATED_WIN: "1",
+    ResultCode.UNRATED_DRAW: "½",
+    ResultCode.UNRATED_LOSS: "0",
+    ResultCode.HALF_BYE: "H",
+    ResultCode.FULL_BYE: "F",
+    ResultCode.PAIRING_BYE: "U",
+    ResultCode.ZERO_BYE: "Z",
+}
+
+
+@dataclass(frozen=True)
+class Table:
+    """A crosstable ready to print: a title, column headers and rows of text cells."""
+
+    title: str
+    headers: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
+def _rank(row: Standing) -> str:
+    if row.rank is None:
+        return "—"
+    return f"{row.rank}=" if row.shared else str(row.rank)
+
+
+def _value(value: Value, code: TieBreakCode) -> str:
+    if value is None:
+        return ""
+    if code is TieBreakCode.DE:
+        return str(value)
+    return format_points(value)
+
+
+def _tiebreak_cells(standings: Standings, row: Standing) -> tuple[str, ...]:
+    return tuple(_value(v, tb.code) for v, tb in zip(row.values, standings.tiebreaks, strict=True))
+
+
+def _player_cells(row: Standing) -> tuple[str, ...]:
+    rating = row.player.rating
+    return (_rank(row), str(row.player.number), row.player.name, "" if rating is None else str(rating))
+
+
+def round_robin_grid(standings: Standings, title: str = "") -> Table:
+    record = standings.record
+    order = [row.player.number for row in standings.rows]
+    headers = ("Rank", "No", "Name", "Rating", *(str(i) for i in range(1, len(order) + 1)), "Points")
+    headers += tuple(str(tb) for tb in standings.tiebreaks)
+    rows = []
+    for row in standings.rows:
+        player = row.player.number
+        cells: list[str] = []
+        for other in order:
+            if other == player:
+                cells.append("×")
+                continue
+            own = [e for e in record.rounds_of(player) if e.opponent == other]
+            if own:
+                cells.append(" ".join(SYMBOLS[e.code] for e in own))
+                continue
+            # The opponent's result was annulled (TK-R10): show the game from the other side, in brackets.
+            theirs = [e for e in record.rounds_of(other) if e.opponent == player]
+            cells.append(" ".join(f"({SYMBOLS[_reply(e)]})" for e in theirs))
+        rows.append((*_player_cells(row), *cells, format_points(row.points), *_tiebreak_cells(standings, row)))
+    return Table(title, headers, tuple(rows))
+
+
+def _reply(entry: RoundEntry) -> ResultCode:
+    return ResultCode.FORFEIT_WIN if entry.code is ResultCode.FORFEIT_LOSS else entry.code.reversed
+
+
+def swiss_cell(entry: RoundEntry | None) -> str:
+    """One round of a Swiss row.
+
+    >>> from toreshi.tournament.model import Colour
+    >>> swiss_cell(RoundEntry(3, ResultCode.DRAW, 12, Colour.BLACK)), swiss_cell(RoundEntry(4, ResultCode.PAIRING_BYE))
+    ('12b½', 'U')
+    """
+    if entry is None:
+        return ""
+    if entry.opponent is None:
+        return SYMBOLS[entry.code]
+    colour = entry.colour.value if entry.colour is not None else "-"
+    return f"{entry.opponent}{colour}{SYMBOLS[entry.code]}"
+
+
+def swiss_table(standings: Standings, title: str = "") -> Table:
+    record = standings.record
+    headers = ("Rank", "No", "Name", "Rating", *(f"R{r}" for r in range(1, record.rounds + 1)), "Points")
+    headers += tuple(str(tb) for tb in standings.tiebreaks)
+    rows = []
+    for row in standings.rows:
+        entries = record.entries.get(row.player.number, {})
+        rounds = (swiss_cell(entries.get(r)) for r in range(1, record.rounds + 1))
+        rows.append((*_player_cells(row), *rounds, format_points(row.points), *_tiebreak_cells(standings, row)))
+    return Table(title, headers, tuple(rows))
+
+
+def crosstable(standings: Standings, title: str = "") -> Table:
+    """The grid for a round robin, the per-round table for a Swiss."""
+    if standings.record.round_robin:
+        return round_robin_grid(standings, title)
+    return swiss_table(standings, title)
+
+
+def to_csv(table: Table) -> str:
+    """CSV text (comma-separated, quoted where needed, LF line ends)."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(table.headers)
+    writer.writerows(table.rows)
+    return buffer.getvalue()
+
+
+_TEMPLATES = jinja2.Environment(
+    loader=jinja2.PackageLoader("toreshi.tournament", "templates"),
+    autoescape=jinja2.select_autoescape(["html"]),
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def to_html(table: Table) -> str:
+    """A self-contained printable HTML page (names escaped)."""
+    return _TEMPLATES.get_template("crosstable.html").render(table=table)

@@ -1,0 +1,320 @@
+"""The Dutch system's pairing procedure, bracket by bracket, over one maximum-weight matching.
+
+Players to pair are sorted by score, then pairing number. A first matching over everyone proves that a complete
+pairing exists (C1–C4) and fixes the lowest score the pairing-allocated bye can go to (C5). Then the brackets are
+walked from the top. For each bracket (its moved-down players, MDPs, plus the resident scoregroup) the weights
+of :mod:`.weights` are set for the bracket and the scoregroup below it, and the matching decides:
+
+1. which MDPs are paired and against whom: among equally good pairings, the higher MDPs first, each with the
+   highest resident possible;
+2. the remainder: fewest exchanges between S1 (the upper half) and S2, then the smallest difference of the
+   exchanged bracket sequence numbers, then lower S1 players exchanged first and higher S2 players brought up
+   first, then each S1 player, in order, with the highest S2 player possible (the handbook's transpositions).
+
+The handbook orders those choices one after the other; here each becomes a field below the criteria in the edge
+weight, most significant first, so that one matching per step makes all of them at once. Players left unpaired
+move down to the next bracket. Colours are allocated at the end (:mod:`.colours`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from toreshi.tournament.dutch.colours import choose_colour
+from toreshi.tournament.dutch.matching import max_weight_matching
+from toreshi.tournament.dutch.state import Float, PlayerState, float_of
+from toreshi.tournament.dutch.weights import Layout, compatible, edge_weight, make_layout
+from toreshi.tournament.model import Colour
+
+
+class NoValidPairingError(ValueError):
+    """No pairing of the round satisfies the absolute criteria (no rematches, colours, at most one bye)."""
+
+
+@dataclass(frozen=True)
+class Pairing:
+    """One board: pairing numbers of White and Black."""
+
+    white: int
+    black: int
+
+
+@dataclass(frozen=True)
+class RoundPairing:
+    """The pairing of a round: boards in publication order and the pairing-allocated bye, if any."""
+
+    pairs: tuple[Pairing, ...]
+    bye: int | None = None
+
+    def bbp_lines(self) -> list[str]:
+        """bbpPairings' ``-p`` output: the number of pairs, then ``WHITE BLACK`` lines, ``N 0`` for the bye."""
+        lines = [f"{p.white} {p.black}" for p in self.pairs]
+        if self.bye is not None:
+            lines.append(f"{self.bye} 0")
+        return [str(len(lines)), *lines]
+
+
+# bbpPairings sets the weights of the edges outside the first bracket before it knows whether C9 (played games of
+# the bye assignee) applies there; those edges therefore never carry the C9 field. Kept as a switch so the
+# reference data can decide.
+GLOBAL_C9 = False
+
+
+@dataclass
+class _Round:
+    players: list[PlayerState]
+    """Sorted: score descending, then pairing number."""
+    layout: Layout
+    floats: dict[int, tuple[Float, Float]]
+    weights: dict[tuple[int, int], int]
+    """Current weight of each edge (lower vertex index first)."""
+    bye_score: int = 0
+    single_is_bye: bool = False
+    played_rank: Mapping[int, int] | None = None
+
+    def base(self, high: int, low: int, *, in_current: bool, in_next: bool, single: bool | None = None) -> int:
+        return edge_weight(
+            self.players[high],
+            self.players[low],
+            in_current=in_current,
+            in_next=in_next,
+            bye_score=self.bye_score,
+            single_downfloater_is_bye=self.single_is_bye if single is None else single,
+            played_rank=self.played_rank or {},
+            layout=self.layout,
+            floats=self.floats,
+        )
+
+
+def pair_players(
+    players: Sequence[PlayerState],
+    everyone: Mapping[int, PlayerState],
+    *,
+    played_rounds: int,
+    planned_rounds: int,
+    initial_colour: Colour,
+) -> RoundPairing:
+    """Pair ``players`` (those present) for round ``played_rounds + 1``.
+
+    ``everyone`` holds every player of the tournament (absent ones too): the float of a player depends on the
+    score their opponent had then.
+    """
+    ordered = sorted(players, key=lambda p: (-p.score, p.rank))
+    n = len(ordered)
+    if n == 0:
+        return RoundPairing(())
+    layout = make_layout([p.score for p in ordered], played_rounds, planned_rounds)
+    floats = {
+        p.number: (
+            float_of(p, 1, everyone) if played_rounds >= 1 else Float.NONE,
+            float_of(p, 2, everyone) if played_rounds >= 2 else Float.NONE,
+        )
+        for p in ordered
+    }
+    state = _Round(ordered, layout, floats, {})
+    mates = _global_matching(state)
+    pairs = _pair_brackets(state, mates)
+    by_number = {p.number: p for p in ordered}
+    boards: list[tuple[PlayerState, PlayerState]] = []
+    paired: set[int] = set()
+    for a, b in pairs:
+        first, second = sorted((ordered[a], ordered[b]), key=lambda p: p.number)
+        colour = choose_colour(first, second, initial_colour)
+        boards.append((first, second) if colour is Colour.WHITE else (second, first))
+        paired.update((a, b))
+    left = [ordered[v].number for v in range(n) if v not in paired]
+    if len(left) > 1:
+        raise NoValidPairingError(f"players {left} could not all be paired")
+
+    def publication_key(board: tuple[PlayerState, PlayerState]) -> tuple[int, int, int]:
+        high, low = sorted(board, key=lambda p: (-p.score, p.rank))
+        return (-high.score, -low.score, high.rank)
+
+    boards.sort(key=publication_key)
+    return RoundPairing(
+        tuple(Pairing(w.number, b.number) for w, b in boards),
+        by_number[left[0]].number if left else None,
+    )
+
+
+def _matching(vertices: Sequence[int], weight: Mapping[tuple[int, int], int], shift: int = 0,
+              extra: Mapping[tuple[int, int], int] | None = None) -> dict[int, int]:
+    chosen = set(vertices)
+    extra = extra or {}
+    edges = [
+        (u, v, (w << shift) + extra.get((u, v), 0))
+        for (u, v), w in weight.items()
+        if w > 0 and u in chosen and v in chosen
+    ]
+    return max_weight_matching(vertices, edges)
+
+
+def _global_matching(state: _Round) -> dict[int, int]:
+    """C4 and C5: is a complete pairing possible, and what is the lowest score the bye can go to?"""
+    ordered, layout = state.players, state.layout
+    n = len(ordered)
+    top = ordered[0].score
+    if n % 2:
+        for j in range(n):
+            for i in range(j):
+                hi, lo = ordered[i], ordered[j]
+                if not compatible(lo, hi, layout):
+                    state.weights[i, j] = 0
+                    continue
+                w = 1 + (not lo.bye_eligible) + (not hi.bye_eligible)
+                w = (w << layout.groups_shift) + layout.group_shift[lo.score] + layout.group_shift[hi.score]
+                state.weights[i, j] = (w << layout.group_bits) + (lo.score >= top)
+    else:
+        for j in range(n):
+            for i in range(j):
+                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
+    mates = _matching(range(n), state.weights)
+    unmatched = [v for v in range(n) if v not in mates]
+    if len(unmatched) > 1:
+        raise NoValidPairingError(
+            "the players cannot all be paired without a rematch or a clash of absolute colour preferences"
+        )
+    if n % 2:
+        bye = unmatched[0]
+        state.bye_score = ordered[bye].score
+        if state.bye_score >= top:
+            state.single_is_bye = all(
+                ordered[mates.get(v, v)].score >= top for v in range(n) if ordered[v].score >= top
+            )
+        counts = sorted(p.played_games for p in ordered if p.score == state.bye_score)
+        state.played_rank = {games: index for index, games in enumerate(counts)}
+        for j in range(n):
+            for i in range(j):
+                state.weights[i, j] = state.base(
+                    i, j, in_current=False, in_next=False, single=state.single_is_bye if GLOBAL_C9 else False
+                )
+    return mates
+
+
+def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]]:
+    ordered = state.players
+    n = len(ordered)
+    top = ordered[0].score
+    active = set(range(n))
+    bracket = [v for v in range(n) if ordered[v].score >= top]
+    cursor = len(bracket)
+    movers = 0  # number of moved-down players at the head of ``bracket``
+    pairs: list[tuple[int, int]] = []
+    while len(bracket) > 1 or cursor < n:
+        resident_end = len(bracket)
+        group_start = cursor
+        if cursor < n:
+            score = ordered[cursor].score
+            while cursor < n and ordered[cursor].score >= score:
+                bracket.append(cursor)
+                cursor += 1
+        for li in range(movers, len(bracket)):
+            for hi in range(li):
+                state.weights[bracket[hi], bracket[li]] = state.base(
+                    bracket[hi], bracket[li], in_current=li < resident_end, in_next=li >= resident_end
+                )
+        mdps = bracket[:movers]
+        residents = bracket[movers:resident_end]
+        mates = _pair_moved_down(state, active, mdps, residents, pairs, mates)
+        mates = _pair_remainder(state, active, bracket, mdps, residents, pairs, mates)
+        state.single_is_bye = bool(
+            n % 2 and group_start < n and state.bye_score == ordered[group_start].score
+        ) and all(ordered[mates.get(v, v)].score >= state.bye_score for v in bracket if v in active)
+        before = len(bracket)
+        movers = sum(1 for index, v in enumerate(bracket) if index < resident_end and v in active)
+        bracket = [v for v in bracket if v in active]
+        if group_start >= n and len(bracket) == before and len(bracket) > 1:
+            raise NoValidPairingError("the last players could not be paired")
+    return pairs
+
+
+def _finalise(state: _Round, active: set[int], pairs: list[tuple[int, int]], a: int, b: int) -> None:
+    pairs.append((min(a, b), max(a, b)))
+    active.discard(a)
+    active.discard(b)
+
+
+def _pair_moved_down(
+    state: _Round,
+    active: set[int],
+    mdps: list[int],
+    residents: list[int],
+    pairs: list[tuple[int, int]],
+    mates: dict[int, int],
+) -> dict[int, int]:
+    """Which MDPs are paired in this bracket, and with which residents (one matching)."""
+    vertices = sorted(active)
+    if not mdps:
+        return _matching(vertices, state.weights)
+    k, r = len(mdps), len(residents)
+    width = (r + 1).bit_length()
+    extra: dict[tuple[int, int], int] = {}
+    for i, m in enumerate(mdps):
+        for j, res in enumerate(residents):
+            if state.weights.get((m, res), 0) > 0:
+                extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
+    mates = _matching(vertices, state.weights, k + k * width, extra)
+    resident_set = set(residents)
+    for m in mdps:
+        mate = mates.get(m)
+        if mate is not None and mate in resident_set:
+            _finalise(state, active, pairs, m, mate)
+    return mates
+
+
+def _pair_remainder(
+    state: _Round,
+    active: set[int],
+    bracket: list[int],
+    mdps: list[int],
+    residents: list[int],
+    pairs: list[tuple[int, int]],
+    mates: dict[int, int],
+) -> dict[int, int]:
+    """Pair the residents left after the MDPs: exchanges, then transpositions (one matching)."""
+    mdp_set = set(mdps)
+    remainder = [v for v in residents if mates.get(v, v) not in mdp_set]
+    position = {v: i for i, v in enumerate(remainder)}
+    in_pairs = sum(1 for v in remainder if mates.get(v, v) in position and mates.get(v, v) < v)
+    size = len(remainder)
+    if size < 2:
+        return mates
+    half = size // 2 + 1
+    w_opp = (size + 1).bit_length()
+    opp_bits = size * w_opp
+    s2_bits = size + 1
+    s1_bits = (half << in_pairs).bit_length()
+    sum_bits = (half * size).bit_length()
+    count_bits = half.bit_length()
+    s2_at = opp_bits
+    s1_at = s2_at + s2_bits
+    sum_at = s1_at + s1_bits
+    count_at = sum_at + sum_bits
+    total = count_at + count_bits
+    extra: dict[tuple[int, int], int] = {}
+    for i, s in enumerate(remainder):
+        for j in range(i + 1, size):
+            low = remainder[j]
+            if state.weights.get((s, low), 0) <= 0:
+                continue
+            value = (i < in_pairs) << count_at
+            value += (size - i) << sum_at
+            value += ((1 << in_pairs) - ((1 << i) if i < in_pairs else 0)) << s1_at
+            if i >= in_pairs:
+                value += (1 << (size - 1 - i)) << s2_at
+            value += (size - j) << (w_opp * (size - 1 - i))
+            extra[s, low] = value
+    mates = _matching(sorted(active), state.weights, total, extra)
+    s1_role = {v for v in remainder if mates.get(v, v) in position and mates.get(v, v) > v}
+    for v in remainder:
+        mate = mates.get(v)
+        if v in s1_role and mate is not None:
+            _finalise(state, active, pairs, v, mate)
+    # What bbpPairings leaves behind for the next bracket: no edge between two players of this remainder unless
+    # the upper one was in the S1 role and the lower one was not.
+    for i, s in enumerate(remainder):
+        for j in range(i + 1, size):
+            if s not in s1_role or remainder[j] in s1_role:
+                state.weights[s, remainder[j]] = 0
+    return mates

@@ -1,0 +1,82 @@
+"""Interface languages: Kazakh, Russian and English, from gettext catalogues (Babel).
+
+The ``.po`` files under ``web/locale/<lang>/LC_MESSAGES/messages.po`` are the source of truth; they are compiled in
+memory when the app starts, so there is no build step. English is the source language (msgids are English).
+
+>>> translations = load_translations()
+>>> translations["ru"].gettext("Tournaments"), translations["kk"].gettext("Tournaments")
+('Турниры', 'Турнирлер')
+"""
+
+from __future__ import annotations
+
+import io
+from contextvars import ContextVar
+from functools import cache
+from pathlib import Path
+
+from babel import Locale, negotiate_locale
+from babel.messages.mofile import write_mo
+from babel.messages.pofile import read_po
+from babel.support import NullTranslations, Translations
+
+LANGUAGES = ("kk", "ru", "en")
+"""Supported interface languages, in the order the language switcher shows them."""
+LANGUAGE_NAMES = {"kk": "Қазақша", "ru": "Русский", "en": "English"}
+DEFAULT_LANGUAGE = "kk"
+LOCALE_DIR = Path(__file__).parent / "locale"
+
+_NO_TRANSLATION = NullTranslations()
+_current: ContextVar[NullTranslations | None] = ContextVar("translations", default=None)
+
+
+@cache
+def load_translations() -> dict[str, NullTranslations]:
+    """Every language's catalogue, compiled from its ``.po`` file."""
+    catalogues: dict[str, NullTranslations] = {}
+    for language in LANGUAGES:
+        path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
+        if not path.exists():
+            catalogues[language] = NullTranslations()
+            continue
+        with path.open("rb") as handle:
+            catalogue = read_po(handle, locale=language)
+        compiled = io.BytesIO()
+        write_mo(compiled, catalogue)
+        compiled.seek(0)
+        catalogues[language] = Translations(compiled)
+    return catalogues
+
+
+def choose_language(requested: str | None, cookie: str | None, accept_language: str | None) -> str:
+    """A ``?lang=`` choice, then the cookie, then the browser's preferences, then Kazakh.
+
+    >>> choose_language(None, None, "ru-RU,ru;q=0.9,en;q=0.5")
+    'ru'
+    >>> choose_language("en", "ru", None)
+    'en'
+    """
+    for choice in (requested, cookie):
+        if choice in LANGUAGES:
+            return choice
+    if accept_language:
+        preferred = [part.split(";")[0].strip().replace("-", "_") for part in accept_language.split(",")]
+        found = negotiate_locale(preferred, list(LANGUAGES))
+        if found is None:
+            found = negotiate_locale([tag.split("_")[0] for tag in preferred], list(LANGUAGES))
+        if found is not None:
+            return str(Locale.parse(found).language)
+    return DEFAULT_LANGUAGE
+
+
+def activate(language: str) -> None:
+    """Make ``language`` the current one for this request (a context variable, safe across tasks)."""
+    _current.set(load_translations().get(language, NullTranslations()))
+
+
+def gettext(message: str) -> str:
+    return (_current.get() or _NO_TRANSLATION).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    return (_current.get() or _NO_TRANSLATION).ngettext(singular, plural, count)

@@ -1,0 +1,257 @@
+"""HTML pages: home, arbiter sign-in and first-start setup, creating a togyz game, playing and watching it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import segno
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+import toreshi
+from toreshi.clock.presets import PRESETS
+from toreshi.live.room import CommandRefusedError
+from toreshi.store import RoomKind
+from toreshi.web import auth, i18n
+from toreshi.web.i18n import gettext as _
+from toreshi.web.rooms_api import create_togyz_room, owner_of
+from toreshi.web.security import WeakPasswordError, hash_password, verify_password
+from toreshi.web.templates import render
+
+MAX_NAME = 80
+
+
+def _safe_next(target: str | None) -> str:
+    """Only same-site paths are followed after sign-in (no open redirect)."""
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return "/"
+
+
+async def _form(request: Request) -> dict[str, str]:
+    form = await request.form()
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+async def home(request: Request) -> Response:
+    services = request.app.state.services
+    games: list[dict[str, Any]] = []
+    for room in await services.store.rooms(kind=RoomKind.TOGYZ):
+        summary = await services.accounts.summary(room.id)
+        games.append({"id": room.id, "status": room.status.value, **summary})
+    games.sort(key=lambda game: (game["status"] != "live", game.get("created", "")), reverse=False)
+    return render(
+        request,
+        "home.html",
+        games=games,
+        arbiter=auth.signed_in(request),
+        needs_setup=not await services.accounts.has_arbiters(),
+    )
+
+
+async def health(request: Request) -> JSONResponse:
+    return JSONResponse({"status": "ok", "version": toreshi.__version__})
+
+
+async def setup(request: Request) -> Response:
+    """First start: set the first arbiter's name and password (from this machine unless allowed otherwise)."""
+    services = request.app.state.services
+    if await services.accounts.has_arbiters():
+        return RedirectResponse("/login", status_code=303)
+    if not (auth.is_local(request) or services.settings.allow_remote_setup):
+        return render(
+            request,
+            "setup.html",
+            status_code=403,
+            error=_("Set the first password on the server itself."),
+            csrf=auth.csrf_token(request),
+        )
+    error = ""
+    if request.method == "POST":
+        form = await _form(request)
+        name = form.get("name", "").strip()
+        if not auth.csrf_ok(request, form.get("csrf")):
+            error = _("The form has expired; please try again.")
+        elif not name or len(name) > MAX_NAME:
+            error = _("Enter a name.")
+        elif form.get("password") != form.get("confirm"):
+            error = _("The two passwords differ.")
+        else:
+            try:
+                hashed = hash_password(form.get("password", ""))
+            except WeakPasswordError:
+                error = _("A password needs at least 8 characters.")
+            else:
+                await services.accounts.add_arbiter(name, hashed)
+                auth.sign_in(request, name)
+                return RedirectResponse("/", status_code=303)
+    return render(request, "setup.html", error=error, csrf=auth.csrf_token(request))
+
+
+async def login(request: Request) -> Response:
+    services = request.app.state.services
+    if not await services.accounts.has_arbiters():
+        return RedirectResponse("/setup", status_code=303)
+    error = ""
+    target = _safe_next(request.query_params.get("next"))
+    if request.method == "POST":
+        form = await _form(request)
+        name = form.get("name", "").strip()
+        hashed = await services.accounts.arbiter_hash(name)
+        if not auth.csrf_ok(request, form.get("csrf")):
+            error = _("The form has expired; please try again.")
+        elif hashed is None or not verify_password(hashed, form.get("password", "")):
+            error = _("Wrong name or password.")
+        else:
+            auth.sign_in(request, name)
+            return RedirectResponse(_safe_next(form.get("next")), status_code=303)
+    return render(request, "login.html", error=error, next=target, csrf=auth.csrf_token(request))
+
+
+async def logout(request: Request) -> Response:
+    if request.method == "POST":
+        form = await _form(request)
+        if auth.csrf_ok(request, form.get("csrf")):
+            auth.sign_out(request)
+    return RedirectResponse("/", status_code=303)
+
+
+def _qr_svg(url: str) -> str:
+    return segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff")
+
+
+@auth.arbiter_only
+async def new_game(request: Request) -> Response:
+    values = {"white": "", "black": "", "control": "blitz", "flag": "automatic"}
+    error = ""
+    if request.method == "POST":
+        form = await _form(request)
+        values.update({key: form.get(key, "").strip() for key in values})
+        control = PRESETS.get(values["control"])
+        if not auth.csrf_ok(request, form.get("csrf")):
+            error = _("The form has expired; please try again.")
+        elif not values["white"] or not values["black"] or max(len(values["white"]), len(values["black"])) > MAX_NAME:
+            error = _("Enter both players' names.")
+        elif control is None:
+            error = _("Choose a time control.")
+        elif values["flag"] not in ("automatic", "claim"):
+            error = _("Choose how flag falls are announced.")
+        else:
+            arbiter = auth.signed_in(request) or "arbiter"
+            try:
+                room_id, tokens = await create_togyz_room(
+                    request, arbiter, values["white"], values["black"], control.to_dict(), {"flag_mode": values["flag"]}
+                )
+            except CommandRefusedError as refused:
+                error = str(refused)
+            else:
+                request.session[f"tokens:{room_id}"] = tokens
+                return RedirectResponse(f"/games/{room_id}/links", status_code=303)
+    presets = {name: str(control) for name, control in PRESETS.items()}
+    return render(
+        request,
+        "togyz/new.html",
+        values=values,
+        presets=presets,
+        error=error,
+        csrf=auth.csrf_token(request),
+        arbiter=auth.signed_in(request),
+    )
+
+
+@auth.arbiter_only
+async def game_links(request: Request) -> Response:
+    """The players' secret links (and QR codes for their phones), shown to the arbiter once after creation."""
+    room_id = request.path_params["room_id"]
+    tokens = request.session.get(f"tokens:{room_id}")
+    if not isinstance(tokens, dict):
+        return RedirectResponse(f"/games/{room_id}", status_code=303)
+    base = str(request.base_url).rstrip("/")
+    links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
+    links["spectator"] = f"{base}/games/{room_id}"
+    codes = {role: _qr_svg(url) for role, url in links.items()}
+    return render(
+        request,
+        "togyz/links.html",
+        room_id=room_id,
+        links=links,
+        codes=codes,
+        arbiter=auth.signed_in(request),
+        csrf=auth.csrf_token(request),
+    )
+
+
+async def game_page(request: Request) -> Response:
+    room_id = request.path_params["room_id"]
+    owner = await owner_of(request, room_id)
+    if owner is None or owner.logic.kind != "togyz":
+        return render(
+            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+        )
+    mode = request.query_params.get("mode", "board")
+    if mode not in ("board", "shared", "clock"):
+        mode = "board"
+    return render(
+        request,
+        "togyz/game.html",
+        room_id=room_id,
+        token=request.query_params.get("token", ""),
+        mode=mode,
+        arbiter=auth.signed_in(request),
+        csrf=auth.csrf_token(request),
+        strings=client_strings(),
+    )
+
+
+def client_strings() -> dict[str, str]:
+    """Texts the page's script shows, in the request's language."""
+    return {
+        "white": _("White"),
+        "black": _("Black"),
+        "to_move": _("to move"),
+        "kazan": _("kazan"),
+        "offer_draw": _("Offer a draw"),
+        "accept_draw": _("Accept the draw"),
+        "decline_draw": _("Decline"),
+        "resign": _("Resign"),
+        "confirm_resign": _("Resign this game?"),
+        "claim_flag": _("Claim the flag"),
+        "sign": _("Sign the result"),
+        "start": _("Start the clock"),
+        "pause": _("Pause"),
+        "resume": _("Resume"),
+        "draw_offered": _("Draw offered"),
+        "result": _("Result"),
+        "connecting": _("Connecting…"),
+        "offline": _("Connection lost — reconnecting…"),
+        "spectator": _("Spectator"),
+        "arbiter": _("Arbiter"),
+        "moves": _("Moves"),
+        "finished": _("Game over"),
+        "paused": _("Paused"),
+        "scheduled": _("Waiting for the start"),
+        "adjourned": _("Adjourned"),
+    }
+
+
+def set_language(request: Request) -> Response:
+    language = request.query_params.get("lang", "")
+    target = _safe_next(request.query_params.get("next"))
+    response = RedirectResponse(target, status_code=303)
+    if language in i18n.LANGUAGES:
+        response.set_cookie("toreshi_lang", language, max_age=31_536_000, samesite="lax")
+    return response
+
+
+routes = [
+    Route("/", home),
+    Route("/api/health", health),
+    Route("/setup", setup, methods=["GET", "POST"]),
+    Route("/login", login, methods=["GET", "POST"]),
+    Route("/logout", logout, methods=["POST"]),
+    Route("/language", set_language),
+    Route("/games/new", new_game, methods=["GET", "POST"]),
+    Route("/games/{room_id}/links", game_links),
+    Route("/games/{room_id}", game_page),
+]

@@ -1,0 +1,105 @@
+"""Live rooms over HTTP and WebSocket: create a togyz game, read a room's state, connect its socket."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from starlette.requests import HTTPConnection, Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+from starlette.websockets import WebSocket
+
+from toreshi.live.owner import RoomOwner
+from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.store import RoomKind, UnknownRoomError
+from toreshi.web import auth
+
+ROOM_ID_BYTES = 6
+
+
+def new_room_id(prefix: str) -> str:
+    return f"{prefix}-{secrets.token_hex(ROOM_ID_BYTES)}"
+
+
+def token_digest(token: str) -> str:
+    """Player tokens are kept as SHA-256 digests: a leaked database does not leak the links."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+async def owner_of(connection: HTTPConnection, room_id: str) -> RoomOwner | None:
+    services = connection.app.state.services
+    try:
+        room = await services.store.room(room_id)
+    except (UnknownRoomError, ValueError):
+        return None
+    owner: RoomOwner = await services.rooms.get(room.id, room.kind)
+    return owner
+
+
+async def actor_for(connection: HTTPConnection, room_id: str, token: str | None) -> Actor:
+    """A player by their per-game token, the arbiter by their session, anyone else a spectator."""
+    services = connection.app.state.services
+    if token:
+        grant = await services.accounts.grant_for(room_id, token_digest(token))
+        if grant is not None:
+            return Actor(grant.role, grant.name)
+    arbiter = auth.signed_in(connection)
+    if arbiter is not None:
+        return Actor("arbiter", arbiter)
+    return Actor("spectator")
+
+
+async def room_socket(websocket: WebSocket) -> None:
+    from toreshi.web.socket import serve_room
+
+    room_id = websocket.path_params["room_id"]
+
+    async def find() -> RoomOwner | None:
+        return await owner_of(websocket, room_id)
+
+    async def resolve(socket: WebSocket, token: str | None) -> Actor:
+        return await actor_for(socket, room_id, token)
+
+    await serve_room(websocket, find, resolve, websocket.app.state.services.settings.extra_origins)
+
+
+async def room_state(request: Request) -> JSONResponse:
+    """``GET /api/rooms/{room_id}``: the room as a spectator sees it."""
+    owner = await owner_of(request, request.path_params["room_id"])
+    if owner is None:
+        return JSONResponse({"error": "no such room"}, status_code=404)
+    return JSONResponse(owner.snapshot(None))
+
+
+async def create_togyz_room(
+    connection: HTTPConnection,
+    arbiter: str,
+    white: str,
+    black: str,
+    control: dict[str, object],
+    settings: dict[str, object] | None = None,
+) -> tuple[str, dict[str, str]]:
+    """Create a game room; returns its id and the secret tokens of the two players' links."""
+    services = connection.app.state.services
+    room_id = new_room_id("g")
+    await services.store.create_room(room_id, RoomKind.TOGYZ)
+    owner = await services.rooms.get(room_id, "togyz")
+    try:
+        await owner.handle(
+            Command(
+                "create",
+                Actor("arbiter", arbiter),
+                {"white": white, "black": black, "control": control, "settings": settings or {}},
+            )
+        )
+    except CommandRefusedError:
+        await services.rooms.drop(room_id)
+        raise
+    tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
+    for role, token in tokens.items():
+        await services.accounts.grant(room_id, role, white if role == "white" else black, token_digest(token))
+    return room_id, tokens
+
+
+routes = [Route("/api/rooms/{room_id}", room_state)]

@@ -1,0 +1,35 @@
+"""Where the app keeps its data and which services it uses; the embedded defaults need no server."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``db_url`` defaults to SQLite in ``data_dir``; ``bus_url`` to the in-process bus (``redis://…`` to scale out)."""
+
+    data_dir: Path = Path("data")
+    db_url: str | None = None
+    bus_url: str | None = None
+    allow_remote_setup: bool = False
+    """Whether the first arbiter password may be set from another machine (by default only from this one)."""
+    https_only: bool = False
+    extra_origins: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def database_url(self) -> str:
+        return self.db_url or f"sqlite+aiosqlite:///{(self.data_dir / 'toreshi.db').resolve()}"
+
+    def secret_key(self) -> str:
+        """The key that signs session cookies: made once, kept in ``data_dir/secret.key`` (mode 0600)."""
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        path = self.data_dir / "secret.key"
+        if not path.exists():
+            descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            with os.fdopen(descriptor, "w") as handle:
+                handle.write(secrets.token_urlsafe(48))
+        return path.read_text().strip()

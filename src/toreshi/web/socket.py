@@ -1,0 +1,273 @@
+"""The room socket: a thin layer between a browser and a room owner (protocol: docs/protocol.md).
+
+One connection = three small loops: read client messages (hello, cmd, pong), forward the room's bus messages in
+version order, and ping for clock synchronisation. The socket decides nothing itself: commands go to the owner,
+and only its acknowledgement is passed back.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
+
+from toreshi.live.bus import SubscriberOverflowError
+from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError, RoomOwner
+from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.web.security import same_origin
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE_BYTES = 4096
+COMMANDS_PER_SECOND = 20
+HELLO_TIMEOUT_S = 10.0
+IDLE_TIMEOUT_S = 30.0
+PING_INTERVAL_S = 2.0
+PING_BURST = 8
+CLOSE_POLICY = 1008  # WebSocket close code: policy violation
+
+
+def server_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+@dataclass
+class ClockSync:
+    """NTP-style offset estimate of one client's clock (docs/realtime.md §4.2): keep the minimum-RTT sample."""
+
+    samples: list[tuple[int, int]] = field(default_factory=list)  # (rtt, offset)
+    sent: dict[int, int] = field(default_factory=dict)
+
+    def on_pong(self, ping_id: int, client_ms: float, received_ms: int) -> tuple[int, int] | None:
+        sent = self.sent.pop(ping_id, None)
+        if sent is None:
+            return None
+        rtt = received_ms - sent
+        offset = round(client_ms - (sent + rtt / 2))
+        self.samples = [*self.samples[-15:], (rtt, offset)]
+        return min(self.samples)
+
+
+@dataclass
+class RateLimit:
+    """A token bucket: ``rate`` commands per second, bursts up to ``rate``."""
+
+    rate: float
+    tokens: float = 0.0
+    last: float = field(default_factory=time.monotonic)
+
+    def __post_init__(self) -> None:
+        self.tokens = self.rate
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+Resolve = Callable[[WebSocket, str | None], Awaitable[Actor]]
+"""Who a connection is in a room, from its token (or its signed-in session)."""
+OwnerOf = Callable[[], Awaitable[RoomOwner | None]]
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def parse(raw: str) -> dict[str, Any]:
+    if len(raw.encode()) > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
+    try:
+        message = json.loads(raw)
+    except json.JSONDecodeError as error:
+        raise ProtocolError("bad_json", f"not JSON: {error.msg}") from None
+    if not isinstance(message, dict) or not isinstance(message.get("t"), str):
+        raise ProtocolError("bad_message", "a message is a JSON object with a string field 't'")
+    return message
+
+
+async def serve_room(websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve, origins: tuple[str, ...] = ()) -> None:
+    """Run one connection to the end."""
+    origin = websocket.headers.get("origin")
+    host = websocket.headers.get("host")
+    if origin is not None and origin not in origins and not same_origin(origin, host, websocket.url.scheme):
+        await websocket.close(code=CLOSE_POLICY, reason="cross-origin WebSocket refused")
+        return
+    await websocket.accept()
+    connection = Connection(websocket, owner_of, resolve)
+    try:
+        await connection.run()
+    except WebSocketDisconnect:
+        pass
+    except ProtocolError as error:
+        await connection.send({"t": "error", "code": "closing", "message": str(error)})
+        await connection.close(CLOSE_POLICY)
+    finally:
+        await connection.stop()
+
+
+class Connection:
+    def __init__(self, websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve) -> None:
+        self.websocket = websocket
+        self.owner_of = owner_of
+        self.resolve = resolve
+        self.sent_version = 0
+        self.sync = ClockSync()
+        self.limit = RateLimit(COMMANDS_PER_SECOND)
+        self.tasks: list[asyncio.Task[None]] = []
+        self.send_lock = asyncio.Lock()
+        self.actor = Actor("spectator")
+        self.owner: RoomOwner | None = None
+
+    async def send(self, message: dict[str, Any]) -> None:
+        if self.websocket.application_state is not WebSocketState.CONNECTED:
+            return
+        async with self.send_lock:
+            with contextlib.suppress(RuntimeError, WebSocketDisconnect):
+                await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+
+    async def close(self, code: int) -> None:
+        with contextlib.suppress(RuntimeError):
+            await self.websocket.close(code=code)
+
+    async def receive(self, timeout: float) -> dict[str, Any]:
+        try:
+            raw = await asyncio.wait_for(self.websocket.receive_text(), timeout)
+        except TimeoutError:
+            raise ProtocolError("idle", "no message in time") from None
+        return parse(raw)
+
+    async def run(self) -> None:
+        hello = await self.receive(HELLO_TIMEOUT_S)
+        if hello["t"] != "hello":
+            raise ProtocolError("hello_first", "the first message must be 'hello'")
+        owner = await self.owner_of()
+        if owner is None:
+            raise ProtocolError("no_room", "there is no such room")
+        self.owner = owner
+        token = hello.get("token")
+        self.actor = await self.resolve(self.websocket, token if isinstance(token, str) else None)
+        await self.send(
+            {
+                "t": "welcome",
+                "protocol": PROTOCOL_VERSION,
+                "room": owner.room_id,
+                "kind": owner.logic.kind,
+                "role": self.actor.role,
+                "name": self.actor.name,
+            }
+        )
+        async with owner.bus.subscribe(owner.channel) as messages:  # subscribe first: no gap before catch-up
+            await self.catch_up(_version(hello))
+            self.tasks = [
+                asyncio.create_task(self.forward(messages)),
+                asyncio.create_task(self.ping()),
+            ]
+            await self.read()
+
+    async def catch_up(self, last_version: int) -> None:
+        assert self.owner is not None
+        missed = self.owner.catch_up(last_version)
+        if missed is None:
+            snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
+            self.sent_version = snapshot["v"]
+            await self.send(snapshot)
+            return
+        for message in missed:
+            self.sent_version = message["v"]
+            await self.send(message)
+        self.sent_version = max(self.sent_version, last_version)
+
+    async def forward(self, messages: Any) -> None:
+        try:
+            async for message in messages:
+                if message.get("v", 0) <= self.sent_version:
+                    continue  # already sent during catch-up
+                if message["v"] != self.sent_version + 1:
+                    await self.catch_up(self.sent_version)
+                    continue
+                self.sent_version = message["v"]
+                await self.send(message)
+        except SubscriberOverflowError:
+            await self.send({"t": "resync"})
+
+    async def ping(self) -> None:
+        ping_id = 0
+        while True:
+            ping_id += 1
+            self.sync.sent[ping_id] = server_ms()
+            await self.send({"t": "ping", "id": ping_id, "ts": self.sync.sent[ping_id]})
+            await asyncio.sleep(0.1 if ping_id < PING_BURST else PING_INTERVAL_S)
+
+    async def read(self) -> None:
+        while True:
+            message = await self.receive(IDLE_TIMEOUT_S)
+            kind = message["t"]
+            if kind == "cmd":
+                await self.command(message)
+            elif kind == "pong":
+                best = self.sync.on_pong(_int(message.get("id")), _number(message.get("tc")), server_ms())
+                if best is not None:
+                    await self.send({"t": "offset", "rtt": best[0], "offset": best[1]})
+            elif kind == "hello":
+                await self.catch_up(_version(message))
+            else:
+                await self.send({"t": "error", "code": "unknown_type", "message": f"unknown message type {kind!r}"})
+
+    async def command(self, message: dict[str, Any]) -> None:
+        assert self.owner is not None
+        command_id = message.get("id")
+        if not isinstance(command_id, str) or not 0 < len(command_id) <= 64:
+            await self.send({"t": "error", "code": "bad_command", "message": "a command needs a string 'id'"})
+            return
+        if not self.limit.allow():
+            await self.send({"t": "refused", "id": command_id, "code": "rate_limited", "message": "too many commands"})
+            return
+        kind, data = message.get("type"), message.get("data", {})
+        if not isinstance(kind, str) or not isinstance(data, dict):
+            await self.send({"t": "refused", "id": command_id, "code": "bad_command", "message": "type and data"})
+            return
+        # Scope the id to this connection's actor so that one client cannot replay another's acknowledgement.
+        scoped = f"{self.actor.role}:{self.actor.name}:{command_id}"
+        try:
+            ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped))
+        except CommandRefusedError as refused:
+            await self.send({"t": "refused", "id": command_id, "code": refused.code, "message": str(refused)})
+            return
+        except OwnershipLostError:
+            await self.send({"t": "refused", "id": command_id, "code": "moved", "message": "the room moved; retry"})
+            return
+        await self.send({"t": "ack", "id": command_id, "v": ack.version})
+
+    async def stop(self) -> None:
+        for task in self.tasks:
+            task.cancel()
+        for task in self.tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+def _version(message: dict[str, Any]) -> int:
+    value = message.get("v", 0)
+    return value if isinstance(value, int) and value >= 0 else 0
+
+
+def _int(value: object) -> int:
+    return value if isinstance(value, int) else -1
+
+
+def _number(value: object) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0

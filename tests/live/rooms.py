@@ -1,0 +1,61 @@
+"""A tiny room logic for testing the live machinery: a shared counter with an alarm."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Payload
+
+
+class CounterRoom:
+    kind = "counter"
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.alarm_at: int | None = None
+        self.rang = 0
+        self.secret = ""
+
+    def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
+        if command.actor.role == "spectator":
+            raise CommandRefusedError("forbidden", "spectators cannot act")
+        if command.type == "add":
+            amount = int(command.data.get("n", 0))
+            if amount <= 0:
+                raise CommandRefusedError("bad_amount", "add a positive number")
+            return [Decided("added", {"n": amount, "by": command.actor.name})]
+        if command.type == "alarm":
+            return [Decided("alarm_set", {"at": now_ms + int(command.data["in_ms"])})]
+        if command.type == "whisper":
+            return [Decided("whispered", {"secret": str(command.data["text"])})]
+        raise CommandRefusedError("unknown", f"unknown command {command.type!r}")
+
+    def apply(self, event: Decided, at_ms: int) -> None:
+        if event.type == "added":
+            self.total += int(event.payload["n"])
+        elif event.type == "alarm_set":
+            self.alarm_at = int(event.payload["at"])
+        elif event.type == "rang":
+            self.alarm_at = None
+            self.rang += 1
+        elif event.type == "whispered":
+            self.secret = str(event.payload["secret"])
+
+    def deadline_ms(self) -> int | None:
+        return self.alarm_at
+
+    def on_deadline(self, now_ms: int) -> Sequence[Decided]:
+        if self.alarm_at is not None and now_ms >= self.alarm_at:
+            return [Decided("rang", {"late_ms": now_ms - self.alarm_at})]
+        return []
+
+    def view(self, actor: Actor | None, now_ms: int) -> Payload:
+        seen: Payload = {"total": self.total, "rang": self.rang, "alarm_at": self.alarm_at}
+        if actor is not None and actor.role == "arbiter":
+            seen["secret"] = self.secret
+        return seen
+
+    def public(self, event: Decided) -> Payload:
+        if event.type == "whispered":
+            return {}
+        return dict(event.payload)

@@ -1,0 +1,76 @@
+"""The scale-out path against the real local Redis (127.0.0.1:6379): never a mock."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import uuid
+from collections.abc import AsyncIterator
+
+import pytest
+from redis.asyncio import Redis
+
+from toreshi.live.lease import RedisLeases
+from toreshi.live.redis_bus import RedisBus, wait_until_subscribed
+
+pytestmark = pytest.mark.anyio
+
+REDIS_URL = os.environ.get("TORESHI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def bus() -> AsyncIterator[RedisBus]:
+    created = RedisBus(REDIS_URL, prefix=f"test-{uuid.uuid4().hex}:")
+    try:
+        await created.redis.ping()
+    except Exception as error:
+        await created.close()
+        if os.environ.get("CI"):
+            pytest.fail(f"Redis is required in CI at {REDIS_URL}: {error}")
+        pytest.skip(f"no Redis at {REDIS_URL}: {error}")
+    yield created
+    await created.close()
+
+
+async def test_messages_reach_every_subscriber_in_order(bus: RedisBus) -> None:
+    other_instance = RedisBus(REDIS_URL, prefix=bus.prefix)
+    try:
+        async with bus.subscribe("room:g1") as here, other_instance.subscribe("room:g1") as there:
+            await wait_until_subscribed(bus, "room:g1", subscribers=2)
+            for version in range(1, 6):
+                await bus.publish("room:g1", {"v": version, "type": "move"})
+            for messages in (here, there):
+                received = [await asyncio.wait_for(anext(messages), 2) for _ in range(5)]
+                assert [message["v"] for message in received] == [1, 2, 3, 4, 5]
+    finally:
+        await other_instance.close()
+
+
+async def test_channels_are_separate(bus: RedisBus) -> None:
+    async with bus.subscribe("room:a") as a_messages:
+        await wait_until_subscribed(bus, "room:a")
+        await bus.publish("room:b", {"v": 1})
+        await bus.publish("room:a", {"v": 7})
+        assert (await asyncio.wait_for(anext(a_messages), 2))["v"] == 7
+
+
+async def test_a_lease_has_one_holder_until_it_lapses(bus: RedisBus) -> None:
+    redis: Redis = bus.redis
+    prefix = f"{bus.prefix}lease:"
+    first = RedisLeases(redis, "instance-a", lease_ms=300, prefix=prefix)
+    second = RedisLeases(redis, "instance-b", lease_ms=300, prefix=prefix)
+    assert await first.acquire("g1")
+    assert not await second.acquire("g1")
+    assert await first.renew("g1")
+    assert not await second.release("g1")  # only the holder may release
+    assert await first.holder_of("g1") == "instance-a"
+    await asyncio.sleep(0.45)  # instance-a "dies": no renewal
+    assert await second.acquire("g1")
+    assert not await first.renew("g1")
+    assert await second.release("g1")
+    assert await first.holder_of("g1") is None

@@ -1,0 +1,183 @@
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toreshi.quiz.buzzer import (
+    Arbiter,
+    ArbiterSettings,
+    ArbitrationMode,
+    BuzzerError,
+    ClockSync,
+    PingSample,
+    Press,
+    TieRule,
+)
+
+ARRIVAL = ArbiterSettings(mode=ArbitrationMode.ARRIVAL)
+RANDOM = ArbiterSettings(mode=ArbitrationMode.RANDOM_WINDOW)
+
+
+def link_sync(offset: int, up: int, down: int) -> ClockSync:
+    """A sync measured over a fixed link: 8 pings 100 ms apart, no jitter."""
+    samples = [PingSample(s, s + down + offset, s + down + up) for s in range(0, 800, 100)]
+    return ClockSync.from_samples(samples)
+
+
+def test_clock_sync_uses_the_fastest_ping_and_bounds_the_offset() -> None:
+    samples = [
+        PingSample(0, 5_000 + 60, 150),  # slow: 150 ms round trip
+        PingSample(100, 5_000 + 120, 140),  # fastest: 40 ms, the client stamped at server time 120
+        PingSample(200, 5_000 + 260, 300),
+    ]
+    sync = ClockSync.from_samples(samples)
+    assert sync.offset_ms == 5_000
+    assert sync.offset_low_ms <= 5_000 <= sync.offset_high_ms
+    assert (sync.rtt_median_ms, sync.rtt_max_ms) == (100, 150)
+    with pytest.raises(BuzzerError, match="at least one"):
+        ClockSync.from_samples([])
+    with pytest.raises(BuzzerError, match="before it was sent"):
+        ClockSync.from_samples([PingSample(10, 0, 5)])
+
+
+def test_arrival_order_favours_the_short_link() -> None:
+    syncs = {"near": link_sync(0, 5, 5), "far": link_sync(0, 120, 120)}
+    arbiter = Arbiter.open(0, syncs, syncs, ARRIVAL)
+    arbiter = arbiter.press(Press("near", 1_035, 1_030)).press(Press("far", 1_120, 1_000))
+    assert arbiter.decision_due_ms == 1_035
+    assert arbiter.decide(1_035).winner == "near"
+
+
+def test_compensated_mode_recognises_the_far_team_that_pressed_first() -> None:
+    syncs = {"near": link_sync(-7_000, 5, 5), "far": link_sync(123_456, 120, 120)}
+    arbiter = Arbiter.open(0, syncs, syncs)
+    arbiter = arbiter.press(Press("near", 1_035, 1_030 - 7_000))
+    # A far press made at the same moment arrives within its worst round trip (240 ms) plus slack: wait for it.
+    assert arbiter.decision_due_ms == 1_030 + 240 + 20
+    with pytest.raises(BuzzerError, match="too early"):
+        arbiter.decide(1_100)
+    arbiter = arbiter.press(Press("far", 1_120, 1_000 + 123_456))
+    assert arbiter.decision_due_ms == 1_120  # everyone eligible has pressed: decide at once
+    decision = arbiter.decide(1_120)
+    assert decision.winner == "far"
+    assert [(p.team, p.time_ms) for p in decision.order] == [("far", 1_000), ("near", 1_030)]
+    assert decision.added_delay_ms == 85
+
+
+def test_a_lying_client_gains_at_most_its_round_trip() -> None:
+    syncs = {"liar": link_sync(0, 10, 10), "honest": link_sync(0, 100, 100)}
+    arbiter = Arbiter.open(0, syncs, syncs)
+    arbiter = arbiter.press(Press("liar", 2_010, client_ms=1))  # claims it pressed at 1 ms
+    placed = arbiter.presses[0]
+    assert placed.clamped
+    assert placed.time_ms == 2_010 - (20 + 20)  # its measured round trip plus the slack
+    arbiter = arbiter.press(Press("honest", 2_060, client_ms=1_960))
+    assert arbiter.decide(arbiter.decision_due_ms or 0).winner == "honest"
+
+
+def test_claim_before_the_buttons_opened_or_after_arrival_is_clamped() -> None:
+    syncs = {"A": link_sync(0, 200, 200), "B": ClockSync.exact()}
+    arbiter = Arbiter.open(1_000, syncs, syncs).press(Press("A", 1_100, client_ms=900))
+    assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_000, True)
+    arbiter = Arbiter.open(1_000, syncs, syncs).press(Press("A", 1_100, client_ms=1_500))
+    assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_100, True)
+
+
+def test_hardware_buttons_are_exact() -> None:
+    syncs = {"A": ClockSync.exact(), "B": ClockSync.exact()}
+    arbiter = Arbiter.open(0, syncs, syncs).press(Press("B", 501)).press(Press("A", 502))
+    decision = arbiter.decide(502)
+    assert decision.winner == "B" and not decision.tie
+
+
+def test_wait_is_capped() -> None:
+    syncs = {"A": ClockSync.exact(), "B": link_sync(0, 2_000, 2_000)}
+    arbiter = Arbiter.open(0, syncs, syncs).press(Press("A", 100))
+    assert arbiter.decision_due_ms == 1_100  # max_window_ms, not 4,020 ms
+
+
+def test_only_eligible_teams_press_once() -> None:
+    syncs = {"A": ClockSync.exact(), "B": ClockSync.exact()}
+    arbiter = Arbiter.open(0, ("A",), syncs)
+    with pytest.raises(BuzzerError, match="may not press"):
+        arbiter.press(Press("B", 10))
+    arbiter = arbiter.press(Press("A", 10))
+    with pytest.raises(BuzzerError, match="already pressed"):
+        arbiter.press(Press("A", 20))
+    with pytest.raises(BuzzerError, match="nobody has pressed"):
+        Arbiter.open(0, ("A",), syncs).decide(100)
+    with pytest.raises(BuzzerError, match="no clock sync for B"):
+        Arbiter.open(0, ("A", "B"), {"A": ClockSync.exact()})
+
+
+def test_random_window_picks_among_presses_in_the_window_reproducibly() -> None:
+    syncs = {t: ClockSync.exact() for t in "ABC"}
+    arbiter = Arbiter.open(0, "ABC", syncs, RANDOM)
+    arbiter = arbiter.press(Press("A", 100)).press(Press("B", 350)).press(Press("C", 450))
+    assert arbiter.decision_due_ms == 400
+    winners = {arbiter.decide(400, random.Random(seed)).winner for seed in range(50)}
+    assert winners == {"A", "B"}  # C came after the 300 ms window
+    assert arbiter.decide(400, random.Random(7)) == arbiter.decide(400, random.Random(7))
+
+
+def test_simultaneous_presses_follow_the_tie_rule() -> None:
+    syncs = {"A": link_sync(0, 50, 50), "B": ClockSync.exact()}
+    settings = ArbiterSettings(tie_margin_ms=5)
+    arbiter = Arbiter.open(0, syncs, syncs, settings).press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
+    decision = arbiter.decide(1_050)
+    assert decision.tie and decision.winner == "B"  # A placed 2 ms earlier, within the margin: B arrived first
+    random_ties = Arbiter.open(0, syncs, syncs, ArbiterSettings(tie_margin_ms=5, tie_rule=TieRule.RANDOM))
+    random_ties = random_ties.press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
+    assert {random_ties.decide(1_050, random.Random(s)).winner for s in range(30)} == {"A", "B"}
+
+
+@given(
+    st.lists(st.integers(1, 125), min_size=2, max_size=4),
+    st.lists(st.integers(-(10**6), 10**6), min_size=4, max_size=4),
+    st.lists(st.integers(0, 3_000), min_size=4, max_size=4, unique=True),
+)
+def test_with_symmetric_links_the_true_first_press_always_wins(
+    one_way: list[int], offsets: list[int], press_times: list[int]
+) -> None:
+    teams = [f"T{i}" for i in range(len(one_way))]
+    syncs = {t: link_sync(offsets[i], one_way[i], one_way[i]) for i, t in enumerate(teams)}
+    presses = sorted(
+        (
+            Press(t, 1_000 + press_times[i] + one_way[i], 1_000 + press_times[i] + offsets[i])
+            for i, t in enumerate(teams)
+        ),
+        key=lambda p: p.received_ms,
+    )
+    arbiter = Arbiter.open(1_000, teams, syncs)
+    for press in presses:
+        arbiter = arbiter.press(press)
+    first = min(teams, key=lambda t: press_times[teams.index(t)])
+    assert arbiter.decide(arbiter.decision_due_ms or 0).winner == first
+
+
+def test_arbiter_feeds_the_game_with_the_recognised_press() -> None:
+    from toreshi.quiz.board import Board
+    from toreshi.quiz.events import (
+        Assistant,
+        Buzzed,
+        FirstChooserDrawn,
+        GameCreated,
+        GameSetup,
+        QuestionChosen,
+        ThemeAnnounced,
+    )
+    from toreshi.quiz.game import Phase, replay
+
+    setup = GameSetup(("near", "far"), Board.of(*"12345"), assistant=Assistant("Ерлан", "other"))
+    state = replay([GameCreated(0, setup), FirstChooserDrawn(0, "near"), ThemeAnnounced(0, 0)])
+    state = state.apply(QuestionChosen(1_000, "near", 0, 1))  # buttons open as reading starts (SI-3.6)
+    syncs = {"near": link_sync(0, 5, 5), "far": link_sync(0, 120, 120)}
+    arbiter = Arbiter.open(1_000, state.eligible, syncs)
+    arbiter = arbiter.press(Press("near", 2_035, 2_030)).press(Press("far", 2_120, 2_000))
+    decision = arbiter.decide(arbiter.decision_due_ms or 0)
+    state = state.apply(Buzzed(decision.decided_ms, decision.winner, decision.order[0].time_ms))
+    assert state.phase is Phase.ANSWERING
+    assert state.current is not None and state.current.answering_team == "far"

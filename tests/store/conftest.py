@@ -1,0 +1,99 @@
+"""Every store test runs twice: on a fresh SQLite file and in a fresh schema of the local PostgreSQL.
+
+PostgreSQL is found at ``TORESHI_TEST_POSTGRES_URL`` or at 127.0.0.1:5432, database ``test``, user ``postgres``
+or ``root`` (trust auth). Without it the PostgreSQL half is skipped — or fails when ``CI`` is set, because CI
+must prove both databases.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from toreshi.store import EventStore, create_engine, upgrade
+
+POSTGRES_CANDIDATES = (
+    "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
+    "postgresql+asyncpg://root@127.0.0.1:5432/test",
+)
+
+_postgres_url: str | None = None
+_postgres_problems: list[str] = []
+
+
+@dataclass(frozen=True)
+class Database:
+    """Where one test's tables live."""
+
+    url: str
+    schema: str | None = None
+
+    @property
+    def dialect(self) -> str:
+        return "postgresql" if self.url.startswith("postgresql") else "sqlite"
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _find_postgres() -> str:
+    global _postgres_url
+    if _postgres_url is None and not _postgres_problems:
+        configured = os.environ.get("TORESHI_TEST_POSTGRES_URL")
+        for url in (configured,) if configured else POSTGRES_CANDIDATES:
+            engine = create_async_engine(url, connect_args={"timeout": 3})
+            try:
+                async with engine.connect() as connection:
+                    await connection.execute(text("SELECT 1"))
+            except Exception as error:  # any failure to connect means "not usable here"
+                _postgres_problems.append(f"{url}: {type(error).__name__}: {error}")
+                continue
+            finally:
+                await engine.dispose()
+            _postgres_url = url
+            break
+    if _postgres_url is None:
+        message = "PostgreSQL is not reachable for the store tests:\n  " + "\n  ".join(_postgres_problems)
+        if os.environ.get("CI"):
+            pytest.fail(message + "\n(CI is set: start PostgreSQL, e.g. through scripts/_env.sh ensure_services)")
+        pytest.skip(message)
+    return _postgres_url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Database]:
+    """An empty database: a new SQLite file, or a new PostgreSQL schema dropped afterwards."""
+    if request.param == "sqlite":
+        yield Database(f"sqlite+aiosqlite:///{tmp_path / 'toreshi.db'}")
+        return
+    url = await _find_postgres()
+    schema = f"toreshi_test_{uuid.uuid4().hex[:12]}"
+    admin = create_async_engine(url)
+    try:
+        async with admin.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+        yield Database(url, schema)
+    finally:
+        async with admin.begin() as connection:
+            await connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+        await admin.dispose()
+
+
+@pytest.fixture
+async def store(database: Database) -> AsyncIterator[EventStore]:
+    """An :class:`EventStore` on the migrated ``database``."""
+    engine = create_engine(database.url, schema=database.schema)
+    try:
+        await upgrade(engine)
+        yield EventStore(engine)
+    finally:
+        await engine.dispose()

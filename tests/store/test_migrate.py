@@ -1,0 +1,105 @@
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import Connection, inspect, text
+
+from toreshi.store import MigrationError, RoomKind, RoomStatus, create_engine, open_store, upgrade
+from toreshi.store.migrate import (
+    alembic_config,
+    current_revision,
+    head_revision,
+    known_revisions,
+    run_in_alembic_environment,
+)
+from toreshi.store.schema import metadata
+
+from .conftest import Database
+
+pytestmark = pytest.mark.anyio
+
+
+def differences(connection: Connection) -> list[Any]:
+    return list(compare_metadata(MigrationContext.configure(connection), metadata))
+
+
+def downgrade_to_base(connection: Connection) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, "base")
+
+
+def table_names(connection: Connection) -> set[str]:
+    return set(inspect(connection).get_table_names())
+
+
+async def test_upgrade_creates_the_schema_the_code_describes(database: Database) -> None:
+    engine = create_engine(database.url, schema=database.schema)
+    try:
+        assert await current_revision(engine) is None
+        assert await upgrade(engine) == head_revision() == known_revisions()[-1]
+        assert await upgrade(engine) == head_revision()  # nothing left to do
+        async with engine.connect() as connection:
+            assert await connection.run_sync(differences) == []
+            assert {"rooms", "room_events", "alembic_version"} <= await connection.run_sync(table_names)
+    finally:
+        await engine.dispose()
+
+
+async def test_downgrade_removes_everything_and_upgrade_rebuilds_it(database: Database) -> None:
+    engine = create_engine(database.url, schema=database.schema)
+    try:
+        await upgrade(engine)
+        async with engine.begin() as connection:
+            await connection.run_sync(downgrade_to_base)
+        async with engine.connect() as connection:
+            assert await connection.run_sync(table_names) <= {"alembic_version"}
+        assert await current_revision(engine) is None
+        assert await upgrade(engine) == head_revision()
+    finally:
+        await engine.dispose()
+
+
+async def test_instances_starting_together_migrate_once(database: Database) -> None:
+    engines = [create_engine(database.url, schema=database.schema) for _ in range(3)]
+    try:
+        assert await asyncio.gather(*(upgrade(engine) for engine in engines)) == [head_revision()] * 3
+        async with engines[0].connect() as connection:
+            assert (await connection.execute(text("SELECT count(*) FROM alembic_version"))).scalar() == 1
+    finally:
+        for engine in engines:
+            await engine.dispose()
+
+
+async def test_a_database_from_a_newer_toreshi_is_refused(database: Database) -> None:
+    engine = create_engine(database.url, schema=database.schema)
+    try:
+        await upgrade(engine)
+        async with engine.begin() as connection:
+            await connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+        with pytest.raises(MigrationError, match="revision '9999', which this toreshi does not know"):
+            await upgrade(engine)
+        with pytest.raises(MigrationError, match="unknown revision 'zz'"):
+            await upgrade(engine, "zz")
+        assert await current_revision(engine) == "9999"
+    finally:
+        await engine.dispose()
+
+
+def test_the_alembic_command_line_is_pointed_to_toreshi() -> None:
+    with pytest.raises(MigrationError, match="use `toreshi db upgrade`"):
+        run_in_alembic_environment(Config())
+
+
+async def test_open_store_migrates_at_start(database: Database) -> None:
+    async with open_store(database.url, schema=database.schema) as store:
+        assert await current_revision(store.engine) == head_revision()
+        await store.create_room("g1", RoomKind.TOGYZ)
+    async with open_store(database.url, schema=database.schema) as store:  # a restart: nothing to migrate
+        assert [room.id for room in await store.rooms(status=RoomStatus.LIVE)] == ["g1"]
