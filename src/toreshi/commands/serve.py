@@ -1,25 +1,66 @@
-"""``toreshi serve``: the web app on uvicorn with the embedded defaults."""
+"""``toreshi serve``: the web app on uvicorn, with the embedded defaults (SQLite, in-process bus)."""
 
 from __future__ import annotations
 
+import io
+import os
+import socket
 from pathlib import Path
 from typing import Annotated
 
+import segno
 import typer
 from rich.console import Console
+
+
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent: a UDP socket is only pointed outwards)."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))
+        address = str(probe.getsockname()[0])
+    except OSError:
+        return None
+    finally:
+        probe.close()
+    return None if address.startswith("127.") else address
+
+
+def terminal_qr(url: str) -> str:
+    buffer = io.StringIO()
+    segno.make(url, error="m").terminal(out=buffer, compact=True)
+    return buffer.getvalue()
 
 
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on; 0.0.0.0 for the club network.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
-    data_dir: Annotated[Path, typer.Option("--data-dir", help="Folder for the SQLite database.")] = Path("data"),
+    data_dir: Annotated[Path, typer.Option("--data-dir", help="Folder for the SQLite database and keys.")] = Path(
+        "data"
+    ),
+    db: Annotated[
+        str | None, typer.Option("--db", envvar="TORESHI_DB", help="Database URL (default: SQLite in --data-dir).")
+    ] = None,
+    bus: Annotated[
+        str | None, typer.Option("--bus", envvar="TORESHI_BUS", help="redis://… to run several instances.")
+    ] = None,
+    allow_remote_setup: Annotated[
+        bool, typer.Option(help="Allow the first arbiter password to be set from another machine.")
+    ] = False,
 ) -> None:
     """Run the web app."""
     import uvicorn
 
     from toreshi.web.app import create_app
+    from toreshi.web.settings import Settings
 
-    data_dir.mkdir(parents=True, exist_ok=True)
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    Console().print(f"[bold green]toreshi[/] listening on [link]http://{shown}:{port}/[/link]")
-    uvicorn.run(create_app(), host=host, port=port, log_level="info")
+    settings = Settings(data_dir=data_dir, db_url=db, bus_url=bus, allow_remote_setup=allow_remote_setup)
+    console = Console()
+    local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+    console.print(f"[bold green]toreshi[/] on [link]{local_url}[/link]  (data: {data_dir.resolve()})")
+    if host in ("0.0.0.0", "::") and (address := lan_address()):
+        phone_url = f"http://{address}:{port}/"
+        console.print(f"Phones and other devices on this network: [bold]{phone_url}[/]")
+        if os.environ.get("TERM", "dumb") != "dumb":
+            console.print(terminal_qr(phone_url), highlight=False)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws="websockets-sansio")

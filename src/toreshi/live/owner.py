@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from toreshi.live.bus import Bus, Message
 from toreshi.live.history import History
-from toreshi.live.room import Actor, Command, Decided, RoomLogic
+from toreshi.live.room import Actor, Command, Decided, Finishing, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 from toreshi.store.errors import VersionConflictError
 
@@ -54,6 +54,8 @@ class EventLog(Protocol):
     async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int: ...
 
     async def load(self, room_id: str, after_version: int = 0) -> Sequence[LoggedEvent]: ...
+
+    async def mark_finished(self, room_id: str) -> None: ...
 
 
 class OwnershipLostError(RuntimeError):
@@ -186,6 +188,8 @@ class RoomOwner:
             self._history.add(self.version + offset, message)
             messages.append(message)
         self.version = new_version
+        if isinstance(self.logic, Finishing) and self.logic.is_finished():
+            await self._log.mark_finished(self.room_id)
         for message in messages:
             await self._bus.publish(self.channel, message)
         self._arm_timer()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 Payload = dict[str, Any]
 
@@ -80,3 +80,11 @@ class RoomLogic(Protocol):
     def public(self, event: Decided) -> Payload:
         """What everyone may see of an event (a sealed move, a host's answer key are left out)."""
         ...
+
+
+@runtime_checkable
+class Finishing(Protocol):
+    """A room logic that can tell when its room is over (the owner then marks the room finished in the store,
+    so that a restart does not resume it)."""
+
+    def is_finished(self) -> bool: ...

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toreshi.live.room import Decided
-from toreshi.store import EventStore, NewEvent, StoredEvent
+from toreshi.store import EventStore, NewEvent, RoomStatus, StoredEvent
 
 
 @dataclass(frozen=True)
@@ -37,3 +37,8 @@ class StoreLog:
 
     async def load(self, room_id: str, after_version: int = 0) -> list[LogEntry]:
         return [LogEntry.of(event) for event in await self.store.load(room_id, after_version)]
+
+    async def mark_finished(self, room_id: str) -> None:
+        room = await self.store.room(room_id)
+        if room.status is not RoomStatus.FINISHED:
+            await self.store.set_status(room_id, RoomStatus.FINISHED)

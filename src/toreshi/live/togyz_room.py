@@ -221,6 +221,15 @@ class TogyzRoom:
 
     # --- folding and timers ----------------------------------------------------------------------
 
+    def is_finished(self) -> bool:
+        """Over and signed by both (or past the signing deadline's warning): nothing more will happen live.
+
+        A finished game still accepts signatures and protests, so the room stays live until both have signed.
+        """
+        if self.game is None or not self.game.state.is_over:
+            return False
+        return all(at is not None for at in self.game.state.signed_at)
+
     def apply(self, event: Decided, at_ms: int) -> None:
         try:
             parsed = event_from_dict(dict(event.payload))

@@ -10,6 +10,7 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 from starlette.websockets import WebSocket
 
+from toreshi.clock.presets import PRESETS
 from toreshi.live.owner import RoomOwner
 from toreshi.live.room import Actor, Command, CommandRefusedError
 from toreshi.store import RoomKind, UnknownRoomError
@@ -102,4 +103,56 @@ async def create_togyz_room(
     return room_id, tokens
 
 
-routes = [Route("/api/rooms/{room_id}", room_state)]
+async def session_info(request: Request) -> JSONResponse:
+    """``GET /api/session``: who is signed in, and the token that JSON writes must send as ``X-CSRF-Token``."""
+    return JSONResponse({"arbiter": auth.signed_in(request), "csrf": auth.csrf_token(request)})
+
+
+async def create_game(request: Request) -> JSONResponse:
+    """``POST /api/games``: create a togyz game (arbiters only).
+
+    Body: ``{"white": str, "black": str, "control": "blitz" | {time control}, "settings": {…}}``. Answers 201 with
+    ``{"id", "links": {"white", "black", "spectator"}}`` — the players' links carry their secret tokens.
+    """
+    arbiter = auth.signed_in(request)
+    if arbiter is None:
+        return JSONResponse({"error": "sign in as an arbiter first"}, status_code=401)
+    if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
+        return JSONResponse({"error": "missing or wrong X-CSRF-Token (see GET /api/session)"}, status_code=403)
+    try:
+        body = await request.json()
+    except ValueError:
+        return JSONResponse({"error": "the body must be JSON"}, status_code=400)
+    if not isinstance(body, dict):
+        return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+    control = body.get("control", "blitz")
+    if isinstance(control, str):
+        preset = PRESETS.get(control)
+        if preset is None:
+            return JSONResponse(
+                {"error": f"unknown time control {control!r}; presets: {sorted(PRESETS)}"}, status_code=400
+            )
+        control = preset.to_dict()
+    white, black, settings = body.get("white"), body.get("black"), body.get("settings", {})
+    if (
+        not isinstance(white, str)
+        or not isinstance(black, str)
+        or not isinstance(control, dict)
+        or not isinstance(settings, dict)
+    ):
+        return JSONResponse({"error": "white and black are names; control and settings are objects"}, status_code=400)
+    try:
+        room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings)
+    except CommandRefusedError as refused:
+        return JSONResponse({"error": str(refused), "code": refused.code}, status_code=400)
+    base = str(request.base_url).rstrip("/")
+    links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
+    links["spectator"] = f"{base}/games/{room_id}"
+    return JSONResponse({"id": room_id, "links": links, "tokens": tokens}, status_code=201)
+
+
+routes = [
+    Route("/api/rooms/{room_id}", room_state),
+    Route("/api/session", session_info),
+    Route("/api/games", create_game, methods=["POST"]),
+]

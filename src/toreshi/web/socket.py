@@ -180,7 +180,8 @@ class Connection:
 
     async def catch_up(self, last_version: int) -> None:
         assert self.owner is not None
-        missed = self.owner.catch_up(last_version)
+        # A client that has nothing (v = 0) gets the whole room at once, as its role sees it.
+        missed = self.owner.catch_up(last_version) if last_version > 0 else None
         if missed is None:
             snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
             self.sent_version = snapshot["v"]
@@ -188,8 +189,16 @@ class Connection:
             return
         for message in missed:
             self.sent_version = message["v"]
-            await self.send(message)
+            await self.send(self.personal(message))
         self.sent_version = max(self.sent_version, last_version)
+
+    def personal(self, message: dict[str, Any]) -> dict[str, Any]:
+        """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do)."""
+        data = message.get("data")
+        if self.owner is None or self.actor.role == "spectator" or not isinstance(data, dict) or "state" not in data:
+            return message
+        view = self.owner.logic.view(self.actor, self.owner.now_ms())
+        return {**message, "data": {**data, "state": view}}
 
     async def forward(self, messages: Any) -> None:
         try:
@@ -200,7 +209,7 @@ class Connection:
                     await self.catch_up(self.sent_version)
                     continue
                 self.sent_version = message["v"]
-                await self.send(message)
+                await self.send(self.personal(message))
         except SubscriberOverflowError:
             await self.send({"t": "resync"})
 

@@ -58,7 +58,7 @@ class RoundPairing:
 # bbpPairings sets the weights of the edges outside the first bracket before it knows whether C9 (played games of
 # the bye assignee) applies there; those edges therefore never carry the C9 field. Kept as a switch so the
 # reference data can decide.
-GLOBAL_C9 = False
+GLOBAL_C9 = True
 
 
 @dataclass
@@ -182,7 +182,7 @@ def _global_matching(state: _Round) -> dict[int, int]:
             state.single_is_bye = all(
                 ordered[mates.get(v, v)].score >= top for v in range(n) if ordered[v].score >= top
             )
-        counts = sorted(p.played_games for p in ordered if p.score == state.bye_score)
+        counts = sorted((p.played_games for p in ordered if p.score == state.bye_score), reverse=True)
         state.played_rank = {games: index for index, games in enumerate(counts)}
         for j in range(n):
             for i in range(j):

@@ -1,0 +1,589 @@
+// The togyz kumalak game page: board, move list, clocks, players' and arbiter's controls, clock-only mode.
+// State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it and sends intents.
+
+import { RoomClient } from "./room.js";
+
+const SIDES = ["white", "black"];
+const PLAYERS = new Set(SIDES);
+const HOLE_DOTS = 30;
+const KAZAN_DOTS = 100;
+const LOW_TIME_MS = 30000;
+
+const config = JSON.parse(document.getElementById("game-config").textContent);
+const texts = { ...config.strings, ...JSON.parse(document.getElementById("game-texts").textContent) };
+const root = document.getElementById("game");
+const $ = (selector) => root.querySelector(selector);
+const $$ = (selector) => Array.from(root.querySelectorAll(selector));
+
+const other = (side) => (side === "white" ? "black" : "white");
+const t = (key, values = {}) => (texts[key] || key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
+
+function element(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+// --- connections ---------------------------------------------------------------------------------------------
+
+// A device held by both players (shared board, clock only) carries both secret links: one connection per link.
+// A signed-in arbiter on such a device gets one more connection, as the arbiter.
+const urlTokens = new URLSearchParams(location.search).getAll("token").filter(Boolean);
+const tokens = [...new Set([config.token, ...urlTokens].filter(Boolean))];
+const plan = tokens.length ? tokens : [""];
+if (tokens.length && config.signed_in && config.mode !== "board") plan.push("");
+
+let state = null;
+let version = 0;
+let busy = false;
+let pickerOpen = false;
+let notice = null;
+let noticeTimer = null;
+
+const clients = plan.map(
+  (token) =>
+    new RoomClient({
+      roomId: config.room,
+      token,
+      onWelcome: () => render(),
+      onState: (newState, info) => receive(newState, info),
+      onStatus: () => renderConnection(),
+      onRefused: (refusal) => showNotice(`${t("refused")} ${refusal.message || refusal.code}`, "error"),
+      onOutdated: () => {
+        showNotice(t("outdated"), "error");
+        setTimeout(() => location.reload(), 3000);
+      },
+    }),
+);
+
+function receive(newState, info) {
+  if (info.snapshot) info.client.snapshotVersion = info.version;
+  if (info.version < version) return;
+  const changed = info.version > version || info.snapshot;
+  version = info.version;
+  state = newState;
+  if (changed) render();
+}
+
+const roles = () => new Set(clients.map((client) => client.role).filter(Boolean));
+const clientFor = (role) => clients.find((client) => client.role === role && client.welcomed);
+const mySides = () => SIDES.filter((side) => roles().has(side));
+const isArbiter = () => roles().has("arbiter");
+
+// --- time ----------------------------------------------------------------------------------------------------
+
+function roomNow() {
+  for (const client of clients) {
+    const now = client.roomNow();
+    if (now !== null) return now;
+  }
+  return null;
+}
+
+/** A side's remaining time now: the server's value at room time `at`, counted down if that clock runs. */
+function remaining(side, at = roomNow()) {
+  if (!state || !state.clock) return 0;
+  const clock = state.clock;
+  const base = clock[side] ?? 0;
+  if (clock.running !== side || at === null || state.status !== "running") return base;
+  return base - Math.max(0, at - clock.at);
+}
+
+export function formatClock(ms) {
+  const clamped = Math.max(0, ms);
+  if (clamped < 10000) {
+    const tenths = Math.floor(clamped / 100);
+    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
+  }
+  const total = Math.ceil(clamped / 1000);
+  const hours = Math.floor(total / 3600);
+  const minutes = Math.floor((total % 3600) / 60);
+  const seconds = String(total % 60).padStart(2, "0");
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
+}
+
+// --- what each connection may do -----------------------------------------------------------------------------
+
+function offeredBefore(side) {
+  return (state.moves || []).some((move) => move.side === side && move.draw_offer);
+}
+
+/**
+ * The commands a connection may send now. A snapshot carries the server's own list for this connection; an
+ * event carries the public state (its list is empty), so the list is worked out from the state by the same
+ * rules (TK-R8, TK-R9, TK-C9, TK-B9, TK-P2); the server still decides.
+ */
+function commandsFor(client) {
+  const can = new Set();
+  const role = client.role;
+  if (!state || state.kind !== "togyz" || !role || role === "spectator") return can;
+  // Each connection keeps the state it received itself: a snapshot's list is addressed to that connection only.
+  const own = client.state && client.version === version ? client.state : null;
+  const server = own && Array.isArray(own.can) ? own.can : [];
+  const fromServer = own !== null && (server.length > 0 || client.snapshotVersion === version);
+  const status = state.status;
+  const running = status === "running";
+  if (fromServer) {
+    server.forEach((command) => can.add(command));
+  } else if (PLAYERS.has(role)) {
+    const opponent = other(role);
+    const pending = running && state.clock.running === role && state.turn === opponent;
+    if (running && state.turn === role && state.legal.length) can.add("move");
+    if (pending) {
+      can.add("press");
+      if (!offeredBefore(role)) can.add("offer_draw");
+    }
+    if (running && state.draw_offer === opponent) {
+      can.add("accept_draw");
+      can.add("decline_draw");
+    }
+    if (running) can.add("resign");
+    if (status === "finished" && !state.signed[role]) can.add("sign");
+  } else if (role === "arbiter") {
+    if (status === "scheduled") can.add("start");
+    if (running) can.add("pause");
+    if (status === "paused") can.add("resume");
+  }
+  // Flags depend on time, which moves between messages.
+  if (running && state.clock.flag === "claim") {
+    if (PLAYERS.has(role) && remaining(other(role)) <= 0) can.add("claim_flag");
+    if (role === "arbiter" && SIDES.some((side) => remaining(side) <= 0)) can.add("claim_flag");
+  }
+  if (role === "arbiter" && status !== "finished" && SIDES.every((side) => remaining(side) <= 0)) {
+    can.add("extend_both_flags");
+  }
+  return can;
+}
+
+function allCommands() {
+  const all = new Map();
+  for (const client of clients) {
+    for (const command of commandsFor(client)) if (!all.has(command)) all.set(command, client);
+  }
+  return all;
+}
+
+async function send(client, type, data = {}) {
+  if (!client) return;
+  busy = true;
+  render();
+  try {
+    await client.command(type, data);
+  } catch (refusal) {
+    // shown by onRefused
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+// --- rendering -----------------------------------------------------------------------------------------------
+
+function bottomSide() {
+  if (config.mode === "shared") return state?.turn || "white";
+  const sides = mySides();
+  return sides.length === 1 ? sides[0] : "white";
+}
+
+function lastFrom() {
+  const moves = state.moves || [];
+  if (!moves.length) return null;
+  const last = moves[moves.length - 1];
+  return { side: last.side, hole: Number(String(last.token)[0]) };
+}
+
+function dots(count, limit, className) {
+  const box = element("span", className);
+  box.setAttribute("aria-hidden", "true");
+  for (let i = 0; i < Math.min(count, limit); i += 1) box.append(element("span", "kumalak"));
+  return box;
+}
+
+function renderHole(side, hole, movable) {
+  const count = state.board[side][hole - 1];
+  const owner = state.tuzdyks[other(side)] === hole ? other(side) : null;
+  const clickable = movable.has(side) && state.legal.includes(hole) && !busy;
+  const node = element(clickable ? "button" : "div", `hole side-${side}`);
+  if (clickable) {
+    node.type = "button";
+    node.classList.add("legal");
+    node.addEventListener("click", () => playHole(side, hole));
+  }
+  const last = lastFrom();
+  if (last && last.side === side && last.hole === hole) node.classList.add("last");
+  node.append(element("span", "hole-num", String(hole)));
+  if (owner) {
+    node.classList.add("tuzdyk", `tuzdyk-${owner}`);
+    node.append(element("span", "tuzdyk-mark", "X"));
+    node.title = `${t("tuzdyk")}: ${state.names[owner]}`;
+  } else {
+    node.append(dots(count, HOLE_DOTS, "stones"));
+  }
+  node.append(element("span", "hole-count", String(count)));
+  node.setAttribute("aria-label", `${t(side)} ${hole}: ${owner ? `${t("tuzdyk")} X` : count}`);
+  return node;
+}
+
+function renderKazan(side) {
+  const node = element("div", `kazan side-${side}`);
+  const label = element("span", "kazan-label", `${t("kazan")} · ${state.names[side]}`);
+  node.append(label, dots(state.kazans[side], KAZAN_DOTS, "kazan-stones"), element("span", "kazan-count", String(state.kazans[side])));
+  node.setAttribute("aria-label", `${t("kazan")} ${state.names[side]}: ${state.kazans[side]}`);
+  return node;
+}
+
+function movableSides() {
+  const can = new Set();
+  for (const client of clients) {
+    if (PLAYERS.has(client.role) && commandsFor(client).has("move")) can.add(client.role);
+  }
+  return can;
+}
+
+function renderBoard() {
+  const board = $("#board");
+  const bottom = bottomSide();
+  const top = other(bottom);
+  const movable = movableSides();
+  const topRow = element("div", "row row-top");
+  for (let hole = 9; hole >= 1; hole -= 1) topRow.append(renderHole(top, hole, movable));
+  const bottomRow = element("div", "row row-bottom");
+  for (let hole = 1; hole <= 9; hole += 1) bottomRow.append(renderHole(bottom, hole, movable));
+  const kazans = element("div", "kazans");
+  kazans.append(renderKazan(top), renderKazan(bottom));
+  board.replaceChildren(topRow, kazans, bottomRow);
+  board.classList.toggle("my-move", movable.size > 0);
+
+  for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
+    const bar = $(`.player-bar.${slot}`);
+    bar.dataset.side = side;
+    bar.querySelector(".side-dot").className = `side-dot ${side}`;
+    const mine = mySides().includes(side) && config.mode === "board";
+    bar.querySelector(".name").textContent = state.names[side];
+    bar.querySelector(".side-label").textContent = mine ? `${t(side)} · ${t("you")}` : t(side);
+    bar.classList.toggle("to-move", state.status === "running" && state.turn === side);
+  }
+}
+
+function renderMoves() {
+  const body = $("#moves tbody");
+  const moves = state.moves || [];
+  body.replaceChildren();
+  let row = null;
+  moves.forEach((move, index) => {
+    if (move.side === "white" || !row) {
+      row = element("tr");
+      row.append(element("th", "", String(Math.floor(index / 2) + 1)), element("td"), element("td"));
+      body.append(row);
+    }
+    const cell = row.children[move.side === "white" ? 1 : 2];
+    cell.textContent = `${move.token}${move.draw_offer ? " =" : ""}`;
+    if (index === moves.length - 1) cell.classList.add("last");
+  });
+  $("#moves-empty").hidden = moves.length > 0;
+  const scroller = $(".moves-scroll");
+  if (scroller) scroller.scrollTop = scroller.scrollHeight;
+}
+
+function statusText() {
+  switch (state.status) {
+    case "running":
+      if (state.clock.running && state.clock.running !== state.turn) return `${state.names[state.clock.running]}: ${t("press")}`;
+      return `${state.names[state.turn]} (${t(state.turn)}) — ${t("to_move")}`;
+    case "paused":
+      return t("paused");
+    case "scheduled":
+      return t("scheduled");
+    case "adjourned":
+      return t("adjourned");
+    case "postponed":
+      return t("postponed");
+    case "finished":
+      return t("finished");
+    default:
+      return t("connecting");
+  }
+}
+
+function resultText() {
+  const result = state.result;
+  const symbols = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
+  let headline = t("draw");
+  if (result === "1-0" || result === "+-") headline = t("wins", { name: state.names.white });
+  if (result === "0-1" || result === "-+") headline = t("wins", { name: state.names.black });
+  if (result === "--") headline = t("double_forfeit");
+  return { symbol: symbols[result] || result, headline };
+}
+
+function renderResult() {
+  const banner = $("#result");
+  if (!state.result) {
+    banner.hidden = true;
+    return;
+  }
+  const { symbol, headline } = resultText();
+  banner.hidden = false;
+  banner.querySelector(".result-symbol").textContent = symbol;
+  banner.querySelector(".result-headline").textContent = headline;
+  const how = state.termination ? t(`term_${state.termination}`) : "";
+  banner.querySelector(".result-how").textContent = [how, state.reason].filter(Boolean).join(" — ");
+  const signed = SIDES.filter((side) => state.signed[side]).map((side) => `${state.names[side]} ✓`);
+  banner.querySelector(".result-signed").textContent = signed.length ? `${t("signed")}: ${signed.join(", ")}` : "";
+}
+
+function renderControls() {
+  const all = allCommands();
+  for (const button of $$("[data-cmd]")) {
+    const client = all.get(button.dataset.cmd);
+    button.hidden = !client;
+    button.disabled = busy;
+  }
+  const toggle = $("#offer-toggle");
+  const movers = movableSides();
+  const canOffer = [...movers].some((side) => !offeredBefore(side));
+  if (toggle) {
+    toggle.hidden = !canOffer;
+    if (!canOffer) $("#offer-with-move").checked = false;
+  }
+  const drawNote = $("#draw-note");
+  if (!drawNote) {
+    // clock-only mode has no draw controls
+  } else if (state.draw_offer && state.status === "running") {
+    drawNote.hidden = false;
+    drawNote.textContent = t("draw_offered_by", { name: state.names[state.draw_offer] });
+  } else {
+    drawNote.hidden = true;
+  }
+  const role = $("#role");
+  const sides = mySides();
+  if (isArbiter() && !sides.length) role.textContent = t("arbiter");
+  else if (sides.length === 1) role.textContent = `${t(sides[0])} · ${state.names[sides[0]]}`;
+  else if (sides.length === 2) role.textContent = `${t("white")} + ${t("black")}`;
+  else role.textContent = t("spectator");
+  $("#console").hidden = !isArbiter();
+  $$("[data-status-only]").forEach((node) => {
+    node.hidden = !node.dataset.statusOnly.split(" ").includes(state.status);
+  });
+}
+
+function renderConnection() {
+  const banner = $("#connection");
+  const statuses = clients.map((client) => client.status);
+  if (statuses.includes("offline")) {
+    banner.hidden = false;
+    banner.textContent = t("offline");
+    banner.className = "connection offline";
+  } else if (statuses.includes("connecting")) {
+    banner.hidden = false;
+    banner.textContent = t("connecting");
+    banner.className = "connection connecting";
+  } else {
+    banner.hidden = true;
+  }
+  root.classList.toggle("is-offline", statuses.includes("offline"));
+}
+
+function renderClockFace() {
+  for (const area of $$(".tap")) {
+    const side = area.dataset.side;
+    const client = clientFor(side);
+    const can = client ? commandsFor(client) : new Set();
+    area.querySelector(".tap-name").textContent = `${state.names[side]} · ${t(side)}`;
+    const active = can.has("press") || can.has("move");
+    area.classList.toggle("active", active && !busy);
+    area.classList.toggle("running", state.status === "running" && state.clock.running === side);
+    let hint = "";
+    if (can.has("press")) hint = t("tap_to_press");
+    else if (can.has("move")) hint = pickerOpen === side ? t("choose_hole") : t("tap_to_move");
+    area.querySelector(".tap-hint").textContent = hint;
+    const picker = area.querySelector(".picker");
+    picker.hidden = pickerOpen !== side || !can.has("move");
+    if (!picker.hidden) {
+      picker.replaceChildren(
+        ...Array.from({ length: 9 }, (_, index) => {
+          const hole = index + 1;
+          const button = element("button", "pick", String(hole));
+          button.type = "button";
+          button.disabled = !state.legal.includes(hole) || busy;
+          button.addEventListener("click", (click) => {
+            click.stopPropagation();
+            pickerOpen = false;
+            send(client, "move", { hole, press: true });
+          });
+          return button;
+        }),
+      );
+    }
+  }
+}
+
+function render() {
+  renderConnection();
+  if (!state || state.kind !== "togyz") return;
+  root.classList.add("ready");
+  $("#status").textContent = statusText();
+  if (config.mode === "clock") renderClockFace();
+  else {
+    renderBoard();
+    renderMoves();
+  }
+  renderResult();
+  renderControls();
+  tick();
+}
+
+function tick() {
+  if (!state || !state.clock) return;
+  const at = roomNow();
+  for (const node of $$("[data-clock]")) {
+    const side = node.closest("[data-side]")?.dataset.side;
+    if (!side) continue;
+    const ms = remaining(side, at);
+    const text = formatClock(ms);
+    if (node.textContent !== text) node.textContent = text;
+    const live = state.status === "running" && state.clock.running === side;
+    node.classList.toggle("running", live);
+    node.classList.toggle("low", live && ms < LOW_TIME_MS);
+    node.classList.toggle("flagged", ms <= 0);
+  }
+  // A flag that can be claimed appears without any message from the server.
+  if (state.status === "running" && state.clock.flag === "claim") {
+    const claim = $('[data-cmd="claim_flag"]');
+    const shown = allCommands().has("claim_flag");
+    if (claim && claim.hidden === shown) renderControls();
+  }
+}
+
+// --- actions -------------------------------------------------------------------------------------------------
+
+function playHole(side, hole) {
+  const client = clientFor(side);
+  const data = { hole };
+  const offer = $("#offer-with-move");
+  if (offer?.checked && !offeredBefore(side)) data.offer_draw = true;
+  if (offer) offer.checked = false;
+  send(client, "move", data);
+}
+
+function showNotice(message, kind = "info") {
+  notice = $("#notice");
+  notice.textContent = message;
+  notice.className = `notice ${kind}`;
+  notice.hidden = false;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => {
+    notice.hidden = true;
+  }, 6000);
+}
+
+function clientForCommand(command) {
+  return allCommands().get(command) || clientFor("arbiter");
+}
+
+function bindControls() {
+  for (const button of $$("[data-cmd]")) {
+    button.addEventListener("click", () => {
+      const command = button.dataset.cmd;
+      if (command === "resign" && !window.confirm(t("confirm_resign"))) return;
+      send(clientForCommand(command), command);
+    });
+  }
+  const arbiterForm = (id, build, confirmKey = null) => {
+    const form = $(id);
+    if (!form) return;
+    form.addEventListener("submit", (submit) => {
+      submit.preventDefault();
+      const data = build(new FormData(form));
+      if (!data) return;
+      if (confirmKey && !window.confirm(t(confirmKey))) return;
+      send(clientFor("arbiter"), form.dataset.command, data);
+    });
+  };
+  arbiterForm("#add-time", (form) => {
+    const seconds = Number(form.get("seconds"));
+    if (!Number.isFinite(seconds) || seconds === 0) return null;
+    return { side: form.get("side"), ms: Math.round(seconds * 1000) };
+  });
+  arbiterForm("#set-clocks", (form) => {
+    const white = parseClock(form.get("white"));
+    const black = parseClock(form.get("black"));
+    if (white === null || black === null) {
+      showNotice(t("bad_time"), "error");
+      return null;
+    }
+    return { white_ms: white, black_ms: black };
+  });
+  arbiterForm("#claim-flag", (form) => ({ side: form.get("side") }));
+  arbiterForm("#decide", (form) => ({ result: form.get("result"), reason: String(form.get("reason") || "") }), "confirm_decide");
+  const fill = $("#fill-clocks");
+  fill?.addEventListener("click", () => {
+    const form = $("#set-clocks");
+    form.elements.white.value = formatClock(remaining("white")).replace(/\.\d$/, "");
+    form.elements.black.value = formatClock(remaining("black")).replace(/\.\d$/, "");
+  });
+  for (const area of $$(".tap")) {
+    area.addEventListener("click", () => tapArea(area.dataset.side));
+    area.addEventListener("keydown", (key) => {
+      if (key.key === "Enter" || key.key === " ") {
+        key.preventDefault();
+        tapArea(area.dataset.side);
+      }
+    });
+  }
+  $("#swap-sides")?.addEventListener("click", () => {
+    root.classList.toggle("swapped");
+    localStorage.setItem("toreshi.clock.swapped", root.classList.contains("swapped") ? "1" : "");
+  });
+  if (localStorage.getItem("toreshi.clock.swapped")) root.classList.add("swapped");
+  $("#fullscreen")?.addEventListener("click", () => {
+    if (document.fullscreenElement) document.exitFullscreen();
+    else document.documentElement.requestFullscreen?.().catch(() => {});
+  });
+}
+
+/** "5:00", "1:05:30" or "90" (seconds) → milliseconds; null when it cannot be read. */
+export function parseClock(text) {
+  const parts = String(text || "").trim().split(":");
+  if (!parts.length || parts.length > 3 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) return null;
+  const seconds = parts.reduce((total, part) => total * 60 + Number(part), 0);
+  return Math.round(seconds * 1000);
+}
+
+function tapArea(side) {
+  if (!state) return;
+  const client = clientFor(side);
+  if (!client || busy) return;
+  const can = commandsFor(client);
+  if (can.has("press")) {
+    pickerOpen = false;
+    send(client, "press");
+  } else if (can.has("move")) {
+    pickerOpen = pickerOpen === side ? false : side;
+    render();
+  }
+}
+
+async function keepAwake() {
+  try {
+    await navigator.wakeLock?.request("screen");
+  } catch (error) {
+    // not allowed here; the screen may dim
+  }
+}
+
+// --- start ---------------------------------------------------------------------------------------------------
+
+bindControls();
+renderConnection();
+clients.forEach((client) => client.connect());
+setInterval(tick, 100);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") {
+    clients.forEach((client) => client.nudge());
+    if (config.mode === "clock") keepAwake();
+  }
+});
+window.addEventListener("online", () => clients.forEach((client) => client.nudge()));
+if (config.mode === "clock") keepAwake();
+window.toreshiGame = { clients, get state() { return state; } };

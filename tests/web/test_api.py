@@ -1,0 +1,96 @@
+"""The JSON API and a game played over the room socket, end to end in one process."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+
+def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:
+    response = client.post(
+        "/api/games",
+        json={"white": "Абай", "black": "Болат", "control": "blitz", **body},
+        headers={"x-csrf-token": csrf},
+    )
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def receive_until(ws: Any, wanted: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["t"] == wanted:
+            return message
+
+
+def test_creating_a_game_needs_a_signed_in_arbiter_and_the_csrf_header(client: TestClient) -> None:
+    assert client.post("/api/games", json={"white": "a", "black": "b"}).status_code == 401
+    csrf = client.get("/api/session").json()["csrf"]
+    name = "arbiter"
+    client.post("/setup", data={"name": name, "password": "long enough", "confirm": "long enough", "csrf": csrf})
+    assert client.post("/api/games", json={"white": "a", "black": "b"}).status_code == 403
+    bad = client.post(
+        "/api/games",
+        json={"white": "a", "black": "b", "control": "bullet"},
+        headers={"x-csrf-token": client.get("/api/session").json()["csrf"]},
+    )
+    assert bad.status_code == 400 and "unknown time control" in bad.json()["error"]
+
+
+def test_a_cross_site_post_is_refused(client: TestClient, arbiter: str) -> None:
+    response = client.post(
+        "/api/games",
+        json={"white": "a", "black": "b"},
+        headers={"x-csrf-token": arbiter, "origin": "https://evil.example"},
+    )
+    assert response.status_code == 403
+
+
+def test_setup_happens_once(client: TestClient, arbiter: str) -> None:
+    again = client.post(
+        "/setup",
+        data={"name": "intruder", "password": "x" * 10, "confirm": "x" * 10, "csrf": arbiter},
+        follow_redirects=False,
+    )
+    assert again.status_code == 303 and again.headers["location"] == "/login"
+
+
+def test_players_play_through_the_socket_and_spectators_watch(client: TestClient, arbiter: str) -> None:
+    game = create_game(client, arbiter)
+    room = game["id"]
+    state = client.get(f"/api/rooms/{room}").json()
+    assert state["data"]["names"] == {"white": "Абай", "black": "Болат"}
+    assert state["data"]["status"] == "scheduled"
+    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
+        arbiter_ws.send_json({"t": "hello", "v": 0})
+        assert receive_until(arbiter_ws, "welcome")["role"] == "arbiter"  # by the signed-in session
+        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
+        assert receive_until(arbiter_ws, "ack")["v"] == 2
+    with client.websocket_connect(f"/ws/rooms/{room}") as white:
+        white.send_json({"t": "hello", "v": 0, "token": game["tokens"]["white"]})
+        assert receive_until(white, "welcome")["role"] == "white"
+        snapshot = receive_until(white, "snapshot")
+        assert snapshot["data"]["status"] == "running" and "move" in snapshot["data"]["can"]
+        white.send_json({"t": "cmd", "id": "m1", "type": "move", "data": {"hole": 7}})
+        assert receive_until(white, "ack")["id"] == "m1"
+        event = receive_until(white, "event")
+        assert event["type"] == "move_played"
+        assert event["data"]["state"]["moves"][0]["token"] == "76(10)"
+    final = client.get(f"/api/rooms/{room}").json()["data"]
+    assert final["kazans"] == {"white": 10, "black": 0} and final["turn"] == "black"
+
+
+def test_a_wrong_token_is_a_spectator(client: TestClient, arbiter: str) -> None:
+    game = create_game(client, arbiter)
+    client.post("/logout", data={"csrf": arbiter})
+    with client.websocket_connect(f"/ws/rooms/{game['id']}") as ws:
+        ws.send_json({"t": "hello", "v": 0, "token": "guessed"})
+        assert receive_until(ws, "welcome")["role"] == "spectator"
+        ws.send_json({"t": "cmd", "id": "1", "type": "resign", "data": {}})
+        assert receive_until(ws, "refused")["code"] == "forbidden"
+
+
+def test_unknown_room(client: TestClient) -> None:
+    assert client.get("/api/rooms/g-nothing").status_code == 404
