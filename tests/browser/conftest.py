@@ -1,0 +1,143 @@
+"""Browser tests: Playwright for Python driving Debian's Chromium (no browser download) against a real server.
+
+The server is ``toreshi serve`` in a subprocess on a free loopback port with its own data folder. Screenshots go
+to ``artifacts/screenshots/`` (kept by CI as artifacts; the README shows copies from ``docs/screenshots/``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "artifacts" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARBITER = ("Төреші", "kumalak-82!")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Server:
+    def __init__(self, data_dir: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.log = (data_dir / "server.log").open("w")
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "toreshi", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
+            stdout=self.log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise RuntimeError(f"toreshi serve did not start: see {data_dir / 'server.log'}")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+        self.log.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("browser-data"))
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    if not Path(CHROMIUM).exists():
+        message = f"Debian's chromium is not installed at {CHROMIUM} (scripts/test.sh installs it)"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def context(browser: Browser) -> Iterator[BrowserContext]:
+    opened = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    yield opened
+    opened.close()
+
+
+def new_page(browser: Browser, **options: Any) -> Page:
+    context = browser.new_context(**{"viewport": {"width": 1280, "height": 860}, **options})
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    return page
+
+
+def screenshot(page: Page, name: str) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=False)
+    return path
+
+
+def sign_in_arbiter(page: Page, server: Server) -> None:
+    """Through the real pages: /setup the first time, /login afterwards."""
+    page.goto(f"{server.url}/setup")
+    name, password = ARBITER
+    if "/setup" in page.url:
+        page.fill("input[name=name]", name)
+        page.fill("input[name=password]", password)
+        page.fill("input[name=confirm]", password)
+        page.click("form button[type=submit], form input[type=submit]")
+    else:
+        page.goto(f"{server.url}/login")
+        page.fill("input[name=name]", name)
+        page.fill("input[name=password]", password)
+        page.click("form button[type=submit], form input[type=submit]")
+    page.wait_for_url(lambda url: "/setup" not in url and "/login" not in url)
+
+
+def create_game(page: Page, server: Server, **body: Any) -> dict[str, Any]:
+    """Create a game through the JSON API with the arbiter page's session (cookie + CSRF header)."""
+    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
+    response = page.request.post(
+        f"{server.url}/api/games",
+        data={"white": "Абай", "black": "Болат", "control": "blitz", **body},
+        headers={"x-csrf-token": csrf, "origin": server.url},
+    )
+    assert response.status == 201, response.text()
+    created: dict[str, Any] = response.json()
+    return created
