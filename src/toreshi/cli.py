@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from toreshi.commands import db, quiz, serve, togyz
+from toreshi.commands import db, quiz, serve, togyz, tournament
 
 app = typer.Typer(
     name="toreshi",
@@ -13,6 +13,7 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 app.add_typer(togyz.app, name="togyz")
+app.add_typer(tournament.app, name="tournament")
 app.add_typer(quiz.app, name="quiz")
 app.add_typer(db.app, name="db")
 app.command("serve")(serve.serve)

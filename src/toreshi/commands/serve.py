@@ -41,9 +41,16 @@ def serve(
     db: Annotated[
         str | None, typer.Option("--db", envvar="TORESHI_DB", help="Database URL (default: SQLite in --data-dir).")
     ] = None,
+    db_schema: Annotated[
+        str | None,
+        typer.Option("--db-schema", envvar="TORESHI_DB_SCHEMA", help="PostgreSQL schema for the tables (must exist)."),
+    ] = None,
     bus: Annotated[
         str | None, typer.Option("--bus", envvar="TORESHI_BUS", help="redis://… to run several instances.")
     ] = None,
+    bus_prefix: Annotated[
+        str, typer.Option("--bus-prefix", envvar="TORESHI_BUS_PREFIX", help="Prefix of the Redis keys and channels.")
+    ] = "toreshi:",
     allow_remote_setup: Annotated[
         bool, typer.Option(help="Allow the first arbiter password to be set from another machine.")
     ] = False,
@@ -54,7 +61,14 @@ def serve(
     from toreshi.web.app import create_app
     from toreshi.web.settings import Settings
 
-    settings = Settings(data_dir=data_dir, db_url=db, bus_url=bus, allow_remote_setup=allow_remote_setup)
+    settings = Settings(
+        data_dir=data_dir,
+        db_url=db,
+        db_schema=db_schema,
+        bus_url=bus,
+        bus_prefix=bus_prefix,
+        allow_remote_setup=allow_remote_setup,
+    )
     console = Console()
     local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
     console.print(f"[bold green]toreshi[/] on [link]{local_url}[/link]  (data: {data_dir.resolve()})")

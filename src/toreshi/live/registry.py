@@ -1,20 +1,50 @@
 """The rooms this instance owns: loaded from the log on first use, one owner per room.
 
-On one machine every room is owned here. With several instances a :class:`Lease` decides which instance owns a
-room (see :mod:`toreshi.live.lease`); an instance that does not hold the lease forwards commands to the owner.
+On one machine every room is owned here. With several instances a lease decides which instance owns a room, and
+:class:`toreshi.live.cluster.ClusterRooms` takes this registry's place: an instance that does not hold the lease
+forwards commands to the owner and serves reads from a replica. Both hand out a :class:`LiveRoom`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import Protocol
 
-from toreshi.live.bus import Bus
-from toreshi.live.owner import EventLog, RoomOwner
-from toreshi.live.room import RoomLogic
+from toreshi.live.bus import Bus, Message
+from toreshi.live.owner import Ack, EventLog, RoomOwner
+from toreshi.live.room import Actor, Command, RoomLogic
 from toreshi.live.timeline import Clocks
 
 LogicFactory = Callable[[], RoomLogic]
+
+
+class LiveRoom(Protocol):
+    """What the socket and the API use of a room: a :class:`RoomOwner` here, or a cluster room whose owner may be
+    another instance (commands are forwarded, reads come from a replica)."""
+
+    @property
+    def room_id(self) -> str: ...
+    @property
+    def logic(self) -> RoomLogic: ...
+    @property
+    def version(self) -> int: ...
+    @property
+    def bus(self) -> Bus: ...
+    @property
+    def channel(self) -> str: ...
+    def now_ms(self) -> int: ...
+    async def handle(self, command: Command) -> Ack: ...
+    def catch_up(self, last_version: int) -> list[Message] | None: ...
+    def snapshot(self, actor: Actor | None) -> Message: ...
+
+
+class RoomSource(Protocol):
+    """Where the app gets its rooms: :class:`Rooms` on one machine, the cluster with several instances."""
+
+    async def get(self, room_id: str, kind: str) -> LiveRoom: ...
+    async def drop(self, room_id: str) -> None: ...
+    async def close(self) -> None: ...
 
 
 class UnknownRoomKindError(LookupError):

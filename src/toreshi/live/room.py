@@ -25,12 +25,18 @@ class Actor:
 
 @dataclass(frozen=True)
 class Command:
-    """An intent from a client: a move, a press, a verdict. ``id`` lets the owner drop a retried duplicate."""
+    """An intent from a client: a move, a press, a verdict. ``id`` lets the owner drop a retried duplicate.
+
+    ``data`` is what the client sent and is never trusted. ``meta`` is what the server itself measured about the
+    command (set only by the socket or another server-side source, never copied from a client message): the room
+    time it was received (``received_ms``) and the connection's clock sync (``sync``), for buzzer arbitration.
+    """
 
     type: str
     actor: Actor
     data: Mapping[str, Any] = field(default_factory=dict)
     id: str | None = None
+    meta: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)

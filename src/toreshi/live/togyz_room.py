@@ -222,13 +222,11 @@ class TogyzRoom:
     # --- folding and timers ----------------------------------------------------------------------
 
     def is_finished(self) -> bool:
-        """Over and signed by both (or past the signing deadline's warning): nothing more will happen live.
+        """The game has a result: the room is marked finished in the store, so a restart does not resume it.
 
-        A finished game still accepts signatures and protests, so the room stays live until both have signed.
+        Signatures and protests still reach it afterwards: a finished room is loaded again on demand.
         """
-        if self.game is None or not self.game.state.is_over:
-            return False
-        return all(at is not None for at in self.game.state.signed_at)
+        return self.game is not None and self.game.state.is_over
 
     def apply(self, event: Decided, at_ms: int) -> None:
         try:

@@ -42,10 +42,11 @@ metadata = MetaData(naming_convention=NAMING_CONVENTION)
 
 
 class RoomKind(StrEnum):
-    """What a room runs: one togyz kumalak game or one «Своя игра» game."""
+    """What a room runs: one togyz kumalak game, one «Своя игра» game, or one tournament (its arbiter's log)."""
 
     TOGYZ = "togyz"
     QUIZ = "quiz"
+    TOURNAMENT = "tournament"
 
 
 class RoomStatus(StrEnum):
@@ -103,7 +104,7 @@ rooms = Table(
     Column("snapshot_version", BigInteger, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
-    CheckConstraint("kind IN ('togyz', 'quiz')", name="kind"),
+    CheckConstraint("kind IN ('togyz', 'quiz', 'tournament')", name="kind"),
     CheckConstraint("version >= 0", name="version"),
     CheckConstraint("snapshot_version >= 0 AND snapshot_version <= version", name="snapshot_version"),
     Index("ix_rooms_status", "status"),

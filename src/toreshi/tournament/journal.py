@@ -36,10 +36,8 @@ from typing import Any
 
 from toreshi.tournament.berger import berger_round
 from toreshi.tournament.model import (
-    ByeRules,
     Colour,
     GameResult,
-    Officials,
     Participant,
     ResultCode,
     Scoring,
@@ -47,7 +45,6 @@ from toreshi.tournament.model import (
     Tournament,
     TournamentError,
     TournamentSystem,
-    WithdrawalRules,
 )
 from toreshi.tournament.protests import (
     FilerRole,
@@ -294,21 +291,12 @@ def parse_participants_csv(text: str, first_number: int = 1) -> list[Participant
     ...
     toreshi.tournament.journal.CsvImportError: the CSV was not imported: line 2: 'rating' must be a whole number
     """
-    lines = text.lstrip("\ufeff").splitlines()
-    if not lines or not lines[0].strip():
-        raise CsvImportError(["line 1: a header row is needed (name, rating, club, team, …)"])
-    dialect = ";" if lines[0].count(";") > lines[0].count(",") else ","
-    reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=dialect)
-    header = [h.strip().lower().replace(" ", "_") for h in next(reader)]
+    return [p for _, p in parse_participants_csv_lines(text, first_number)]
+
+
+def _csv_rows(reader: Iterable[list[str]], header: list[str], first_number: int) -> list[tuple[int, Participant]]:
     problems: list[str] = []
-    unknown = [h for h in header if h and h not in CSV_FIELDS]
-    if unknown:
-        problems.append(f"line 1: unknown column(s) {', '.join(unknown)}; known: {', '.join(CSV_FIELDS)}")
-    if "name" not in header:
-        problems.append("line 1: the 'name' column is missing")
-    if problems:
-        raise CsvImportError(problems)
-    people: list[Participant] = []
+    people: list[tuple[int, Participant]] = []
     for line_number, row in enumerate(reader, start=2):
         if not any(cell.strip() for cell in row):
             continue
@@ -317,7 +305,7 @@ def parse_participants_csv(text: str, first_number: int = 1) -> list[Participant
             continue
         data = {key: cell for key, cell in zip(header, row, strict=False) if key}
         try:
-            people.append(participant_from(data, first_number + len(people)))
+            people.append((line_number, participant_from(data, first_number + len(people))))
         except (JournalError, TournamentError) as error:
             problems.append(f"line {line_number}: {error}")
     if problems:
@@ -325,6 +313,29 @@ def parse_participants_csv(text: str, first_number: int = 1) -> list[Participant
     if not people:
         raise CsvImportError(["the CSV has no participants"])
     return people
+
+
+def parse_participants_csv_lines(text: str, first_number: int = 1) -> list[tuple[int, Participant]]:
+    """Like :func:`parse_participants_csv`, each participant with its line number."""
+    lines = text.lstrip("\ufeff").splitlines()
+    if not lines or not lines[0].strip():
+        raise CsvImportError(["line 1: a header row is needed (name, rating, club, team, …)"])
+    dialect = ";" if lines[0].count(";") > lines[0].count(",") else ","
+    reader = csv.reader(io.StringIO("\n".join(lines)), delimiter=dialect)
+    return _csv_rows(reader, _csv_header(next(reader)), first_number)
+
+
+def _csv_header(row: list[str]) -> list[str]:
+    header = [h.strip().lower().replace(" ", "_") for h in row]
+    problems: list[str] = []
+    unknown = [h for h in header if h and h not in CSV_FIELDS]
+    if unknown:
+        problems.append(f"line 1: unknown column(s) {', '.join(unknown)}; known: {', '.join(CSV_FIELDS)}")
+    if "name" not in header:
+        problems.append("line 1: the 'name' column is missing")
+    if problems:
+        raise CsvImportError(problems)
+    return header
 
 
 # --- pairing --------------------------------------------------------------------------------------------------
@@ -720,6 +731,10 @@ def _left(state: TournamentState, p: Mapping[str, Any], expelled: bool) -> Tourn
     number = _int(p, "number", minimum=1)
     after = _int(p, "after_round", minimum=0)
     reason = _text(p, "reason")
+    draft = state.draft
+    swiss = not state.t.system.is_round_robin  # a round robin keeps a leaver's games: they become forfeits
+    if swiss and draft is not None and after < draft.round and number in {x for pair in draft.pairs for x in pair}:
+        raise JournalError(f"round {draft.round} is paired with player {number}; discard that pairing first")
     if expelled:
         return replace(state, tournament=state.t.expel(number, after, reason))
     return replace(state, tournament=state.t.withdraw(number, after, reason))
@@ -741,7 +756,9 @@ def _bye_requested(state: TournamentState, p: Mapping[str, Any], at: datetime) -
     return replace(state, tournament=state.t.request_bye(number, round_number, code))
 
 
-def _check_pairing(state: TournamentState, round_number: int, pairs: Sequence[tuple[int, int]], bye: int | None) -> None:
+def _check_pairing(
+    state: TournamentState, round_number: int, pairs: Sequence[tuple[int, int]], bye: int | None
+) -> None:
     if round_number != state.next_round:
         raise JournalError(f"the next round to pair is {state.next_round}, not {round_number}")
     state.t.add_round(pairs, pairing_bye=bye)  # proves every player to pair is paired exactly once
@@ -920,8 +937,11 @@ def _decide_events(state: TournamentState, command: str, data: Mapping[str, Any]
     if command == "configure":
         return [("tournament_configured", _settings_changes(state, data, creating=False))]
     if command in ("add_team", "edit_team"):
-        team = {"name": _text(data, "name", required=True, limit=80),
-                "representatives": list(_names(data, "representatives")), "coaches": list(_names(data, "coaches"))}
+        team = {
+            "name": _text(data, "name", required=True, limit=80),
+            "representatives": list(_names(data, "representatives")),
+            "coaches": list(_names(data, "coaches")),
+        }
         return [("team_added" if command == "add_team" else "team_edited", team)]  # fmt: skip
     if command == "add_participant":
         return [("participant_added", participant_payload(participant_from(data, _next_number(t))))]
@@ -929,8 +949,16 @@ def _decide_events(state: TournamentState, command: str, data: Mapping[str, Any]
         number = _int(data, "number", minimum=1)
         return [("participant_edited", participant_payload(participant_from(data, number)))]
     if command == "import_participants":
-        people = parse_participants_csv(_text(data, "csv", required=True, limit=1_000_000), _next_number(t))
-        payloads = [{**participant_payload(p), "line": index} for index, p in enumerate(people, start=2)]
+        rows = parse_participants_csv_lines(_text(data, "csv", required=True, limit=1_000_000), _next_number(t))
+        problems, trial = [], t
+        for line, person in rows:
+            try:
+                trial = trial.with_participant(person)
+            except TournamentError as error:
+                problems.append(f"line {line}: {error}")
+        if problems:
+            raise CsvImportError(problems)
+        payloads = [{**participant_payload(p), "line": line} for line, p in rows]
         chunks = [payloads[i : i + IMPORT_CHUNK] for i in range(0, len(payloads), IMPORT_CHUNK)]
         return [("participants_imported", {"participants": chunk}) for chunk in chunks]
     if command == "seed_by_rating":
@@ -945,8 +973,9 @@ def _decide_events(state: TournamentState, command: str, data: Mapping[str, Any]
         code = _text(data, "code") or "H"
         if code not in ("H", "Z"):
             raise JournalError("a requested bye is H (half point) or Z (zero points)")
-        return [("bye_requested", {"number": _int(data, "number", minimum=1),
-                                   "round": _int(data, "round", default=state.next_round, minimum=1), "code": code})]  # fmt: skip
+        number = _int(data, "number", minimum=1)
+        round_number = _int(data, "round", default=state.next_round, minimum=1)
+        return [("bye_requested", {"number": number, "round": round_number, "code": code})]
     if command == "pair_round":
         number = state.next_round
         if state.draft is not None:
@@ -970,8 +999,8 @@ def _decide_events(state: TournamentState, command: str, data: Mapping[str, Any]
     if command == "override_pairing":
         if state.draft is None:
             raise JournalError("there is no paired, unpublished round to override")
-        pairs = _pairs(data.get("pairs"))
-        return [("pairing_overridden", {"round": state.draft.round, "pairs": [list(x) for x in pairs],
+        new_pairs = _pairs(data.get("pairs"))
+        return [("pairing_overridden", {"round": state.draft.round, "pairs": [list(x) for x in new_pairs],
                                         "bye": _optional_int(data, "bye", minimum=1),
                                         "reason": _text(data, "reason", required=True)})]  # fmt: skip
     if command == "discard_pairing":
@@ -990,7 +1019,8 @@ def _decide_events(state: TournamentState, command: str, data: Mapping[str, Any]
         game = t.round(round_number).game(board)
         result = _game_result(data.get("result"))
         kazans = _kazans(data.get("kazans"))
-        ended = data.get("ended_at") or data.get("at")  # an entered result ended when it was reported
+        # A result without an end time ended when it was reported; a correction keeps the game's end time.
+        ended = data.get("ended_at") or (game.ended_at.isoformat() if game.ended_at else data.get("at"))
         parse_at(ended)
         source = _text(data, "source") or "arbiter"
         payload: Payload = {"round": round_number, "board": board, "result": result.value, "source": source}
@@ -1083,9 +1113,9 @@ __all__ = [
     "DraftRound",
     "Event",
     "JournalError",
+    "PlayerWarning",
     "ProtestError",
     "TournamentState",
-    "PlayerWarning",
     "apply_event",
     "decide",
     "parse_participants_csv",

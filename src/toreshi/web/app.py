@@ -13,18 +13,21 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from toreshi.live.bus import Bus, InProcessBus
+from toreshi.live.cluster import ClusterRooms
+from toreshi.live.quiz_room import QuizRoom
 from toreshi.live.redis_bus import RedisBus
-from toreshi.live.registry import Rooms
+from toreshi.live.registry import LogicFactory, Rooms, RoomSource
 from toreshi.live.store_log import StoreLog
 from toreshi.live.togyz_room import TogyzRoom
+from toreshi.live.tournament_room import TournamentRoom
 from toreshi.store import EventStore, RoomStatus, open_store
 from toreshi.store.accounts import Accounts
-from toreshi.web import pages, rooms_api
+from toreshi.web import pages, quiz_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import LanguageMiddleware, SameOriginPostMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
-ROOM_KINDS = {"togyz": TogyzRoom}
+ROOM_KINDS: dict[str, LogicFactory] = {"togyz": TogyzRoom, "quiz": QuizRoom, "tournament": TournamentRoom}
 
 
 @dataclass
@@ -35,14 +38,14 @@ class Services:
     store: EventStore
     accounts: Accounts
     bus: Bus
-    rooms: Rooms
+    rooms: RoomSource
 
 
-def make_bus(url: str | None) -> Bus:
+def make_bus(url: str | None, prefix: str = "toreshi:") -> Bus:
     if url is None or url == "memory://":
         return InProcessBus()
     if url.startswith(("redis://", "rediss://", "unix://")):
-        return RedisBus(url)
+        return RedisBus(url, prefix=prefix)
     raise ValueError(f"unsupported bus URL {url!r}: use redis://host:port/db or leave it out")
 
 
@@ -52,14 +55,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
-        async with open_store(settings.database_url) as store:
-            bus = make_bus(settings.bus_url)
-            rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS))
+        async with open_store(settings.database_url, schema=settings.db_schema) as store:
+            bus = make_bus(settings.bus_url, settings.bus_prefix)
+            rooms: RoomSource
+            if isinstance(bus, RedisBus):
+                # Several instances: rooms are leased, commands forwarded; the cluster's scan resumes live rooms.
+                cluster = ClusterRooms(store, bus, ROOM_KINDS)
+                await cluster.start()
+                rooms = cluster
+            else:
+                rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS))
+                # Resume every live room: its state, clocks and timers come back from the log.
+                for room in await store.rooms(status=RoomStatus.LIVE):
+                    if room.kind in ROOM_KINDS:
+                        await rooms.get(room.id, room.kind)
             app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms)
-            # Resume every live room: its state, clocks and timers come back from the log.
-            for room in await store.rooms(status=RoomStatus.LIVE):
-                if room.kind in ROOM_KINDS:
-                    await rooms.get(room.id, room.kind)
             try:
                 yield
             finally:
@@ -68,7 +78,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [
         *pages.routes,
+        *quiz_pages.routes,
         *rooms_api.routes,
+        *tournament_pages.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

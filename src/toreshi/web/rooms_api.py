@@ -11,7 +11,7 @@ from starlette.routing import Route
 from starlette.websockets import WebSocket
 
 from toreshi.clock.presets import PRESETS
-from toreshi.live.owner import RoomOwner
+from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command, CommandRefusedError
 from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.web import auth
@@ -28,13 +28,13 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def owner_of(connection: HTTPConnection, room_id: str) -> RoomOwner | None:
+async def owner_of(connection: HTTPConnection, room_id: str) -> LiveRoom | None:
     services = connection.app.state.services
     try:
         room = await services.store.room(room_id)
     except (UnknownRoomError, ValueError):
         return None
-    owner: RoomOwner = await services.rooms.get(room.id, room.kind)
+    owner: LiveRoom = await services.rooms.get(room.id, room.kind)
     return owner
 
 
@@ -56,7 +56,7 @@ async def room_socket(websocket: WebSocket) -> None:
 
     room_id = websocket.path_params["room_id"]
 
-    async def find() -> RoomOwner | None:
+    async def find() -> LiveRoom | None:
         return await owner_of(websocket, room_id)
 
     async def resolve(socket: WebSocket, token: str | None) -> Actor:

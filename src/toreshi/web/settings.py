@@ -14,7 +14,11 @@ class Settings:
 
     data_dir: Path = Path("data")
     db_url: str | None = None
+    db_schema: str | None = None
+    """PostgreSQL only: the schema of toreshi's tables (it must exist); default: the connection's search path."""
     bus_url: str | None = None
+    bus_prefix: str = "toreshi:"
+    """Prefix of every Redis key and channel, so that several installs (or test runs) can share one Redis."""
     allow_remote_setup: bool = False
     """Whether the first arbiter password may be set from another machine (by default only from this one)."""
     https_only: bool = False

@@ -19,8 +19,11 @@ from typing import Any
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toreshi.live.bus import SubscriberOverflowError
-from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError, RoomOwner
+from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError
+from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.quiz.buzzer import BuzzerError, PingSample
+from toreshi.quiz.buzzer import ClockSync as LinkProfile
 from toreshi.web.security import same_origin
 
 log = logging.getLogger(__name__)
@@ -31,6 +34,8 @@ HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
 PING_BURST = 8
+PING_SAMPLES = 16
+PING_MAX_AGE_MS = 60_000
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation
 
 
@@ -44,6 +49,8 @@ class ClockSync:
 
     samples: list[tuple[int, int]] = field(default_factory=list)  # (rtt, offset)
     sent: dict[int, int] = field(default_factory=dict)
+    pings: list[PingSample] = field(default_factory=list)
+    """The raw exchanges (server monotonic ms, client ms) behind :meth:`profile`: the last 16, none over 60 s old."""
 
     def on_pong(self, ping_id: int, client_ms: float, received_ms: int) -> tuple[int, int] | None:
         sent = self.sent.pop(ping_id, None)
@@ -52,7 +59,21 @@ class ClockSync:
         rtt = received_ms - sent
         offset = round(client_ms - (sent + rtt / 2))
         self.samples = [*self.samples[-15:], (rtt, offset)]
+        fresh = [p for p in self.pings[-(PING_SAMPLES - 1) :] if received_ms - p.received_ms <= PING_MAX_AGE_MS]
+        self.pings = [*fresh, PingSample(sent, round(client_ms), received_ms)]
         return min(self.samples)
+
+    def profile(self, room_delta_ms: int) -> LinkProfile | None:
+        """The client's offset and latency profile against room time (``room = monotonic + room_delta_ms``),
+        for buzzer arbitration (docs/realtime.md §4.2); ``None`` before the first pong."""
+        if not self.pings:
+            return None
+        delta = room_delta_ms
+        shifted = [PingSample(p.sent_ms + delta, p.client_ms, p.received_ms + delta) for p in self.pings]
+        try:
+            return LinkProfile.from_samples(shifted)
+        except BuzzerError:
+            return None
 
 
 @dataclass
@@ -78,7 +99,7 @@ class RateLimit:
 
 Resolve = Callable[[WebSocket, str | None], Awaitable[Actor]]
 """Who a connection is in a room, from its token (or its signed-in session)."""
-OwnerOf = Callable[[], Awaitable[RoomOwner | None]]
+OwnerOf = Callable[[], Awaitable[LiveRoom | None]]
 
 
 class ProtocolError(ValueError):
@@ -130,7 +151,9 @@ class Connection:
         self.tasks: list[asyncio.Task[None]] = []
         self.send_lock = asyncio.Lock()
         self.actor = Actor("spectator")
-        self.owner: RoomOwner | None = None
+        self.owner: LiveRoom | None = None
+        self.received_ms = 0
+        """When the message being handled arrived (server monotonic ms)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         if self.websocket.application_state is not WebSocketState.CONNECTED:
@@ -148,6 +171,7 @@ class Connection:
             raw = await asyncio.wait_for(self.websocket.receive_text(), timeout)
         except TimeoutError:
             raise ProtocolError("idle", "no message in time") from None
+        self.received_ms = server_ms()
         return parse(raw)
 
     async def run(self) -> None:
@@ -229,8 +253,10 @@ class Connection:
                 await self.command(message)
             elif kind == "pong":
                 best = self.sync.on_pong(_int(message.get("id")), _number(message.get("tc")), server_ms())
-                if best is not None:
-                    await self.send({"t": "offset", "rtt": best[0], "offset": best[1]})
+                if best is not None and self.owner is not None:
+                    # room time = server clock + room_delta, so a client maps room times with both numbers.
+                    room_delta = self.owner.now_ms() - server_ms()
+                    await self.send({"t": "offset", "rtt": best[0], "offset": best[1], "room_delta": room_delta})
             elif kind == "hello":
                 await self.catch_up(_version(message))
             else:
@@ -252,7 +278,7 @@ class Connection:
         # Scope the id to this connection's actor so that one client cannot replay another's acknowledgement.
         scoped = f"{self.actor.role}:{self.actor.name}:{command_id}"
         try:
-            ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped))
+            ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped, meta=self.measured()))
         except CommandRefusedError as refused:
             await self.send({"t": "refused", "id": command_id, "code": refused.code, "message": str(refused)})
             return
@@ -260,6 +286,23 @@ class Connection:
             await self.send({"t": "refused", "id": command_id, "code": "moved", "message": "the room moved; retry"})
             return
         await self.send({"t": "ack", "id": command_id, "v": ack.version})
+
+    def measured(self) -> dict[str, Any]:
+        """What this connection measured about the command being handled, in room time: when it arrived and the
+        client's clock sync. Only the server sets this (``Command.meta``); nothing in it comes from the message."""
+        assert self.owner is not None
+        delta = self.owner.now_ms() - server_ms()  # room time runs at a fixed distance from the monotonic clock
+        meta: dict[str, Any] = {"received_ms": self.received_ms + delta}
+        profile = self.sync.profile(delta)
+        if profile is not None:
+            meta["sync"] = {
+                "offset_ms": profile.offset_ms,
+                "offset_low_ms": profile.offset_low_ms,
+                "offset_high_ms": profile.offset_high_ms,
+                "rtt_median_ms": profile.rtt_median_ms,
+                "rtt_max_ms": profile.rtt_max_ms,
+            }
+        return meta
 
     async def stop(self) -> None:
         for task in self.tasks:

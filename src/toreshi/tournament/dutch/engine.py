@@ -22,9 +22,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from toreshi.tournament.dutch.colours import choose_colour
+from toreshi.tournament.dutch.completion import complete_matching
 from toreshi.tournament.dutch.matching import max_weight_matching
 from toreshi.tournament.dutch.state import Float, PlayerState, float_of
-from toreshi.tournament.dutch.weights import Layout, compatible, edge_weight, make_layout
+from toreshi.tournament.dutch.weights import Layout, colour_fields, compatible, edge_weight, make_layout
 from toreshi.tournament.model import Colour
 
 
@@ -55,10 +56,17 @@ class RoundPairing:
         return [str(len(lines)), *lines]
 
 
-# bbpPairings sets the weights of the edges outside the first bracket before it knows whether C9 (played games of
-# the bye assignee) applies there; those edges therefore never carry the C9 field. Kept as a switch so the
-# reference data can decide.
-GLOBAL_C9 = True
+@dataclass
+class MatchingStats:
+    """How many matchings the engine ran (instrumentation for the benchmark; never read by the engine)."""
+
+    bracket_matchings: int = 0
+    """Matchings over a bracket and the scoregroup below it."""
+    full_matchings: int = 0
+    """Matchings over every unpaired player (when the quick completion search found nothing)."""
+
+
+STATS = MatchingStats()
 
 
 @dataclass
@@ -72,6 +80,14 @@ class _Round:
     bye_score: int = 0
     single_is_bye: bool = False
     played_rank: Mapping[int, int] | None = None
+    completion: dict[int, int] | None = None
+
+    def may_sit_out(self, v: int) -> bool:
+        p = self.players[v]
+        return p.bye_eligible and p.score <= self.bye_score
+
+    def allowed(self, u: int, v: int) -> bool:
+        return self.weights.get((u, v) if u < v else (v, u), 0) > 0
 
     def base(self, high: int, low: int, *, in_current: bool, in_next: bool, single: bool | None = None) -> int:
         return edge_weight(
@@ -138,8 +154,12 @@ def pair_players(
     )
 
 
-def _matching(vertices: Sequence[int], weight: Mapping[tuple[int, int], int], shift: int = 0,
-              extra: Mapping[tuple[int, int], int] | None = None) -> dict[int, int]:
+def _matching(
+    vertices: Sequence[int],
+    weight: Mapping[tuple[int, int], int],
+    shift: int = 0,
+    extra: Mapping[tuple[int, int], int] | None = None,
+) -> dict[int, int]:
     chosen = set(vertices)
     extra = extra or {}
     edges = [
@@ -148,6 +168,46 @@ def _matching(vertices: Sequence[int], weight: Mapping[tuple[int, int], int], sh
         if w > 0 and u in chosen and v in chosen
     ]
     return max_weight_matching(vertices, edges)
+
+
+FAST = True
+
+
+def _solve(
+    state: _Round,
+    active: set[int],
+    upper: Sequence[int],
+    shift: int = 0,
+    extra: Mapping[tuple[int, int], int] | None = None,
+) -> dict[int, int]:
+    """An optimal matching of the active players for the current weights plus ``extra``.
+
+    Only the edges among ``upper`` (the bracket and the scoregroup below) weigh more than completion. So the
+    matching is first made among ``upper`` alone, on the weights without their completion field; if the players
+    it leaves over can be paired with the rest (a quick certificate), together that is optimal for everyone.
+    Otherwise one matching over all active players decides.
+    """
+    if FAST:
+        mask = (1 << state.layout.top_shift) - 1
+        chosen = set(upper)
+        extra_ = extra or {}
+        edges = [
+            (u, v, ((w & mask) << shift) + extra_.get((u, v), 0))
+            for (u, v), w in state.weights.items()
+            if w > 0 and u in chosen and v in chosen
+        ]
+        STATS.bracket_matchings += 1
+        mates = max_weight_matching(sorted(chosen), edges)
+        rest = sorted(v for v in active if v not in mates)
+        completion = complete_matching(rest, state.allowed, state.may_sit_out, state.completion or {})
+        if completion is not None:
+            mates.update(completion)
+            state.completion = mates
+            return mates
+    STATS.full_matchings += 1
+    mates = _matching(sorted(active), state.weights, shift, extra)
+    state.completion = mates
+    return mates
 
 
 def _global_matching(state: _Round) -> dict[int, int]:
@@ -169,26 +229,62 @@ def _global_matching(state: _Round) -> dict[int, int]:
         for j in range(n):
             for i in range(j):
                 state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
-    mates = _matching(range(n), state.weights)
-    unmatched = [v for v in range(n) if v not in mates]
-    if len(unmatched) > 1:
-        raise NoValidPairingError(
-            "the players cannot all be paired without a rematch or a clash of absolute colour preferences"
-        )
-    if n % 2:
-        bye = unmatched[0]
-        state.bye_score = ordered[bye].score
-        if state.bye_score >= top:
-            state.single_is_bye = all(
-                ordered[mates.get(v, v)].score >= top for v in range(n) if ordered[v].score >= top
+    certified = _global_certificate(state) if FAST else None
+    if certified is not None:
+        mates = certified
+    else:
+        STATS.full_matchings += 1
+        mates = _matching(range(n), state.weights)
+        unmatched = [v for v in range(n) if v not in mates]
+        if len(unmatched) > 1:
+            raise NoValidPairingError(
+                "the players cannot all be paired without a rematch or a clash of absolute colour preferences"
             )
+        if n % 2:
+            state.bye_score = ordered[unmatched[0]].score
+            if state.bye_score >= top:
+                state.single_is_bye = all(
+                    ordered[mates.get(v, v)].score >= top for v in range(n) if ordered[v].score >= top
+                )
+    state.completion = mates
+    if n % 2:
         counts = sorted((p.played_games for p in ordered if p.score == state.bye_score), reverse=True)
         state.played_rank = {games: index for index, games in enumerate(counts)}
         for j in range(n):
             for i in range(j):
-                state.weights[i, j] = state.base(
-                    i, j, in_current=False, in_next=False, single=state.single_is_bye if GLOBAL_C9 else False
-                )
+                # Outside the bracket being paired an edge carries completion only, C9 included: the bye
+                # assignee's played games count only in the bracket that produces the bye.
+                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
+    return mates
+
+
+def _global_certificate(state: _Round) -> dict[int, int] | None:
+    """The first matching's answers without a matching, when a quick complete pairing settles them.
+
+    Even number of players: any complete pairing proves completion. Odd: a complete pairing that leaves out a
+    bye-eligible player of the lowest score any eligible player has also proves that this score is the lowest
+    the bye can go to. Whether the top scoregroup pairs within itself (asked only when the bye goes to it) is
+    settled here only when everyone has the same score.
+    """
+    ordered = state.players
+    n = len(ordered)
+    everyone = list(range(n))
+    if n % 2 == 0:
+        return complete_matching(everyone, state.allowed, lambda v: False, {})
+    eligible = [v for v in everyone if ordered[v].bye_eligible]
+    if not eligible:
+        return None
+    lowest = min(ordered[v].score for v in eligible)
+    top = ordered[0].score
+    if lowest >= top and ordered[-1].score < top:
+        return None
+    mates = complete_matching(
+        everyone, state.allowed, lambda v: ordered[v].bye_eligible and ordered[v].score == lowest, {}
+    )
+    if mates is None:
+        return None
+    state.bye_score = lowest
+    state.single_is_bye = lowest >= top
     return mates
 
 
@@ -216,17 +312,54 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
                 )
         mdps = bracket[:movers]
         residents = bracket[movers:resident_end]
-        mates = _pair_moved_down(state, active, mdps, residents, pairs, mates)
-        mates = _pair_remainder(state, active, bracket, mdps, residents, pairs, mates)
-        state.single_is_bye = bool(
-            n % 2 and group_start < n and state.bye_score == ordered[group_start].score
-        ) and all(ordered[mates.get(v, v)].score >= state.bye_score for v in bracket if v in active)
+        if FAST and not mdps and group_start >= n and _pair_in_order(state, active, residents, pairs):
+            mates = {}
+        else:
+            mates = _pair_moved_down(state, active, bracket, mdps, residents, pairs, mates)
+            mates = _pair_remainder(state, active, bracket, mdps, residents, pairs, mates)
+        state.single_is_bye = _bye_comes_from(state, n, group_start, bracket, active, mates)
         before = len(bracket)
         movers = sum(1 for index, v in enumerate(bracket) if index < resident_end and v in active)
         bracket = [v for v in bracket if v in active]
         if group_start >= n and len(bracket) == before and len(bracket) > 1:
             raise NoValidPairingError("the last players could not be paired")
     return pairs
+
+
+def _bye_comes_from(
+    state: _Round, n: int, group_start: int, bracket: list[int], active: set[int], mates: dict[int, int]
+) -> bool:
+    """Whether the next bracket is the one whose single leftover player gets the bye (then C9 counts there).
+
+    True when the number of players is odd, a scoregroup is still to come, and in the matching just made the
+    players carried on to the next bracket (its MDPs and residents) are paired among themselves, one excepted.
+    """
+    if not (n % 2 and group_start < n):
+        return False
+    carried = {v for v in bracket if v in active}
+    return all(mates.get(v, v) in carried for v in carried)
+
+
+def _pair_in_order(state: _Round, active: set[int], residents: list[int], pairs: list[tuple[int, int]]) -> bool:
+    """The last bracket, homogeneous: pair S1 against S2 in order when that is provably the best pairing.
+
+    It is when every board is allowed and meets every colour criterion, and nobody is left over (or, before
+    any round is played, the last player is left over for the bye): then each criterion field holds its
+    largest possible total, there are no exchanges, and the order of S2 is the first transposition. This is
+    what makes round 1 of a large event cheap: no matching at all.
+    """
+    size = len(residents)
+    half = size // 2
+    ordered = state.players
+    if size % 2 and not (state.layout.played_rounds == 0 and state.may_sit_out(residents[-1])):
+        return False
+    boards = list(zip(residents[:half], residents[half : 2 * half], strict=True))
+    for high, low in boards:
+        if state.weights.get((high, low), 0) <= 0 or not all(colour_fields(ordered[low], ordered[high])):
+            return False
+    for high, low in boards:
+        _finalise(state, active, pairs, high, low)
+    return True
 
 
 def _finalise(state: _Round, active: set[int], pairs: list[tuple[int, int]], a: int, b: int) -> None:
@@ -238,15 +371,15 @@ def _finalise(state: _Round, active: set[int], pairs: list[tuple[int, int]], a: 
 def _pair_moved_down(
     state: _Round,
     active: set[int],
+    bracket: list[int],
     mdps: list[int],
     residents: list[int],
     pairs: list[tuple[int, int]],
     mates: dict[int, int],
 ) -> dict[int, int]:
     """Which MDPs are paired in this bracket, and with which residents (one matching)."""
-    vertices = sorted(active)
     if not mdps:
-        return _matching(vertices, state.weights)
+        return _solve(state, active, [v for v in bracket if v in active])
     k, r = len(mdps), len(residents)
     width = (r + 1).bit_length()
     extra: dict[tuple[int, int], int] = {}
@@ -254,7 +387,7 @@ def _pair_moved_down(
         for j, res in enumerate(residents):
             if state.weights.get((m, res), 0) > 0:
                 extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
-    mates = _matching(vertices, state.weights, k + k * width, extra)
+    mates = _solve(state, active, [v for v in bracket if v in active], k + k * width, extra)
     resident_set = set(residents)
     for m in mdps:
         mate = mates.get(m)
@@ -305,7 +438,18 @@ def _pair_remainder(
                 value += (1 << (size - 1 - i)) << s2_at
             value += (size - j) << (w_opp * (size - 1 - i))
             extra[s, low] = value
-    mates = _matching(sorted(active), state.weights, total, extra)
+    if FAST and 2 * in_pairs == size:
+        # Everyone in the remainder pairs inside it (fixed by C6 in the matching just made), so the remainder
+        # no longer interacts with anyone else: optimise it alone and keep the rest of that matching.
+        inside = [
+            (u, v, (w << total) + extra.get((u, v), 0))
+            for (u, v), w in state.weights.items()
+            if w > 0 and u in position and v in position
+        ]
+        STATS.bracket_matchings += 1
+        mates = {**mates, **max_weight_matching(remainder, inside)}
+    else:
+        mates = _solve(state, active, [v for v in bracket if v in active], total, extra)
     s1_role = {v for v in remainder if mates.get(v, v) in position and mates.get(v, v) > v}
     for v in remainder:
         mate = mates.get(v)

@@ -1,16 +1,14 @@
-"""Maximum-weight matching on a general graph, with exact integer weights.
+"""Maximum-weight matching over arbitrary vertex labels (the engine's vertices are sorted positions).
 
-The Dutch engine asks one question many times: of all the ways to pair these players, which has the largest
-total weight? Weights are Python integers hundreds of bits wide, so the solver must never round. networkx's
-``max_weight_matching`` (Edmonds' blossom algorithm, O(n³)) uses integer arithmetic throughout when the
-weights are integers.
+A thin adapter over :mod:`.blossom`, which works on vertices 0..n-1. Weights are exact Python integers: the
+solver never rounds, whatever their width.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-import networkx as nx  # type: ignore[import-untyped]
+from toreshi.tournament.dutch import blossom
 
 
 def max_weight_matching(vertices: Iterable[int], edges: Iterable[tuple[int, int, int]]) -> dict[int, int]:
@@ -21,11 +19,7 @@ def max_weight_matching(vertices: Iterable[int], edges: Iterable[tuple[int, int,
     >>> sorted(max_weight_matching([0, 1, 2, 3], [(0, 1, 5), (1, 2, 9), (2, 3, 5), (0, 3, 2)]).items())
     [(0, 3), (1, 2), (2, 1), (3, 0)]
     """
-    graph = nx.Graph()
-    graph.add_nodes_from(vertices)
-    graph.add_weighted_edges_from((u, v, w) for u, v, w in edges if w > 0)
-    mates: dict[int, int] = {}
-    for u, v in nx.max_weight_matching(graph, maxcardinality=False):
-        mates[u] = v
-        mates[v] = u
-    return mates
+    order = sorted(set(vertices))
+    index = {v: i for i, v in enumerate(order)}
+    mates = blossom.max_weight_matching(len(order), ((index[u], index[v], w) for u, v, w in edges if w > 0))
+    return {order[i]: order[j] for i, j in mates.items()}

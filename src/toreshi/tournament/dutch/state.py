@@ -7,8 +7,8 @@ forfeit keeps its scheduled opponent for the float rules but is not a meeting (C
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from enum import Enum
 
 from toreshi.tournament.model import Colour, ResultCode
@@ -82,23 +82,21 @@ class PlayerState:
     bye_eligible: bool
     """C2: no pairing-allocated bye yet and no win's points without playing."""
 
-    @property
-    def imbalance(self) -> int:
-        """|colour difference| over played games."""
-        return abs(self.white_games - self.black_games)
+    imbalance: int = field(init=False)
+    """|colour difference| over played games."""
+    absolute_imbalance: bool = field(init=False)
+    absolute: bool = field(init=False)
+    """Absolute colour preference: |CD| > 1 or the same colour in the last two played games."""
+    strong: bool = field(init=False)
 
-    @property
-    def absolute_imbalance(self) -> bool:
-        return self.imbalance > 1
-
-    @property
-    def absolute(self) -> bool:
-        """Absolute colour preference: |CD| > 1 or the same colour in the last two played games."""
-        return self.absolute_imbalance or self.repeated is not None
-
-    @property
-    def strong(self) -> bool:
-        return not self.absolute and self.imbalance > 0
+    def __post_init__(self) -> None:
+        # Derived once: the edge weights ask for these hundreds of thousands of times per round.
+        imbalance = abs(self.white_games - self.black_games)
+        absolute = imbalance > 1 or self.repeated is not None
+        object.__setattr__(self, "imbalance", imbalance)
+        object.__setattr__(self, "absolute_imbalance", imbalance > 1)
+        object.__setattr__(self, "absolute", absolute)
+        object.__setattr__(self, "strong", not absolute and imbalance > 0)
 
     def score_before(self, rounds_back: int) -> int:
         """The score ``rounds_back`` rounds ago."""
@@ -149,11 +147,12 @@ def build_state(number: int, rank: int, rounds: Sequence[PastRound]) -> PlayerSt
     )
 
 
-def float_of(player: PlayerState, rounds_back: int, by_number: dict[int, PlayerState]) -> Float:
+def float_of(player: PlayerState, rounds_back: int, by_number: Mapping[int, PlayerState]) -> Float:
     """The float ``rounds_back`` rounds ago: an unplayed round worth more than a loss is a downfloat (1.4.3)."""
     past = player.rounds[len(player.rounds) - rounds_back]
-    if not past.played and past.points > LOSS:
-        return Float.DOWN
+    if not past.played:
+        # 1.4.3: scoring more than a loss without playing is a downfloat; a forfeit is not a meeting.
+        return Float.DOWN if past.points > LOSS else Float.NONE
     own = player.score_before(rounds_back)
     opponent = by_number.get(past.opponent) if past.opponent is not None else None
     theirs = own if opponent is None else opponent.score_before(rounds_back)

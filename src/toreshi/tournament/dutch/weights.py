@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 
 from toreshi.tournament.dutch.state import DRAW, WIN, Float, PlayerState
 
@@ -38,9 +39,20 @@ class Layout:
     last_round: bool
 
     @property
+    def top_shift(self) -> int:
+        """Bits below the completion field (field 1)."""
+        return _top_shift(self.group_bits, self.groups_shift, self.played_rounds)
+
+    @property
     def room_bits(self) -> int:
         """The low bits left for the bracket-internal ordering."""
         return 3 * self.group_bits + 1
+
+
+@lru_cache(maxsize=64)
+def _top_shift(b: int, s: int, played_rounds: int) -> int:
+    floats = sum(2 * b + 2 * s for k in (1, 2) if played_rounds >= k)
+    return b + s + b + s + b + 4 * b + floats + 3 * b + 1
 
 
 def make_layout(scores_descending: list[int], played_rounds: int, planned_rounds: int) -> Layout:
@@ -85,7 +97,7 @@ def _preferences_compatible(a: PlayerState, b: PlayerState) -> bool:
     return a.preference is None or b.preference is None or a.preference is not b.preference
 
 
-def _colour_fields(low: PlayerState, high: PlayerState) -> tuple[bool, bool, bool, bool]:
+def colour_fields(low: PlayerState, high: PlayerState) -> tuple[bool, bool, bool, bool]:
     """C10–C13 for one pair: True where the pair does not violate the criterion."""
     same = low.preference is high.preference
     c10 = not low.absolute_imbalance or not high.absolute_imbalance or not same
@@ -120,6 +132,10 @@ def edge_weight(
     """The weight of pairing ``high`` (ranked above) with ``low``; 0 when they may not meet."""
     if not compatible(high, low, layout):
         return 0
+    if not (in_current or in_next or single_downfloater_is_bye):
+        # Outside the bracket only completion counts (the common case: make it cheap).
+        top = 1 + (not bye_candidate(high, bye_score)) + (not bye_candidate(low, bye_score))
+        return top << layout.top_shift
     b = layout.group_bits
     s = layout.groups_shift
     shift = layout.group_shift
@@ -138,7 +154,7 @@ def edge_weight(
             w += played_rank[high.played_games]
         if low.score == bye_score:
             w += played_rank[low.played_games]
-    for ok in _colour_fields(low, high):
+    for ok in colour_fields(low, high):
         w = (w << b) + (in_current and ok)
     rounds_back = [k for k in (1, 2) if layout.played_rounds >= k]
     high_floats, low_floats = floats[high.number], floats[low.number]

@@ -8,8 +8,8 @@ export function clientNow() {
   return performance.timeOrigin + performance.now();
 }
 
-const BACKOFF_START_MS = 500;
-const BACKOFF_MAX_MS = 10000;
+const BACKOFF_START_MS = 250;
+const BACKOFF_MAX_MS = 5000;
 const TS_SAMPLES = 30;
 
 let pageSerial = 0;

@@ -1,13 +1,16 @@
 // The togyz kumalak game page: board, move list, clocks, players' and arbiter's controls, clock-only mode.
 // State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it and sends intents.
 
+import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 
 const SIDES = ["white", "black"];
 const PLAYERS = new Set(SIDES);
-const HOLE_DOTS = 30;
+const HOLE_DOTS = 36;
 const KAZAN_DOTS = 100;
 const LOW_TIME_MS = 30000;
+// The traditional Kazakh names of the holes 1–9 (docs/togyz-rules.md §1), shown as a hint on each hole.
+const HOLE_NAMES = ["Арт", "Тектұрмас", "Ат өтпес", "Атсыратар", "Бел", "Белбасар", "Қандықақпан", "Көкмойын", "Маңдай"];
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const texts = { ...config.strings, ...JSON.parse(document.getElementById("game-texts").textContent) };
@@ -67,7 +70,8 @@ function receive(newState, info) {
 }
 
 const roles = () => new Set(clients.map((client) => client.role).filter(Boolean));
-const clientFor = (role) => clients.find((client) => client.role === role && client.welcomed);
+// A connection keeps its role while it reconnects: a command made meanwhile waits and is sent after the welcome.
+const clientFor = (role) => clients.find((client) => client.role === role);
 const mySides = () => SIDES.filter((side) => roles().has(side));
 const isArbiter = () => roles().has("arbiter");
 
@@ -90,19 +94,6 @@ function remaining(side, at = roomNow()) {
   return base - Math.max(0, at - clock.at);
 }
 
-export function formatClock(ms) {
-  const clamped = Math.max(0, ms);
-  if (clamped < 10000) {
-    const tenths = Math.floor(clamped / 100);
-    return `0:0${Math.floor(tenths / 10)}.${tenths % 10}`;
-  }
-  const total = Math.ceil(clamped / 1000);
-  const hours = Math.floor(total / 3600);
-  const minutes = Math.floor((total % 3600) / 60);
-  const seconds = String(total % 60).padStart(2, "0");
-  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
-}
-
 // --- what each connection may do -----------------------------------------------------------------------------
 
 function offeredBefore(side) {
@@ -110,9 +101,9 @@ function offeredBefore(side) {
 }
 
 /**
- * The commands a connection may send now. A snapshot carries the server's own list for this connection; an
- * event carries the public state (its list is empty), so the list is worked out from the state by the same
- * rules (TK-R8, TK-R9, TK-C9, TK-B9, TK-P2); the server still decides.
+ * The commands a connection may send now: the server's own list for this connection where its message carries
+ * one (a snapshot, or an event addressed to this role); otherwise (a public state, whose list is empty) the list
+ * is worked out from the state by the same rules (TK-R8, TK-R9, TK-C9, TK-B9, TK-P2). The server still decides.
  */
 function commandsFor(client) {
   const can = new Set();
@@ -156,16 +147,15 @@ function commandsFor(client) {
   return can;
 }
 
-function allCommands() {
-  const all = new Map();
-  for (const client of clients) {
-    for (const command of commandsFor(client)) if (!all.has(command)) all.set(command, client);
-  }
-  return all;
-}
+const LAG_CAP_MS = 2000;
 
 async function send(client, type, data = {}) {
   if (!client) return;
+  if ((type === "move" || type === "press") && client.rtt > 0) {
+    // The network's share of this move's time: half the measured round trip. The server forgives it only up to
+    // the player's lag quota (docs/realtime.md §3), so reporting it cannot gain more than that.
+    data = { ...data, lag_ms: Math.min(LAG_CAP_MS, Math.round(client.rtt / 2)) };
+  }
   busy = true;
   render();
   try {
@@ -213,12 +203,16 @@ function renderHole(side, hole, movable) {
   const last = lastFrom();
   if (last && last.side === side && last.hole === hole) node.classList.add("last");
   node.append(element("span", "hole-num", String(hole)));
+  node.title = `${t(side)} ${hole} · ${HOLE_NAMES[hole - 1]}`;
   if (owner) {
     node.classList.add("tuzdyk", `tuzdyk-${owner}`);
     node.append(element("span", "tuzdyk-mark", "X"));
-    node.title = `${t("tuzdyk")}: ${state.names[owner]}`;
+    node.title = `${t("tuzdyk")} · ${state.names[owner]} (${t(side)} ${hole})`;
   } else {
-    node.append(dots(count, HOLE_DOTS, "stones"));
+    const stones = dots(count, HOLE_DOTS, "stones");
+    if (count > 20) stones.classList.add("crowded");
+    else if (count > 12) stones.classList.add("many");
+    node.append(stones);
   }
   node.append(element("span", "hole-count", String(count)));
   node.setAttribute("aria-label", `${t(side)} ${hole}: ${owner ? `${t("tuzdyk")} X` : count}`);
@@ -327,18 +321,58 @@ function renderResult() {
   banner.querySelector(".result-symbol").textContent = symbol;
   banner.querySelector(".result-headline").textContent = headline;
   const how = state.termination ? t(`term_${state.termination}`) : "";
-  banner.querySelector(".result-how").textContent = [how, state.reason].filter(Boolean).join(" — ");
+  // The engine's own reasons are English notes for the record; only the arbiter's typed reason is shown.
+  const reason = state.termination === "arbiter" ? state.reason : "";
+  banner.querySelector(".result-how").textContent = [how, reason].filter(Boolean).join(" — ");
   const signed = SIDES.filter((side) => state.signed[side]).map((side) => `${state.names[side]} ✓`);
   banner.querySelector(".result-signed").textContent = signed.length ? `${t("signed")}: ${signed.join(", ")}` : "";
 }
 
+const PLAYER_BUTTONS = ["press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign", "resign"];
+
+/** The player buttons this device needs now: one per player connection and allowed command, in a fixed order. */
+function playerButtons() {
+  const players = SIDES.map((side) => clientFor(side)).filter(Boolean);
+  const wanted = [];
+  for (const command of PLAYER_BUTTONS) {
+    for (const client of players) {
+      if (commandsFor(client).has(command)) wanted.push({ client, command, named: players.length > 1 });
+    }
+  }
+  return wanted;
+}
+
+let shownButtons = "";
+
+function renderPlayerButtons() {
+  const box = $("#player-buttons");
+  const patterns = $("#player-commands");
+  if (!box || !patterns) return;
+  const wanted = playerButtons();
+  const key = JSON.stringify([busy, wanted.map(({ client, command }) => `${client.role}:${command}`)]);
+  if (key === shownButtons) return;
+  shownButtons = key;
+  box.replaceChildren(
+    ...wanted.map(({ client, command, named }) => {
+      const button = patterns.content.querySelector(`[data-player-cmd="${command}"]`).cloneNode(true);
+      if (named) button.textContent = `${button.textContent} · ${state.names[client.role]}`;
+      button.disabled = busy;
+      button.addEventListener("click", () => {
+        if (command === "resign" && !window.confirm(t("confirm_resign"))) return;
+        send(client, command);
+      });
+      return button;
+    }),
+  );
+}
+
 function renderControls() {
-  const all = allCommands();
   for (const button of $$("[data-cmd]")) {
-    const client = all.get(button.dataset.cmd);
-    button.hidden = !client;
+    // The arbiter's buttons (the players' are made by renderPlayerButtons).
+    button.hidden = !commandsFor(clientFor("arbiter") || {}).has(button.dataset.cmd);
     button.disabled = busy;
   }
+  renderPlayerButtons();
   const toggle = $("#offer-toggle");
   const movers = movableSides();
   const canOffer = [...movers].some((side) => !offeredBefore(side));
@@ -361,11 +395,25 @@ function renderControls() {
   else if (sides.length === 1) role.textContent = `${t(sides[0])} · ${state.names[sides[0]]}`;
   else if (sides.length === 2) role.textContent = `${t("white")} + ${t("black")}`;
   else role.textContent = t("spectator");
-  $("#console").hidden = !isArbiter();
   $$("[data-status-only]").forEach((node) => {
     node.hidden = !node.dataset.statusOnly.split(" ").includes(state.status);
   });
+  const panel = $("#console");
+  const consoleUseful = $$("#console [data-cmd], #console [data-status-only]").some((node) => !node.hidden);
+  panel.hidden = !isArbiter() || !consoleUseful;
 }
+
+let wasMyMove = false;
+
+/** The tab's title and a short vibration tell a player that it is their move. */
+function announceTurn() {
+  const mine = movableSides().size > 0 && mySides().length === 1;
+  if (!baseTitle) baseTitle = `${state.names.white} – ${state.names.black} · ${document.title}`;
+  document.title = mine ? `● ${baseTitle}` : baseTitle;
+  if (mine && !wasMyMove && navigator.vibrate) navigator.vibrate(120);
+  wasMyMove = mine;
+}
+let baseTitle = "";
 
 function renderConnection() {
   const banner = $("#connection");
@@ -409,7 +457,7 @@ function renderClockFace() {
           button.addEventListener("click", (click) => {
             click.stopPropagation();
             pickerOpen = false;
-            send(client, "move", { hole, press: true });
+            playHole(side, hole);
           });
           return button;
         }),
@@ -420,7 +468,7 @@ function renderClockFace() {
 
 function render() {
   renderConnection();
-  if (!state || state.kind !== "togyz") return;
+  if (!state || state.kind !== "togyz" || !state.board) return;
   root.classList.add("ready");
   $("#status").textContent = statusText();
   if (config.mode === "clock") renderClockFace();
@@ -430,6 +478,7 @@ function render() {
   }
   renderResult();
   renderControls();
+  announceTurn();
   tick();
 }
 
@@ -448,11 +497,7 @@ function tick() {
     node.classList.toggle("flagged", ms <= 0);
   }
   // A flag that can be claimed appears without any message from the server.
-  if (state.status === "running" && state.clock.flag === "claim") {
-    const claim = $('[data-cmd="claim_flag"]');
-    const shown = allCommands().has("claim_flag");
-    if (claim && claim.hidden === shown) renderControls();
-  }
+  if (state.status === "running" && SIDES.some((side) => remaining(side, at) <= 0)) renderControls();
 }
 
 // --- actions -------------------------------------------------------------------------------------------------
@@ -477,17 +522,9 @@ function showNotice(message, kind = "info") {
   }, 6000);
 }
 
-function clientForCommand(command) {
-  return allCommands().get(command) || clientFor("arbiter");
-}
-
 function bindControls() {
   for (const button of $$("[data-cmd]")) {
-    button.addEventListener("click", () => {
-      const command = button.dataset.cmd;
-      if (command === "resign" && !window.confirm(t("confirm_resign"))) return;
-      send(clientForCommand(command), command);
-    });
+    button.addEventListener("click", () => send(clientFor("arbiter"), button.dataset.cmd));
   }
   const arbiterForm = (id, build, confirmKey = null) => {
     const form = $(id);
@@ -536,18 +573,24 @@ function bindControls() {
     localStorage.setItem("toreshi.clock.swapped", root.classList.contains("swapped") ? "1" : "");
   });
   if (localStorage.getItem("toreshi.clock.swapped")) root.classList.add("swapped");
+  // Keys 1–9 play that hole for the one player on this device; space presses the clock.
+  document.addEventListener("keydown", (key) => {
+    if (!state || key.altKey || key.ctrlKey || key.metaKey || key.target.closest("input, select, textarea")) return;
+    const movers = [...movableSides()];
+    if (/^[1-9]$/.test(key.key) && movers.length === 1 && config.mode !== "clock") {
+      const hole = Number(key.key);
+      if (state.legal.includes(hole) && !busy) playHole(movers[0], hole);
+    } else if (key.key === " " && config.mode !== "clock") {
+      const pressing = clients.filter((client) => commandsFor(client).has("press"));
+      if (pressing.length !== 1) return;
+      key.preventDefault();
+      send(pressing[0], "press");
+    }
+  });
   $("#fullscreen")?.addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen?.().catch(() => {});
   });
-}
-
-/** "5:00", "1:05:30" or "90" (seconds) → milliseconds; null when it cannot be read. */
-export function parseClock(text) {
-  const parts = String(text || "").trim().split(":");
-  if (!parts.length || parts.length > 3 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) return null;
-  const seconds = parts.reduce((total, part) => total * 60 + Number(part), 0);
-  return Math.round(seconds * 1000);
 }
 
 function tapArea(side) {

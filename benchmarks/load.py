@@ -1,0 +1,407 @@
+"""Load: how one instance (and two, on PostgreSQL + Redis) behaves as the number of live rooms grows (issue 8 §3).
+
+For each room count of ``--rooms`` (default 10, 50, 100, 200, 400) a fresh server is started, N togyz games are
+created with 2 players and ``--spectators`` spectators each (the clients of :mod:`benchmarks.live_games`: they answer
+clock pings like a browser), and every game plays one random legal move every ``1 / --pace`` seconds for
+``--seconds``, ``--runs`` times. Reported per room count (medians of the runs): room events/s, deliveries/s (events
+received by all clients), acknowledgement and broadcast latency p50/p99, server CPU per WebSocket message (all
+messages both ways, pings included) and per room event, server CPU share, client CPU share, and memory per live room
+(RSS growth while the games were created and connected ÷ N). The smallest room count is the baseline of the same run:
+the ``x`` columns are ratios against it. The conclusion names the largest room count whose p99 (acknowledgement and
+broadcast) stayed within the 50 ms goal.
+
+Two instances (``--instances 1,2``): both servers use PostgreSQL (``--db``) and Redis (``--bus``) with a private
+schema and Redis prefix made for the run (``serve --db-schema/--bus-prefix``; where a toreshi lacks them, a private
+database), removed afterwards. Games are created on each instance in turn, and each game's white player and first
+spectator connect to the instance that created it, black and the second spectator to the other one: half of the
+moves are forwarded to the room's owner and half of the deliveries cross the bus. Servers are not pinned (two servers
+and the client on two cores). A one-game probe runs first; if forwarding does not work yet, the two-instance part is
+skipped with the reason. A room count whose setup or run fails is reported as failed and the sweep goes on.
+
+Quiz rooms are not driven yet (their protocol needs a pack, a host and teams; see the report's gaps).
+
+    python benchmarks/load.py [--rooms 10,50,100,200,400] [--pace 1] [--seconds 8] [--runs 3] [--instances 1,2]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import os
+import statistics
+import sys
+import tempfile
+import time
+import uuid
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.live_games import (
+    GOAL_P99_MS,
+    ServerProcess,
+    Window,
+    bench_on,
+    describe_problems,
+    fmt,
+    load_average,
+    medians,
+    pin_client,
+    pinning,
+    running_servers,
+    serve_options,
+)
+
+DEFAULT_DB = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+DEFAULT_BUS = "redis://127.0.0.1:6379/0"
+
+
+@dataclass
+class Step:
+    """The figures of one room count."""
+
+    rooms: int
+    figures: dict[str, float]
+    kib_per_room: float
+    setup_s: float
+    problems: str
+
+
+# --- servers -------------------------------------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def private_namespace(url: str, bus: str, source: Path | None) -> AsyncIterator[tuple[str, list[str], str]]:
+    """Where the two instances keep their data: a schema of their own in ``url``'s database and a Redis prefix of
+    their own (when ``toreshi serve`` has ``--db-schema``), else a database of their own. Removed afterwards.
+    Yields the database URL, the extra ``serve`` options, and a description."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    url = make_url(url).set(drivername="postgresql+asyncpg").render_as_string(hide_password=False)
+    name = f"toreshi_bench_{os.getpid()}_{uuid.uuid4().hex[:6]}"
+    if "--db-schema" not in serve_options(source):
+        async with private_database(url, name) as db:
+            yield db, [], f"private database {name} (this toreshi serve has no --db-schema)"
+        return
+    engine = create_async_engine(url)
+    try:
+        async with engine.begin() as connection:
+            await connection.execute(text(f'CREATE SCHEMA "{name}"'))
+        try:
+            extra = ["--db-schema", name, "--bus-prefix", f"{name}:"]
+            yield url, extra, f"private schema {name} and Redis prefix {name}:"
+        finally:
+            async with engine.begin() as connection:
+                await connection.execute(text(f'DROP SCHEMA IF EXISTS "{name}" CASCADE'))
+    finally:
+        await engine.dispose()
+
+
+@contextlib.asynccontextmanager
+async def private_database(url: str, name: str) -> AsyncIterator[str]:
+    """A database of its own on the PostgreSQL server of ``url``, dropped on the way out; yields its URL."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    parsed = make_url(url).set(drivername="postgresql+asyncpg")
+    admin = create_async_engine(parsed, isolation_level="AUTOCOMMIT")
+    try:
+        async with admin.connect() as connection:
+            await connection.execute(text(f'CREATE DATABASE "{name}"'))
+        try:
+            yield parsed.set(database=name).render_as_string(hide_password=False)
+        finally:
+            async with admin.connect() as connection:
+                await connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    finally:
+        await admin.dispose()
+
+
+async def postgres_reachable(url: str) -> str | None:
+    """None when PostgreSQL accepts a connection and ``SELECT 1``, else why not."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    engine = create_async_engine(make_url(url).set(drivername="postgresql+asyncpg"))
+    try:
+        async with engine.connect() as connection:
+            await asyncio.wait_for(connection.execute(text("SELECT 1")), 5)
+    except Exception as error:
+        return f"{type(error).__name__}: {str(error).splitlines()[0] if str(error) else ''}"
+    finally:
+        await engine.dispose()
+    return None
+
+
+async def redis_reachable(url: str) -> str | None:
+    """None when Redis answers PING, else why not."""
+    from redis.asyncio import Redis
+
+    client: Redis = Redis.from_url(url)
+    try:
+        await asyncio.wait_for(client.ping(), 3)
+    except Exception as error:
+        return f"{type(error).__name__}: {error}"
+    finally:
+        await client.aclose()
+    return None
+
+
+# --- one room count ------------------------------------------------------------------------------------------------
+
+
+async def measure_step(
+    servers: Sequence[ServerProcess], rooms: int, args: argparse.Namespace
+) -> tuple[Step, list[Window]]:
+    options = {"spectators": args.spectators, "pace": args.pace, "compression": not args.no_compression}
+    async with bench_on(servers, **options) as bench:
+        await bench.add_games(1, play=False)  # warm-up
+        rss_before, started = bench.server_rss(), time.perf_counter()
+        await bench.add_games(rooms)
+        setup_s = time.perf_counter() - started
+        kib_per_room = (bench.server_rss() - rss_before) / rooms / 1024
+        windows = [await bench.measure("move", args.seconds) for _ in range(args.runs)]
+        errors = list(bench.errors)
+    problems = describe_problems(windows) + f" client_errors={len(errors)}"
+    if errors:
+        problems += f" (first: {errors[0]})"
+    return Step(rooms, medians(windows), kib_per_room, setup_s, problems), windows
+
+
+async def probe_two_instances(servers: Sequence[ServerProcess], args: argparse.Namespace) -> str | None:
+    """One game across both instances; None when moves are acknowledged and reach every spectator, else why not."""
+    options = {"spectators": 2, "pace": 4.0, "compression": not args.no_compression}
+    try:
+        async with bench_on(servers, **options) as bench:
+            await bench.add_games(1)
+            window = await bench.measure("move", 3.0)
+            errors = list(bench.errors)
+    except Exception as error:
+        return f"setting up a game across the instances failed: {type(error).__name__}: {error}"
+    if errors:
+        return f"client errors: {errors[0]}"
+    if window.accepted < 4 or window.refused or window.timeouts:
+        return f"moves across instances: {window.accepted} acknowledged, {describe_problems([window])}"
+    if len(window.bcast_ms) < window.accepted * 2:
+        return f"spectators saw {len(window.bcast_ms)} of {window.accepted * 2} move events"
+    return None
+
+
+COLUMNS = (
+    ("rooms", 5),
+    ("moves/s", 7),
+    ("ev/s", 7),
+    ("deliv/s", 8),
+    ("ack p50", 8),
+    ("ack p99", 8),
+    ("bc p50", 7),
+    ("bc p99", 7),
+    ("µs/msg", 7),
+    ("µs/ev", 6),
+    ("µs/move", 7),
+    ("srv CPU%", 8),
+    ("cli CPU%", 8),
+    ("KiB/room", 8),
+    ("x ack99", 7),
+    ("x µs/msg", 8),
+    ("x KiB", 6),
+)
+
+
+def sweep_header() -> str:
+    return " ".join(f"{name:>{width}}" for name, width in COLUMNS) + "  problems"
+
+
+def sweep_row(step: Step, base: Step) -> str:
+    f, b = step.figures, base.figures
+    cpu_per_event = 1e6 * f["server_cpu_pct"] / 100 / f["events_per_s"] if f["events_per_s"] else math.nan
+    cells = (
+        str(step.rooms),
+        fmt(f["cmds_per_s"], 1),
+        fmt(f["events_per_s"], 1),
+        fmt(f["deliveries_per_s"], 0),
+        fmt(f["ack_p50_ms"]),
+        fmt(f["ack_p99_ms"]),
+        fmt(f["bcast_p50_ms"]),
+        fmt(f["bcast_p99_ms"]),
+        fmt(f["cpu_us_per_msg"], 1),
+        fmt(cpu_per_event, 0),
+        fmt(f["cpu_us_per_cmd"], 0),
+        fmt(f["server_cpu_pct"], 1),
+        fmt(f["client_cpu_pct"], 1),
+        f"{step.kib_per_room:.1f}",
+        fmt(f["ack_p99_ms"] / b["ack_p99_ms"]),
+        fmt(f["cpu_us_per_msg"] / b["cpu_us_per_msg"]),
+        fmt(step.kib_per_room / base.kib_per_room),
+    )
+    return " ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, COLUMNS, strict=True)) + f"  {step.problems}"
+
+
+def cpu_estimate(steps: Sequence[Step], pace: float) -> str:
+    """How many games one core carries by CPU alone: independent of how busy the shared machine was."""
+    costs = [step.figures["cpu_us_per_cmd"] for step in steps if not math.isnan(step.figures["cpu_us_per_cmd"])]
+    if not costs:
+        return "CPU estimate: n/a"
+    per_move = statistics.median(costs)
+    saturated = 1e6 / per_move
+    best = max(step.figures["cmds_per_s"] for step in steps)
+    return (
+        f"CPU estimate: median {per_move:.0f} µs of server CPU per move over the room counts (the clients' pings "
+        f"included) -> one core saturates at ~{saturated:.0f} moves/s = ~{saturated / pace:.0f} games at {pace:g} "
+        f"move/s per game (~{0.7 * saturated / pace:.0f} at 70 % of a core); most moves/s measured: {best:.1f}"
+    )
+
+
+def conclusion(steps: Sequence[Step], label: str) -> str:
+    within = [
+        step.rooms
+        for step in steps
+        if max(step.figures["ack_p99_ms"], step.figures["bcast_p99_ms"]) <= GOAL_P99_MS
+        and "timeouts=0" in step.problems
+    ]
+    tried = ", ".join(str(step.rooms) for step in steps)
+    if not within:
+        return f"{label}: no room count tried ({tried}) kept p99 <= {GOAL_P99_MS:g} ms"
+    largest = max(within)
+    above = [step.rooms for step in steps if step.rooms > largest]
+    tail = f"; {min(above)} games did not" if above else f" (the largest tried; the limit is above {largest})"
+    return f"{label}: holds {largest} games within p99 <= {GOAL_P99_MS:g} ms{tail}"
+
+
+async def run_sweep(label: str, args: argparse.Namespace, start: StartServers) -> list[Step]:
+    print(f"\n{label}")
+    print(sweep_header())
+    steps: list[Step] = []
+    for rooms in args.rooms:
+        try:
+            async with start() as servers:
+                step, _ = await measure_step(servers, rooms, args)
+        except Exception as error:  # one room count failing (e.g. setup starved of CPU) does not end the sweep
+            print(f"{rooms:>5} failed: {type(error).__name__}: {error}", flush=True)
+            continue
+        steps.append(step)
+        print(sweep_row(step, steps[0]), flush=True)
+    if not steps:
+        print(f"{label}: no room count could be measured")
+        return steps
+    print(conclusion(steps, label))
+    print(cpu_estimate(steps, args.pace))
+    return steps
+
+
+class StartServers:
+    """Starts the servers of one step (fresh each time) and stops them on the way out."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        count: int,
+        *,
+        db: str | None = None,
+        bus: str | None = None,
+        extra: Sequence[str] = (),
+    ) -> None:
+        self.args, self.count, self.db, self.bus, self.extra = args, count, db, bus, extra
+        self.server_cpu, _ = pinning(args.pin and count == 1)
+
+    @contextlib.asynccontextmanager
+    async def __call__(self) -> AsyncIterator[list[ServerProcess]]:
+        with tempfile.TemporaryDirectory(prefix="toreshi-load-") as folder:
+            data = Path(folder) / "data"  # shared by the instances: one secret key, so one arbiter session
+
+            def start_one() -> ServerProcess:
+                return ServerProcess.start(
+                    data, db=self.db, bus=self.bus, cpu=self.server_cpu, source=self.args.server_src, extra=self.extra
+                )
+
+            with running_servers([]) as servers:
+                for _ in range(self.count):  # one at a time: the first migrates the database
+                    servers.append(start_one())
+                    await servers[-1].wait_ready()
+                yield servers
+
+
+async def two_instances(args: argparse.Namespace) -> None:
+    reason = await redis_reachable(args.bus)
+    if reason is not None:
+        print(f"\ntwo instances: skipped, Redis at {args.bus} is not reachable ({reason})")
+        return
+    reason = await postgres_reachable(args.db)
+    if reason is not None:
+        print(f"\ntwo instances: skipped, PostgreSQL at {args.db} is not reachable ({reason})")
+        return
+    async with private_namespace(args.db, args.bus, args.server_src) as (db, extra, where):
+        print(f"\ntwo instances: data in {where}")
+        start = StartServers(args, 2, db=db, bus=args.bus, extra=extra)
+        async with start() as servers:
+            reason = await probe_two_instances(servers, args)
+        if reason is not None:
+            print(
+                f"\ntwo instances: skipped, forwarding between instances does not work yet ({reason}); "
+                "only the one-instance figures above are measured"
+            )
+            return
+        await run_sweep("two instances (PostgreSQL + Redis, not pinned)", args, start)
+
+
+async def run(args: argparse.Namespace) -> int:
+    server_cpu, client_cpu = pinning(args.pin)
+    pin_client(client_cpu)
+    pin_note = f"one server on CPU {server_cpu}, client on CPU {client_cpu}" if server_cpu is not None else "not pinned"
+    print(
+        f"load: togyz games x (2 players + {args.spectators} spectators), pace {args.pace:g} move/s per game, "
+        f"{args.runs} runs x {args.seconds:g} s per room count, fresh server(s) per room count, loopback"
+    )
+    print(f"machine: {os.cpu_count()} CPUs, {pin_note}, load average before start {load_average()}")
+    if 1 in args.instances:
+        await run_sweep("one instance (SQLite, in-process bus)", args, StartServers(args, 1))
+    if 2 in args.instances:
+        await two_instances(args)
+    print(f"load average at the end {load_average()}")
+    return 0
+
+
+def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--rooms", default="10,50,100,200,400", help="room counts, comma-separated")
+    parser.add_argument("--spectators", type=int, default=2, help="spectators per game (default 2)")
+    parser.add_argument("--pace", type=float, default=1.0, help="moves per second per game (default 1)")
+    parser.add_argument("--seconds", type=float, default=8.0, help="length of each run (default 8)")
+    parser.add_argument("--runs", type=int, default=3, help="runs per room count; medians are printed (default 3)")
+    parser.add_argument("--instances", default="1,2", help="1, 2 or 1,2 (default 1,2)")
+    parser.add_argument("--db", default=DEFAULT_DB, help=f"PostgreSQL for two instances (default {DEFAULT_DB})")
+    parser.add_argument("--bus", default=DEFAULT_BUS, help=f"Redis for two instances (default {DEFAULT_BUS})")
+    parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and client to CPUs")
+    parser.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
+    parser.add_argument("--server-src", type=Path, help="run the servers from this folder's toreshi package")
+    args = parser.parse_args(argv)
+    try:
+        args.rooms = sorted({int(part) for part in args.rooms.split(",") if part.strip()})
+        args.instances = {int(part) for part in args.instances.split(",") if part.strip()}
+    except ValueError:
+        parser.error("--rooms and --instances are comma-separated whole numbers")
+    if not args.rooms or min(args.rooms) < 1 or not args.instances <= {1, 2}:
+        parser.error("--rooms: numbers >= 1; --instances: 1, 2 or 1,2")
+    if args.runs < 1 or args.pace <= 0 or args.seconds <= 0 or args.spectators < 0:
+        parser.error("runs >= 1; pace, seconds > 0; spectators >= 0")
+    return args
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = arguments(argv)
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(run(args))
+    return uvloop.run(run(args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

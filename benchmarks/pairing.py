@@ -1,0 +1,91 @@
+"""Dutch pairing speed: CPU seconds to pair one round of a simulated Swiss tournament, medians.
+
+For each size a tournament is simulated with :mod:`toreshi.tournament.dutch.simulate` (ratings 1400-2700, 30 %
+draws, 3 % forfeits, a few requested byes and withdrawals), every round paired by the engine; then chosen rounds
+are paired again ``--repeat`` times from the file as it stood before them, and the median CPU time is printed
+(process time, so other load on the machine matters less than for wall time). To compare runs on different
+machines, each figure is also given as a ratio to a fixed pure-Python baseline measured in the same run (sorting
+200,000 integers), and the number of brackets that needed the full matching over everyone is shown.
+
+Goals (issue 4): at most 0.5 s for a 100-player round, at most 60 s for 1,000 players. For reference,
+bbpPairings (C++) takes 0.02 s for 100 players and about 19 s for 1,000 on a 2-core machine.
+
+    python benchmarks/pairing.py [--players 100 200] [--rounds 9] [--pair-rounds 1 2 5 9] [--repeat 5] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+from collections.abc import Callable
+from functools import partial
+
+from toreshi.tournament.dutch import engine, pair_trf
+from toreshi.tournament.dutch.simulate import play_round, start
+from toreshi.tournament.model import Colour, ResultCode
+from toreshi.tournament.trf import TrfFile
+
+GOALS = {100: 0.5, 1000: 60.0}
+
+
+def cpu_median(action: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+    times = []
+    for _ in range(repeat):
+        start_time = time.process_time()
+        action()
+        times.append(time.process_time() - start_time)
+    return statistics.median(times), min(times), max(times)
+
+
+def baseline(repeat: int) -> float:
+    data = random.Random(0).sample(range(10**9), 200_000)
+    return cpu_median(lambda: sorted(data), repeat)[0]
+
+
+def before_round(trf: TrfFile, number: int) -> TrfFile:
+    """The file as the pairing of round ``number`` saw it: earlier rounds plus that round's requested byes."""
+    players = []
+    for p in trf.players:
+        block = p.round(number)
+        keep = block is not None and block.code in (ResultCode.HALF_BYE, ResultCode.ZERO_BYE)
+        rounds = (*p.rounds[: number - 1], block) if keep else p.rounds[: number - 1]
+        players.append(type(p)(**{**p.__dict__, "rounds": rounds}))
+    return trf.with_players(players)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--players", type=int, nargs="+", default=[100])
+    parser.add_argument("--rounds", type=int, default=9)
+    parser.add_argument("--pair-rounds", type=int, nargs="+", default=[1, 2, 5, 9])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+
+    base = baseline(args.repeat)
+    print(f"baseline (sort 200,000 ints): {base * 1000:.1f} ms CPU")
+    print(f"{'players':>7} {'round':>5} {'median s':>9} {'min':>7} {'max':>7} {'x baseline':>10} {'full':>4}  goal")
+    for players in args.players:
+        rng = random.Random(args.seed)
+        trf = start(players, args.rounds, rng)
+        for number in range(1, args.rounds + 1):
+            trf, _ = play_round(trf, number, rng)
+        for number in args.pair_rounds:
+            if number > args.rounds:
+                continue
+            source = before_round(trf, number)
+            full_before = engine.STATS.full_matchings
+            median, low, high = cpu_median(partial(pair_trf, source, number, initial_colour=Colour.WHITE), args.repeat)
+            full = (engine.STATS.full_matchings - full_before) // args.repeat
+            goal = GOALS.get(players)
+            verdict = "" if goal is None else f"{'ok' if median <= goal else 'OVER'} (≤ {goal:g} s)"
+            print(
+                f"{players:>7} {number:>5} {median:>9.3f} {low:>7.3f} {high:>7.3f} {median / base:>10.1f}"
+                f" {full:>4}  {verdict}"
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,68 @@
+"""``toreshi tournament standings FILE.trf``: the standings of a TRF, as a table, CSV or a printable crosstable.
+
+Registered by the ``tournament`` command group (``app.command("standings")(standings)``); usable on its own too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from toreshi.tournament import crosstable
+from toreshi.tournament.model import RecordError, format_points
+from toreshi.tournament.standings import Standings, standings_from_trf
+from toreshi.tournament.tiebreaks import TieBreakError
+from toreshi.tournament.trf import TrfError, parse_trf
+
+
+def compute(path: Path, tiebreaks: list[str] | None) -> Standings:
+    """The standings of the TRF at ``path`` (the tie-breaks given, else the system's default order)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise typer.BadParameter(f"cannot read {path}: {error.strerror}", param_hint="FILE") from None
+    except UnicodeDecodeError:
+        text = path.read_bytes().decode("latin-1")
+    try:
+        trf = parse_trf(text)
+        return standings_from_trf(trf, tiebreaks or None)
+    except (TrfError, RecordError, TieBreakError) as error:
+        raise typer.BadParameter(str(error), param_hint="FILE" if not isinstance(error, TieBreakError) else
+                                 "--tiebreak") from None  # fmt: skip
+
+
+def standings(
+    file: Annotated[Path, typer.Argument(help="A TRF16 or TRF-2026 file.", dir_okay=False)],
+    tiebreak: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tiebreak",
+            "-t",
+            help="A tie-break code (DE, BPTS, WIN, SB, BH, BH/C1, BH/M1, PS, KS, ARO, "
+            "TPR, KUM …); repeat it for the order. Default: the system's order.",
+        ),
+    ] = None,
+    csv: Annotated[bool, typer.Option("--csv", help="Print the crosstable as CSV.")] = False,
+    html: Annotated[bool, typer.Option("--html", help="Print the crosstable as a printable HTML page.")] = False,
+) -> None:
+    """Rank the players of FILE.trf: points, then the tie-breaks in order (FIDE C.07)."""
+    if csv and html:
+        raise typer.BadParameter("choose one of --csv and --html")
+    result = compute(file, tiebreak)
+    if csv or html:
+        table = crosstable.crosstable(result, file.stem)
+        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table), nl=False)
+        return
+    console = Console(width=200)
+    view = RichTable(title=file.name)
+    for header in ("Rank", "No", "Name", "Points", *(str(tb) for tb in result.tiebreaks)):
+        view.add_column(header, justify="left" if header == "Name" else "right")
+    for row in result.rows:
+        rank = "—" if row.rank is None else f"{row.rank}{'=' if row.shared else ''}"
+        values = ("" if v is None else format_points(v) for v in row.values)
+        view.add_row(rank, str(row.player.number), row.player.name, format_points(row.points), *values)
+    console.print(view)

@@ -1,0 +1,142 @@
+"""A read-only copy of a room on an instance that does not own it.
+
+The replica follows the room's channel on the shared bus and folds the room's events in version order, so that the
+sockets on this instance get snapshots, catch-up and per-role views without asking the owner. Bus messages carry
+only what everyone may see of an event (a sealed move or a host's answer key are left out), so the replica never
+folds a bus message: a message is a *notification* that version ``v`` exists, and the replica reads the events it
+lacks from the event log — the record — and folds those. A lost or reordered message therefore costs nothing but a
+little delay: the next message (or :meth:`Replica.sync`, called by the cluster's scan every second) repairs the gap.
+
+The replica re-publishes the messages it built, in order and without gaps, on its own in-process bus; the sockets
+of this instance subscribe there. Its room time continues from the newest event by wall time, as a takeover would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack
+
+from toreshi.live.bus import Bus, InProcessBus, Message
+from toreshi.live.history import History
+from toreshi.live.owner import PROTOCOL_VERSION, EventLog, channel_of
+from toreshi.live.room import Actor, Decided, RoomLogic
+from toreshi.live.timeline import Clocks, RoomTimeline
+
+log = logging.getLogger(__name__)
+
+
+class Replica:
+    """Follows one room: ``start`` loads it and subscribes; ``close`` stops following."""
+
+    def __init__(
+        self,
+        room_id: str,
+        make_logic: Callable[[], RoomLogic],
+        event_log: EventLog,
+        bus: Bus,
+        *,
+        clocks: Clocks | None = None,
+        history_size: int = 50,
+    ) -> None:
+        self.room_id = room_id
+        self.logic = make_logic()
+        self.version = 0
+        self.local = InProcessBus()
+        """Where this instance's sockets subscribe: the room's messages in order, each after it was folded here."""
+        self._log = event_log
+        self._bus = bus
+        self._clocks = clocks or Clocks()
+        self._timeline = RoomTimeline.new(self._clocks.monotonic())
+        self._history = History(history_size)
+        self._history_size = history_size
+        self._lock = asyncio.Lock()
+        self._stack = AsyncExitStack()
+        self._follower: asyncio.Task[None] | None = None
+        self.last_used = self._clocks.monotonic()
+
+    @property
+    def channel(self) -> str:
+        return channel_of(self.room_id)
+
+    async def start(self) -> None:
+        """Subscribe first, then load: whatever is published meanwhile is either in the load or comes after it."""
+        messages = await self._stack.enter_async_context(self._bus.subscribe(self.channel))
+        await self.sync()
+        self._follower = asyncio.create_task(self._follow(messages))
+
+    async def _follow(self, messages: AsyncIterator[Message]) -> None:
+        while True:
+            try:
+                async for message in messages:
+                    version = message.get("v")
+                    if isinstance(version, int) and version > self.version:
+                        await self.sync()
+                return
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # an overflowed or broken subscription: the log still has everything
+                log.warning("replica %s: bus subscription failed; repairing from the log", self.room_id, exc_info=True)
+                await asyncio.sleep(0.5)
+                with contextlib.suppress(Exception):
+                    await self.sync()
+
+    async def sync(self) -> None:
+        """Fold (and announce on :attr:`local`) the events the log holds beyond this replica's version."""
+        async with self._lock:
+            events = await self._log.load(self.room_id, self.version)
+            fresh = [event for event in events if event.version > self.version]
+            quiet = len(fresh) - self._history_size  # older ones are folded only: nobody can ask for them any more
+            for index, event in enumerate(fresh):
+                if event.version != self.version + 1:
+                    log.error("replica %s: the log skips from %d to %d", self.room_id, self.version, event.version)
+                    return
+                decided = Decided(event.type, dict(event.payload))
+                self.logic.apply(decided, event.server_time_ms)
+                self.version = event.version
+                self._timeline = RoomTimeline.resume(
+                    event.server_time_ms, event.wall_time_ms, self._clocks.wall(), self._clocks.monotonic()
+                )
+                if index < quiet:
+                    continue
+                message: Message = {
+                    "t": "event",
+                    "room": self.room_id,
+                    "v": event.version,
+                    "type": event.type,
+                    "data": dict(self.logic.public(decided)),
+                    "ts": event.server_time_ms,
+                }
+                self._history.add(event.version, message)
+                await self.local.publish(self.channel, message)
+
+    def now_ms(self) -> int:
+        return self._timeline.room_ms(self._clocks.monotonic())
+
+    def catch_up(self, last_version: int) -> list[Message] | None:
+        return self._history.since(last_version)
+
+    def snapshot(self, actor: Actor | None) -> Message:
+        now = self.now_ms()
+        return {
+            "t": "snapshot",
+            "room": self.room_id,
+            "kind": self.logic.kind,
+            "v": self.version,
+            "ts": now,
+            "data": self.logic.view(actor, now),
+            "protocol": PROTOCOL_VERSION,
+        }
+
+    def watchers(self) -> int:
+        return self.local.subscribers(self.channel)
+
+    async def close(self) -> None:
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._follower
+        await self._stack.aclose()
+        await self.local.close()

@@ -1,0 +1,106 @@
+// The team buzzer on a phone: one big button with clear states (locked, open, pressed, your turn, answered),
+// vibration and a short tone. A press carries the moment of the touch on this phone's clock ("tc",
+// performance.timeOrigin + event.timeStamp); the server places it with this connection's clock sync.
+
+import { $, config, connect, root, t } from "./quiz-common.js";
+
+const SYNC_FIRST_MS = 1500; // after the join burst of 8 pings, 100 ms apart
+const SYNC_EVERY_MS = 20000;
+const STATES = ["locked", "open", "pressed", "your_turn", "answered"];
+
+let state = null;
+let shown = "locked";
+let optimistic = null; // "pressed" between the touch and the server's answer
+const button = document.getElementById("buzz");
+
+function buzzerState() {
+  if (optimistic && state && state.buzzer === "open") return optimistic;
+  return state ? state.buzzer || "locked" : "locked";
+}
+
+function render() {
+  const now = buzzerState();
+  for (const name of STATES) root.classList.toggle(`state-${name}`, name === now);
+  button.textContent = t(now);
+  button.disabled = now !== "open";
+  if (now !== shown) {
+    if (now === "your_turn") signal([120, 60, 120], 880);
+    else if (now === "open" && shown !== "pressed") signal([30], 0);
+    shown = now;
+  }
+  if (!state || state.status === "empty") return;
+  const me = (state.teams || []).find((team) => team.name === state.you);
+  $(".q-team-name").textContent = state.you || "";
+  $(".q-team-score").textContent = me ? String(me.score) : "";
+  const current = state.current;
+  const info = $(".q-buzzer-info");
+  if (current) info.textContent = `${current.theme_name || t("reserve")} · ${current.value}`;
+  else if (state.status === "finished") info.textContent = t("finished");
+  else info.textContent = state.chooser && state.status === "choosing" ? `${state.chooser} ${t("chooses")}` : "";
+}
+
+let audio = null;
+function signal(pattern, frequency) {
+  if (navigator.vibrate) navigator.vibrate(pattern);
+  if (!frequency) return;
+  try {
+    audio = audio || new (window.AudioContext || window.webkitAudioContext)();
+    const oscillator = audio.createOscillator();
+    const gain = audio.createGain();
+    oscillator.frequency.value = frequency;
+    gain.gain.setValueAtTime(0.2, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.25);
+    oscillator.connect(gain).connect(audio.destination);
+    oscillator.start();
+    oscillator.stop(audio.currentTime + 0.25);
+  } catch (error) {
+    // no sound on this device: the vibration and the colour still tell
+  }
+}
+
+const client = connect((newState) => {
+  state = newState;
+  if (optimistic && state.buzzer !== "open") optimistic = null;
+  render();
+});
+
+function press(event) {
+  event.preventDefault();
+  if (buzzerState() !== "open") return;
+  // The touch's own timestamp, on the same clock as the pings' "tc" (docs/protocol.md).
+  const tc = performance.timeOrigin + event.timeStamp;
+  optimistic = "pressed";
+  if (navigator.vibrate) navigator.vibrate(40);
+  render();
+  client.command("press", { tc }).catch(() => {
+    optimistic = null;
+    render();
+  });
+}
+
+button.addEventListener("pointerdown", press);
+button.addEventListener("keydown", (event) => {
+  if (event.key === " " || event.key === "Enter") press(event);
+});
+$(".q-score-request").addEventListener("click", () => client.command("request_score").catch(() => {}));
+
+// Tell the room this phone's measured link (offset and round trips), so that its presses are placed fairly.
+function sync() {
+  if (client.status === "online") client.command("sync").catch(() => {});
+}
+setTimeout(sync, SYNC_FIRST_MS);
+setInterval(sync, SYNC_EVERY_MS);
+client.callbacks.onWelcome = () => setTimeout(sync, SYNC_FIRST_MS);
+
+// Keep the screen on during the game where the browser allows it.
+async function keepAwake() {
+  try {
+    if (navigator.wakeLock && document.visibilityState === "visible") await navigator.wakeLock.request("screen");
+  } catch (error) {
+    // not allowed here: the phone may dim, the connection survives
+  }
+}
+document.addEventListener("visibilitychange", keepAwake);
+keepAwake();
+render();
+if (config.token) localStorage.setItem(`quiz:${config.room}`, config.token);

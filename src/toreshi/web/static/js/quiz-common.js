@@ -1,0 +1,168 @@
+// Shared pieces of the «Своя игра» screens: the room connection, texts, timers and the board/team renderers.
+// State comes from the room (docs/protocol.md, "Room kind quiz"); these helpers only render it.
+
+import { RoomClient } from "./room.js";
+
+export const config = JSON.parse(document.getElementById("quiz-config").textContent);
+const texts = config.strings || {};
+export const t = (key) => texts[key] || key;
+export const root = document.getElementById("quiz");
+export const $ = (selector) => root.querySelector(selector);
+
+export function element(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** Connect to the room; `onState(state, info, client)` is called for every snapshot and event. */
+export function connect(onState, extra = {}) {
+  const client = new RoomClient({
+    roomId: config.room,
+    token: config.token || "",
+    onState: (state, info) => onState(state, info, client),
+    onStatus: (status) => showConnection(status),
+    onOutdated: () => setTimeout(() => location.reload(), 2000),
+    ...extra,
+  });
+  client.connect();
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible") client.nudge();
+  });
+  window.addEventListener("online", () => client.nudge());
+  return client;
+}
+
+export function showConnection(status) {
+  const node = $(".q-connection");
+  if (!node) return;
+  node.dataset.status = status;
+  node.textContent = status === "online" ? "●" : status === "offline" ? t("offline") : t("connecting");
+  node.title = status;
+}
+
+/** The status line: whose turn it is, what the game waits for. */
+export function statusText(state) {
+  if (!state || state.status === "empty") return "";
+  const text = phaseText(state);
+  return state.game === "shootout" && state.status !== "finished" ? `${t("shootout")} · ${text}` : text;
+}
+
+function phaseText(state) {
+  const current = state.current;
+  switch (state.status) {
+    case "draw":
+      return t("waiting_draw");
+    case "striking":
+      return `${t("final_strike")} — ${state.striker} ${t("strikes")}`;
+    case "choosing":
+      if (state.sudden_death) return t("sudden_death");
+      return state.chooser ? `${state.chooser} ${t("chooses")}` : t("no_question");
+    case "reading":
+      return t("reading");
+    case "press_window":
+      return t("window");
+    case "answering":
+      return `${t("answering")}: ${current ? current.answering : ""}`;
+    case "finished":
+      return t("finished");
+    default:
+      return state.status;
+  }
+}
+
+/** The theme grid: one row per theme, one cell per value; struck themes greyed (final), played cells empty. */
+export function renderGrid(container, state, { onCell = null, onTheme = null } = {}) {
+  container.replaceChildren();
+  if (!state.board) return;
+  const current = state.current;
+  for (const theme of state.board) {
+    const row = element("div", "q-row");
+    if (theme.struck) row.classList.add("struck");
+    const name = element(onTheme && state.status === "striking" && !theme.struck ? "button" : "div", "q-theme-name", theme.name);
+    if (onTheme && state.status === "striking" && !theme.struck) {
+      name.type = "button";
+      name.addEventListener("click", () => onTheme(theme));
+    }
+    row.append(name);
+    for (const cell of theme.cells) {
+      const playing = current && current.theme === theme.index && current.value === cell.value;
+      const clickable = onCell && cell.open && state.status === "choosing";
+      const node = element(clickable ? "button" : "div", "q-cell", cell.open || playing ? String(cell.value) : "");
+      if (playing) node.classList.add("playing");
+      if (!cell.open && !playing) node.classList.add("used");
+      if (cell.empty) node.classList.add("empty");
+      if (clickable) {
+        node.type = "button";
+        node.addEventListener("click", () => onCell(theme, cell));
+      }
+      row.append(node);
+    }
+    container.append(row);
+  }
+}
+
+/** Teams with their scores; the answering team highlighted, teams that answered dimmed. */
+export function renderTeams(container, state, { buttons = null } = {}) {
+  container.replaceChildren();
+  for (const team of state.teams || []) {
+    const card = element("div", "q-team");
+    if (team.answering) card.classList.add("answering");
+    if (team.answered) card.classList.add("answered");
+    if (team.pressed) card.classList.add("pressed");
+    if (state.chooser === team.name && state.status === "choosing") card.classList.add("chooser");
+    card.append(element("span", "q-team-title", team.name), element("span", "q-team-points", String(team.score)));
+    if (buttons) buttons(card, team);
+    container.append(card);
+  }
+}
+
+/** Visible text of the question: simulated reading reveals it progressively, the host's reading shows it all. */
+export function revealedText(current, state, roomNow) {
+  if (!current) return "";
+  const reading = current.reading;
+  if (reading.total_ms === null || reading.done) return current.text;
+  let read = reading.read_ms;
+  if (reading.since !== null && state.status === "reading" && roomNow !== null) read += Math.max(0, roomNow - reading.since);
+  const chars = Math.floor((read * reading.chars_per_second) / 1000);
+  return current.text.slice(0, Math.min(current.text.length, chars));
+}
+
+/** The running countdown, if any: {kind: "window" | "answer", left, total} in ms. */
+export function countdown(state, roomNow) {
+  const current = state && state.current;
+  if (!current || roomNow === null) return null;
+  if (state.status === "answering" && current.answer_deadline !== null) {
+    return { kind: "answer", left: Math.max(0, current.answer_deadline - roomNow), total: state.timers.answer_ms };
+  }
+  let closes = current.window.closes;
+  if (state.status === "reading" && current.reading.ends !== null && current.reading.since !== null) {
+    if (roomNow >= current.reading.ends) closes = current.reading.ends + state.timers.press_window_ms;
+  }
+  if ((state.status === "press_window" || closes !== null) && closes !== null) {
+    return { kind: "window", left: Math.max(0, closes - roomNow), total: state.timers.press_window_ms };
+  }
+  return null;
+}
+
+export function renderBar(bar, timer) {
+  if (!bar) return;
+  if (!timer) {
+    bar.hidden = true;
+    return;
+  }
+  bar.hidden = false;
+  bar.dataset.kind = timer.kind;
+  const fill = bar.firstElementChild;
+  fill.style.width = `${Math.min(100, (100 * timer.left) / timer.total)}%`;
+}
+
+/** Run `frame()` on every animation frame (timers, simulated reading). */
+export function animate(frame) {
+  const loop = () => {
+    frame();
+    requestAnimationFrame(loop);
+  };
+  requestAnimationFrame(loop);
+}

@@ -1,0 +1,135 @@
+"""Two cluster members in one process over the real PostgreSQL and Redis: forwarding, replicas, takeover, fencing.
+
+The subprocess tests (test_takeover.py) show the whole thing end to end; these pin down each rule quickly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from toreshi.live.bus import InProcessBus
+from toreshi.live.cluster import ClusterConfig, ClusterRooms
+from toreshi.live.owner import OwnershipLostError
+from toreshi.live.redis_bus import RedisBus
+from toreshi.live.registry import Rooms
+from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.store import EventStore, NewEvent, RoomKind, open_store
+from toreshi.web.app import create_app
+from toreshi.web.settings import Settings
+
+from ..live.rooms import CounterRoom
+from .conftest import Services
+from .servers import REDIS_URL
+
+pytestmark = pytest.mark.anyio
+
+PLAYER = Actor("player", "aigerim")
+CONFIG = ClusterConfig(lease_ms=1_500, scan_interval_s=60, command_timeout_s=3)
+"""Short leases; the scan runs once at start only, so that the tests decide who takes which room."""
+
+
+@asynccontextmanager
+async def member(store: EventStore, services: Services, name: str) -> AsyncIterator[ClusterRooms]:
+    bus = RedisBus(REDIS_URL, prefix=services.prefix)
+    rooms = ClusterRooms(store, bus, {"togyz": CounterRoom}, instance=name, config=CONFIG)
+    await rooms.start()
+    try:
+        yield rooms
+    finally:
+        await rooms.close()
+        await bus.close()
+
+
+@pytest.fixture
+async def store(services: Services) -> AsyncIterator[EventStore]:
+    async with open_store(services.postgres_url, schema=services.schema) as opened:
+        await opened.create_room("r1", RoomKind.TOGYZ)
+        yield opened
+
+
+async def test_a_command_on_another_instance_is_forwarded_and_answered(store: EventStore, services: Services) -> None:
+    async with member(store, services, "x") as x, member(store, services, "y") as y:
+        here = await x.get("r1", "togyz")
+        assert (await here.handle(Command("add", PLAYER, {"n": 2}, id="a"))).version == 1
+        assert x.owned() == ["r1"] and await services.lease_holder("r1") == "x"
+
+        there = await y.get("r1", "togyz")
+        ack = await there.handle(Command("add", PLAYER, {"n": 5}, id="b"))
+        assert ack.version == 2 and y.owned() == []  # applied by x, acknowledged through y
+        with pytest.raises(CommandRefusedError) as refused:
+            await there.handle(Command("add", PLAYER, {"n": -1}))
+        assert refused.value.code == "bad_amount"
+
+        # y's sockets read from y's replica: it folds the log behind each bus message and republishes in order.
+        async with there.bus.subscribe(there.channel) as messages:
+            await there.handle(Command("add", PLAYER, {"n": 1}))
+            seen = [await asyncio.wait_for(anext(messages), 5)]
+            while seen[-1]["v"] < 3:
+                seen.append(await asyncio.wait_for(anext(messages), 5))
+        assert [m["v"] for m in seen] in ([2, 3], [3]) and there.version == 3
+        assert there.snapshot(None)["data"]["total"] == 8
+        assert [m["v"] for m in there.catch_up(1) or []] == [2, 3]
+
+
+async def test_a_replica_repairs_what_the_bus_did_not_say(store: EventStore, services: Services) -> None:
+    async with member(store, services, "x") as x, member(store, services, "y") as y:
+        await (await x.get("r1", "togyz")).handle(Command("add", PLAYER, {"n": 2}))
+        there = await y.get("r1", "togyz")
+        assert there.version == 1
+        # Written without any announcement on the bus (as if the message were lost).
+        await store.append("r1", 1, [NewEvent("added", {"n": 4, "by": "x"}, 10), NewEvent("added", {"n": 1}, 11)])
+        await asyncio.sleep(0.1)
+        assert there.version == 1
+        await y.scan()  # the scan compares the replicas' versions with the database
+        assert there.version == 3 and there.logic.view(None, 0)["total"] == 7
+
+
+async def test_a_dead_owner_is_replaced_at_once_and_cannot_write_after(store: EventStore, services: Services) -> None:
+    x_bus = RedisBus(REDIS_URL, prefix=services.prefix)
+    x = ClusterRooms(store, x_bus, {"togyz": CounterRoom}, instance="x", config=CONFIG)
+    await x.start()
+    try:
+        await (await x.get("r1", "togyz")).handle(Command("add", PLAYER, {"n": 2}))
+        stale = x.local_owner("r1")
+        assert stale is not None
+        # x "dies": it stops listening and renewing, but its lease (1.5 s) has not lapsed.
+        for task in x._tasks:
+            task.cancel()
+        await x.forwarder.close()
+        assert await services.lease_holder("r1") == "x"
+
+        async with member(store, services, "y") as y:
+            started = asyncio.get_running_loop().time()
+            ack = await (await y.get("r1", "togyz")).handle(Command("add", PLAYER, {"n": 3}))
+            assert asyncio.get_running_loop().time() - started < 1.0  # no waiting for the lease to lapse
+            assert ack.version == 2 and y.owned() == ["r1"] and await services.lease_holder("r1") == "y"
+            assert y.takeovers[-1] == ("r1", 1)
+
+            with pytest.raises(OwnershipLostError):  # the event log fences the old owner
+                await stale.handle(Command("add", PLAYER, {"n": 100}))
+            assert [event.payload["n"] for event in await store.load("r1")] == [2, 3]
+    finally:
+        await x.close()
+        await x_bus.close()
+
+
+async def test_an_owner_that_cannot_renew_drops_the_room_at_once(store: EventStore, services: Services) -> None:
+    async with member(store, services, "x") as x:
+        room = await x.get("r1", "togyz")
+        await room.handle(Command("add", PLAYER, {"n": 2}))
+        await services.redis.set(f"{services.prefix}lease:r1", "someone-else", px=5_000)
+        await x.renew()
+        assert x.owned() == [] and x.local_owner("r1") is None
+        assert await services.lease_holder("r1") == "someone-else"  # not released: it was not ours any more
+
+
+def test_without_a_bus_the_app_stays_in_process(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path / "data"))) as client:
+        services = client.app.state.services  # type: ignore[attr-defined]
+        assert isinstance(services.bus, InProcessBus) and type(services.rooms) is Rooms

@@ -1,0 +1,332 @@
+"""The quiz game as a live room: roles, refusals, answer secrecy, presses and arbitration, timers, replay."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from toreshi.clock.timesource import FakeTime
+from toreshi.live.bus import InProcessBus
+from toreshi.live.owner import RoomOwner
+from toreshi.live.quiz_room import DECIDED, LATE, PRESS, QuizRoom
+from toreshi.live.room import Actor, Command, CommandRefusedError, Decided
+from toreshi.live.store_log import StoreLog
+from toreshi.live.timeline import Clocks
+from toreshi.quiz.board import VALUES, Board, BoardQuestion, BoardTheme
+from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
+from toreshi.store import EventStore, RoomKind, open_store
+
+HOST = Actor("host", "Жанна")
+A, B, C = Actor("team", "Алтын"), Actor("team", "Барыс"), Actor("team", "Сұңқар")
+SPECTATOR = Actor("spectator")
+
+
+def board(themes: int = 5, reserve: int = 0) -> Board:
+    def theme(t: int) -> BoardTheme:
+        cells = tuple(BoardQuestion(v, f"Вопрос {t}.{v} о реке", (f"ответ-{t}-{v}",)) for v in VALUES)
+        return BoardTheme(f"Тема {t}", cells)
+
+    spare = tuple(BoardQuestion(v, f"Запасной {i}", (f"запас-{i}",)) for i, v in enumerate(range(1, reserve + 1)))
+    return Board(tuple(theme(t) for t in range(themes)), spare)
+
+
+def setup(**changes: Any) -> dict[str, Any]:
+    base = GameSetup((A.name, B.name, C.name), board(), assistant=Assistant("Ерлан", "Тұлпар"), **changes)
+    return base.to_dict()
+
+
+def run(
+    room: QuizRoom, actor: Actor, kind: str, now: int, meta: dict[str, Any] | None = None, **data: Any
+) -> list[Decided]:
+    decided = list(room.decide(Command(kind, actor, data, meta=meta or {}), now))
+    for event in decided:
+        room.apply(event, now)
+    return decided
+
+
+def types(decided: list[Decided]) -> list[str]:
+    return [event.type for event in decided]
+
+
+def fire(room: QuizRoom) -> list[str]:
+    """Let the room's next timer fire exactly when it asks to."""
+    due = room.deadline_ms()
+    assert due is not None
+    decided = list(room.on_deadline(due))
+    for event in decided:
+        room.apply(event, due)
+    return types(decided)
+
+
+def created(**changes: Any) -> QuizRoom:
+    room = QuizRoom()
+    notes = {"0:1": {"comment": "Река течёт на север", "sources": ["БСЭ"]}}
+    run(room, HOST, "create", 0, setup=setup(**changes), notes=notes, keys={"1": A.name, "2": B.name}, title="Бой 1")
+    return room
+
+
+def chosen(**changes: Any) -> QuizRoom:
+    room = created(**changes)
+    run(room, HOST, "draw", 1_000, team=A.name)
+    run(room, HOST, "choose", 2_000, theme=0, value=1)
+    return room
+
+
+def sync(rtt: int = 40, offset: int = 1_000_000) -> dict[str, int]:
+    return {"offset_ms": offset, "offset_low_ms": offset - rtt // 2, "offset_high_ms": offset + rtt // 2,
+            "rtt_median_ms": rtt, "rtt_max_ms": rtt}  # fmt: skip
+
+
+def test_only_the_host_creates_and_roles_are_enforced() -> None:
+    room = QuizRoom()
+    with pytest.raises(CommandRefusedError) as refused:
+        room.decide(Command("create", A, {"setup": setup()}), 0)
+    assert refused.value.code == "no_game"
+    room = created()
+    cases: list[tuple[Actor, str, dict[str, Any], str]] = [
+        (SPECTATOR, "press", {}, "forbidden"),
+        (A, "right", {}, "forbidden"),
+        (A, "choose", {"theme": 0, "value": 1}, "forbidden"),
+        (Actor("projector"), "right", {}, "forbidden"),
+        (HOST, "choose", {"theme": 0, "value": 1}, "refused"),  # nobody has drawn the first chooser yet
+        (HOST, "choose", {"theme": "0", "value": 1}, "bad_request"),
+        (HOST, "create", {"setup": setup()}, "refused"),
+    ]
+    before = room.view(None, 500)
+    for actor, kind, data, code in cases:
+        with pytest.raises(CommandRefusedError) as refused:
+            room.decide(Command(kind, actor, data), 500)
+        assert refused.value.code == code, (kind, refused.value)
+    assert room.view(None, 500) == before
+    assert types(run(room, Actor("arbiter", "chief"), "draw", 600, team=B.name)) == ["first_chooser_drawn"]
+    assert room.view(None, 600)["chooser"] == B.name
+
+
+def test_a_bad_setup_is_refused_with_the_rule() -> None:
+    room = QuizRoom()
+    bad = setup()
+    bad["teams"] = ["A", "B", "C", "D", "E"]
+    with pytest.raises(CommandRefusedError, match="2 to 4 teams") as refused:
+        room.decide(Command("create", HOST, {"setup": bad}), 0)
+    assert refused.value.code == "bad_setup"
+
+
+def test_answers_comments_and_sources_are_for_the_host_until_the_question_is_over() -> None:
+    room = chosen()
+    host = room.view(HOST, 2_100)["current"]
+    assert host["answers"] == ["ответ-0-1"] and host["comment"] == "Река течёт на север" and host["sources"] == ["БСЭ"]
+    for actor in (None, A, Actor("projector"), Actor("assistant")):
+        text = json.dumps(room.view(actor, 2_100), ensure_ascii=False)
+        assert "ответ-" not in text and "Река течёт" not in text and "БСЭ" not in text
+    published = [room.public(Decided(kind, payload)) for kind, payload, _ in room.log]
+    assert "ответ-" not in json.dumps(published, ensure_ascii=False)
+    # "время": the host reads the answer out, so everyone sees it now; the comment stays with the host.
+    run(room, HOST, "finish_reading", 3_000)
+    assert fire(room) == ["time_called"]
+    last = room.view(None, 8_000)["last"]
+    assert last["answers"] == ["ответ-0-1"] and last["outcome"] == "time" and "comment" not in last
+    assert room.view(HOST, 8_000)["last"]["comment"] == "Река течёт на север"
+
+
+def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() -> None:
+    room = chosen()
+    assert room.view(A, 2_100)["buzzer"] == "open"
+    decided = run(room, B, "press", 2_600, meta={"received_ms": 2_590, "sync": sync()}, tc=1_002_570)
+    assert types(decided) == [PRESS]
+    assert room.view(B, 2_600)["buzzer"] == "pressed"
+    with pytest.raises(CommandRefusedError) as refused:
+        room.decide(Command("finish_reading", HOST), 2_610)
+    assert refused.value.code == "arbitrating"  # the press stops reading; it is not lost to the host's key
+    assert room.view(None, 2_600)["current"]["arbitrating"] is True
+    assert fire(room) == [DECIDED, "buzzed"]
+    state = room.view(B, 3_000)
+    assert state["buzzer"] == "your_turn" and state["current"]["answering"] == B.name
+    assert room.view(A, 3_000)["buzzer"] == "locked"
+    assert types(run(room, HOST, "wrong", 4_000)) == ["answer_judged"]
+    view = room.view(B, 4_000)
+    assert view["buzzer"] == "answered" and view["status"] == "reading"
+    assert room.view(A, 4_000)["buzzer"] == "open"
+    with pytest.raises(CommandRefusedError) as refused:
+        room.decide(Command("press", B, {"tc": 0}, meta={"received_ms": 4_100}), 4_100)
+    assert refused.value.code == "already_answered"
+    run(room, HOST, "finish_reading", 5_000)
+    run(room, C, "press", 5_500, meta={"received_ms": 5_500, "sync": sync()}, tc=1_005_480)
+    fire(room)
+    run(room, HOST, "right", 7_000)
+    scores = {team["name"]: team["score"] for team in room.view(None, 7_000)["teams"]}
+    assert scores == {A.name: 0, B.name: -1, C.name: 1}
+    assert room.view(None, 7_000)["chooser"] == C.name
+
+
+def test_compensated_arbitration_prefers_the_earlier_touch_over_the_earlier_arrival() -> None:
+    room = chosen()
+    run(room, HOST, "finish_reading", 3_000)
+    # A's link is slow: it touched at 3,300 (its clock +1,000,000) but arrived at 3,420; B touched at 3,350.
+    run(room, B, "press", 3_370, meta={"received_ms": 3_370, "sync": sync(rtt=40)}, tc=1_003_350)
+    run(room, A, "press", 3_420, meta={"received_ms": 3_420, "sync": sync(rtt=200)}, tc=1_003_300)
+    decided = room.on_deadline(room.deadline_ms() or 0)
+    decision = next(event for event in decided if event.type == DECIDED)
+    assert decision.payload["winner"] == A.name
+    assert [entry["team"] for entry in decision.payload["order"]] == [A.name, B.name]
+    buzzed = next(event for event in decided if event.type == "buzzed")
+    assert buzzed.payload["press_ms"] == 3_300
+
+
+def test_a_client_cannot_forge_what_the_server_measured() -> None:
+    room = chosen()
+    forged = {"tc": 1, "received_ms": 0, "sync": sync(), "meta": {"received_ms": 0}}
+    decided = room.decide(Command("press", A, forged, meta={"received_ms": 2_500}), 2_500)
+    assert decided[0].payload["received_ms"] == 2_500
+    assert decided[0].payload["client_ms"] is None and decided[0].payload["sync"] is None
+
+
+def test_keyboard_buzzers_press_for_their_team_and_unmapped_keys_are_refused() -> None:
+    room = chosen()
+    assert types(run(room, Actor("projector"), "key", 2_400, meta={"received_ms": 2_390}, key="2")) == [PRESS]
+    assert room.log[-1][1]["source"] == "keyboard" and room.log[-1][1]["team"] == B.name
+    with pytest.raises(CommandRefusedError) as refused:
+        room.decide(Command("key", HOST, {"key": "9"}), 2_500)
+    assert refused.value.code == "unmapped"
+    assert fire(room) == [DECIDED, "buzzed"]
+    assert room.view(None, 2_500)["current"]["answering"] == B.name
+
+
+def test_the_press_window_and_the_answer_time_are_deadlines() -> None:
+    room = chosen()
+    assert room.deadline_ms() is None  # the host reads: nothing is due until reading ends
+    run(room, HOST, "finish_reading", 3_000)
+    assert room.deadline_ms() == 8_000
+    assert room.on_deadline(7_999) == []
+    run(room, A, "press", 4_000, meta={"received_ms": 4_000})
+    fire(room)
+    view = room.view(None, 4_100)
+    deadline = view["current"]["answer_deadline"]
+    assert room.deadline_ms() == deadline
+    run(room, HOST, "extend", 5_000, ms=3_000)
+    assert room.deadline_ms() == deadline + 3_000
+    assert fire(room) == ["answer_time_expired"]
+    assert room.view(A, deadline + 3_000)["buzzer"] == "answered"
+
+
+def test_simulated_reading_wakes_the_room_only_for_time() -> None:
+    room = chosen(reading=ReadingMode.SIMULATED, chars_per_second=10)
+    text = room.view(HOST, 2_000)["current"]["text"]
+    reading_ms = -(-len(text) * 1000 // 10)
+    assert room.deadline_ms() == 2_000 + reading_ms + 5_000
+    assert 0 < room.view(None, 2_500)["current"]["revealed"] < len(text)
+    assert fire(room) == ["time_called"]
+
+
+def test_late_presses_are_recorded_once_for_the_host() -> None:
+    room = chosen()
+    run(room, HOST, "finish_reading", 3_000)
+    fire(room)  # "время" at 8,000
+    decided = run(room, A, "press", 8_050, meta={"received_ms": 8_050})
+    assert types(decided) == [LATE] and decided[0].payload["reason"] == "closed"
+    assert run(room, A, "press", 8_060, meta={"received_ms": 8_060}) == []
+    assert room.view(HOST, 8_100)["late"] == [{"team": A.name, "reason": "closed"}]
+
+
+def test_undo_reverses_the_last_ruling_once_the_question_is_over() -> None:
+    room = chosen()
+    run(room, A, "press", 2_500, meta={"received_ms": 2_500})
+    fire(room)
+    with pytest.raises(CommandRefusedError) as refused:
+        room.decide(Command("undo", HOST), 3_000)
+    assert refused.value.code == "refused"  # nothing ruled yet
+    run(room, HOST, "right", 3_000)
+    assert types(run(room, HOST, "undo", 4_000)) == ["decision_reversed"]
+    assert {t["name"]: t["score"] for t in room.view(None, 4_000)["teams"]}[A.name] == -1
+
+
+def test_a_replaced_question_starts_afresh_and_cancelled_presses_reopen() -> None:
+    room = chosen()
+    run(room, A, "press", 2_500, meta={"received_ms": 2_500})
+    fire(room)
+    assert types(run(room, HOST, "cancel_press", 3_000)) == ["press_cancelled"]
+    assert room.view(A, 3_000)["buzzer"] == "open"
+    assert room.view(HOST, 3_000)["current"]["replacements"] == [1, 2, 3, 4]
+    assert types(run(room, HOST, "replace", 3_500, theme=2, reason="audience_prompt")) == ["question_replaced"]
+    current = room.view(HOST, 3_600)["current"]
+    assert current["text"] == "Вопрос 2.1 о реке" and current["answers"] == ["ответ-2-1"]
+
+
+def test_final_theme_elimination_and_the_assistant_announcement() -> None:
+    final = GameSetup(
+        (A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар")
+    ).to_dict()
+    room = QuizRoom()
+    run(room, HOST, "create", 0, setup=final)
+    run(room, HOST, "draw", 100, team=A.name)
+    assert room.view(None, 100)["striker"] == A.name
+    for step in range(6):
+        run(room, HOST, "strike", 200 + step, theme=step)
+    view = room.view(None, 300)
+    assert view["status"] == "choosing" and [t["struck"] for t in view["board"]].count(True) == 6
+    run(room, A, "request_score", 400)
+    assert room.view(None, 400)["score_due"] is True
+    assert types(run(room, Actor("assistant", "Ерлан"), "announce_score", 500)) == ["score_announced"]
+    assert room.view(None, 500)["score_due"] is False
+
+
+def test_replay_of_the_log_gives_the_same_room_and_the_report_tells_the_story() -> None:
+    room = chosen()
+    run(room, B, "press", 2_600, meta={"received_ms": 2_590, "sync": sync()}, tc=1_002_570)
+    run(room, C, "press", 2_610, meta={"received_ms": 2_610})
+    fire(room)
+    run(room, HOST, "wrong", 4_000)
+    run(room, HOST, "finish_reading", 5_000)
+    fire(room)
+    again = QuizRoom()
+    for kind, payload, at in room.log:
+        again.apply(Decided(kind, payload), at)
+    for actor in (None, HOST, A, B):
+        assert again.view(actor, 9_000) == room.view(actor, 9_000)
+    assert again.deadline_ms() == room.deadline_ms()
+    report = again.report()
+    first = report["questions"][0]
+    assert [p["team"] for p in first["presses"]] == [B.name, C.name]
+    assert first["decisions"][0]["winner"] == B.name
+    assert [o["team"] for o in first["decisions"][0]["order"]] == [B.name, C.name]
+    assert first["rulings"][0]["team"] == B.name and first["rulings"][0]["correct"] is False
+    assert first["outcome"] == "time" and first["answers"] == ["ответ-0-1"]
+
+
+# --- durability: through the owner and a real log ---------------------------------------------------------
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
+    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'quiz.db'}") as opened:
+        await opened.create_room("q1", RoomKind.QUIZ)
+        yield opened
+
+
+@pytest.mark.anyio
+async def test_a_restart_resumes_the_game_with_its_timers(store: EventStore) -> None:
+    mono, wall = FakeTime(0), FakeTime(1_700_000_000_000)
+    owner = RoomOwner("q1", QuizRoom(), StoreLog(store), InProcessBus(), clocks=Clocks(mono, wall))
+    await owner.handle(Command("create", HOST, {"setup": setup()}))
+    await owner.handle(Command("draw", HOST, {"team": A.name}))
+    await owner.handle(Command("choose", HOST, {"theme": 0, "value": 2}))
+    mono.advance(1_000)
+    await owner.handle(Command("press", B, {}, meta={"received_ms": 990}))
+    before = {role: owner.snapshot(role)["data"] for role in (None, HOST, B)}
+    deadline = owner.logic.deadline_ms()
+    await owner.close()
+    wall.now_ms = int((await store.load("q1"))[-1].created_at.timestamp() * 1000)
+    restarted = await RoomOwner.load("q1", QuizRoom, StoreLog(store), InProcessBus(), clocks=Clocks(FakeTime(5), wall))
+    try:
+        assert {role: restarted.snapshot(role)["data"] for role in (None, HOST, B)} == before
+        assert restarted.logic.deadline_ms() == deadline
+    finally:
+        await restarted.close()

@@ -1,0 +1,93 @@
+"""The blossom matcher against brute force, and the completion search's certificates."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from toreshi.tournament.dutch.blossom import max_weight_matching
+from toreshi.tournament.dutch.completion import complete_matching
+from toreshi.tournament.dutch.matching import max_weight_matching as labelled_matching
+
+
+def brute_force(n: int, weights: dict[tuple[int, int], int]) -> int:
+    """The largest total weight of any matching (exhaustive, for small n)."""
+
+    @cache
+    def best(free: frozenset[int]) -> int:
+        if not free:
+            return 0
+        v = min(free)
+        rest = free - {v}
+        result = best(rest)  # v unmatched
+        for u in rest:
+            w = weights.get((v, u), 0)
+            if w > 0:
+                result = max(result, w + best(rest - {u}))
+        return result
+
+    return best(frozenset(range(n)))
+
+
+@st.composite
+def graphs(draw: st.DrawFn) -> tuple[int, dict[tuple[int, int], int]]:
+    n = draw(st.integers(0, 9))
+    huge = draw(st.booleans())
+    weight = st.integers(1, 2**400) if huge else st.integers(1, 12)
+    weights: dict[tuple[int, int], int] = {}
+    for v in range(n):
+        for u in range(v + 1, n):
+            if draw(st.booleans()):
+                weights[v, u] = draw(weight)
+    return n, weights
+
+
+@settings(max_examples=400, deadline=None)
+@given(graphs())
+def test_blossom_matching_is_a_maximum_weight_matching(graph: tuple[int, dict[tuple[int, int], int]]) -> None:
+    n, weights = graph
+    mates = max_weight_matching(n, [(v, u, w) for (v, u), w in weights.items()])
+    assert all(mates[mates[v]] == v and mates[v] != v for v in mates)
+    total = sum(weights[min(v, u), max(v, u)] for v, u in mates.items() if v < u)
+    assert total == brute_force(n, weights)
+
+
+def test_odd_cycles_need_blossoms() -> None:
+    # Two triangles joined by one edge: the optimum takes the bridge and one edge of each triangle.
+    edges = [(0, 1, 6), (1, 2, 6), (0, 2, 6), (3, 4, 6), (4, 5, 6), (3, 5, 6), (2, 3, 10)]
+    mates = max_weight_matching(6, edges)
+    assert mates[2] == 3
+    assert len(mates) == 6
+
+
+def test_labelled_vertices_and_non_positive_weights() -> None:
+    assert labelled_matching([10, 20, 30], [(10, 20, 0), (20, 30, -5)]) == {}
+    assert labelled_matching([10, 20, 30], [(10, 30, 7)]) == {10: 30, 30: 10}
+
+
+@given(graphs(), st.sets(st.integers(0, 8)))
+def test_completion_certificates_are_valid(graph: tuple[int, dict[tuple[int, int], int]], sitters: set[int]) -> None:
+    n, weights = graph
+    vertices = list(range(n))
+
+    def allowed(u: int, v: int) -> bool:
+        return weights.get((min(u, v), max(u, v)), 0) > 0
+
+    mates = complete_matching(vertices, allowed, sitters.__contains__, {})
+    if mates is None:
+        return
+    assert all(mates[mates[v]] == v and allowed(v, mates[v]) for v in mates)
+    left = [v for v in vertices if v not in mates]
+    assert len(left) == n % 2
+    assert all(v in sitters for v in left)
+
+
+def test_completion_follows_hints_and_moves_the_sitter() -> None:
+    def allowed(u: int, v: int) -> bool:
+        return True
+
+    assert complete_matching([0, 1, 2, 3], allowed, lambda v: False, {0: 3, 3: 0}) == {0: 3, 3: 0, 1: 2, 2: 1}
+    mates = complete_matching([0, 1, 2], allowed, lambda v: v == 0, {})
+    assert mates is not None and 0 not in mates

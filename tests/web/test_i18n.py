@@ -1,0 +1,99 @@
+"""Every text the interface shows has a Kazakh and a Russian translation (msgids extracted as Babel does)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+from babel.messages.extract import extract_from_dir, extract_from_file
+from babel.messages.pofile import read_po
+
+from toreshi.web import i18n, pages
+from toreshi.web.templates import TEMPLATE_DIR
+
+WEB = Path(pages.__file__).parent
+PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
+
+
+def _msgid(message: str | tuple[str, ...]) -> str:
+    return message if isinstance(message, str) else message[0]
+
+
+@cache
+def used_messages() -> dict[str, str]:
+    """Every msgid in the templates (Jinja2's Babel extractor) and in the web modules (Python), and where it is."""
+    found: dict[str, str] = {}
+    for filename, line, message, _comments, _context in extract_from_dir(
+        str(TEMPLATE_DIR),
+        method_map=[("**.html", "jinja2.ext:babel_extract")],
+        options_map={"**.html": {"extensions": "jinja2.ext.i18n"}},
+    ):
+        found.setdefault(_msgid(message), f"templates/{filename}:{line}")
+    for module in sorted(WEB.glob("*.py")):  # pages.py and the other page modules
+        for line, message, _comments, _context in extract_from_file("python", str(module)):
+            found.setdefault(_msgid(message), f"{module.name}:{line}")
+    return found
+
+
+@cache
+def catalogue(language: str) -> Catalog:
+    with (i18n.LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").open("rb") as handle:
+        return read_po(handle, locale=language)
+
+
+def test_the_extraction_finds_the_interface_texts() -> None:
+    used = used_messages()
+    assert len(used) > 100
+    for text in (
+        "Arbiter sign-in",
+        "Offer a draw with my move",
+        "Wrong name or password.",
+        "Connection lost — reconnecting…",
+    ):
+        assert text in used
+    assert used["Wrong name or password."].startswith("pages.py")
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_every_used_text_has_a_translation(language: str) -> None:
+    translations = catalogue(language)
+    missing = []
+    for text, where in sorted(used_messages().items()):
+        message = translations.get(text)
+        if message is None or not message.string or message.fuzzy:
+            missing.append(f"{where}: {text!r}")
+    assert not missing, f"{len(missing)} texts without a {language} translation:\n" + "\n".join(missing)
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_translations_keep_their_placeholders(language: str) -> None:
+    for message in catalogue(language):
+        if message.id and isinstance(message.id, str) and isinstance(message.string, str) and message.string:
+            assert sorted(PLACEHOLDER.findall(message.id)) == sorted(PLACEHOLDER.findall(message.string)), message.id
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_translations_are_written_in_cyrillic(language: str) -> None:
+    for message in catalogue(language):
+        if message.id and isinstance(message.string, str) and len(message.string) > 3:
+            assert re.search("[а-яё]", message.string, re.IGNORECASE), (message.id, message.string)
+
+
+def test_the_kazakh_catalogue_uses_the_togyz_terms() -> None:
+    kk = catalogue("kk")
+    assert kk["White"].string == "Бастаушы" and kk["Black"].string == "Қостаушы"
+    assert kk["kazan"].string == "қазан" and kk["tuzdyk"].string == "тұздық" and kk["Arbiter"].string == "Төреші"
+    ru = catalogue("ru")
+    assert ru["kazan"].string == "казан" and ru["tuzdyk"].string == "туздык" and ru["Arbiter"].string == "Судья"
+
+
+def test_the_running_app_translates_the_client_strings() -> None:
+    i18n.activate("kk")
+    assert pages.client_strings()["kazan"] == "қазан"
+    i18n.activate("ru")
+    assert pages.client_strings()["offline"] == "Связь потеряна — переподключение…"
+    i18n.activate("en")
+    assert pages.client_strings()["white"] == "White"
