@@ -162,6 +162,18 @@ class ServerProcess:
         fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
+    def run_queue_seconds(self) -> float:
+        """How long the process's threads were ready to run but waited for a CPU (``schedstat``): the share of the
+        machine that other programs took from the server. NaN where the kernel does not report it."""
+        total = 0
+        try:
+            for task in Path(f"/proc/{self.process.pid}/task").iterdir():
+                with contextlib.suppress(OSError, IndexError, ValueError):
+                    total += int((task / "schedstat").read_text().split()[1])
+        except OSError:
+            return math.nan
+        return total / 1e9
+
     def rss_bytes(self) -> int:
         return int(Path(f"/proc/{self.process.pid}/statm").read_text().split()[1]) * PAGE
 
@@ -252,6 +264,7 @@ class Window:
     replaced: int = 0
     seconds: float = 0.0
     server_cpu_s: float = 0.0
+    server_wait_s: float = 0.0
     client_cpu_s: float = 0.0
     messages_in: int = 0
     messages_out: int = 0
@@ -469,12 +482,10 @@ class GameSlot:
                 raise RuntimeError(f"start refused: {answer}")
             self.version = int(answer["v"])
             self.sent.clear()
-            clients = []
             for index, role in enumerate(["white", "black"]):
                 client = Client(self, role, bench.counters)
                 await client.open(url[index % len(url)], tokens[role], None, bench.compression)
                 self.players[role] = client
-                clients.append(client)
             self.spectators = []
             for index in range(bench.spectators_per_game):
                 spectator = Client(self, "spectator", bench.counters)
@@ -503,6 +514,9 @@ class GameSlot:
         """One command of the current window's kind."""
         window = self.bench.window
         white = self.players["white"]
+        # At most one command per game is in flight, so a version the players have seen is settled (this also
+        # catches up after a command whose answer came too late).
+        self.version = max(self.version, *(player.version for player in self.players.values()))
         await white.wait_version(self.version, COMMAND_TIMEOUT_S)  # whose turn it is, as of the last ack
         mover = self.players[str(white.state.get("turn") or "white")]
         await mover.wait_version(self.version, COMMAND_TIMEOUT_S)
@@ -589,6 +603,9 @@ class Bench:
         self.stop = asyncio.Event()
         self.players: list[asyncio.Task[None]] = []
 
+    def server_wait(self) -> float:
+        return sum(server.run_queue_seconds() for server in self.servers)
+
     def server_cpu(self) -> float:
         return sum(server.cpu_seconds() for server in self.servers)
 
@@ -620,13 +637,14 @@ class Bench:
         counters = self.counters
         start_in, start_out, start_events = counters.messages_in, counters.messages_out, counters.events_in
         versions = sum(slot.version for slot in self.slots)
-        cpu, client_cpu, started = self.server_cpu(), time.process_time(), time.perf_counter()
+        wait, cpu, client_cpu, started = self.server_wait(), self.server_cpu(), time.process_time(), time.perf_counter()
         self.window, self.mode = window, mode
         await asyncio.sleep(seconds)
         self.window, self.mode = None, "idle"
         window.ends_at = time.perf_counter()
         window.seconds = window.ends_at - started
         window.server_cpu_s = self.server_cpu() - cpu
+        window.server_wait_s = self.server_wait() - wait
         window.client_cpu_s = time.process_time() - client_cpu
         window.messages_in = counters.messages_in - start_in
         window.messages_out = counters.messages_out - start_out
@@ -672,6 +690,7 @@ def window_figures(window: Window) -> dict[str, float]:
         "bcast_p50_ms": percentile(window.bcast_ms, 0.50),
         "bcast_p99_ms": percentile(window.bcast_ms, 0.99),
         "server_cpu_pct": 100 * window.server_cpu_s / window.seconds if window.seconds else math.nan,
+        "server_wait_pct": 100 * window.server_wait_s / window.seconds if window.seconds else math.nan,
         "cpu_us_per_cmd": 1e6 * window.server_cpu_s / counted if counted else math.nan,
         "cpu_us_per_msg": 1e6 * window.server_cpu_s / max(1, window.messages_in + window.messages_out),
         "client_cpu_pct": 100 * window.client_cpu_s / window.seconds if window.seconds else math.nan,
@@ -730,6 +749,41 @@ def pinning(pin: bool) -> tuple[int | None, int | None]:
 
 # --- the benchmark -------------------------------------------------------------------------------------------------
 
+RUN_COLUMNS = (
+    ("run", 3),
+    ("window", 6),
+    ("cmd/s", 7),
+    ("ack p50", 8),
+    ("ack p99", 8),
+    ("bc p50", 7),
+    ("bc p99", 7),
+    ("srv CPU%", 8),
+    ("wait%", 6),
+    ("µs/cmd", 7),
+    ("µs/msg", 7),
+    ("cli CPU%", 8),
+)
+
+
+def run_row(number: int, window: Window) -> str:
+    row = window_figures(window)
+    cells = (
+        str(number),
+        window.mode,
+        fmt(row["cmds_per_s"], 1),
+        fmt(row["ack_p50_ms"]),
+        fmt(row["ack_p99_ms"]),
+        fmt(row["bcast_p50_ms"]),
+        fmt(row["bcast_p99_ms"]),
+        fmt(row["server_cpu_pct"], 1),
+        fmt(row["server_wait_pct"], 1),
+        fmt(row["cpu_us_per_cmd"], 0),
+        fmt(row["cpu_us_per_msg"], 1),
+        fmt(row["client_cpu_pct"], 1),
+    )
+    text = " ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, RUN_COLUMNS, strict=True))
+    return f"{text}  {describe_problems([window])}"
+
 
 async def run(args: argparse.Namespace) -> int:
     server_cpu, client_cpu = pinning(args.pin)
@@ -757,24 +811,12 @@ async def run(args: argparse.Namespace) -> int:
                     f"{rss_before / 2**20:.1f} -> {rss_after / 2**20:.1f} MiB"
                 )
                 windows: dict[str, list[Window]] = {"noop": [], "move": []}
-                header = (
-                    f"{'run':>3} {'window':<6} {'cmd/s':>7} {'ack p50':>8} {'ack p99':>8} {'bc p50':>7} "
-                    f"{'bc p99':>7} {'srv CPU%':>8} {'µs/cmd':>7} {'µs/msg':>7} {'cli CPU%':>8}  problems"
-                )
-                print(header)
+                print(" ".join(f"{name:>{width}}" for name, width in RUN_COLUMNS) + "  problems")
                 for number in range(1, args.runs + 1):
                     for mode in ("noop", "move"):
                         window = await bench.measure(mode, args.seconds)
                         windows[mode].append(window)
-                        row = window_figures(window)
-                        print(
-                            f"{number:>3} {mode:<6} {fmt(row['cmds_per_s'], 1):>7} {fmt(row['ack_p50_ms']):>8} "
-                            f"{fmt(row['ack_p99_ms']):>8} {fmt(row['bcast_p50_ms']):>7} {fmt(row['bcast_p99_ms']):>7} "
-                            f"{fmt(row['server_cpu_pct'], 1):>8} {fmt(row['cpu_us_per_cmd'], 0):>7} "
-                            f"{fmt(row['cpu_us_per_msg'], 1):>7} {fmt(row['client_cpu_pct'], 1):>8}  "
-                            f"{describe_problems([window])}",
-                            flush=True,
-                        )
+                        print(run_row(number, window), flush=True)
                 rooms_live = bench.games_created
                 rss_end = bench.server_rss()
                 errors = list(bench.errors)
@@ -785,13 +827,15 @@ async def run(args: argparse.Namespace) -> int:
         f"  move: moves/s={fmt(move['cmds_per_s'], 1)} ack_p50_ms={fmt(move['ack_p50_ms'])} "
         f"ack_p99_ms={fmt(move['ack_p99_ms'])} bcast_p50_ms={fmt(move['bcast_p50_ms'])} "
         f"bcast_p99_ms={fmt(move['bcast_p99_ms'])} cpu_us_per_move={fmt(move['cpu_us_per_cmd'], 0)} "
-        f"server_cpu_pct={fmt(move['server_cpu_pct'], 1)} client_cpu_pct={fmt(move['client_cpu_pct'], 1)} "
+        f"server_cpu_pct={fmt(move['server_cpu_pct'], 1)} server_wait_pct={fmt(move['server_wait_pct'], 1)} "
+        f"client_cpu_pct={fmt(move['client_cpu_pct'], 1)} "
         f"events_per_move={fmt(move['events_per_s'] / move['cmds_per_s'])}"
     )
     print(
         f"  noop: cmds/s={fmt(noop['cmds_per_s'], 1)} ack_p50_ms={fmt(noop['ack_p50_ms'])} "
         f"ack_p99_ms={fmt(noop['ack_p99_ms'])} cpu_us_per_cmd={fmt(noop['cpu_us_per_cmd'], 0)} "
-        f"server_cpu_pct={fmt(noop['server_cpu_pct'], 1)} client_cpu_pct={fmt(noop['client_cpu_pct'], 1)}"
+        f"server_cpu_pct={fmt(noop['server_cpu_pct'], 1)} server_wait_pct={fmt(noop['server_wait_pct'], 1)} "
+        f"client_cpu_pct={fmt(noop['client_cpu_pct'], 1)}"
     )
     print(
         f"  ratio move/noop: ack_p50={fmt(move['ack_p50_ms'] / noop['ack_p50_ms'])} "

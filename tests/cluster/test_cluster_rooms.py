@@ -15,6 +15,7 @@ from starlette.testclient import TestClient
 
 from toreshi.live.bus import InProcessBus
 from toreshi.live.cluster import ClusterConfig, ClusterRooms
+from toreshi.live.forward import NotDeliveredError
 from toreshi.live.owner import OwnershipLostError
 from toreshi.live.redis_bus import RedisBus
 from toreshi.live.registry import Rooms
@@ -62,6 +63,7 @@ async def test_a_command_on_another_instance_is_forwarded_and_answered(store: Ev
         there = await y.get("r1", "togyz")
         ack = await there.handle(Command("add", PLAYER, {"n": 5}, id="b"))
         assert ack.version == 2 and y.owned() == []  # applied by x, acknowledged through y
+        assert there.version == 2 and there.snapshot(None)["data"]["total"] == 7  # y reads its own write at once
         with pytest.raises(CommandRefusedError) as refused:
             await there.handle(Command("add", PLAYER, {"n": -1}))
         assert refused.value.code == "bad_amount"
@@ -75,6 +77,11 @@ async def test_a_command_on_another_instance_is_forwarded_and_answered(store: Ev
         assert [m["v"] for m in seen] in ([2, 3], [3]) and there.version == 3
         assert there.snapshot(None)["data"]["total"] == 8
         assert [m["v"] for m in there.catch_up(1) or []] == [2, 3]
+
+        # Nobody listens for a dead instance: the sender knows at once that its request was not applied.
+        with pytest.raises(NotDeliveredError):
+            await y.forwarder.request("gone", {"room": "r1"})
+        assert await y.forwarder.alive("x") and not await y.forwarder.alive("gone")
 
 
 async def test_a_replica_repairs_what_the_bus_did_not_say(store: EventStore, services: Services) -> None:

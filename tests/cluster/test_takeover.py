@@ -35,6 +35,9 @@ TAKEOVER_LIMIT_S = 3.0
 """A killed owner's Redis connections close at once, so the first command finds it dead without waiting."""
 SCAN_TAKEOVER_LIMIT_S = 4.0
 """The scan runs every second and loads a room in milliseconds; the margin is for a loaded 2-core machine."""
+CLOCK_TOLERANCE_MS = 1_500
+"""How far the room time charged may stray from the wall time the test measured around it: each end is observed
+through a socket, so each carries a delivery delay (small, but not on a loaded 2-core machine)."""
 
 
 async def play(clients: dict[str, RoomClient], plies: int, rng: random.Random, acked: list[tuple[int, str]]) -> None:
@@ -130,7 +133,7 @@ async def test_play_goes_on_after_the_owner_is_killed(services: Services, tmp_pa
             assert after["running"] == "black"
             assert after["white"] == before["white"] - charged
             assert after["black"] == before["black"] - (after["at"] - pressed_at)
-            assert -250 < wall_ms - charged < 750, (charged, wall_ms)  # the room's time ran on through the outage
+            assert abs(wall_ms - charged) < CLOCK_TOLERANCE_MS, (charged, wall_ms)  # room time ran on through it all
 
             # The game nobody touches moves to a live instance by the background scan.
             scan_started = time.monotonic()
@@ -206,7 +209,7 @@ async def test_a_paused_owner_loses_its_rooms_and_cannot_write(services: Service
 
             charged = white.last_ts - before["at"]
             assert white.state["clock"]["white"] == before["white"] - charged
-            assert abs((time.monotonic() - seen_at) * 1000 - charged) < 750  # the whole outage, by wall time
+            assert abs((time.monotonic() - seen_at) * 1000 - charged) < CLOCK_TOLERANCE_MS  # the outage, by wall time
 
             a.resume()  # it wakes with a forwarded move in its socket buffer and a lease that is no longer its own
             await asyncio.sleep(1.0)

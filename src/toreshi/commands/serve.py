@@ -77,4 +77,8 @@ def serve(
         console.print(f"Phones and other devices on this network: [bold]{phone_url}[/]")
         if os.environ.get("TERM", "dumb") != "dumb":
             console.print(terminal_qr(phone_url), highlight=False)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info", ws="websockets-sansio")
+    # ws_max_size: a frame over 64 KiB is refused by the protocol layer (close 1009) before it is buffered whole;
+    # the room socket's own limit (toreshi.web.socket.MAX_MESSAGE_BYTES) is far smaller still.
+    uvicorn.run(
+        create_app(settings), host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=64 * 1024
+    )

@@ -411,7 +411,11 @@ class ClusterRoom:
         return self._source().now_ms()
 
     async def handle(self, command: Command) -> Ack:
-        return await self.cluster.handle(self.room_id, self.kind, command)
+        """Handled by the owner wherever it is; returns once this instance's reads show the result too."""
+        ack = await self.cluster.handle(self.room_id, self.kind, command)
+        if self.cluster.local_owner(self.room_id) is None and self.replica.version < ack.version:
+            await self.replica.sync()  # read-your-writes: do not wait for the bus message
+        return ack
 
     def catch_up(self, last_version: int) -> list[Message] | None:
         return self._source().catch_up(last_version)

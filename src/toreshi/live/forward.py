@@ -35,7 +35,7 @@ FORWARD_TIMEOUT_S = 5.0
 """How long a sender waits for the owner's answer (an append on PostgreSQL takes milliseconds)."""
 
 
-LIVENESS_CHECK_S = 0.25
+LIVENESS_CHECK_S = 0.1
 """While waiting for an answer, how often the sender checks that the instance still listens."""
 
 

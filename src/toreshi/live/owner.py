@@ -19,9 +19,9 @@ from typing import Any, Protocol
 
 from toreshi.live.bus import Bus, Message
 from toreshi.live.history import History
-from toreshi.live.room import Actor, Command, Decided, Finishing, RoomLogic
+from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Finishing, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
-from toreshi.store.errors import VersionConflictError
+from toreshi.store.errors import InvalidEventError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,10 @@ class RoomOwner:
             self.lost = True
             self._cancel_timer()
             raise OwnershipLostError(f"room {self.room_id} moved on without this owner") from error
+        except InvalidEventError as error:
+            # Events the store can never hold (a NUL character in a name, say): the command is refused, and the
+            # store, which refuses a whole append, holds nothing of it.
+            raise CommandRefusedError("bad_request", str(error)) from None
         messages: list[Message] = []
         for offset, event in enumerate(decided, start=1):
             self.logic.apply(event, now)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Payload
-from toreshi.quiz.board import VALUES
+from toreshi.quiz.board import VALUES, BoardQuestion
 from toreshi.quiz.buzzer import (
     Arbiter,
     ArbiterSettings,
@@ -643,6 +643,28 @@ class QuizRoom:
 
     # --- what clients see ------------------------------------------------------------------------------
 
+    @staticmethod
+    def _origin(
+        state: GameState, theme: int | None, value: int, question: BoardQuestion
+    ) -> tuple[int | None, int | None]:
+        """Where a question really comes from, as (board theme, reserve index): its own cell, or — after a
+        replacement (SI-4.6) — another theme's cell of the same value or a reserve question. The theme's name is
+        part of the question for the players, and the host's comment and sources belong to the question asked."""
+        board = state._setup.board
+        if theme is not None and board.themes[theme].cell(value) == question:
+            return theme, None
+        for index, candidate in enumerate(board.themes):
+            if candidate.cell(value) == question:
+                return index, None
+        for index, spare in enumerate(board.reserve):
+            if spare == question:
+                return None, index
+        return theme, None
+
+    def _theme_name(self, state: GameState, theme: int | None, value: int, question: BoardQuestion) -> str | None:
+        origin, _reserve = self._origin(state, theme, value, question)
+        return None if origin is None else state._setup.board.themes[origin].name
+
     def _note(self, theme: int | None, value: int, reserve: int | None = None) -> dict[str, Any]:
         key = f"r:{reserve}" if reserve is not None else f"{theme}:{value}"
         return self.notes.get(key, {})
@@ -752,7 +774,8 @@ class QuizRoom:
         if current is None:
             return None
         setup = state._setup
-        theme = None if current.theme is None else setup.board.themes[current.theme].name
+        origin, reserve = self._origin(state, current.theme, current.value, current.question)
+        theme = None if origin is None else setup.board.themes[origin].name
         window_closes = current.window_start_ms + setup.press_window_ms if current.window_start_ms is not None else None
         reading_ends = None
         if current.reading_total_ms is not None and current.reading_since_ms is not None:
@@ -781,13 +804,7 @@ class QuizRoom:
             "arbitrating": bool(self.pending),
         }
         if host:
-            reserve = None
-            if current.theme is None:
-                reserve = next(
-                    (i for i, q in enumerate(setup.board.reserve) if q == current.question and i in state.used_reserve),
-                    None,
-                )
-            note = self._note(current.theme, current.value, reserve)
+            note = self._note(origin, current.value, reserve)
             shown["answers"] = list(current.question.answers)
             shown["comment"] = str(note.get("comment", ""))
             shown["sources"] = list(note.get("sources", []))
@@ -807,7 +824,8 @@ class QuizRoom:
             return None
         played = state.played[-1]
         setup = state._setup
-        theme = None if played.theme is None else setup.board.themes[played.theme].name
+        origin, reserve = self._origin(state, played.theme, played.value, played.question)
+        theme = None if origin is None else setup.board.themes[origin].name
         shown: Payload = {
             "number": played.number,
             "theme_name": theme,
@@ -822,7 +840,7 @@ class QuizRoom:
             ],
         }
         if host:
-            note = self._note(played.theme, played.value)
+            note = self._note(origin, played.value, reserve)
             shown["comment"] = str(note.get("comment", ""))
             shown["sources"] = list(note.get("sources", []))
         return shown
@@ -968,7 +986,7 @@ class QuizRoom:
             item = entry(played.number)
             item.update(
                 {
-                    "theme_name": None if played.theme is None else setup.board.themes[played.theme].name,
+                    "theme_name": self._theme_name(state, played.theme, played.value, played.question),
                     "value": played.value,
                     "text": played.question.text,
                     "answers": list(played.question.answers),
@@ -979,7 +997,7 @@ class QuizRoom:
         if current is not None:  # the question in play (the report is the host's until the game is over)
             entry(current.number).update(
                 {
-                    "theme_name": None if current.theme is None else setup.board.themes[current.theme].name,
+                    "theme_name": self._theme_name(state, current.theme, current.value, current.question),
                     "value": current.value,
                     "text": current.question.text,
                     "answers": list(current.question.answers),

@@ -16,8 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable
-from contextlib import AsyncExitStack
+from collections.abc import Callable
 
 from toreshi.live.bus import Bus, InProcessBus, Message
 from toreshi.live.history import History
@@ -53,7 +52,6 @@ class Replica:
         self._history = History(history_size)
         self._history_size = history_size
         self._lock = asyncio.Lock()
-        self._stack = AsyncExitStack()
         self._follower: asyncio.Task[None] | None = None
         self.last_used = self._clocks.monotonic()
 
@@ -63,25 +61,29 @@ class Replica:
 
     async def start(self) -> None:
         """Subscribe first, then load: whatever is published meanwhile is either in the load or comes after it."""
-        messages = await self._stack.enter_async_context(self._bus.subscribe(self.channel))
-        await self.sync()
-        self._follower = asyncio.create_task(self._follow(messages))
+        ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._follower = asyncio.create_task(self._follow(ready))
+        await ready
 
-    async def _follow(self, messages: AsyncIterator[Message]) -> None:
+    async def _follow(self, ready: asyncio.Future[None]) -> None:
         while True:
             try:
-                async for message in messages:
-                    version = message.get("v")
-                    if isinstance(version, int) and version > self.version:
-                        await self.sync()
-                return
+                async with self._bus.subscribe(self.channel) as messages:
+                    await self.sync()
+                    if not ready.done():
+                        ready.set_result(None)
+                    async for message in messages:
+                        version = message.get("v")
+                        if isinstance(version, int) and version > self.version:
+                            await self.sync()
             except asyncio.CancelledError:
                 raise
-            except Exception:  # an overflowed or broken subscription: the log still has everything
-                log.warning("replica %s: bus subscription failed; repairing from the log", self.room_id, exc_info=True)
+            except Exception as error:  # an overflowed or broken subscription: subscribe again, repair from the log
+                if not ready.done():
+                    ready.set_exception(error)
+                    return
+                log.warning("replica %s: bus subscription failed; subscribing again", self.room_id, exc_info=True)
                 await asyncio.sleep(0.5)
-                with contextlib.suppress(Exception):
-                    await self.sync()
 
     async def sync(self) -> None:
         """Fold (and announce on :attr:`local`) the events the log holds beyond this replica's version."""
@@ -138,5 +140,4 @@ class Replica:
             self._follower.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._follower
-        await self._stack.aclose()
         await self.local.close()

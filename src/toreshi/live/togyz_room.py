@@ -3,6 +3,10 @@
 Roles: ``white`` and ``black`` (each player, by their per-game link), ``arbiter``, and everyone else a spectator.
 Every rule lives in the game; this adapter only checks who may ask for what, turns game errors into refusals
 with stable codes, and shapes the state that clients render (docs/protocol.md, "Room kind togyz").
+
+The one thing the room adds of its own is the arbiters' decision to adjourn (TK-A2): ``request_adjournment``
+records it as a room event (``adjournment_requested``, not a game event), and only then may the player to move
+seal a move with ``adjourn``; ``cancel_adjournment`` withdraws it. Sealing or the end of the game clears it.
 """
 
 from __future__ import annotations
@@ -74,7 +78,13 @@ _ARBITER_COMMANDS = {
     "decide",
     "claim_flag",
     "postpone",
+    "request_adjournment",
+    "cancel_adjournment",
 }
+ADJOURNMENT_REQUESTED = "adjournment_requested"
+ADJOURNMENT_CANCELLED = "adjournment_cancelled"
+_ROOM_EVENTS = {ADJOURNMENT_REQUESTED, ADJOURNMENT_CANCELLED}
+_PROBE_SALT = "0" * 32
 
 
 def side_name(side: Side | None) -> str | None:
@@ -109,6 +119,8 @@ class TogyzRoom:
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self.adjournment_requested = False
+        """The arbiters have decided to adjourn (TK-A2): the player to move may seal a move."""
 
     # --- deciding --------------------------------------------------------------------------------
 
@@ -117,6 +129,10 @@ class TogyzRoom:
             if command.type != "create" or command.actor.role != ARBITER:
                 raise CommandRefusedError("no_game", "the game has not been created yet")
             return self._created(command.data, now_ms)
+        if command.type in ("request_adjournment", "cancel_adjournment") and command.actor.role == ARBITER:
+            return self._adjournment(command.type, now_ms)
+        if command.type == "adjourn" and command.actor.role in PLAYER_ROLES and not self.adjournment_requested:
+            raise CommandRefusedError("refused", "a move is sealed only when the arbiter adjourns the game (TK-A2)")
         action = self._action(command)
         try:
             after = action(self.game, now_ms)
@@ -138,6 +154,19 @@ class TogyzRoom:
         except (GameError, TimeControlError, SettingsError, TypeError, KeyError) as error:
             raise CommandRefusedError("bad_request", str(error)) from None
         return [Decided(event.kind, event_to_dict(event)) for event in game.events]
+
+    def _adjournment(self, kind: str, now_ms: int) -> Sequence[Decided]:
+        assert self.game is not None
+        state = self.game.state
+        if kind == "cancel_adjournment":
+            if not self.adjournment_requested:
+                raise CommandRefusedError("refused", "no adjournment has been asked for")
+            return [Decided(ADJOURNMENT_CANCELLED, {"at_ms": now_ms})]
+        if self.adjournment_requested:
+            raise CommandRefusedError("refused", "the adjournment has already been asked for")
+        if state.status is not GameStatus.LIVE:
+            raise CommandRefusedError("refused", f"only a game in play is adjourned, not a {state.status.value} one")
+        return [Decided(ADJOURNMENT_REQUESTED, {"at_ms": now_ms, "sealer": side_name(state.board.turn)})]
 
     def _action(self, command: Command) -> Callable[[Game, int], Game]:
         role, data, kind = command.actor.role, command.data, command.type
@@ -229,11 +258,16 @@ class TogyzRoom:
         return self.game is not None and self.game.state.is_over
 
     def apply(self, event: Decided, at_ms: int) -> None:
+        if event.type in _ROOM_EVENTS:
+            self.adjournment_requested = event.type == ADJOURNMENT_REQUESTED
+            return
         try:
             parsed = event_from_dict(dict(event.payload))
         except EventLogError as error:
             raise ValueError(f"cannot read a stored {event.type!r} event: {error}") from None
         self.game = Game.replay([parsed]) if self.game is None else self.game.apply(parsed)
+        if self.game.state.status in (GameStatus.ADJOURNED, GameStatus.FINISHED):
+            self.adjournment_requested = False
 
     def deadline_ms(self) -> int | None:
         if self.game is None:
@@ -268,7 +302,7 @@ class TogyzRoom:
             "kazans": {"white": board.kazans[WHITE], "black": board.kazans[BLACK]},
             "tuzdyks": {"white": board.tuzdyk(WHITE), "black": board.tuzdyk(BLACK)},
             "turn": side_name(board.turn),
-            "legal": board.legal_moves() if state.status is GameStatus.LIVE and not state.move_pending else [],
+            "legal": self._legal(),
             "moves": [
                 {"ply": number, "side": side_name(ply.side), "token": ply.token, "draw_offer": ply.draw_offered}
                 for number, ply in enumerate(state.plies, start=1)
@@ -289,8 +323,27 @@ class TogyzRoom:
             "can": self._can(role, now_ms),
         }
         if state.envelope is not None:
-            view["envelope"] = {"sealer": side_name(state.envelope.sealer), "commitment": state.envelope.commitment}
+            envelope = state.envelope
+            view["envelope"] = {
+                "sealer": side_name(envelope.sealer),
+                "commitment": envelope.commitment,
+                "move_number": envelope.move_number,
+                "used": {"white": envelope.white_used_ms, "black": envelope.black_used_ms},
+            }
+        view["adjournment_requested"] = self.adjournment_requested
+        view["sealed_move"] = state.sealed_hole
         return view
+
+    def _legal(self) -> list[int]:
+        """The holes the player to move may sow from now: only the sealed move right after the envelope is opened."""
+        assert self.game is not None
+        state = self.game.state
+        if state.status is not GameStatus.LIVE or state.move_pending:
+            return []
+        legal = state.board.legal_moves()
+        if state.sealed_hole is not None:
+            return [hole for hole in legal if hole == state.sealed_hole]
+        return list(legal)
 
     def _can(self, role: str, now_ms: int) -> list[str]:
         """The commands ``role`` may send now, found by asking the game (nothing is kept)."""
@@ -306,7 +359,17 @@ class TogyzRoom:
             "claim_flag": {},
         }
         if role == ARBITER:
-            probes = {"start": {}, "pause": {}, "resume": {}, "extend_both_flags": {}, "declare_default": {}}
+            probes = {
+                "start": {},
+                "pause": {},
+                "resume": {},
+                "extend_both_flags": {},
+                "declare_default": {},
+                "request_adjournment": {},
+                "cancel_adjournment": {},
+            }
+        elif self.adjournment_requested and self.game.state.board.legal_moves():
+            probes["adjourn"] = {"hole": self.game.state.board.legal_moves()[0], "salt": _PROBE_SALT}
         allowed = []
         side = PLAYER_ROLES.get(role)
         if side is not None and self.view_legal(side):

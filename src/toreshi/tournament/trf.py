@@ -304,11 +304,17 @@ def _field(line: str, first: int, last: int) -> str:
     return line[first - 1 : last]
 
 
+def _digits(text: str) -> bool:
+    """ASCII digits only: ``str.isdigit`` also accepts ``²`` and other digits that ``int`` refuses or that no TRF
+    writer means."""
+    return text.isascii() and text.isdigit()
+
+
 def _parse_points(text: str) -> Fraction:
     value = text.strip()
     if not value:
         return Fraction(0)
-    if not re.fullmatch(r"\d+(\.\d+)?", value):
+    if not re.fullmatch(r"[0-9]+(\.[0-9]+)?", value):
         raise TrfError(f"points {value!r} are not a number")
     return Fraction(value)
 
@@ -317,14 +323,14 @@ def _parse_player(line: str) -> PlayerRecord:
     if len(line) < 84:
         line = line.ljust(84)
     number_text = _field(line, 5, 8).strip()
-    if not number_text.isdigit() or int(number_text) == 0:
+    if not _digits(number_text) or int(number_text) == 0:
         raise TrfError(f"pairing number {number_text!r} must be a positive number")
     number = int(number_text)
     rating_text = _field(line, 49, 52).strip()
-    if rating_text and not rating_text.isdigit():
+    if rating_text and not _digits(rating_text):
         raise TrfError(f"rating {rating_text!r} is not a number")
     rank_text = _field(line, 86, 89).strip()
-    if rank_text and not rank_text.isdigit():
+    if rank_text and not _digits(rank_text):
         raise TrfError(f"rank {rank_text!r} is not a number")
     rounds: list[TrfRound | None] = []
     start = 92
@@ -359,8 +365,8 @@ def _parse_round(block: str, round_number: int, player: int) -> TrfRound | None:
     where = f"round {round_number}"
     if opponent_text.strip() in ("", "0000"):
         opponent = None
-    elif opponent_text.strip().isdigit():
-        opponent = int(opponent_text)
+    elif _digits(opponent_text.strip()):
+        opponent = int(opponent_text.strip())
         if opponent == player:
             raise TrfError(f"{where}: player {player} is listed as their own opponent")
     else:

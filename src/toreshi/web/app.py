@@ -23,7 +23,7 @@ from toreshi.live.tournament_room import TournamentRoom
 from toreshi.store import EventStore, RoomStatus, open_store
 from toreshi.store.accounts import Accounts
 from toreshi.web import pages, quiz_pages, rooms_api, tournament_pages
-from toreshi.web.middleware import LanguageMiddleware, SameOriginPostMiddleware
+from toreshi.web.middleware import BodySizeLimitMiddleware, LanguageMiddleware, SameOriginPostMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
@@ -85,6 +85,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     middleware = [
+        # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
+        Middleware(BodySizeLimitMiddleware, overrides={"/quiz/new": quiz_pages.MAX_PACK_BYTES + 1024 * 1024}),
         Middleware(
             SessionMiddleware,
             secret_key=settings.secret_key(),

@@ -16,7 +16,7 @@ from toreshi.store import RoomKind
 from toreshi.web import auth, i18n
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_room, owner_of
-from toreshi.web.security import WeakPasswordError, hash_password, verify_password
+from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.templates import render
 
 MAX_NAME = 80
@@ -51,6 +51,22 @@ async def home(request: Request) -> Response:
 
 
 async def health(request: Request) -> JSONResponse:
+    """``GET /api/health``: the server answers, and its version.
+
+    ---
+    summary: The server is up
+    operationId: getHealth
+    tags: [meta]
+    responses:
+      "200":
+        description: Up, with the server's version
+        content:
+          application/json:
+            schema:
+              type: object
+              required: [status, version]
+              properties: {status: {type: string, enum: [ok]}, version: {type: string}}
+    """
     return JSONResponse({"status": "ok", "version": toreshi.__version__})
 
 
@@ -96,17 +112,34 @@ async def login(request: Request) -> Response:
     error = ""
     target = _safe_next(request.query_params.get("next"))
     if request.method == "POST":
+        limiter = _sign_in_limiter(request)
+        client = request.client.host if request.client else ""
+        if limiter.blocked(client):
+            error = _("Too many failed attempts; wait a few minutes and try again.")
+            return render(
+                request, "login.html", status_code=429, error=error, next=target, csrf=auth.csrf_token(request)
+            )
         form = await _form(request)
         name = form.get("name", "").strip()
         hashed = await services.accounts.arbiter_hash(name)
         if not auth.csrf_ok(request, form.get("csrf")):
             error = _("The form has expired; please try again.")
-        elif hashed is None or not verify_password(hashed, form.get("password", "")):
+        elif not verify_password(hashed, form.get("password", "")):
+            limiter.failed(client)
             error = _("Wrong name or password.")
         else:
             auth.sign_in(request, name)
             return RedirectResponse(_safe_next(form.get("next")), status_code=303)
     return render(request, "login.html", error=error, next=target, csrf=auth.csrf_token(request))
+
+
+def _sign_in_limiter(request: Request) -> AttemptLimiter:
+    """The app's count of failed sign-ins per client address (one per app, made on first use)."""
+    state = request.app.state
+    if not hasattr(state, "sign_in_limiter"):
+        state.sign_in_limiter = AttemptLimiter()
+    limiter: AttemptLimiter = state.sign_in_limiter
+    return limiter
 
 
 async def logout(request: Request) -> Response:

@@ -450,6 +450,26 @@ async def report_page(request: Request) -> Response:
 
 
 async def report_json(request: Request) -> Response:
+    """``GET /api/quiz/{room_id}/report``: a quiz game's report (SI-9), open to all once the game is over.
+
+    ---
+    summary: A quiz game's report
+    operationId: getQuizReport
+    tags: [quiz]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+      - {name: token, in: query, required: false, description: "The host's link token", schema: {type: string}}
+    responses:
+      "200":
+        description: The report (scores, questions, presses and decisions)
+        content: {application/json: {schema: {type: object}}}
+      "403":
+        description: The game is not over and the visitor is neither its host nor an arbiter
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "404":
+        description: No such quiz game
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+    """
     owner = await _quiz_owner(request)
     if owner is None:
         return JSONResponse({"error": "no such game"}, status_code=404)

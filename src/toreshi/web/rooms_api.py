@@ -7,7 +7,8 @@ import secrets
 
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import JSONResponse
-from starlette.routing import Route
+from starlette.routing import BaseRoute, Route
+from starlette.schemas import SchemaGenerator
 from starlette.websockets import WebSocket
 
 from toreshi.clock.presets import PRESETS
@@ -66,7 +67,22 @@ async def room_socket(websocket: WebSocket) -> None:
 
 
 async def room_state(request: Request) -> JSONResponse:
-    """``GET /api/rooms/{room_id}``: the room as a spectator sees it."""
+    """``GET /api/rooms/{room_id}``: the room as a spectator sees it.
+
+    ---
+    summary: A live room (togyz game, quiz game or tournament) as a spectator sees it
+    operationId: getRoom
+    tags: [rooms]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+    responses:
+      "200":
+        description: The room's snapshot at its current event version (docs/protocol.md, "snapshot")
+        content: {application/json: {schema: {$ref: "#/components/schemas/Snapshot"}}}
+      "404":
+        description: No such room
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+    """
     owner = await owner_of(request, request.path_params["room_id"])
     if owner is None:
         return JSONResponse({"error": "no such room"}, status_code=404)
@@ -104,7 +120,17 @@ async def create_togyz_room(
 
 
 async def session_info(request: Request) -> JSONResponse:
-    """``GET /api/session``: who is signed in, and the token that JSON writes must send as ``X-CSRF-Token``."""
+    """``GET /api/session``: who is signed in, and the token that JSON writes must send as ``X-CSRF-Token``.
+
+    ---
+    summary: Who is signed in, and the session's CSRF token
+    operationId: getSession
+    tags: [session]
+    responses:
+      "200":
+        description: The signed-in arbiter (null for anyone else) and the token for X-CSRF-Token
+        content: {application/json: {schema: {$ref: "#/components/schemas/Session"}}}
+    """
     return JSONResponse({"arbiter": auth.signed_in(request), "csrf": auth.csrf_token(request)})
 
 
@@ -113,6 +139,28 @@ async def create_game(request: Request) -> JSONResponse:
 
     Body: ``{"white": str, "black": str, "control": "blitz" | {time control}, "settings": {…}}``. Answers 201 with
     ``{"id", "links": {"white", "black", "spectator"}}`` — the players' links carry their secret tokens.
+
+    ---
+    summary: Create a togyz game (arbiters only)
+    operationId: createGame
+    tags: [games]
+    security: [{session: [], csrf: []}]
+    requestBody:
+      required: true
+      content: {application/json: {schema: {$ref: "#/components/schemas/NewGame"}}}
+    responses:
+      "201":
+        description: The game, its spectator link and the players' secret links and tokens (shown once)
+        content: {application/json: {schema: {$ref: "#/components/schemas/CreatedGame"}}}
+      "400":
+        description: A body that is not a game (the message says why)
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "401":
+        description: Not signed in as an arbiter
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "403":
+        description: Missing or wrong X-CSRF-Token
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
     """
     arbiter = auth.signed_in(request)
     if arbiter is None:
@@ -151,7 +199,130 @@ async def create_game(request: Request) -> JSONResponse:
     return JSONResponse({"id": room_id, "links": links, "tokens": tokens}, status_code=201)
 
 
+OPENAPI = SchemaGenerator(
+    {
+        "openapi": "3.0.3",
+        "info": {
+            "title": "toreshi JSON API",
+            "version": "1",
+            "description": "Rooms, sessions and games over HTTP; live play is on the WebSocket /ws/rooms/{room_id} "
+            "(docs/protocol.md). Writes need the arbiter's session cookie and its X-CSRF-Token (GET /api/session).",
+        },
+        "components": {
+            "securitySchemes": {
+                "session": {"type": "apiKey", "in": "cookie", "name": "toreshi_session"},
+                "csrf": {"type": "apiKey", "in": "header", "name": "X-CSRF-Token"},
+            },
+            "schemas": {
+                "Error": {
+                    "type": "object",
+                    "required": ["error"],
+                    "properties": {"error": {"type": "string"}, "code": {"type": "string"}},
+                },
+                "Session": {
+                    "type": "object",
+                    "required": ["arbiter", "csrf"],
+                    "properties": {"arbiter": {"type": "string", "nullable": True}, "csrf": {"type": "string"}},
+                },
+                "Snapshot": {
+                    "type": "object",
+                    "required": ["t", "room", "kind", "v", "ts", "data", "protocol"],
+                    "properties": {
+                        "t": {"type": "string", "enum": ["snapshot"]},
+                        "room": {"type": "string"},
+                        "kind": {"type": "string", "enum": ["togyz", "quiz", "tournament"]},
+                        "v": {"type": "integer", "minimum": 0},
+                        "ts": {"type": "integer"},
+                        "data": {"type": "object"},
+                        "protocol": {"type": "integer"},
+                    },
+                },
+                "NewGame": {
+                    "type": "object",
+                    "required": ["white", "black"],
+                    "properties": {
+                        "white": {"type": "string", "minLength": 1, "maxLength": 500},
+                        "black": {"type": "string", "minLength": 1, "maxLength": 500},
+                        "control": {
+                            "description": "A preset name or a time control (default: blitz)",
+                            "oneOf": [
+                                {"type": "string", "enum": sorted(PRESETS)},
+                                {"$ref": "#/components/schemas/TimeControl"},
+                            ],
+                        },
+                        "settings": {
+                            "type": "object",
+                            "description": "Game settings (GameSettings.to_dict), e.g. {flag_mode: claim}; unknown "
+                            "keys are refused, missing ones take the regulation's defaults",
+                        },
+                    },
+                },
+                "TimeControl": {
+                    "type": "object",
+                    "required": ["periods"],
+                    "properties": {
+                        "periods": {
+                            "type": "array",
+                            "minItems": 1,
+                            "description": "Every period but the last has a move count; the last has none",
+                            "items": {
+                                "type": "object",
+                                "required": ["time_ms"],
+                                "properties": {
+                                    "moves": {"type": "integer", "minimum": 1, "nullable": True},
+                                    "time_ms": {"type": "integer", "minimum": 1},
+                                },
+                            },
+                        },
+                        "increment_ms": {"type": "integer", "minimum": 0},
+                        "delay_ms": {"type": "integer", "minimum": 0, "description": "Not with an increment"},
+                    },
+                },
+                "CreatedGame": {
+                    "type": "object",
+                    "required": ["id", "links", "tokens"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "links": {
+                            "type": "object",
+                            "required": ["white", "black", "spectator"],
+                            "additionalProperties": {"type": "string"},
+                        },
+                        "tokens": {
+                            "type": "object",
+                            "required": ["white", "black"],
+                            "additionalProperties": {"type": "string"},
+                        },
+                    },
+                },
+            },
+        },
+    }
+)
+"""The OpenAPI description of the ``/api`` routes, from the YAML after ``---`` in each handler's docstring."""
+
+
+def api_routes(routes: list[BaseRoute]) -> list[BaseRoute]:
+    return [route for route in routes if isinstance(route, Route) and route.path.startswith("/api/")]
+
+
+async def openapi(request: Request) -> JSONResponse:
+    """``GET /api/openapi.json``: this API described as OpenAPI 3.
+
+    ---
+    summary: This API as an OpenAPI 3 document
+    operationId: getOpenAPI
+    tags: [meta]
+    responses:
+      "200":
+        description: The OpenAPI document
+        content: {application/json: {schema: {type: object, required: [openapi, info, paths]}}}
+    """
+    return JSONResponse(OPENAPI.get_schema(routes=api_routes(request.app.routes)))
+
+
 routes = [
+    Route("/api/openapi.json", openapi),
     Route("/api/rooms/{room_id}", room_state),
     Route("/api/session", session_info),
     Route("/api/games", create_game, methods=["POST"]),

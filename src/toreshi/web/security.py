@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import hmac
 import secrets
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from argon2 import PasswordHasher
@@ -37,11 +41,73 @@ def hash_password(password: str) -> str:
     return _hasher.hash(password)
 
 
-def verify_password(hashed: str, password: str) -> bool:
+def verify_password(hashed: str | None, password: str) -> bool:
+    """Whether ``password`` matches; an unknown name (``hashed`` is ``None``) costs the same time and never matches,
+    so that the answer's timing does not tell which arbiter names exist."""
     try:
-        return _hasher.verify(hashed, password)
+        return _hasher.verify(hashed or _dummy_hash(), password) and hashed is not None
     except (VerificationError, InvalidHashError):
         return False
+
+
+_DUMMY: list[str] = []
+
+
+def _dummy_hash() -> str:
+    if not _DUMMY:
+        _DUMMY.append(_hasher.hash(new_token()))
+    return _DUMMY[0]
+
+
+@dataclass
+class AttemptLimiter:
+    """Failed sign-in attempts per client: after ``attempts`` failures within ``window_s`` seconds, that client is
+    refused (without checking the password, which costs a hash) until the oldest failure leaves the window.
+
+    Kept in memory per instance: enough against a guessing script on the club network, and nothing to clean up.
+
+    >>> clock = [0.0]
+    >>> limiter = AttemptLimiter(attempts=2, window_s=60, clock=lambda: clock[0])
+    >>> limiter.failed("10.0.0.7"); limiter.failed("10.0.0.7")
+    >>> limiter.blocked("10.0.0.7"), limiter.blocked("10.0.0.8")
+    (True, False)
+    >>> clock[0] = 61.0
+    >>> limiter.blocked("10.0.0.7")
+    False
+    """
+
+    attempts: int = 10
+    window_s: float = 300.0
+    max_clients: int = 10_000
+    clock: Callable[[], float] = time.monotonic
+    _failures: dict[str, deque[float]] = field(default_factory=dict)
+
+    def _recent(self, client: str) -> deque[float] | None:
+        failures = self._failures.get(client)
+        if failures is None:
+            return None
+        now = self.clock()
+        while failures and now - failures[0] >= self.window_s:
+            failures.popleft()
+        if not failures:
+            del self._failures[client]
+            return None
+        return failures
+
+    def blocked(self, client: str) -> bool:
+        failures = self._recent(client)
+        return failures is not None and len(failures) >= self.attempts
+
+    def failed(self, client: str) -> None:
+        failures = self._recent(client)
+        if failures is None:
+            if len(self._failures) >= self.max_clients:  # forget the stale ones first, then the oldest
+                for known in list(self._failures):
+                    self._recent(known)
+                while len(self._failures) >= self.max_clients:
+                    del self._failures[next(iter(self._failures))]
+            failures = self._failures[client] = deque()
+        failures.append(self.clock())
 
 
 def new_token(nbytes: int = 24) -> str:

@@ -168,9 +168,14 @@ class Connection:
 
     async def receive(self, timeout: float) -> dict[str, Any]:
         try:
-            raw = await asyncio.wait_for(self.websocket.receive_text(), timeout)
+            frame = await asyncio.wait_for(self.websocket.receive(), timeout)
         except TimeoutError:
             raise ProtocolError("idle", "no message in time") from None
+        if frame["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+        raw = frame.get("text")
+        if not isinstance(raw, str):  # a binary frame: the protocol is JSON text only
+            raise ProtocolError("binary", "messages are JSON text frames")
         self.received_ms = server_ms()
         return parse(raw)
 

@@ -312,12 +312,15 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
                 )
         mdps = bracket[:movers]
         residents = bracket[movers:resident_end]
+        below = bracket[resident_end:]
         if FAST and not mdps and group_start >= n and _pair_in_order(state, active, residents, pairs):
-            mates = {}
+            state.single_is_bye = False
+        elif FAST and (rule := _pair_bracket_alone(state, active, mdps, residents, below, pairs)) is not None:
+            state.single_is_bye = rule
         else:
             mates = _pair_moved_down(state, active, bracket, mdps, residents, pairs, mates)
             mates = _pair_remainder(state, active, bracket, mdps, residents, pairs, mates)
-        state.single_is_bye = _bye_comes_from(state, n, group_start, bracket, active, mates)
+            state.single_is_bye = _bye_comes_from(state, n, group_start, bracket, active, mates)
         before = len(bracket)
         movers = sum(1 for index, v in enumerate(bracket) if index < resident_end and v in active)
         bracket = [v for v in bracket if v in active]
@@ -368,6 +371,90 @@ def _finalise(state: _Round, active: set[int], pairs: list[tuple[int, int]], a: 
     active.discard(b)
 
 
+def _mdp_fields(state: _Round, mdps: list[int], residents: list[int]) -> tuple[int, dict[tuple[int, int], int]]:
+    """Fields below the criteria: the higher MDPs paired first, each against the highest resident possible."""
+    k, r = len(mdps), len(residents)
+    width = (r + 1).bit_length()
+    extra: dict[tuple[int, int], int] = {}
+    for i, m in enumerate(mdps):
+        for j, res in enumerate(residents):
+            if state.weights.get((m, res), 0) > 0:
+                extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
+    return k + k * width, extra
+
+
+def _pair_bracket_alone(
+    state: _Round,
+    active: set[int],
+    mdps: list[int],
+    residents: list[int],
+    below: list[int],
+    pairs: list[tuple[int, int]],
+) -> bool | None:
+    """Pair a bracket without the scoregroup below it, when that provably gives the same pairing.
+
+    The bracket (MDPs and residents) is matched alone: its MDP step, then its remainder. When that pairs all of
+    it but at most one player ``d`` (the fewest C6 allows), the only thing the players below add is C8: the pairs
+    of the next bracket. So a certificate is sought: the next scoregroup ``below`` pairs within itself and with
+    ``d`` (paired), all but at most one player ``x``, and ``x`` with everyone further down completes the round.
+    Then C8 has its largest possible value, this bracket's fields are at their best, and the pairing is optimal
+    for everyone. Nothing is changed and None is returned when any step fails; the caller then takes the
+    general way.
+
+    Returns the bye rule of the next bracket (:func:`_bye_comes_from`): whether, in every optimal pairing, the
+    players carried into it pair among themselves but the bye. By C8 they pair among themselves but ``x``; and
+    ``x`` is the bye exactly when the certificate leaves it out (only players at the bye's score may be left
+    out, and everyone further down has a lower score).
+    """
+    members = mdps + residents
+    odd = len(members) % 2
+    first: dict[int, int] | None = None
+    if not mdps:
+        # Only the number of pairs matters here (the remainder matching below chooses them): a quick complete
+        # pairing proves it is the largest possible.
+        first = complete_matching(members, state.allowed, lambda v: True, {})
+    if first is None:
+        shift, extra = _mdp_fields(state, mdps, residents) if mdps else (0, {})
+        first = _match_alone(state, members, shift, extra)
+    resident_set = set(residents)
+    if len(first) != len(members) - odd or any(first[m] not in resident_set for m in mdps if m in first):
+        return None
+    remainder, in_pairs = _remainder_of(first, mdps, residents)
+    final = dict(first)
+    if len(remainder) >= 2:
+        total, fields = _remainder_fields(state, remainder, in_pairs)
+        for v in remainder:
+            final.pop(v, None)
+        final.update(_match_alone(state, remainder, total, fields))
+    left = [v for v in members if v not in final]
+    if len(left) != odd:
+        return None
+    down = left[0] if left else None
+    carried = [*([down] if down is not None else []), *below]
+    chosen = set(members) | set(carried)
+    lower = sorted(v for v in active if v not in chosen)
+    hint = state.completion or {}
+    x: int | None = down
+    upper_part: dict[int, int] = {}
+    if below:
+        found = complete_matching(carried, state.allowed, lambda v: v != down, hint)
+        if found is None:
+            return None
+        upper_part = found
+        rest = [v for v in carried if v not in found]
+        x = rest[0] if rest else None
+    lower_part = complete_matching([*lower, *([x] if x is not None else [])], state.allowed, state.may_sit_out, hint)
+    if lower_part is None:
+        return None
+    state.completion = {**lower_part, **upper_part, **final}
+    for m in mdps:
+        if m in final:
+            _finalise(state, active, pairs, m, final[m])
+    _finalise_remainder(state, active, pairs, remainder, final)
+    bye_from_below = x is None or x not in lower_part
+    return bool(len(state.players) % 2 and below and bye_from_below)
+
+
 def _pair_moved_down(
     state: _Round,
     active: set[int],
@@ -380,14 +467,8 @@ def _pair_moved_down(
     """Which MDPs are paired in this bracket, and with which residents (one matching)."""
     if not mdps:
         return _solve(state, active, [v for v in bracket if v in active])
-    k, r = len(mdps), len(residents)
-    width = (r + 1).bit_length()
-    extra: dict[tuple[int, int], int] = {}
-    for i, m in enumerate(mdps):
-        for j, res in enumerate(residents):
-            if state.weights.get((m, res), 0) > 0:
-                extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
-    mates = _solve(state, active, [v for v in bracket if v in active], k + k * width, extra)
+    shift, extra = _mdp_fields(state, mdps, residents)
+    mates = _solve(state, active, [v for v in bracket if v in active], shift, extra)
     resident_set = set(residents)
     for m in mdps:
         mate = mates.get(m)
@@ -396,35 +477,31 @@ def _pair_moved_down(
     return mates
 
 
-def _pair_remainder(
-    state: _Round,
-    active: set[int],
-    bracket: list[int],
-    mdps: list[int],
-    residents: list[int],
-    pairs: list[tuple[int, int]],
-    mates: dict[int, int],
-) -> dict[int, int]:
-    """Pair the residents left after the MDPs: exchanges, then transpositions (one matching)."""
+def _remainder_of(mates: Mapping[int, int], mdps: list[int], residents: list[int]) -> tuple[list[int], int]:
+    """The residents not paired with MDPs, and how many pairs they form among themselves in ``mates``."""
     mdp_set = set(mdps)
     remainder = [v for v in residents if mates.get(v, v) not in mdp_set]
-    position = {v: i for i, v in enumerate(remainder)}
-    in_pairs = sum(1 for v in remainder if mates.get(v, v) in position and mates.get(v, v) < v)
+    inside = set(remainder)
+    in_pairs = sum(1 for v in remainder if mates.get(v, v) in inside and mates.get(v, v) < v)
+    return remainder, in_pairs
+
+
+def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tuple[int, dict[tuple[int, int], int]]:
+    """Fields below the criteria for pairs inside the remainder, most significant first.
+
+    S1 is the first ``in_pairs`` players. Fewest exchanges (S1 players not paired as the upper player), then the
+    smallest sum of the upper players' positions (smallest difference of exchanged BSNs), then the lowest S1
+    players exchanged first, the highest S2 players brought up first, then for each upper player in order the
+    highest opponent possible (the transpositions).
+    """
     size = len(remainder)
-    if size < 2:
-        return mates
     half = size // 2 + 1
     w_opp = (size + 1).bit_length()
-    opp_bits = size * w_opp
-    s2_bits = size + 1
-    s1_bits = (half << in_pairs).bit_length()
-    sum_bits = (half * size).bit_length()
-    count_bits = half.bit_length()
-    s2_at = opp_bits
-    s1_at = s2_at + s2_bits
-    sum_at = s1_at + s1_bits
-    count_at = sum_at + sum_bits
-    total = count_at + count_bits
+    s2_at = size * w_opp
+    s1_at = s2_at + size + 1
+    sum_at = s1_at + (half << in_pairs).bit_length()
+    count_at = sum_at + (half * size).bit_length()
+    total = count_at + half.bit_length()
     extra: dict[tuple[int, int], int] = {}
     for i, s in enumerate(remainder):
         for j in range(i + 1, size):
@@ -438,27 +515,59 @@ def _pair_remainder(
                 value += (1 << (size - 1 - i)) << s2_at
             value += (size - j) << (w_opp * (size - 1 - i))
             extra[s, low] = value
-    if FAST and 2 * in_pairs == size:
-        # Everyone in the remainder pairs inside it (fixed by C6 in the matching just made), so the remainder
-        # no longer interacts with anyone else: optimise it alone and keep the rest of that matching.
-        inside = [
-            (u, v, (w << total) + extra.get((u, v), 0))
-            for (u, v), w in state.weights.items()
-            if w > 0 and u in position and v in position
-        ]
-        STATS.bracket_matchings += 1
-        mates = {**mates, **max_weight_matching(remainder, inside)}
-    else:
-        mates = _solve(state, active, [v for v in bracket if v in active], total, extra)
-    s1_role = {v for v in remainder if mates.get(v, v) in position and mates.get(v, v) > v}
+    return total, extra
+
+
+def _match_alone(
+    state: _Round, vertices: list[int], shift: int, extra: Mapping[tuple[int, int], int]
+) -> dict[int, int]:
+    """A matching among ``vertices`` only, on the weights without their completion field, plus ``extra``."""
+    mask = (1 << state.layout.top_shift) - 1
+    chosen = set(vertices)
+    edges = [
+        (u, v, ((w & mask) << shift) + extra.get((u, v), 0))
+        for (u, v), w in state.weights.items()
+        if w > 0 and u in chosen and v in chosen
+    ]
+    STATS.bracket_matchings += 1
+    return max_weight_matching(vertices, edges)
+
+
+def _finalise_remainder(
+    state: _Round, active: set[int], pairs: list[tuple[int, int]], remainder: list[int], mates: Mapping[int, int]
+) -> None:
+    inside = set(remainder)
+    upper = {v for v in remainder if mates.get(v, v) in inside and mates.get(v, v) > v}
     for v in remainder:
-        mate = mates.get(v)
-        if v in s1_role and mate is not None:
-            _finalise(state, active, pairs, v, mate)
+        if v in upper:
+            _finalise(state, active, pairs, v, mates[v])
     # What bbpPairings leaves behind for the next bracket: no edge between two players of this remainder unless
     # the upper one was in the S1 role and the lower one was not.
     for i, s in enumerate(remainder):
-        for j in range(i + 1, size):
-            if s not in s1_role or remainder[j] in s1_role:
-                state.weights[s, remainder[j]] = 0
+        for low in remainder[i + 1 :]:
+            if s not in upper or low in upper:
+                state.weights[s, low] = 0
+
+
+def _pair_remainder(
+    state: _Round,
+    active: set[int],
+    bracket: list[int],
+    mdps: list[int],
+    residents: list[int],
+    pairs: list[tuple[int, int]],
+    mates: dict[int, int],
+) -> dict[int, int]:
+    """Pair the residents left after the MDPs: exchanges, then transpositions (one matching)."""
+    remainder, in_pairs = _remainder_of(mates, mdps, residents)
+    if len(remainder) < 2:
+        return mates
+    total, extra = _remainder_fields(state, remainder, in_pairs)
+    if FAST and 2 * in_pairs == len(remainder):
+        # Everyone in the remainder pairs inside it (fixed by C6 in the matching just made), so the remainder
+        # no longer interacts with anyone else: optimise it alone and keep the rest of that matching.
+        mates = {**mates, **_match_alone(state, remainder, total, extra)}
+    else:
+        mates = _solve(state, active, [v for v in bracket if v in active], total, extra)
+    _finalise_remainder(state, active, pairs, remainder, mates)
     return mates

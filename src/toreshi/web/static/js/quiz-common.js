@@ -74,6 +74,8 @@ function phaseText(state) {
 
 /** The theme grid: one row per theme, one cell per value; struck themes greyed (final), played cells empty. */
 export function renderGrid(container, state, { onCell = null, onTheme = null } = {}) {
+  // A host walking the grid with Tab keeps their place when a new state redraws it.
+  const focused = container.contains(document.activeElement) ? document.activeElement.dataset.key : null;
   container.replaceChildren();
   if (!state.board) return;
   const current = state.current;
@@ -83,6 +85,7 @@ export function renderGrid(container, state, { onCell = null, onTheme = null } =
     const name = element(onTheme && state.status === "striking" && !theme.struck ? "button" : "div", "q-theme-name", theme.name);
     if (onTheme && state.status === "striking" && !theme.struck) {
       name.type = "button";
+      name.dataset.key = `theme:${theme.index}`;
       name.addEventListener("click", () => onTheme(theme));
     }
     row.append(name);
@@ -95,12 +98,14 @@ export function renderGrid(container, state, { onCell = null, onTheme = null } =
       if (cell.empty) node.classList.add("empty");
       if (clickable) {
         node.type = "button";
+        node.dataset.key = `${theme.index}:${cell.value}`;
         node.addEventListener("click", () => onCell(theme, cell));
       }
       row.append(node);
     }
     container.append(row);
   }
+  if (focused) container.querySelector(`[data-key="${focused}"]`)?.focus();
 }
 
 /** Teams with their scores; the answering team highlighted, teams that answered dimmed. */

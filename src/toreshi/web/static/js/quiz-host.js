@@ -184,6 +184,10 @@ document.addEventListener("keydown", (event) => {
   }
   const command = SHORTCUTS[event.key] || SHORTCUTS[event.key.toLowerCase()];
   if (!command || event.repeat) return;
+  // Enter or Space on a focused button (a board cell, a theme to strike) presses that button unless the
+  // shortcut applies now: the host chooses questions from the keyboard too.
+  const activates = event.key === "Enter" || event.key === " ";
+  if (activates && event.target.closest("button, a, summary") && !state.can.includes(command)) return;
   event.preventDefault();
   act(command);
 });

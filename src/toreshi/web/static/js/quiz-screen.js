@@ -32,6 +32,7 @@ function render() {
   const question = $(".q-question");
   const current = state.current;
   const last = state.last;
+  noteClosed();
   const showQuestion = Boolean(current) || (last && state.status !== "finished" && justClosed());
   grid.hidden = Boolean(showQuestion);
   question.hidden = !showQuestion;
@@ -61,13 +62,18 @@ function render() {
 }
 
 let closedAt = 0;
-let lastPlayed = 0;
-function justClosed() {
-  // After a question ends, the board shows its answer until the next question is chosen.
+let lastPlayed = null;
+function noteClosed() {
+  // When a question ends, the board shows its answer for a while (a screen opened or reloaded between
+  // questions shows the board at once).
+  if (lastPlayed === null) lastPlayed = state.played;
   if (state.played !== lastPlayed) {
     lastPlayed = state.played;
     closedAt = Date.now();
   }
+}
+
+function justClosed() {
   return state.status === "choosing" && state.played > 0 && Date.now() - closedAt < 8000;
 }
 

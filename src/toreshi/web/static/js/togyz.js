@@ -3,6 +3,7 @@
 
 import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
+import { qrSvg } from "./qr.js";
 
 const SIDES = ["white", "black"];
 const PLAYERS = new Set(SIDES);
@@ -66,6 +67,9 @@ function receive(newState, info) {
   const changed = info.version > version || info.snapshot;
   version = info.version;
   state = newState;
+  if (info.type === "envelope_opened" && info.event && changed) {
+    showNotice(t("sealed_move_was", { hole: info.event.hole }));
+  }
   if (changed) render();
 }
 
@@ -131,10 +135,13 @@ function commandsFor(client) {
     }
     if (running) can.add("resign");
     if (status === "finished" && !state.signed[role]) can.add("sign");
+    if (running && state.adjournment_requested && state.turn === role && !pending) can.add("adjourn");
   } else if (role === "arbiter") {
     if (status === "scheduled") can.add("start");
     if (running) can.add("pause");
     if (status === "paused") can.add("resume");
+    if (running && !state.adjournment_requested) can.add("request_adjournment");
+    if (state.adjournment_requested && (running || status === "paused")) can.add("cancel_adjournment");
   }
   // Flags depend on time, which moves between messages.
   if (running && state.clock.flag === "claim") {
@@ -198,6 +205,7 @@ function renderHole(side, hole, movable) {
   if (clickable) {
     node.type = "button";
     node.classList.add("legal");
+    if (state.sealed_move === hole) node.classList.add("sealed");
     node.addEventListener("click", () => playHole(side, hole));
   }
   const last = lastFrom();
@@ -284,12 +292,16 @@ function statusText() {
   switch (state.status) {
     case "running":
       if (state.clock.running && state.clock.running !== state.turn) return `${state.names[state.clock.running]}: ${t("press")}`;
+      if (state.sealed_move) return t("must_play_sealed", { name: state.names[state.turn], hole: state.sealed_move });
       return `${state.names[state.turn]} (${t(state.turn)}) — ${t("to_move")}`;
     case "paused":
       return t("paused");
     case "scheduled":
       return t("scheduled");
     case "adjourned":
+      if (state.envelope) {
+        return t("adjourned_by", { number: state.envelope.move_number, name: state.names[state.envelope.sealer] });
+      }
       return t("adjourned");
     case "postponed":
       return t("postponed");
@@ -328,7 +340,7 @@ function renderResult() {
   banner.querySelector(".result-signed").textContent = signed.length ? `${t("signed")}: ${signed.join(", ")}` : "";
 }
 
-const PLAYER_BUTTONS = ["press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign", "resign"];
+const PLAYER_BUTTONS = ["adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign", "resign"];
 
 /** The player buttons this device needs now: one per player connection and allowed command, in a fixed order. */
 function playerButtons() {
@@ -359,6 +371,10 @@ function renderPlayerButtons() {
       button.disabled = busy;
       button.addEventListener("click", () => {
         if (command === "resign" && !window.confirm(t("confirm_resign"))) return;
+        if (command === "adjourn") {
+          openSealDialog(client);
+          return;
+        }
         send(client, command);
       });
       return button;
@@ -478,6 +494,7 @@ function render() {
   }
   renderResult();
   renderControls();
+  renderAdjournment();
   announceTurn();
   tick();
 }
@@ -615,9 +632,218 @@ async function keepAwake() {
   }
 }
 
+// --- adjournment: the sealed move (TK-A2..A4) --------------------------------------------------------------
+// The player to move picks the hole here; the salt is made in this browser, so the server receives the hole
+// and the salt only to compute the seal (a SHA-256 commitment) and keeps only that. The envelope code (hole +
+// salt) stays with the sealer — on screen and in this device's storage — until the arbiter types it to resume.
+
+const ENVELOPE_KEY = `toreshi.envelope.${config.room}`;
+const SEAL_TAG = "toreshi/togyz/sealed-move";
+let myEnvelope = loadEnvelope();
+let sealingClient = null;
+let sealChoice = null;
+let codeShown = false;
+let checkedCode = "";
+
+function loadEnvelope() {
+  try {
+    const stored = JSON.parse(localStorage.getItem(ENVELOPE_KEY) || "null");
+    return stored && typeof stored.code === "string" ? stored : null;
+  } catch (error) {
+    return null;
+  }
+}
+
+function keepEnvelope(envelope) {
+  myEnvelope = envelope;
+  try {
+    if (envelope) localStorage.setItem(ENVELOPE_KEY, JSON.stringify(envelope));
+    else localStorage.removeItem(ENVELOPE_KEY);
+  } catch (error) {
+    // private mode: the code is kept on screen only
+  }
+}
+
+/** 128 random bits as 32 hex digits, from the browser's cryptographic generator. */
+function newSalt() {
+  if (!window.crypto?.getRandomValues) return null;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The envelope code: the hole, then the salt in groups of four (e.g. "7-0f3a-9c1b-…"). */
+function envelopeCode(hole, salt) {
+  return `${hole}-${salt.match(/.{1,4}/g).join("-")}`;
+}
+
+/** {hole, salt} from a typed or pasted code (spaces, dashes and case do not matter), or null. */
+function parseEnvelopeCode(text) {
+  const cleaned = String(text || "").toLowerCase().replace(/[\s\-–·.]/g, "");
+  const match = /^([1-9])([0-9a-f]{32})$/.exec(cleaned);
+  return match ? { hole: Number(match[1]), salt: match[2] } : null;
+}
+
+/** The seal the server computes (toreshi/togyz/sealed.py), where this page may use WebCrypto (https, localhost). */
+async function sealOf(hole, salt) {
+  if (!window.crypto?.subtle) return null;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${SEAL_TAG}:${hole}:${salt}`));
+  return Array.from(new Uint8Array(digest), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** Used time in whole seconds, "h:mm:ss" or "m:ss" (no tenths: it is written in the envelope's record). */
+function formatUsed(ms) {
+  const total = Math.floor(Math.max(0, ms) / 1000);
+  const [hours, minutes, seconds] = [Math.floor(total / 3600), Math.floor((total % 3600) / 60), total % 60];
+  const tail = `${String(seconds).padStart(2, "0")}`;
+  return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${tail}` : `${minutes}:${tail}`;
+}
+
+function groupedSeal(commitment) {
+  return commitment.match(/.{1,8}/g).join(" ");
+}
+
+function openSealDialog(client) {
+  const dialog = $("#seal-dialog");
+  if (!dialog || !state) return;
+  sealingClient = client;
+  sealChoice = null;
+  renderSealHoles();
+  if (typeof dialog.showModal === "function") dialog.showModal();
+  else dialog.setAttribute("open", "");
+}
+
+function renderSealHoles() {
+  const box = $("#seal-holes");
+  box.replaceChildren(
+    ...Array.from({ length: 9 }, (_, index) => {
+      const hole = index + 1;
+      const button = element("button", "seal-hole", String(hole));
+      button.type = "button";
+      button.disabled = !state.legal.includes(hole);
+      button.setAttribute("aria-pressed", String(sealChoice === hole));
+      button.title = HOLE_NAMES[index];
+      button.addEventListener("click", () => {
+        sealChoice = hole;
+        renderSealHoles();
+      });
+      return button;
+    }),
+  );
+  $("#seal-confirm").disabled = sealChoice === null;
+}
+
+async function seal(client, hole) {
+  const salt = newSalt();
+  if (!salt) {
+    showNotice(t("no_random"), "error");
+    return;
+  }
+  const code = envelopeCode(hole, salt);
+  // Kept before sending: a page closed right after sealing must not lose the only copy.
+  keepEnvelope({ code, side: client.role, ply: (state.moves || []).length });
+  codeShown = mySides().length === 1; // on a shared device the opponent might be looking
+  busy = true;
+  render();
+  try {
+    await client.command("adjourn", { hole, salt });
+  } catch (refusal) {
+    keepEnvelope(null);
+    codeShown = false;
+  } finally {
+    busy = false;
+    render();
+  }
+}
+
+function renderAdjournment() {
+  const note = $("#adjournment");
+  const requested = state.adjournment_requested && state.status !== "finished";
+  note.hidden = !requested;
+  if (requested) note.textContent = t("adjourning", { name: state.names[state.turn] });
+
+  // This device's envelope code is forgotten once the sealed move has been played or the game is over.
+  if (myEnvelope && state.status !== "adjourned" && (state.status === "finished" || (state.moves || []).length > myEnvelope.ply)) {
+    keepEnvelope(null);
+  }
+  const panel = $("#envelope");
+  const envelope = state.envelope;
+  panel.hidden = !(envelope && state.status === "adjourned");
+  if (panel.hidden) return;
+  // What the envelope records besides the seal (TK-A3): each player's used time, to set on the clock again.
+  panel.querySelector(".envelope-what").textContent = t("time_used", {
+    white: state.names.white,
+    white_time: formatUsed(envelope.used.white),
+    black: state.names.black,
+    black_time: formatUsed(envelope.used.black),
+  });
+  $("#envelope-commitment").textContent = groupedSeal(envelope.commitment);
+  const mine = myEnvelope && myEnvelope.side === envelope.sealer && mySides().includes(envelope.sealer);
+  $("#envelope-mine").hidden = !mine;
+  $("#envelope-code-box").hidden = !(mine && codeShown);
+  $("#show-code").setAttribute("aria-expanded", String(Boolean(mine && codeShown)));
+  $("#show-code").textContent = t(codeShown ? "hide_code" : "show_code");
+  if (!mine) return;
+  const printable = myEnvelope.code.toUpperCase();
+  const code = $("#envelope-code");
+  if (code.textContent !== printable) {
+    code.textContent = printable;
+    // The QR code is drawn here too: the code never travels to the server.
+    const qr = qrSvg(printable);
+    $("#envelope-qr").replaceChildren(...(qr ? [qr] : []));
+  }
+  if (checkedCode !== `${myEnvelope.code}|${envelope.commitment}`) {
+    checkedCode = `${myEnvelope.code}|${envelope.commitment}`;
+    const { hole, salt } = parseEnvelopeCode(myEnvelope.code) || {};
+    sealOf(hole, salt).then((computed) => {
+      if (computed === null) return;
+      const check = $("#envelope-check");
+      check.textContent = computed === envelope.commitment ? `✓ ${t("code_matches")}` : t("wrong_code");
+      check.classList.toggle("error", computed !== envelope.commitment);
+    });
+  }
+}
+
+function bindAdjournment() {
+  const dialog = $("#seal-dialog");
+  dialog?.addEventListener("close", () => {
+    const client = sealingClient;
+    sealingClient = null;
+    if (dialog.returnValue === "seal" && client && sealChoice !== null) seal(client, sealChoice);
+  });
+  $("#show-code")?.addEventListener("click", () => {
+    codeShown = !codeShown;
+    render();
+  });
+  $("#copy-code")?.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(myEnvelope.code.toUpperCase());
+      showNotice(t("copied"));
+    } catch (error) {
+      window.getSelection()?.selectAllChildren($("#envelope-code"));
+    }
+  });
+  const form = $("#open-envelope");
+  form?.addEventListener("submit", async (submit) => {
+    submit.preventDefault();
+    const opened = parseEnvelopeCode(form.elements.code.value);
+    if (!opened) {
+      showNotice(t("bad_code"), "error");
+      return;
+    }
+    const computed = await sealOf(opened.hole, opened.salt);
+    if (computed !== null && state?.envelope && computed !== state.envelope.commitment) {
+      showNotice(t("wrong_code"), "error");
+      return;
+    }
+    await send(clientFor("arbiter"), "open_envelope", opened);
+    if (state?.status !== "adjourned") form.reset();
+  });
+}
+
 // --- start ---------------------------------------------------------------------------------------------------
 
 bindControls();
+bindAdjournment();
 renderConnection();
 clients.forEach((client) => client.connect());
 setInterval(tick, 100);

@@ -1,0 +1,127 @@
+"""Shared set-up of the security tests: an app with an arbiter, a togyz game, a quiz game, and reading the store."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from starlette.testclient import TestClient
+
+from toreshi.live.registry import LiveRoom
+from toreshi.live.room import Decided
+from toreshi.web.app import ROOM_KINDS
+
+T = TypeVar("T")
+
+ARBITER = ("Төреші Әлия", "kumalak-82!")
+CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+TEAMS = ("Алтын", "Барыс", "Сұңқар")
+
+
+def csrf_of(client: TestClient) -> str:
+    return str(client.get("/api/session").json()["csrf"])
+
+
+def sign_in_first_arbiter(client: TestClient) -> str:
+    """Set the first password through /setup; returns the session's CSRF token."""
+    name, password = ARBITER
+    form = {"name": name, "password": password, "confirm": password, "csrf": csrf_of(client)}
+    response = client.post("/setup", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return csrf_of(client)
+
+
+def sign_in(client: TestClient) -> str:
+    """Sign the arbiter in again through /login; returns the new session's CSRF token."""
+    name, password = ARBITER
+    form = {"name": name, "password": password, "csrf": csrf_of(client)}
+    response = client.post("/login", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    return csrf_of(client)
+
+
+def create_togyz(client: TestClient, csrf: str, flag: str = "claim") -> tuple[str, dict[str, str]]:
+    """A togyz game made through the JSON API (flag falls claimed: the room has no timer of its own)."""
+    body = {"white": "Ақ", "black": "Қара", "control": "blitz", "settings": {"flag_mode": flag}}
+    response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
+    assert response.status_code == 201, response.text
+    created = response.json()
+    return str(created["id"]), dict(created["tokens"])
+
+
+def create_quiz(client: TestClient, pack: Path) -> tuple[str, dict[str, str]]:
+    """A qualifying quiz game from a real pack; returns the room id and a token per role (host, board, assistant,
+    team)."""
+    page = client.get("/quiz/new").text
+    found = CSRF_FIELD.search(page)
+    assert found is not None
+    form = {
+        "csrf": found.group(1),
+        "title": "Бой",
+        "kind": "qualifying",
+        "reading": "host",
+        "arbitration": "compensated",
+        "assistant": "Ерлан",
+        "assistant_team": "Тұлпар",
+        "team1": TEAMS[0],
+        "team2": TEAMS[1],
+        "team3": TEAMS[2],
+    }
+    files = {"pack": (pack.name, pack.read_bytes(), "application/zip")}
+    response = client.post("/quiz/new", data=form, files=files, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    match = re.fullmatch(r"/quiz/(q-[a-z0-9]{4})/links", response.headers["location"])
+    assert match is not None
+    room_id = match.group(1)
+    links = client.get(f"/quiz/{room_id}/links").text
+    tokens = dict(re.findall(r"/quiz/" + room_id + r"/(host|board|assistant)\?token=([\w-]+)", links))
+    codes = re.findall(r'<p class="join-code">([A-Z0-9-]+)</p>', links)
+    assert len(codes) == len(TEAMS) and set(tokens) == {"host", "board", "assistant"}
+    tokens["team"] = codes[0].replace("-", "")[4:]
+    return room_id, tokens
+
+
+def call(client: TestClient, function: Callable[[], Awaitable[T]]) -> T:
+    """Run a coroutine on the app's own event loop (where its store and rooms live)."""
+    portal = client.portal
+    assert portal is not None, "the client must be entered (with TestClient(...) as client)"
+    return portal.call(function)
+
+
+def owner(client: TestClient, room_id: str, kind: str) -> LiveRoom:
+    services = client.app.state.services  # type: ignore[attr-defined]
+
+    async def get() -> LiveRoom:
+        room: LiveRoom = await services.rooms.get(room_id, kind)
+        return room
+
+    return call(client, get)
+
+
+def stored_version(client: TestClient, room_id: str) -> int:
+    store = client.app.state.services.store  # type: ignore[attr-defined]
+
+    async def load() -> int:
+        return len(await store.load(room_id))
+
+    return call(client, load)
+
+
+def replay_agrees(client: TestClient, room_id: str, kind: str) -> tuple[int, dict[str, Any], dict[str, Any]]:
+    """Rebuild the room from its stored events into a fresh logic; returns (stored events, live view, replayed view)
+    both seen by a spectator at the same room time."""
+    services = client.app.state.services  # type: ignore[attr-defined]
+
+    async def compare() -> tuple[int, dict[str, Any], dict[str, Any]]:
+        live: LiveRoom = await services.rooms.get(room_id, kind)
+        events = await services.store.load(room_id)
+        fresh = ROOM_KINDS[kind]()
+        for event in events:
+            fresh.apply(Decided(event.type, dict(event.payload)), event.server_time_ms)
+        assert live.version == len(events), (live.version, len(events))
+        now = live.now_ms()
+        return len(events), dict(live.logic.view(None, now)), dict(fresh.view(None, now))
+
+    return call(client, compare)

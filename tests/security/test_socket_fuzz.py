@@ -1,0 +1,289 @@
+"""Hostile input on the room socket: random, malformed, huge and wrongly typed messages from every role.
+
+Each message is followed by a sentinel (an unknown message type the server must answer with ``unknown_type``), so
+everything the server said about the fuzzed message is known. Afterwards nothing crashed, each message got a clear
+answer (``ack``, ``refused`` or ``error``) or the connection was closed with the policy code, a refused command
+stored nothing, and the room rebuilt from its stored events looks exactly as the live room does.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from toreshi.web.app import create_app
+from toreshi.web.settings import Settings
+from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
+
+from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in_first_arbiter, stored_version
+
+EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "25"))
+"""Examples per fuzz test; a longer hunt: ``TORESHI_FUZZ_EXAMPLES=1000 pytest tests/security``."""
+SEEN: Counter[str] = Counter()
+"""What the fuzzed frames were answered (shown with ``pytest -s`` when the hunt is long)."""
+
+TOGYZ_COMMANDS = [
+    "create", "move", "press", "adjourn", "claim_flag", "pause", "offer_draw", "accept_draw", "decline_draw",
+    "resign", "sign", "file_protest", "start", "add_time", "set_clocks", "arrive", "open_envelope", "decide",
+    "postpone", "resume", "extend_both_flags", "declare_default",
+]  # fmt: skip
+QUIZ_COMMANDS = [
+    "create", "draw", "strike", "announce", "choose", "reserve", "finish_reading", "right", "wrong", "clarify",
+    "extend", "cancel_press", "replace", "reverse", "undo", "correct", "warn", "sanction", "announce_score",
+    "request_score", "key", "map_keys", "press", "sync",
+]  # fmt: skip
+
+json_leaf = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=30)
+json_value = st.recursive(
+    json_leaf,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
+plausible = st.fixed_dictionaries(
+    {},
+    optional={
+        "hole": st.integers(-3, 12) | json_value,
+        "side": st.sampled_from(["white", "black", "grey"]) | json_value,
+        "ms": st.integers(-(10**12), 10**12),
+        "white_ms": st.integers(-(10**9), 10**12),
+        "black_ms": st.integers(-(10**9), 10**12),
+        "reason": st.text(max_size=40) | st.just("NUL \x00 inside"),
+        "salt": st.text(max_size=40) | st.just("\x00"),
+        "result": st.sampled_from(["1-0", "0-1", "1/2-1/2", "*", "x"]),
+        "absent": st.lists(st.sampled_from(["white", "black", "x"]), max_size=3) | json_value,
+        "press": json_value,
+        "lag_ms": st.integers(-(10**6), 10**9) | json_value,
+        "team": st.sampled_from(["Алтын", "Барыс", "nobody"]) | json_value,
+        "theme": st.integers(-2, 12) | json_value,
+        "value": st.sampled_from([100, 200, 300, 400, 500, -1]) | json_value,
+        "reserve": st.integers(-1, 3),
+        "question": st.integers(-1, 30),
+        "delta": st.integers(-(10**9), 10**9),
+        "scope": st.sampled_from(["game", "round", "x"]),
+        "key": st.text(max_size=3),
+        "keys": json_value,
+        "tc": json_value,
+    },
+)
+
+
+def command_messages(types: list[str]) -> st.SearchStrategy[dict[str, Any]]:
+    return st.fixed_dictionaries(
+        {
+            "t": st.just("cmd"),
+            "id": st.text(min_size=1, max_size=10) | json_value,
+            "type": st.sampled_from(types) | st.text(max_size=12) | json_value,
+            "data": plausible | json_value,
+        }
+    )
+
+
+def other_messages() -> st.SearchStrategy[dict[str, Any]]:
+    return (
+        st.fixed_dictionaries({"t": st.just("pong"), "id": json_value, "tc": json_value})
+        | st.fixed_dictionaries({"t": st.just("hello"), "v": json_value, "token": json_value})
+        | st.dictionaries(st.text(max_size=6), json_value, max_size=4)
+    )
+
+
+def frames(types: list[str]) -> st.SearchStrategy[str | bytes]:
+    """What a hostile client sends: protocol-shaped messages with wrong values, JSON of every shape, broken JSON,
+    text over the size limit, and binary frames."""
+    well_formed = st.fixed_dictionaries(
+        {"t": st.just("cmd"), "id": st.text(min_size=1, max_size=10), "type": st.sampled_from(types), "data": plausible}
+    ).map(json.dumps)
+    shaped = (command_messages(types) | other_messages()).map(lambda m: json.dumps(m))
+    return (
+        well_formed  # most frames are commands a client could send, from the wrong role or with wrong values
+        | well_formed
+        | well_formed
+        | shaped
+        | json_value.map(json.dumps)
+        | st.text(max_size=60)
+        | st.integers(MAX_MESSAGE_BYTES + 1, 3 * MAX_MESSAGE_BYTES).map(lambda n: json.dumps({"t": "x" * n}))
+        | st.binary(min_size=1, max_size=40)
+    )
+
+
+def exchange(ws: Any, frame: str | bytes, sync: int) -> tuple[list[dict[str, Any]], int | None]:
+    """Send one frame and then a sentinel; return what came back before the sentinel's answer (pings and room
+    events left out), or the close code if the server closed the connection."""
+    if isinstance(frame, bytes):
+        ws.send_bytes(frame)
+    else:
+        ws.send_text(frame)
+    sentinel = f"zz-sync-{sync}"
+    ws.send_json({"t": sentinel})
+    answers: list[dict[str, Any]] = []
+    try:
+        while True:
+            message: dict[str, Any] = ws.receive_json()
+            if message["t"] in ("ping", "event", "offset", "snapshot", "resync"):
+                continue
+            if message["t"] == "error" and message.get("code") == "unknown_type" and sentinel in message["message"]:
+                return answers, None
+            answers.append(message)
+    except WebSocketDisconnect as closed:
+        return answers, closed.code
+
+
+def check_answer(frame: str | bytes, answers: list[dict[str, Any]], closed: int | None) -> None:
+    """Every frame has a clear answer: a closing error with the policy close code, or exactly what it asked."""
+    for answer in answers:
+        assert answer["t"] in ("ack", "refused", "error"), answer
+        assert isinstance(answer.get("code", ""), str)
+        if answer["t"] != "ack":
+            assert isinstance(answer["message"], str) and answer["message"], answer
+    if closed is not None:
+        assert closed == CLOSE_POLICY, (frame, closed)
+        assert answers and answers[-1] == {**answers[-1], "t": "error", "code": "closing"}, answers
+        return
+    message = json.loads(frame)  # the server kept the connection: the frame was a JSON object with a string 't'
+    assert isinstance(message, dict) and isinstance(message.get("t"), str)
+    if message["t"] == "cmd":
+        assert len(answers) == 1, answers
+        command_id = message.get("id")
+        if isinstance(command_id, str) and 0 < len(command_id) <= 64:
+            assert answers[0]["t"] in ("ack", "refused") and answers[0]["id"] == command_id, answers
+        else:
+            assert answers[0]["t"] == "error" and answers[0]["code"] == "bad_command", answers
+    elif message["t"] not in ("pong", "hello"):
+        assert [a["code"] for a in answers] == ["unknown_type"], answers
+    else:
+        assert answers == [], answers
+
+
+def fuzz_room(client: TestClient, room_id: str, kind: str, roles: dict[str, str | None], types: list[str]) -> None:
+    """Fuzz one room: each example is one connection as one role (token ``None``: no token) sending frames."""
+    counter = iter(range(10**9))
+
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(role=st.sampled_from(sorted(roles)), sent=st.lists(frames(types), min_size=1, max_size=8))
+    def session(role: str, sent: list[str | bytes]) -> None:
+        live = owner(client, room_id, kind)
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0, "token": roles[role]})
+            welcome = ws.receive_json()
+            assert welcome["t"] == "welcome" and welcome["room"] == room_id
+            for frame in sent:
+                # No timer runs in these rooms unless the logic has a deadline: then only commands change them.
+                quiet = live.logic.deadline_ms() is None
+                before = live.version
+                answers, closed = exchange(ws, frame, next(counter))
+                check_answer(frame, answers, closed)
+                SEEN.update(f"{a['t']}:{a.get('code', '')}" for a in answers)
+                acked = [a for a in answers if a["t"] == "ack"]
+                if quiet and live.logic.deadline_ms() is None:
+                    if acked:
+                        assert acked[0]["v"] == live.version
+                    else:
+                        assert live.version == before, f"{frame!r} was refused but changed the room"
+                if closed is not None:
+                    break
+        stored, seen, replayed = replay_agrees(client, room_id, kind)
+        assert seen == replayed
+        assert stored == stored_version(client, room_id)
+
+    session()
+    if "TORESHI_FUZZ_EXAMPLES" in os.environ:
+        print(f"{kind} {room_id}: {dict(SEEN.most_common())}")
+
+
+def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room_id, tokens = create_togyz(client, csrf)
+        _, other = create_togyz(client, csrf)
+        roles: dict[str, str | None] = {
+            "arbiter": None,  # the signed-in session
+            "white": tokens["white"],
+            "black": tokens["black"],
+            "other game's player": other["white"],
+            "forged token": "not-a-token",
+        }
+        # Start the clock so that moves, draws and flags are possible, then let hostile clients at it.
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0})
+            ws.receive_json()
+            ws.send_json({"t": "cmd", "id": "go", "type": "start", "data": {}})
+            answers, _ = exchange(ws, json.dumps({"t": "cmd", "id": "go2", "type": "pause", "data": {}}), 0)
+            assert answers and answers[0]["t"] in ("ack", "refused")
+        fuzz_room(client, room_id, "togyz", roles, TOGYZ_COMMANDS)
+        # Spectators (no session, no token) in a separate client: they cannot change anything at all.
+        anonymous = TestClient(client.app, base_url="http://testserver")
+        anonymous.portal = client.portal
+        before = stored_version(client, room_id)
+        fuzz_room(
+            anonymous, room_id, "togyz", {"spectator": None, "other game's player": other["black"]}, TOGYZ_COMMANDS
+        )
+        assert stored_version(client, room_id) == before
+
+
+def test_quiz_socket_survives_hostile_clients(tmp_path: Path, shared_data: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        sign_in_first_arbiter(client)
+        room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
+        roles: dict[str, str | None] = dict(tokens)
+        roles["arbiter"] = None
+        roles["forged token"] = "AAAAA"
+        fuzz_room(client, room_id, "quiz", roles, QUIZ_COMMANDS)
+
+
+@pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
+def test_cross_origin_sockets_are_closed_with_the_policy_code(tmp_path: Path, origin: str) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room_id, _ = create_togyz(client, csrf)
+        with (
+            pytest.raises(WebSocketDisconnect) as closed,
+            client.websocket_connect(f"/ws/rooms/{room_id}", headers={"origin": origin}) as ws,
+        ):
+            ws.receive_json()
+        assert closed.value.code == CLOSE_POLICY
+
+
+def test_a_binary_frame_is_a_clear_protocol_error(tmp_path: Path) -> None:
+    """Found by the fuzzer: a binary frame used to crash the connection handler (KeyError 'text')."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room_id, _ = create_togyz(client, csrf)
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0})
+            assert ws.receive_json()["t"] == "welcome"
+            answers, closed = exchange(ws, b"\x00\xff", 1)
+        assert closed == CLOSE_POLICY
+        assert answers[-1]["code"] == "closing" and "text" in answers[-1]["message"]
+
+
+def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> None:
+    """Found by schemathesis on POST /api/games: a NUL character (which PostgreSQL cannot store) in a command's text
+    used to escape as InvalidEventError: a 500, and over the socket a dead connection. Now it is a refusal."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room_id, _ = create_togyz(client, csrf)
+        before = stored_version(client, room_id)
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0})
+            assert ws.receive_json()["t"] == "welcome"
+            started, _ = exchange(ws, json.dumps({"t": "cmd", "id": "s", "type": "start", "data": {}}), 0)
+            assert [a["t"] for a in started] == ["ack"]
+            before = stored_version(client, room_id)
+            frame = json.dumps(
+                {"t": "cmd", "id": "n", "type": "add_time", "data": {"side": "white", "ms": 1000, "reason": "a\x00b"}}
+            )
+            answers, closed = exchange(ws, frame, 1)
+        assert closed is None
+        assert [(a["t"], a["code"]) for a in answers] == [("refused", "bad_request")]
+        assert stored_version(client, room_id) == before
+        body = {"white": "a\x00b", "black": "c", "control": "blitz"}
+        response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
+        assert response.status_code == 400 and response.json()["code"] == "bad_request"
