@@ -134,9 +134,8 @@ def open_phone(browser: Browser, server: Server, team: str, code: str, *, locale
     return phone
 
 
-def open_table(browser: Browser, server: Server, arbiter: Page, game: Created, phones: dict[str, Page]) -> Table:
+def open_table(arbiter: Page, projector: Page, game: Created, phones: dict[str, Page]) -> Table:
     arbiter.goto(game.links["host"].replace("?token=", "?lang=en&token="))
-    projector = new_page(browser, locale="ru-RU", viewport={"width": 1920, "height": 1080})
     projector.goto(game.links["projector"])
     for page in (arbiter, projector):
         expect(page.locator(".q-connection")).to_have_attribute("data-status", "online")
@@ -180,18 +179,29 @@ def pack(shared_data: Path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def phones() -> dict[str, Page]:
+def phones() -> Iterator[dict[str, Page]]:
     """The four teams' phones, kept from one game to the next as at a club night."""
-    return {}
+    opened: dict[str, Page] = {}
+    yield opened
+    for phone in opened.values():
+        phone.context.close()
+
+
+@pytest.fixture
+def projector(browser: Browser) -> Iterator[Page]:
+    """The projector's machine: a 1920×1080 screen showing the board in Russian."""
+    page = new_page(browser, locale="ru-RU", viewport={"width": 1920, "height": 1080})
+    yield page
+    page.context.close()
 
 
 def test_a_whole_qualifying_game_of_five_themes(
-    browser: Browser, server: Server, arbiter: Page, pack: Path, phones: dict[str, Page]
+    browser: Browser, server: Server, arbiter: Page, projector: Page, pack: Path, phones: dict[str, Page]
 ) -> None:
     game = create_game(arbiter, server, pack, "qualifying", TEAMS)
     phones.update(join_phones(browser, server, game, phones))
-    table = open_table(browser, server, arbiter, game, phones)
-    host, projector = table.host, table.projector
+    table = open_table(arbiter, projector, game, phones)
+    host = table.host
     a, b, c, _d = TEAMS
     table.status("Waiting for the draw")
     host.keyboard.press("d")  # the lot (SI-3.2)
@@ -317,12 +327,13 @@ def test_a_whole_qualifying_game_of_five_themes(
 
 
 def test_a_shootout_to_single_questions(
-    browser: Browser, server: Server, arbiter: Page, pack: Path, phones: dict[str, Page]
+    browser: Browser, server: Server, arbiter: Page, projector: Page, pack: Path, phones: dict[str, Page]
 ) -> None:
     tied = TEAMS[:2]
     game = create_game(arbiter, server, pack, "shootout", tied)
-    table = open_table(browser, server, arbiter, game, join_phones(browser, server, game, phones))
-    host, projector = table.host, table.projector
+    phones.update(join_phones(browser, server, game, phones))
+    table = open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
+    host = table.host
     a, b = tied
     host.keyboard.press("d")
     expect(projector.locator(".q-status")).to_contain_text("Перестрелка")
@@ -349,12 +360,13 @@ def test_a_shootout_to_single_questions(
 
 
 def test_a_final_with_theme_elimination(
-    browser: Browser, server: Server, arbiter: Page, pack: Path, phones: dict[str, Page]
+    browser: Browser, server: Server, arbiter: Page, projector: Page, pack: Path, phones: dict[str, Page]
 ) -> None:
     finalists = TEAMS[:3]
     game = create_game(arbiter, server, pack, "final", finalists)
-    table = open_table(browser, server, arbiter, game, join_phones(browser, server, game, phones))
-    host, projector = table.host, table.projector
+    phones.update(join_phones(browser, server, game, phones))
+    table = open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
+    host = table.host
     host.keyboard.press("d")
     expect(projector.locator(".q-grid .q-row")).to_have_count(11)
     for strike in range(6):  # 11 themes down to 5, the teams striking in turn (SI-3.3)

@@ -108,3 +108,29 @@ def test_public_events_carry_the_state_after_them() -> None:
     public = room.public(decided[0])
     assert public["event"]["kind"] == "game_started"
     assert public["state"]["status"] == "running"
+
+
+def test_a_sealed_move_needs_the_arbiters_adjournment_and_only_it_is_played_after() -> None:
+    from toreshi.togyz.sealed import commit
+
+    room = created()
+    run(room, ARBITER, "start", 0)
+    run(room, WHITE, "move", 1_000, hole=7)
+    salt = "f" * 32
+    with pytest.raises(CommandRefusedError, match="only when the arbiter adjourns"):
+        room.decide(Command("adjourn", BLACK, {"hole": 1, "salt": salt}), 2_000)
+    assert run(room, ARBITER, "request_adjournment", 2_000) == ["adjournment_requested"]
+    assert room.view(None, 2_000)["adjournment_requested"] is True
+    assert "adjourn" in room.view(BLACK, 2_000)["can"]
+    run(room, BLACK, "adjourn", 3_000, hole=1, salt=salt)
+    state = room.view(None, 3_000)
+    assert state["status"] == "adjourned"
+    assert state["envelope"]["commitment"] == commit(1, salt)
+    assert "hole" not in state["envelope"] and salt not in str(state)  # only the commitment is shown
+    with pytest.raises(CommandRefusedError):
+        room.decide(Command("open_envelope", ARBITER, {"hole": 2, "salt": salt}), 60_000)
+    run(room, ARBITER, "open_envelope", 60_000, hole=1, salt=salt)
+    assert room.view(BLACK, 60_000)["legal"] == [1]
+    with pytest.raises(CommandRefusedError):
+        room.decide(Command("move", BLACK, {"hole": 2}), 61_000)
+    assert run(room, BLACK, "move", 61_000, hole=1)[0] == "move_played"

@@ -136,8 +136,9 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         arbiter.post(f"/tournaments/{tid}/do/publish", data={"csrf": csrf})
         team_token = page.split("/protest?token=", 1)[1].split('"', 1)[0].split("<", 1)[0]
         clients = {"arbiter": arbiter}
-        for visitor in VISITORS[:-1]:
-            client = TestClient(app, base_url="http://testserver")
+        for number, visitor in enumerate(VISITORS[:-1], start=10):
+            # Each visitor from its own address: the made-up tokens of one do not count against another.
+            client = TestClient(app, base_url="http://testserver", client=(f"192.168.1.{number}", 50000))
             client.portal = arbiter.portal  # the same running app (its lifespan is the arbiter's client's)
             clients[visitor] = client
         tokens = {

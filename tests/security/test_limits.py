@@ -16,7 +16,7 @@ from toreshi.web.security import AttemptLimiter
 from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
 
-from .helpers import ARBITER, create_togyz, csrf_of, sign_in_first_arbiter
+from .helpers import ARBITER, create_quiz, create_togyz, csrf_of, sign_in_first_arbiter
 from .test_socket_fuzz import exchange
 
 
@@ -121,3 +121,26 @@ def test_commands_are_rate_limited_per_connection(client: TestClient) -> None:
         assert ws.receive_json()["t"] == "welcome"
         answers, _ = exchange(ws, json.dumps({"t": "cmd", "id": "x", "type": "decline_draw", "data": {}}), 1)
         assert answers[0]["code"] != "rate_limited"
+
+
+def test_wrong_room_tokens_and_join_codes_are_limited_per_client(client: TestClient, shared_data: Path) -> None:
+    """A quiz team's join code is short: guessing is limited per client address, over /j/{code} and the socket."""
+    sign_in_first_arbiter(client)
+    room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
+    code = room_id[2:].upper() + "-" + tokens["team"]
+    state: Any = client.app.state  # type: ignore[attr-defined]
+    state.token_limiter = AttemptLimiter(attempts=3)
+    guesser = TestClient(client.app, base_url="http://testserver", client=("10.0.0.66", 40000))
+    guesser.portal = client.portal
+    wrong = "ZZZZZ" if tokens["team"] != "ZZZZZ" else "YYYYY"
+    for _ in range(3):
+        assert guesser.get(f"/j/{room_id[2:].upper()}-{wrong}", follow_redirects=False).status_code == 404
+    # Now even the right code is not looked up for this address: over the join page, nor over the socket.
+    assert guesser.get(f"/j/{code}", follow_redirects=False).status_code == 404
+    with guesser.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0, "token": tokens["team"]})
+        assert ws.receive_json()["role"] == "spectator"
+    # Another address is not affected; and the window passes.
+    assert client.get(f"/j/{code}", follow_redirects=False).status_code == 303
+    state.token_limiter.clock = lambda: 1e12
+    assert guesser.get(f"/j/{code}", follow_redirects=False).status_code == 303

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import os
+import random
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +22,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
+from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.togyz_room import TogyzRoom
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
@@ -102,15 +106,24 @@ def frames(types: list[str]) -> st.SearchStrategy[str | bytes]:
         {"t": st.just("cmd"), "id": st.text(min_size=1, max_size=10), "type": st.sampled_from(types), "data": plausible}
     ).map(json.dumps)
     shaped = (command_messages(types) | other_messages()).map(lambda m: json.dumps(m))
-    return (
-        well_formed  # most frames are commands a client could send, from the wrong role or with wrong values
-        | well_formed
-        | well_formed
-        | shaped
-        | json_value.map(json.dumps)
-        | st.text(max_size=60)
-        | st.integers(MAX_MESSAGE_BYTES + 1, 3 * MAX_MESSAGE_BYTES).map(lambda n: json.dumps({"t": "x" * n}))
-        | st.binary(min_size=1, max_size=40)
+    moves = st.fixed_dictionaries(
+        {
+            "t": st.just("cmd"),
+            "id": st.text(min_size=1, max_size=10),
+            "type": st.just("move"),
+            "data": st.fixed_dictionaries({"hole": st.integers(1, 9)}),
+        }
+    ).map(json.dumps)
+    return st.one_of(
+        # Most frames are commands a client could send (from the wrong role, with wrong values, or plain moves, so
+        # that games go on); the rest is junk that closes the connection.
+        *[well_formed] * 4,
+        *[moves] * 2,
+        shaped,
+        json_value.map(json.dumps),
+        st.text(max_size=60),
+        st.integers(MAX_MESSAGE_BYTES + 1, 3 * MAX_MESSAGE_BYTES).map(lambda n: json.dumps({"t": "x" * n})),
+        st.binary(min_size=1, max_size=40),
     )
 
 
@@ -162,16 +175,23 @@ def check_answer(frame: str | bytes, answers: list[dict[str, Any]], closed: int 
         assert answers == [], answers
 
 
-def fuzz_room(client: TestClient, room_id: str, kind: str, roles: dict[str, str | None], types: list[str]) -> None:
-    """Fuzz one room: each example is one connection as one role (token ``None``: no token) sending frames."""
+Room = tuple[str, dict[str, "str | None"]]
+"""A room to fuzz: its id, and per role the token a connection brings (``None``: none, or the arbiter's session)."""
+
+
+def fuzz_room(client: TestClient, kind: str, room: Callable[[], Room], types: list[str]) -> None:
+    """Fuzz rooms: each example is one connection, as one role (token ``None``: no token), sending frames to the
+    room that ``room()`` names then (a new game once the last one is over)."""
     counter = iter(range(10**9))
+    roles = sorted(room()[1])
 
     @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
-    @given(role=st.sampled_from(sorted(roles)), sent=st.lists(frames(types), min_size=1, max_size=8))
+    @given(role=st.sampled_from(roles), sent=st.lists(frames(types), min_size=1, max_size=8))
     def session(role: str, sent: list[str | bytes]) -> None:
+        room_id, tokens = room()
         live = owner(client, room_id, kind)
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0, "token": roles[role]})
+            ws.send_json({"t": "hello", "v": 0, "token": tokens[role]})
             welcome = ws.receive_json()
             assert welcome["t"] == "welcome" and welcome["room"] == room_id
             for frame in sent:
@@ -195,14 +215,34 @@ def fuzz_room(client: TestClient, room_id: str, kind: str, roles: dict[str, str 
 
     session()
     if "TORESHI_FUZZ_EXAMPLES" in os.environ:
-        print(f"{kind} {room_id}: {dict(SEEN.most_common())}")
+        print(f"{kind}: {dict(SEEN.most_common())}")
 
 
-def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+def started_games(client: TestClient, csrf: str, other: dict[str, str]) -> Callable[[], Room]:
+    """The current togyz game, started by the arbiter; a new one once it is over."""
+    current: list[Room] = []
+    plies = random.Random(82)
+
+    def room() -> Room:
+        if current and not owner(client, current[0][0], "togyz").logic.is_finished():  # type: ignore[attr-defined]
+            return current[0]
         room_id, tokens = create_togyz(client, csrf)
-        _, other = create_togyz(client, csrf)
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0})
+            ws.receive_json()
+            answers, _ = exchange(ws, json.dumps({"t": "cmd", "id": "go", "type": "start", "data": {}}), 0)
+            assert [a["t"] for a in answers] == ["ack"], answers
+        # Some legal moves first (a different number each game): the fuzz then meets captures, tuzdyks and endings.
+        for ply in range(plies.randrange(0, 60)):
+            state = client.get(f"/api/rooms/{room_id}").json()["data"]
+            if state["status"] != "running" or not state["legal"]:
+                break
+            with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+                ws.send_json({"t": "hello", "v": 0, "token": tokens[state["turn"]]})
+                ws.receive_json()
+                move = {"t": "cmd", "id": f"p{ply}", "type": "move", "data": {"hole": plies.choice(state["legal"])}}
+                answers, _ = exchange(ws, json.dumps(move), ply)
+                assert [a["t"] for a in answers] == ["ack"], answers
         roles: dict[str, str | None] = {
             "arbiter": None,  # the signed-in session
             "white": tokens["white"],
@@ -210,21 +250,25 @@ def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
             "other game's player": other["white"],
             "forged token": "not-a-token",
         }
-        # Start the clock so that moves, draws and flags are possible, then let hostile clients at it.
-        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0})
-            ws.receive_json()
-            ws.send_json({"t": "cmd", "id": "go", "type": "start", "data": {}})
-            answers, _ = exchange(ws, json.dumps({"t": "cmd", "id": "go2", "type": "pause", "data": {}}), 0)
-            assert answers and answers[0]["t"] in ("ack", "refused")
-        fuzz_room(client, room_id, "togyz", roles, TOGYZ_COMMANDS)
+        current[:] = [(room_id, roles)]
+        return current[0]
+
+    return room
+
+
+def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        _, other = create_togyz(client, csrf)
+        games = started_games(client, csrf, other)
+        fuzz_room(client, "togyz", games, TOGYZ_COMMANDS)
         # Spectators (no session, no token) in a separate client: they cannot change anything at all.
         anonymous = TestClient(client.app, base_url="http://testserver")
         anonymous.portal = client.portal
+        room_id = games()[0]
         before = stored_version(client, room_id)
-        fuzz_room(
-            anonymous, room_id, "togyz", {"spectator": None, "other game's player": other["black"]}, TOGYZ_COMMANDS
-        )
+        watchers: Room = (room_id, {"spectator": None, "other game's player": other["black"]})
+        fuzz_room(anonymous, "togyz", lambda: watchers, TOGYZ_COMMANDS)
         assert stored_version(client, room_id) == before
 
 
@@ -235,7 +279,7 @@ def test_quiz_socket_survives_hostile_clients(tmp_path: Path, shared_data: Path)
         roles: dict[str, str | None] = dict(tokens)
         roles["arbiter"] = None
         roles["forged token"] = "AAAAA"
-        fuzz_room(client, room_id, "quiz", roles, QUIZ_COMMANDS)
+        fuzz_room(client, "quiz", lambda: (room_id, roles), QUIZ_COMMANDS)
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
@@ -287,3 +331,59 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> 
         body = {"white": "a\x00b", "black": "c", "control": "blitz"}
         response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
         assert response.status_code == 400 and response.json()["code"] == "bad_request"
+
+
+@settings(max_examples=EXAMPLES * 4, deadline=None)
+@given(
+    control=st.fixed_dictionaries(
+        {},
+        optional={
+            "periods": st.lists(
+                st.fixed_dictionaries({}, optional={"moves": json_value, "time_ms": st.integers() | json_value})
+                | json_value,
+                max_size=3,
+            )
+            | json_value,
+            "increment_ms": st.integers() | json_value,
+            "delay_ms": st.integers() | json_value,
+        },
+    )
+    | st.dictionaries(st.text(max_size=5), json_value, max_size=3),
+    game_settings=st.dictionaries(
+        st.sampled_from(["flag_mode", "start_mode", "late_limit_ms", "lag_compensation", "x"]), json_value, max_size=3
+    ),
+    names=st.tuples(st.text(max_size=20) | json_value, st.text(max_size=20)),
+)
+def test_creating_a_game_from_any_json_is_a_game_or_a_refusal(
+    control: dict[str, Any], game_settings: dict[str, Any], names: tuple[Any, str]
+) -> None:
+    """What POST /api/games passes to the room (objects of any shape) is a game or a CommandRefusedError."""
+    data = {"white": names[0], "black": names[1], "control": control, "settings": game_settings}
+    try:
+        events = TogyzRoom().decide(Command("create", Actor("arbiter", "a"), data), 0)
+    except CommandRefusedError as refused:
+        events, reason = [], (refused.code, str(refused))
+    else:
+        reason = ("", "")
+    assert bool(events) != all(reason), (events, reason)
+
+
+@pytest.mark.parametrize("depth", [1500, MAX_MESSAGE_BYTES // 2 - 20])
+def test_deeply_nested_json_is_a_clear_protocol_error(tmp_path: Path, depth: int) -> None:
+    """Found in review: ``[[[[…`` within the 4 KiB limit made ``json.loads`` raise RecursionError, which escaped the
+    socket (a dead connection and a server traceback, from any anonymous visitor). The JSON API had the same gap."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room_id, _ = create_togyz(client, csrf)
+        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+            ws.send_json({"t": "hello", "v": 0})
+            assert ws.receive_json()["t"] == "welcome"
+            answers, closed = exchange(ws, '{"t": "cmd", "data": ' + "[" * depth + "]" * depth + "}", 1)
+        assert closed == CLOSE_POLICY
+        assert answers[-1]["code"] == "closing" and "deep" in answers[-1]["message"]
+        response = client.post(
+            "/api/games",
+            content=b"[" * depth + b"]" * depth,
+            headers={"x-csrf-token": csrf, "content-type": "application/json"},
+        )
+        assert response.status_code == 400

@@ -7,6 +7,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.blossom import max_weight_matching
 from toreshi.tournament.dutch.completion import complete_matching
 from toreshi.tournament.dutch.matching import max_weight_matching as labelled_matching
@@ -91,3 +92,58 @@ def test_completion_follows_hints_and_moves_the_sitter() -> None:
     assert complete_matching([0, 1, 2, 3], allowed, lambda v: False, {0: 3, 3: 0}) == {0: 3, 3: 0, 1: 2, 2: 1}
     mates = complete_matching([0, 1, 2], allowed, lambda v: v == 0, {})
     assert mates is not None and 0 not in mates
+
+
+@st.composite
+def bipartite(draw: st.DrawFn) -> tuple[int, dict[tuple[int, int], int]]:
+    k = draw(st.integers(1, 5))
+    weights: dict[tuple[int, int], int] = {}
+    for a in range(2 * k):
+        for b in range(a + 1, 2 * k):
+            if draw(st.integers(0, 4)):
+                weights[a, b] = draw(st.integers(1, 2**200) if draw(st.booleans()) else st.integers(1, 9))
+    return k, weights
+
+
+@settings(max_examples=300, deadline=None)
+@given(bipartite())
+def test_assignment_is_optimal_and_its_certificate_is_sound(graph: tuple[int, dict[tuple[int, int], int]]) -> None:
+    k, weights = graph
+    rows, cols = list(range(k)), list(range(k, 2 * k))
+
+    def weight(a: int, b: int) -> int | None:
+        return weights.get((min(a, b), max(a, b)))
+
+    solved = max_weight_assignment(rows, cols, weight)
+    cross = {e: w for e, w in weights.items() if (e[0] < k) != (e[1] < k)}
+    if solved is None:
+        assert best_perfect(2 * k, cross) is None
+        return
+    assignment, duals = solved
+    assert sorted(assignment) == rows and sorted(assignment.values()) == cols
+    total = sum(weights[a, b] for a, b in assignment.items())
+    assert total == best_perfect(2 * k, cross)
+    assert all(duals[a] + duals[b] >= w for (a, b), w in cross.items())
+    assert all(duals[a] + duals[b] == weights[a, b] for a, b in assignment.items())
+    if proves_optimal(rows, cols, duals, weight):
+        # The certificate claims optimality over every perfect pairing, exchanges included.
+        assert total == best_perfect(2 * k, weights)
+
+
+def best_perfect(n: int, weights: dict[tuple[int, int], int]) -> int | None:
+    """The largest total weight of a perfect matching (exhaustive), None if there is none."""
+
+    @cache
+    def best(free: frozenset[int]) -> int | None:
+        if not free:
+            return 0
+        v = min(free)
+        result: int | None = None
+        for u in free - {v}:
+            w = weights.get((v, u))
+            rest = best(free - {v, u}) if w is not None else None
+            if w is not None and rest is not None and (result is None or w + rest > result):
+                result = w + rest
+        return result
+
+    return best(frozenset(range(n)))

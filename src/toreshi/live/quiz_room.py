@@ -504,11 +504,21 @@ class QuizRoom:
             "sync": None if sync is None else sync_to_dict(sync),
             "at_ms": max(received, self.state.last_ms),
         }
-        return [Decided(PRESS, payload)]
+        press = Decided(PRESS, payload)
+        if self.settings.mode is ArbitrationMode.ARRIVAL and not self.pending:
+            # First come, first served: there is nothing to wait for, so the decision goes out with the press in
+            # one commit, without a timer — every screen locks a step sooner.
+            first = (PendingPress(team, received, client_ms, source),)
+            arbiter = self.arbiter(first)
+            if arbiter is not None:
+                return [press, *self._decision(arbiter, int(payload["at_ms"]), first)]
+        return [press]
 
-    def arbiter(self) -> Arbiter | None:
-        """The arbiter of the current opening with every pending press, or ``None`` when nobody has pressed."""
-        if not self.pending:
+    def arbiter(self, pending: Sequence[PendingPress] | None = None) -> Arbiter | None:
+        """The arbiter of the current opening with every pending press (or ``pending``), or ``None`` when nobody
+        has pressed."""
+        pending = self.pending if pending is None else pending
+        if not pending:
             return None
         opened = self.opening_ms()
         if opened is None:
@@ -522,8 +532,8 @@ class QuizRoom:
                 sync = ClockSync.exact() if hardware else ClockSync(0, 0, 0, FALLBACK_RTT_MS, FALLBACK_RTT_MS)
             syncs[team] = sync
         arbiter = Arbiter.open(opened, eligible, syncs, self.settings)
-        for pending in sorted(self.pending, key=lambda p: p.received_ms):
-            arbiter = arbiter.press(pending.press())
+        for waiting in sorted(pending, key=lambda p: p.received_ms):
+            arbiter = arbiter.press(waiting.press())
         return arbiter
 
     # --- folding and timers ----------------------------------------------------------------------------
@@ -606,12 +616,12 @@ class QuizRoom:
             return self._game([AnswerTimeExpired(now)])
         return []
 
-    def _decision(self, arbiter: Arbiter, now: int) -> list[Decided]:
+    def _decision(self, arbiter: Arbiter, now: int, pending: Sequence[PendingPress] | None = None) -> list[Decided]:
         try:
             decision = arbiter.decide(now, random.SystemRandom())
         except BuzzerError:  # pragma: no cover - due was checked
             return []
-        sources = {p.team: p.source for p in self.pending}
+        sources = {p.team: p.source for p in (self.pending if pending is None else pending)}
         order = [
             {
                 "team": placed.team,
@@ -749,11 +759,15 @@ class QuizRoom:
                 "arbitration": _arbiter_to_dict(self.settings),
                 "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in self.pending],
                 "audit": [event.to_dict() for event in state.audit[-20:]],
+                # The spare questions to pick from, only while single reserve questions are asked (SI-2.2): the
+                # whole reserve (60+ questions of a pack) would otherwise ride along with every event to the host.
                 "reserve": [
                     {"index": i, "value": q.value, "text": q.text, "answers": list(q.answers)}
                     for i, q in enumerate(setup.board.reserve)
                     if i not in state.used_reserve
-                ],
+                ]
+                if state.sudden_death
+                else [],
                 "answers": [
                     {
                         "question": r.question,

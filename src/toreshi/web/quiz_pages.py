@@ -35,7 +35,7 @@ from toreshi.quiz.pack import Package, PackError, Theme
 from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
-from toreshi.web.rooms_api import actor_for, owner_of, token_digest
+from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable, token_digest
 from toreshi.web.templates import render
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
@@ -147,6 +147,17 @@ async def create_quiz_room(
 ) -> tuple[str, dict[str, Any]]:
     """Create the room and its secrets; returns the room id and the links' tokens (shown once to the host)."""
     services = request.app.state.services
+    data = {
+        "setup": setup.to_dict(),
+        "notes": notes,
+        "title": title,
+        "keys": keys,
+        "buttons": {str(seat): team for seat, team in enumerate(setup.teams, start=1)},
+        "arbitration": {"mode": arbitration},
+    }
+    # Decided once on a blank room first: a refused game leaves no empty room behind in the store.
+    refuse_unstorable(data)
+    QuizRoom().decide(Command("create", Actor("host", host), data), 0)
     for _attempt in range(20):
         room_code = _code(ROOM_CODE_LENGTH)
         room_id = room_id_of(room_code)
@@ -158,14 +169,6 @@ async def create_quiz_room(
     else:  # pragma: no cover - 20 collisions among a million codes
         raise SetupError(_("Could not find a free room code; try again."))
     owner = await services.rooms.get(room_id, KIND)
-    data = {
-        "setup": setup.to_dict(),
-        "notes": notes,
-        "title": title,
-        "keys": keys,
-        "buttons": {str(seat): team for seat, team in enumerate(setup.teams, start=1)},
-        "arbitration": {"mode": arbitration},
-    }
     try:
         await owner.handle(Command("create", Actor("host", host), data))
     except CommandRefusedError:
@@ -357,7 +360,7 @@ async def _resolve_code(request: Request, code: str) -> str | None:
     if parts is None:
         return None
     room_id, secret = parts
-    grant = await request.app.state.services.accounts.grant_for(room_id, token_digest(secret))
+    grant = await grant_for_token(request, room_id, secret)  # wrong codes count against the client
     if grant is None or role_of(Actor(grant.role, grant.name)) != "team":
         return None
     return f"/quiz/{room_id}/buzzer?token={secret}"

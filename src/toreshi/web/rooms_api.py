@@ -14,8 +14,11 @@ from starlette.websockets import WebSocket
 from toreshi.clock.presets import PRESETS
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.togyz_room import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
+from toreshi.store.accounts import Grant
 from toreshi.web import auth
+from toreshi.web.security import AttemptLimiter
 
 ROOM_ID_BYTES = 6
 
@@ -39,11 +42,37 @@ async def owner_of(connection: HTTPConnection, room_id: str) -> LiveRoom | None:
     return owner
 
 
+TOKEN_FAILURES = 100
+"""Wrong tokens (and join codes) one client address may try per 5 minutes; then its tokens are not looked up until
+the window passes. A quiz team's join code is short (5 letters of 32, about 33 million): unlimited guessing over the
+socket or ``/j/{code}`` would find one within a game; at this rate it would take years."""
+
+
+def token_limiter(connection: HTTPConnection) -> AttemptLimiter:
+    """The app's count of wrong room tokens per client address (one per app, made on first use)."""
+    state = connection.app.state
+    if not hasattr(state, "token_limiter"):
+        state.token_limiter = AttemptLimiter(attempts=TOKEN_FAILURES)
+    limiter: AttemptLimiter = state.token_limiter
+    return limiter
+
+
+async def grant_for_token(connection: HTTPConnection, room_id: str, token: str) -> Grant | None:
+    """The grant a room token stands for; wrong tokens count against the client (see :data:`TOKEN_FAILURES`)."""
+    limiter = token_limiter(connection)
+    client = connection.client.host if connection.client else ""
+    if limiter.blocked(client):
+        return None
+    grant: Grant | None = await connection.app.state.services.accounts.grant_for(room_id, token_digest(token))
+    if grant is None:
+        limiter.failed(client)
+    return grant
+
+
 async def actor_for(connection: HTTPConnection, room_id: str, token: str | None) -> Actor:
     """A player by their per-game token, the arbiter by their session, anyone else a spectator."""
-    services = connection.app.state.services
     if token:
-        grant = await services.accounts.grant_for(room_id, token_digest(token))
+        grant = await grant_for_token(connection, room_id, token)
         if grant is not None:
             return Actor(grant.role, grant.name)
     arbiter = auth.signed_in(connection)
@@ -89,6 +118,22 @@ async def room_state(request: Request) -> JSONResponse:
     return JSONResponse(owner.snapshot(None))
 
 
+def refuse_unstorable(data: object) -> None:
+    """Refuse, before anything is written, texts that the store can never hold: a NUL character (U+0000), which
+    PostgreSQL cannot store (names, titles, pack texts). Raises :class:`CommandRefusedError`."""
+    pending = [data]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise CommandRefusedError("bad_request", "a text contains a NUL character (U+0000)")
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list | tuple):
+            pending.extend(item)
+
+
 async def create_togyz_room(
     connection: HTTPConnection,
     arbiter: str,
@@ -99,17 +144,19 @@ async def create_togyz_room(
 ) -> tuple[str, dict[str, str]]:
     """Create a game room; returns its id and the secret tokens of the two players' links."""
     services = connection.app.state.services
+    create = Command(
+        "create",
+        Actor("arbiter", arbiter),
+        {"white": white, "black": black, "control": control, "settings": settings or {}},
+    )
+    # Decided once on a blank game first: a refused game leaves no empty room behind in the store.
+    refuse_unstorable(create.data)
+    TogyzRoom().decide(create, 0)
     room_id = new_room_id("g")
     await services.store.create_room(room_id, RoomKind.TOGYZ)
     owner = await services.rooms.get(room_id, "togyz")
     try:
-        await owner.handle(
-            Command(
-                "create",
-                Actor("arbiter", arbiter),
-                {"white": white, "black": black, "control": control, "settings": settings or {}},
-            )
-        )
+        await owner.handle(create)
     except CommandRefusedError:
         await services.rooms.drop(room_id)
         raise
@@ -169,7 +216,7 @@ async def create_game(request: Request) -> JSONResponse:
         return JSONResponse({"error": "missing or wrong X-CSRF-Token (see GET /api/session)"}, status_code=403)
     try:
         body = await request.json()
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: arrays or objects nested thousands deep
         return JSONResponse({"error": "the body must be JSON"}, status_code=400)
     if not isinstance(body, dict):
         return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)

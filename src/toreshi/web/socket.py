@@ -115,6 +115,8 @@ def parse(raw: str) -> dict[str, Any]:
         message = json.loads(raw)
     except json.JSONDecodeError as error:
         raise ProtocolError("bad_json", f"not JSON: {error.msg}") from None
+    except RecursionError:  # "[[[[…" within the size limit nests deeper than the decoder recurses
+        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
     if not isinstance(message, dict) or not isinstance(message.get("t"), str):
         raise ProtocolError("bad_message", "a message is a JSON object with a string field 't'")
     return message

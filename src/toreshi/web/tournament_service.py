@@ -33,7 +33,7 @@ from toreshi.store.accounts import Accounts
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal import TournamentState
 from toreshi.tournament.model import GameResult
-from toreshi.web.rooms_api import new_room_id, token_digest
+from toreshi.web.rooms_api import new_room_id, refuse_unstorable, token_digest
 
 ROOM_ID_BYTES = 6
 
@@ -78,6 +78,7 @@ class TournamentService:
         """A new tournament room with its settings; returns its id. Bad settings leave no room behind."""
         room_id = f"t-{secrets.token_hex(ROOM_ID_BYTES)}"
         # Decide first on a scratch room, so a refused creation does not leave an empty room in the store.
+        refuse_unstorable(dict(settings))
         TournamentRoom().decide(self._command("create", dict(settings), by, ARBITER), 0)
         await self.store.create_room(room_id, RoomKind.TOURNAMENT)
         await self.command(room_id, "create", settings, by)

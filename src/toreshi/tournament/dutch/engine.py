@@ -14,6 +14,12 @@ of :mod:`.weights` are set for the bracket and the scoregroup below it, and the 
 The handbook orders those choices one after the other; here each becomes a field below the criteria in the edge
 weight, most significant first, so that one matching per step makes all of them at once. Players left unpaired
 move down to the next bracket. Colours are allocated at the end (:mod:`.colours`).
+
+With ``FAST`` (the default) the same optimum is reached with less work, each shortcut backed by a certificate
+and falling back to the plain procedure when none is found: the bracket matched alone when the players below
+only add completion or C8 (:func:`_pair_bracket_alone`), a remainder solved as an S1–S2 assignment whose duals
+prove it optimal (:func:`_match_remainder`), round-1 brackets paired in order (:func:`_pair_in_order`), and the
+completion of the rest shown by a quick search instead of a matching (:mod:`.completion`).
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.colours import choose_colour
 from toreshi.tournament.dutch.completion import complete_matching
 from toreshi.tournament.dutch.matching import max_weight_matching
@@ -62,6 +69,8 @@ class MatchingStats:
 
     bracket_matchings: int = 0
     """Matchings over a bracket and the scoregroup below it."""
+    assignments: int = 0
+    """Remainders paired as an S1–S2 assignment proved optimal (no general matching needed)."""
     full_matchings: int = 0
     """Matchings over every unpaired player (when the quick completion search found nothing)."""
 
@@ -171,6 +180,7 @@ def _matching(
 
 
 FAST = True
+"""Use the certified shortcuts (tests switch it off to compare with the plain procedure)."""
 
 
 def _solve(
@@ -425,7 +435,7 @@ def _pair_bracket_alone(
         total, fields = _remainder_fields(state, remainder, in_pairs)
         for v in remainder:
             final.pop(v, None)
-        final.update(_match_alone(state, remainder, total, fields))
+        final.update(_match_remainder(state, remainder, in_pairs, total, fields))
     left = [v for v in members if v not in final]
     if len(left) != odd:
         return None
@@ -533,6 +543,35 @@ def _match_alone(
     return max_weight_matching(vertices, edges)
 
 
+def _match_remainder(
+    state: _Round, remainder: list[int], in_pairs: int, shift: int, fields: Mapping[tuple[int, int], int]
+) -> dict[int, int]:
+    """The best pairing of a remainder that pairs all its players but at most one.
+
+    First as an S1–S2 assignment, when its duals prove it optimal among all pairings (:mod:`.assignment`);
+    with an odd remainder a dummy player (-1) joins S1, weight 0 with everyone, and whoever it gets is the
+    player left over. Otherwise a general matching.
+    """
+    odd = len(remainder) - 2 * in_pairs
+    if odd in (0, 1):
+        mask = (1 << state.layout.top_shift) - 1
+
+        def weight(a: int, b: int) -> int | None:
+            if a < 0 or b < 0:
+                return 0
+            key = (a, b) if a < b else (b, a)
+            w = state.weights.get(key, 0)
+            return None if w <= 0 else ((w & mask) << shift) + fields.get(key, 0)
+
+        rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
+        solved = max_weight_assignment(rows, cols, weight)
+        if solved is not None and proves_optimal(rows, cols, solved[1], weight):
+            STATS.assignments += 1
+            pairs = {a: b for a, b in solved[0].items() if a >= 0}
+            return {**pairs, **{b: a for a, b in pairs.items()}}
+    return _match_alone(state, remainder, shift, fields)
+
+
 def _finalise_remainder(
     state: _Round, active: set[int], pairs: list[tuple[int, int]], remainder: list[int], mates: Mapping[int, int]
 ) -> None:
@@ -566,7 +605,7 @@ def _pair_remainder(
     if FAST and 2 * in_pairs == len(remainder):
         # Everyone in the remainder pairs inside it (fixed by C6 in the matching just made), so the remainder
         # no longer interacts with anyone else: optimise it alone and keep the rest of that matching.
-        mates = {**mates, **_match_alone(state, remainder, total, extra)}
+        mates = {**mates, **_match_remainder(state, remainder, in_pairs, total, extra)}
     else:
         mates = _solve(state, active, [v for v in bracket if v in active], total, extra)
     _finalise_remainder(state, active, pairs, remainder, mates)

@@ -1,0 +1,33 @@
+"""Smoke test of ``benchmarks/quiz_live.py``: a tiny run against a real server, and the shape of its report."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "quiz_live.py"
+NUMBER = r"(?:\d+(?:\.\d+)?|n/a)"
+
+
+def test_a_tiny_run_prints_latencies_cpu_medians_ratios_and_the_goal(shared_data: Path) -> None:
+    pack = shared_data / "quiz" / "siq" / "1.siq"
+    arguments = ["--rooms", "2", "--spectators", "2", "--presses", "2", "--pace", "5", "--runs", "1"]
+    arguments += ["--baseline-presses", "2", "--idle-seconds", "0.2", "--pack", str(pack), "--no-pin"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=90, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
+    out = done.stdout
+    assert re.search(r"2 rooms \(\+1 baseline room\) x \(4 teams \+ host \+ projector \+ 2 spectators\) = 24 conn", out)
+    figures = rf"lockout_p50_ms={NUMBER} lockout_p99_ms={NUMBER} received_p50_ms={NUMBER} received_p99_ms={NUMBER}"
+    for phase in ("baseline (1 room)", "load (2 rooms)"):
+        found = re.search(rf"run 1: {re.escape(phase)}: presses=(\d+) presses/s={NUMBER} {figures} ", out)
+        assert found is not None, out
+        assert int(found.group(1)) == 4 if phase.startswith("load") else 2, out
+    for label in ("baseline", "load"):
+        assert re.search(rf"median {label}: presses/s={NUMBER} {figures} server_cpu_ms_per_press={NUMBER}", out), out
+    assert re.search(rf"ratio load/baseline: lockout_p50={NUMBER} lockout_p99={NUMBER} cpu_per_press={NUMBER}", out)
+    assert re.search(r"problems: resyncs=0 answer_time_expired=\d+", out), out
+    assert re.search(r"goal lockout p99 <= 20 ms for 2 rooms .*\(arrival\): (met|NOT met)", out), out
