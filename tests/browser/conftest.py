@@ -79,8 +79,10 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         running.stop()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
+    # Module scope, not session: Playwright's sync API keeps an event loop running in this thread while it is open,
+    # and the async tests that follow in the same session need the thread's loop to be free.
     if not Path(CHROMIUM).exists():
         message = f"Debian's chromium is not installed at {CHROMIUM} (scripts/test.sh installs it)"
         if os.environ.get("CI"):

@@ -74,3 +74,18 @@ async def test_a_lease_has_one_holder_until_it_lapses(bus: RedisBus) -> None:
     assert not await first.renew("g1")
     assert await second.release("g1")
     assert await first.holder_of("g1") is None
+
+
+async def test_many_subscriptions_share_one_redis_connection(bus: RedisBus) -> None:
+    contexts = [bus.subscribe(f"room:{number}") for number in range(150)]
+    streams = [await context.__aenter__() for context in contexts]
+    try:
+        await wait_until_subscribed(bus, "room:149")
+        clients = await bus.redis.client_list()
+        subscribers = [client for client in clients if int(client.get("sub", 0)) > 0]
+        assert len([client for client in subscribers if int(client["sub"]) >= 150]) == 1
+        await bus.publish("room:77", {"v": 1})
+        assert (await asyncio.wait_for(anext(streams[77]), 2))["v"] == 1
+    finally:
+        for context in reversed(contexts):
+            await context.__aexit__(None, None, None)

@@ -189,6 +189,8 @@ class RoomOwner:
         for offset, event in enumerate(decided, start=1):
             self.logic.apply(event, now)
             message = _message(self.room_id, self.version + offset, self.logic.public(event), event, now)
+            if offset < len(decided):
+                message["more"] = True  # more events of the same command follow at once
             self._history.add(self.version + offset, message)
             messages.append(message)
         self.version = new_version

@@ -1,7 +1,8 @@
 """The bus across instances: Redis pub/sub (redis-py's asyncio client).
 
 At-most-once, like the in-process bus: the event log is the record and subscribers repair gaps by version.
-Each subscription has its own pub/sub connection, so a slow reader never holds up others; messages are JSON.
+One pub/sub connection per instance carries every channel this instance listens to; a reader task hands each
+message to the local subscribers' queues, so a thousand sockets cost one Redis connection, not a thousand.
 """
 
 from __future__ import annotations
@@ -9,56 +10,125 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from redis.asyncio import Redis
+from redis.asyncio.client import PubSub
 
-from toreshi.live.bus import Message
+from toreshi.live.bus import SUBSCRIBER_QUEUE, Message, SubscriberOverflowError
 
 PREFIX = "toreshi:"
+log = logging.getLogger(__name__)
 
 
 class RedisBus:
     """Publish and subscribe through a Redis server given by URL (``redis://127.0.0.1:6379/0``)."""
 
-    def __init__(self, url: str, *, prefix: str = PREFIX) -> None:
+    def __init__(self, url: str, *, prefix: str = PREFIX, queue_size: int = SUBSCRIBER_QUEUE) -> None:
         self.url = url
         self.prefix = prefix
         self.redis: Redis = Redis.from_url(url)
+        self._queue_size = queue_size
+        self._pubsub: PubSub | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._local: dict[str, set[asyncio.Queue[Message | None]]] = {}
+        self._lock = asyncio.Lock()
 
     async def publish(self, channel: str, message: Message) -> None:
         await self.redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
 
+    async def _ensure_reader(self) -> PubSub:
+        if self._pubsub is None:
+            self._pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read(self._pubsub))
+        return self._pubsub
+
+    async def _read(self, pubsub: PubSub) -> None:
+        while True:
+            if not pubsub.subscribed:
+                await asyncio.sleep(0.01)
+                continue
+            try:
+                raw = await pubsub.get_message(timeout=1.0)
+            except (ConnectionError, OSError, RuntimeError) as error:
+                log.warning("redis bus: %s; listening again", error)
+                await asyncio.sleep(0.5)
+                continue
+            if raw is None:
+                continue
+            channel, data = raw.get("channel"), raw.get("data")
+            if isinstance(channel, bytes):
+                channel = channel.decode()
+            if not isinstance(channel, str) or not isinstance(data, bytes | str):
+                continue
+            try:
+                decoded = json.loads(data)
+            except ValueError:
+                continue
+            if isinstance(decoded, dict):
+                self._deliver(channel.removeprefix(self.prefix), decoded)
+
+    def _deliver(self, channel: str, message: Message) -> None:
+        for queue in list(self._local.get(channel, ())):
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self._local[channel].discard(queue)
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(None)
+
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
-        pubsub = self.redis.pubsub(ignore_subscribe_messages=True)
-        await pubsub.subscribe(self.prefix + channel)
+        queue: asyncio.Queue[Message | None] = asyncio.Queue(self._queue_size)
+        async with self._lock:
+            pubsub = await self._ensure_reader()
+            subscribers = self._local.setdefault(channel, set())
+            first = not subscribers
+            subscribers.add(queue)
+            if first:
+                await pubsub.subscribe(self.prefix + channel)
 
         async def messages() -> AsyncIterator[Message]:
             while True:
-                raw = await pubsub.get_message(timeout=None)
-                if raw is None:
-                    continue
-                data = raw.get("data")
-                if isinstance(data, bytes | str):
-                    decoded = json.loads(data)
-                    if isinstance(decoded, dict):
-                        yield decoded
+                message = await queue.get()
+                if message is None:
+                    raise SubscriberOverflowError(f"subscriber of {channel!r} fell behind; resync")
+                yield message
 
         try:
             yield messages()
         finally:
-            with contextlib.suppress(Exception):
-                await pubsub.unsubscribe()
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            async with self._lock:
+                remaining = self._local.get(channel)
+                if remaining is not None:
+                    remaining.discard(queue)
+                    if not remaining:
+                        del self._local[channel]
+                        if self._pubsub is not None:
+                            with contextlib.suppress(Exception):
+                                await self._pubsub.unsubscribe(self.prefix + channel)
 
     async def close(self) -> None:
+        if self._reader is not None:
+            self._reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._reader
+        if self._pubsub is not None:
+            with contextlib.suppress(Exception):
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+        self._local.clear()
         await self.redis.aclose()
 
 
 async def wait_until_subscribed(bus: RedisBus, channel: str, subscribers: int = 1, timeout: float = 5.0) -> None:
-    """Wait until Redis counts ``subscribers`` on a channel (pub/sub drops messages sent before that)."""
+    """Wait until Redis counts ``subscribers`` on a channel (pub/sub drops messages sent before that).
+
+    Every local subscription of one bus shares its connection, so Redis counts one subscriber per bus.
+    """
     async with asyncio.timeout(timeout):
         while True:
             counts = await bus.redis.pubsub_numsub(bus.prefix + channel)

@@ -375,12 +375,38 @@ class TogyzRoom:
         if side is not None and self.view_legal(side):
             allowed.append("move")
         for kind, data in probes.items():
+            if not self._worth_probing(kind, side, now_ms):
+                continue
             try:
                 self.decide(Command(kind, Actor(role), data), max(now_ms, self.game.state.last_at_ms))
             except CommandRefusedError:
                 continue
             allowed.append(kind)
         return allowed
+
+    def _worth_probing(self, kind: str, side: Side | None, now_ms: int) -> bool:
+        """A cheap necessary condition for ``kind``: when it fails the game would surely refuse, so the (costlier)
+        probe through :meth:`decide` is skipped. The game stays the only judge of what is allowed."""
+        assert self.game is not None
+        state = self.game.state
+        over = state.is_over
+        if kind == "sign":
+            return over
+        if over:
+            return False
+        if kind in ("accept_draw", "decline_draw"):
+            return side is not None and state.draw_offer is side.other
+        if kind == "press":
+            return state.move_pending
+        if kind in ("claim_flag", "extend_both_flags"):
+            return any(state.clock.remaining(s, max(now_ms, state.last_at_ms)) <= 0 for s in (WHITE, BLACK))
+        if kind == "start":
+            return state.status is GameStatus.SCHEDULED
+        if kind == "resume":
+            return state.status in (GameStatus.PAUSED, GameStatus.ADJOURNED)
+        if kind in ("pause", "request_adjournment"):
+            return state.status is GameStatus.LIVE
+        return True
 
     def view_legal(self, side: Side) -> bool:
         assert self.game is not None

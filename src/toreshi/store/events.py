@@ -55,6 +55,19 @@ class NewEvent:
     server_time_ms: int
 
 
+GROUP_COMMIT_MAX = 64
+"""The most appends that share one commit."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Append:
+    room_id: str
+    expected_version: int
+    events: tuple[NewEvent, ...]
+    payloads: tuple[JsonObject, ...]
+    status: str | None
+
+
 @dataclass(frozen=True, slots=True)
 class StoredEvent:
     """An event as the log holds it."""
@@ -115,6 +128,10 @@ class EventStore:
         self._write_lock: AbstractAsyncContextManager[object] = (
             asyncio.Lock() if engine.dialect.name == "sqlite" else nullcontext()
         )
+        # With one writer at a time, appends waiting for the lock are better written together, in one commit.
+        self._group_commit = engine.dialect.name == "sqlite"
+        self._pending: list[tuple[_Append, asyncio.Future[int]]] = []
+        self._flusher: asyncio.Task[None] | None = None
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -186,44 +203,91 @@ class EventStore:
         if not events:
             raise InvalidEventError("append needs at least one event")
         payloads = [_checked_event(event) for event in events]
-        new_version = expected_version + len(events)
-        now = self._now()
-        changes: dict[str, Any] = {"version": new_version, "updated_at": now}
-        if status is not None:
-            changes["status"] = RoomStatus(status).value
+        changes_status = None if status is None else RoomStatus(status).value
+        request = _Append(room_id, expected_version, tuple(events), tuple(payloads), changes_status)
+        if not self._group_commit:
+            return await self._append_alone(request)
+        # Group commit (SQLite): appends that arrive while a transaction is being written wait for the next one and
+        # share its commit. Each keeps its own compare-and-set; each caller still returns only after the commit.
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._pending.append((request, future))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        return await future
+
+    async def _append_alone(self, request: _Append) -> int:
         try:
             async with self._writing() as connection:
-                # The compare-and-set: the row lock (or SQLite's write lock) makes a concurrent append with the same
-                # expected version wait here, then find the version moved and match nothing.
-                claimed = await connection.execute(
-                    update(rooms)
-                    .where(and_(rooms.c.id == room_id, rooms.c.version == expected_version))
-                    .values(**changes)
-                    .returning(rooms.c.kind)
-                )
-                kind = claimed.scalar_one_or_none()
-                if kind is None:
-                    actual = (await _room(connection, room_id)).version
-                    raise VersionConflictError(room_id, expected_version, actual)
-                await connection.execute(
-                    insert(room_events),
-                    [
-                        {
-                            "room_id": room_id,
-                            "version": expected_version + offset,
-                            "room_kind": kind,
-                            "type": event.type,
-                            "payload": payload,
-                            "server_time_ms": event.server_time_ms,
-                            "created_at": now,
-                        }
-                        for offset, (event, payload) in enumerate(zip(events, payloads, strict=True), start=1)
-                    ],
-                )
+                outcome = await self._append_in(connection, request)
         except IntegrityError:
             # Only a writer that bypassed rooms.version could get here; it is still a lost race, not corruption.
-            actual = (await self.room(room_id)).version
-            raise VersionConflictError(room_id, expected_version, actual) from None
+            actual = (await self.room(request.room_id)).version
+            raise VersionConflictError(request.room_id, request.expected_version, actual) from None
+        if isinstance(outcome, VersionConflictError):
+            raise outcome
+        return outcome
+
+    async def _flush(self) -> None:
+        while self._pending:
+            batch, self._pending = self._pending[:GROUP_COMMIT_MAX], self._pending[GROUP_COMMIT_MAX:]
+            try:
+                async with self._writing() as connection:
+                    outcomes = [await self._append_in(connection, request) for request, _ in batch]
+            except Exception:
+                # The shared transaction was rolled back: write each one alone, so that one bad append cannot
+                # fail the others.
+                for request, future in batch:
+                    try:
+                        result = await self._append_alone(request)
+                    except Exception as error:
+                        if not future.done():
+                            future.set_exception(error)
+                    else:
+                        if not future.done():
+                            future.set_result(result)
+                continue
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, VersionConflictError):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    async def _append_in(self, connection: AsyncConnection, request: _Append) -> int | VersionConflictError:
+        """One append inside an open transaction: the new version, or the conflict (nothing written for it)."""
+        new_version = request.expected_version + len(request.events)
+        now = self._now()
+        changes: dict[str, Any] = {"version": new_version, "updated_at": now}
+        if request.status is not None:
+            changes["status"] = request.status
+        # The compare-and-set: the row lock (or SQLite's write lock) makes a concurrent append with the same
+        # expected version wait here, then find the version moved and match nothing.
+        claimed = await connection.execute(
+            update(rooms)
+            .where(and_(rooms.c.id == request.room_id, rooms.c.version == request.expected_version))
+            .values(**changes)
+            .returning(rooms.c.kind)
+        )
+        kind = claimed.scalar_one_or_none()
+        if kind is None:
+            actual = (await _room(connection, request.room_id)).version
+            return VersionConflictError(request.room_id, request.expected_version, actual)
+        await connection.execute(
+            insert(room_events),
+            [
+                {
+                    "room_id": request.room_id,
+                    "version": request.expected_version + offset,
+                    "room_kind": kind,
+                    "type": event.type,
+                    "payload": payload,
+                    "server_time_ms": event.server_time_ms,
+                    "created_at": now,
+                }
+                for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
+            ],
+        )
         return new_version
 
     async def load(self, room_id: str, after_version: int = 0) -> list[StoredEvent]:

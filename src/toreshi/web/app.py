@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -12,6 +15,7 @@ from starlette.middleware.sessions import SessionMiddleware
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
+from toreshi.live import heap
 from toreshi.live.bus import Bus, InProcessBus
 from toreshi.live.cluster import ClusterRooms
 from toreshi.live.quiz_room import QuizRoom
@@ -70,9 +74,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     if room.kind in ROOM_KINDS:
                         await rooms.get(room.id, room.kind)
             app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms)
+            # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
+            gc.collect()
+            heap.freeze_survivors()
+            freezer = asyncio.get_running_loop().create_task(heap.keep_frozen())
             try:
                 yield
             finally:
+                freezer.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await freezer
                 await rooms.close()
                 await bus.close()
 

@@ -12,6 +12,7 @@ import contextlib
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -108,6 +109,26 @@ class ProtocolError(ValueError):
         self.code = code
 
 
+_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+_ENCODED_SIZE = 1024
+
+
+def encode(message: dict[str, Any]) -> str:
+    """JSON text of a message. A room event reaches every spectator of the room as the very same object from the
+    bus: it is encoded once instead of once per connection. The cache holds the object itself, so its id cannot be
+    reused by another message while the entry lives."""
+    if message.get("t") != "event":
+        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    cached = _ENCODED.get(id(message))
+    if cached is not None and cached[0] is message:
+        return cached[1]
+    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    _ENCODED[id(message)] = (message, text)
+    if len(_ENCODED) > _ENCODED_SIZE:
+        _ENCODED.popitem(last=False)
+    return text
+
+
 def parse(raw: str) -> dict[str, Any]:
     if len(raw.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
@@ -160,9 +181,10 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         if self.websocket.application_state is not WebSocketState.CONNECTED:
             return
+        text = encode(message)
         async with self.send_lock:
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
-                await self.websocket.send_text(json.dumps(message, ensure_ascii=False, separators=(",", ":")))
+                await self.websocket.send_text(text)
 
     async def close(self, code: int) -> None:
         with contextlib.suppress(RuntimeError):
@@ -228,6 +250,8 @@ class Connection:
         data = message.get("data")
         if self.owner is None or self.actor.role == "spectator" or not isinstance(data, dict) or "state" not in data:
             return message
+        if message.get("more"):
+            return message  # the command's last event brings this connection's own state a moment later
         view = self.owner.logic.view(self.actor, self.owner.now_ms())
         return {**message, "data": {**data, "state": view}}
 
