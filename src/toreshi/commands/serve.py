@@ -79,6 +79,14 @@ def serve(
             console.print(terminal_qr(phone_url), highlight=False)
     # ws_max_size: a frame over 64 KiB is refused by the protocol layer (close 1009) before it is buffered whole;
     # the room socket's own limit (toreshi.web.socket.MAX_MESSAGE_BYTES) is far smaller still.
+    # No permessage-deflate: room events are small and fan out to every connection, and compressing each copy
+    # separately costs more CPU than the club's Wi-Fi saves (measured in benchmarks/quiz_live.py).
     uvicorn.run(
-        create_app(settings), host=host, port=port, log_level="info", ws="websockets-sansio", ws_max_size=64 * 1024
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="info",
+        ws="websockets-sansio",
+        ws_max_size=64 * 1024,
+        ws_per_message_deflate=False,
     )

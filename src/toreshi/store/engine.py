@@ -118,6 +118,9 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> No
     def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         try:
+            # The busy timeout first: switching a new database to WAL needs a moment of exclusive access, and a
+            # connection opened at the same time by another instance must wait for it, not fail at once.
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
             cursor.execute("PRAGMA journal_mode=WAL")
             (mode,) = cursor.fetchone()
             if str(mode).lower() != "wal":
@@ -125,6 +128,5 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> No
                 logger.warning("SQLite refused WAL mode (journal_mode=%s); commits will be slower", mode)
             cursor.execute(f"PRAGMA synchronous={synchronous.value}")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         finally:
             cursor.close()

@@ -34,6 +34,9 @@ COMMANDS_PER_SECOND = 20
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
+WATCHER_PING_INTERVAL_S = 10.0
+"""Spectators and projectors press nothing: their clock estimate only draws countdowns, and a ping every 10 s is
+plenty (a room with 20 spectators otherwise spends more on pings than on play)."""
 PING_BURST = 8
 PING_SAMPLES = 16
 PING_MAX_AGE_MS = 60_000
@@ -274,7 +277,8 @@ class Connection:
             ping_id += 1
             self.sync.sent[ping_id] = server_ms()
             await self.send({"t": "ping", "id": ping_id, "ts": self.sync.sent[ping_id]})
-            await asyncio.sleep(0.1 if ping_id < PING_BURST else PING_INTERVAL_S)
+            steady = WATCHER_PING_INTERVAL_S if self.actor.role in ("spectator", "projector") else PING_INTERVAL_S
+            await asyncio.sleep(0.1 if ping_id < PING_BURST else steady)
 
     async def read(self) -> None:
         while True:
