@@ -185,3 +185,23 @@ def test_reference_files_round_trip(name: str, shared_data: Path) -> None:
     assert trf.rounds is not None
     assert trf.played_rounds == trf.rounds
     assert format_trf(trf) == text
+
+
+def test_every_reference_file_round_trips_through_trf2026(shared_data: Path) -> None:
+    """TRF16 → TRF-2026 → TRF16 keeps every player record, the rounds and the first colour; the TRF-2026 text
+    reads back to the same tournament."""
+    from toreshi.tournament.trf import to_trf16, to_trf2026
+
+    files = sorted((shared_data / "pairings" / "dutch-2025").glob("*.trf"))
+    assert len(files) == 97
+    for path in files:
+        original = parse_trf(path.read_text(encoding="utf-8"))
+        modern = parse_trf(format_trf(to_trf2026(original)))
+        assert modern.players == original.players, path.name
+        assert (modern.rounds, modern.initial_colour, modern.system) == (
+            original.rounds,
+            original.initial_colour,
+            original.system,
+        ), path.name
+        assert not any(line.code in ("XXR",) for line in modern.lines if isinstance(line, RawLine))
+        assert format_trf(to_trf16(modern)).replace("192 FIDE_DUTCH_2025\r", "") == format_trf(original), path.name

@@ -43,6 +43,8 @@ __all__ = [
     "parse_trf",
     "player_line",
     "points_of",
+    "to_trf16",
+    "to_trf2026",
 ]
 
 
@@ -427,3 +429,63 @@ def _format_round(block: TrfRound | None) -> str:
 def rounds_of(players: Sequence[PlayerRecord], round_number: int) -> dict[int, TrfRound | None]:
     """Each player's block of one round (None where blank)."""
     return {p.number: p.round(round_number) for p in players}
+
+
+# --- TRF16 ⇄ TRF-2026 ------------------------------------------------------------------------------------------
+
+_TRF2026_POINTS = "162 W 1.0     D 0.5     L 0.0     A 0.0     P 1.0"
+"""The default point system written as a TRF-2026 ``162`` record (win, draw, loss, absence, pairing bye)."""
+
+
+def to_trf2026(trf: TrfFile) -> TrfFile:
+    """The same tournament in TRF-2026: ``142`` rounds for ``XXR``, ``152 W|B`` for ``XXC white1|black1``, the
+    encoded type in ``192`` beside the free-text ``092``, and the point system in ``162``. Player records keep
+    their (shared) layout; every other line is kept.
+
+    >>> old = parse_trf("092 FIDE_DUTCH_2025\\rXXR 7\\rXXC black1\\r")
+    >>> [line.text for line in to_trf2026(old).lines if isinstance(line, RawLine)]
+    ['092 FIDE_DUTCH_2025', '192 FIDE_DUTCH_2025', '142 7', '152 B', '162 W 1.0     D 0.5     L 0.0     A 0.0     P 1.0']
+    >>> to_trf16(to_trf2026(old)).rounds, to_trf16(to_trf2026(old)).initial_colour
+    (7, <Colour.BLACK: 'b'>)
+    """
+    codes = {line.code for line in trf.lines if isinstance(line, RawLine)}
+    lines: list[PlayerRecord | RawLine] = []
+    for line in trf.lines:
+        if isinstance(line, RawLine) and line.code == "XXR":
+            lines.append(RawLine(f"142 {line.text[3:].strip()}"))
+        elif isinstance(line, RawLine) and line.code == "XXC":
+            tokens = line.text[3:].split()
+            colour = "W" if "white1" in tokens else "B" if "black1" in tokens else None
+            rest = [token for token in tokens if token not in ("white1", "black1")]
+            if rest:
+                lines.append(RawLine("XXC " + " ".join(rest)))
+            if colour is not None:
+                lines.append(RawLine(f"152 {colour}"))
+        elif isinstance(line, RawLine) and line.code == "092" and "192" not in codes:
+            lines.append(line)
+            lines.append(RawLine(f"192 {line.text[4:].strip()}"))
+        else:
+            lines.append(line)
+    if "162" not in codes:
+        index = max((i for i, line in enumerate(lines) if isinstance(line, RawLine)
+                     and line.code in ("142", "152", "192", "012")), default=-1)
+        lines.insert(index + 1, RawLine(_TRF2026_POINTS))
+    return TrfFile(tuple(lines))
+
+
+def to_trf16(trf: TrfFile) -> TrfFile:
+    """The same tournament in TRF16 with the JaVaFo/bbpPairings extensions: ``XXR`` for ``142``, ``XXC white1|black1``
+    for ``152``; TRF-2026-only header records (``162``, ``192`` …) are kept, as TRF readers skip unknown records."""
+    lines: list[PlayerRecord | RawLine] = []
+    for line in trf.lines:
+        if isinstance(line, RawLine) and line.code == "142":
+            lines.append(RawLine(f"XXR {line.text[4:].strip()}"))
+        elif isinstance(line, RawLine) and line.code == "152":
+            value = line.text[4:].strip()
+            if value in ("W", "B"):
+                lines.append(RawLine("XXC " + ("white1" if value == "W" else "black1")))
+        elif isinstance(line, RawLine) and line.code == "162" and line.text.strip() == _TRF2026_POINTS:
+            continue  # the default point system, written by to_trf2026
+        else:
+            lines.append(line)
+    return TrfFile(tuple(lines))

@@ -27,7 +27,7 @@ from toreshi.tournament.model import GameResult, TournamentSystem, format_points
 from toreshi.tournament.protests import ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreaks import TieBreakCode
-from toreshi.tournament.trf import format_trf
+from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.templates import render
@@ -230,6 +230,11 @@ async def export(request: Request) -> Response:
         system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
         trf = trf_from_standings(standings, t.name, t.rounds_planned, system)
         headers = {"Content-Disposition": f'attachment; filename="{tid}.trf"'}
+        return PlainTextResponse(format_trf(trf, "\r\n"), headers=headers, media_type="text/plain; charset=utf-8")
+    if kind == "trf26":
+        system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
+        trf = to_trf2026(trf_from_standings(standings, t.name, t.rounds_planned, system))
+        headers = {"Content-Disposition": f'attachment; filename="{tid}-trf2026.txt"'}
         return PlainTextResponse(format_trf(trf, "\r\n"), headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
         headers = {"Content-Disposition": f'attachment; filename="{tid}.csv"'}
