@@ -40,49 +40,79 @@ class SubscriberOverflowError(Exception):
     """Raised in a subscriber's iterator when it fell too far behind; it should resync."""
 
 
+Queue = asyncio.Queue[Message | None]
+
+
+class LocalSubscribers:
+    """This process's subscribers by channel, each with a bounded queue; shared by every bus.
+
+    A subscriber that lets its queue fill up is dropped from the channel and finds
+    :class:`SubscriberOverflowError` when it reads on: it has missed messages and must resync.
+    """
+
+    def __init__(self, queue_size: int = SUBSCRIBER_QUEUE) -> None:
+        self.queue_size = queue_size
+        self.channels: dict[str, set[Queue]] = {}
+
+    def add(self, channel: str) -> tuple[Queue, bool]:
+        """A new subscriber's queue, and whether it is the channel's first one here."""
+        queue: Queue = asyncio.Queue(self.queue_size)
+        subscribers = self.channels.setdefault(channel, set())
+        subscribers.add(queue)
+        return queue, len(subscribers) == 1
+
+    def remove(self, channel: str, queue: Queue) -> bool:
+        """Forget a subscriber; returns whether the channel has none left here."""
+        subscribers = self.channels.get(channel)
+        if subscribers is None:
+            return False
+        subscribers.discard(queue)
+        if subscribers:
+            return False
+        del self.channels[channel]
+        return True
+
+    def deliver(self, channel: str, message: Message) -> None:
+        for queue in list(self.channels.get(channel, ())):
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:
+                self.channels[channel].discard(queue)
+                while not queue.empty():
+                    queue.get_nowait()
+                queue.put_nowait(None)  # tells the reader it overflowed
+
+    def count(self, channel: str) -> int:
+        return len(self.channels.get(channel, ()))
+
+    @staticmethod
+    async def messages(channel: str, queue: Queue) -> AsyncIterator[Message]:
+        while True:
+            message = await queue.get()
+            if message is None:
+                raise SubscriberOverflowError(f"subscriber of {channel!r} fell behind; resync")
+            yield message
+
+
 class InProcessBus:
     """The embedded bus: per-channel queues in this process, no server needed."""
 
     def __init__(self, queue_size: int = SUBSCRIBER_QUEUE) -> None:
-        self._queue_size = queue_size
-        self._channels: dict[str, set[asyncio.Queue[Message | None]]] = {}
+        self._local = LocalSubscribers(queue_size)
 
     async def publish(self, channel: str, message: Message) -> None:
-        for queue in list(self._channels.get(channel, ())):
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:
-                self._drop(channel, queue)
-
-    def _drop(self, channel: str, queue: asyncio.Queue[Message | None]) -> None:
-        self._channels.get(channel, set()).discard(queue)
-        while not queue.empty():
-            queue.get_nowait()
-        queue.put_nowait(None)  # tells the reader it overflowed
+        self._local.deliver(channel, message)
 
     def subscribers(self, channel: str) -> int:
-        return len(self._channels.get(channel, ()))
+        return self._local.count(channel)
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
-        queue: asyncio.Queue[Message | None] = asyncio.Queue(self._queue_size)
-        self._channels.setdefault(channel, set()).add(queue)
-
-        async def messages() -> AsyncIterator[Message]:
-            while True:
-                message = await queue.get()
-                if message is None:
-                    raise SubscriberOverflowError(f"subscriber of {channel!r} fell behind; resync")
-                yield message
-
+        queue, _ = self._local.add(channel)
         try:
-            yield messages()
+            yield self._local.messages(channel, queue)
         finally:
-            subscribers = self._channels.get(channel)
-            if subscribers is not None:
-                subscribers.discard(queue)
-                if not subscribers:
-                    del self._channels[channel]
+            self._local.remove(channel, queue)
 
     async def close(self) -> None:
-        self._channels.clear()
+        self._local.channels.clear()

@@ -17,7 +17,7 @@ from contextlib import asynccontextmanager
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
-from toreshi.live.bus import SUBSCRIBER_QUEUE, Message, SubscriberOverflowError
+from toreshi.live.bus import SUBSCRIBER_QUEUE, LocalSubscribers, Message
 
 PREFIX = "toreshi:"
 log = logging.getLogger(__name__)
@@ -30,10 +30,9 @@ class RedisBus:
         self.url = url
         self.prefix = prefix
         self.redis: Redis = Redis.from_url(url)
-        self._queue_size = queue_size
         self._pubsub: PubSub | None = None
         self._reader: asyncio.Task[None] | None = None
-        self._local: dict[str, set[asyncio.Queue[Message | None]]] = {}
+        self._local = LocalSubscribers(queue_size)
         self._lock = asyncio.Lock()
 
     async def publish(self, channel: str, message: Message) -> None:
@@ -69,48 +68,22 @@ class RedisBus:
             except ValueError:
                 continue
             if isinstance(decoded, dict):
-                self._deliver(channel.removeprefix(self.prefix), decoded)
-
-    def _deliver(self, channel: str, message: Message) -> None:
-        for queue in list(self._local.get(channel, ())):
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:
-                self._local[channel].discard(queue)
-                while not queue.empty():
-                    queue.get_nowait()
-                queue.put_nowait(None)
+                self._local.deliver(channel.removeprefix(self.prefix), decoded)
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:
-        queue: asyncio.Queue[Message | None] = asyncio.Queue(self._queue_size)
         async with self._lock:
             pubsub = await self._ensure_reader()
-            subscribers = self._local.setdefault(channel, set())
-            first = not subscribers
-            subscribers.add(queue)
+            queue, first = self._local.add(channel)
             if first:
                 await pubsub.subscribe(self.prefix + channel)
-
-        async def messages() -> AsyncIterator[Message]:
-            while True:
-                message = await queue.get()
-                if message is None:
-                    raise SubscriberOverflowError(f"subscriber of {channel!r} fell behind; resync")
-                yield message
-
         try:
-            yield messages()
+            yield self._local.messages(channel, queue)
         finally:
             async with self._lock:
-                remaining = self._local.get(channel)
-                if remaining is not None:
-                    remaining.discard(queue)
-                    if not remaining:
-                        del self._local[channel]
-                        if self._pubsub is not None:
-                            with contextlib.suppress(Exception):
-                                await self._pubsub.unsubscribe(self.prefix + channel)
+                if self._local.remove(channel, queue) and self._pubsub is not None:
+                    with contextlib.suppress(Exception):
+                        await self._pubsub.unsubscribe(self.prefix + channel)
 
     async def close(self) -> None:
         if self._reader is not None:
@@ -120,7 +93,7 @@ class RedisBus:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]
-        self._local.clear()
+        self._local.channels.clear()
         await self.redis.aclose()
 
 
