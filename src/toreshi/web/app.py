@@ -26,7 +26,7 @@ from toreshi.live.togyz_room import TogyzRoom
 from toreshi.live.tournament_room import TournamentRoom
 from toreshi.store import EventStore, RoomStatus, open_store
 from toreshi.store.accounts import Accounts
-from toreshi.web import pages, quiz_pages, rooms_api, tournament_pages
+from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import BodySizeLimitMiddleware, LanguageMiddleware, SameOriginPostMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
@@ -89,9 +89,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     routes = [
         *pages.routes,
+        *replay_pages.routes,
         *quiz_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,
+        *broadcast_pages.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]

@@ -539,9 +539,16 @@ function showNotice(message, kind = "info") {
   }, 6000);
 }
 
+/** What an arbiter's button sends: the start names the players not there yet (TK-C6). */
+function commandData(command) {
+  if (command !== "start") return {};
+  const absent = $$('#start-absent input[name="absent"]:checked').map((box) => box.value);
+  return absent.length ? { absent } : {};
+}
+
 function bindControls() {
   for (const button of $$("[data-cmd]")) {
-    button.addEventListener("click", () => send(clientFor("arbiter"), button.dataset.cmd));
+    button.addEventListener("click", () => send(clientFor("arbiter"), button.dataset.cmd, commandData(button.dataset.cmd)));
   }
   const arbiterForm = (id, build, confirmKey = null) => {
     const form = $(id);
@@ -569,6 +576,7 @@ function bindControls() {
     return { white_ms: white, black_ms: black };
   });
   arbiterForm("#claim-flag", (form) => ({ side: form.get("side") }));
+  arbiterForm("#arrive", (form) => ({ side: form.get("side") }));
   arbiterForm("#decide", (form) => ({ result: form.get("result"), reason: String(form.get("reason") || "") }), "confirm_decide");
   const fill = $("#fill-clocks");
   fill?.addEventListener("click", () => {

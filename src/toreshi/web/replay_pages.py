@@ -1,0 +1,78 @@
+"""A finished (or running) togyz game move by move: ``GET /games/{room_id}/replay``, open to anyone.
+
+The server replays the game's holes on a fresh :class:`~toreshi.togyz.position.Position` and hands the page one
+frame per ply (the start included); ``static/js/togyz-replay.js`` only draws the frame chosen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from toreshi.live.togyz_room import side_name
+from toreshi.togyz.game import Game
+from toreshi.togyz.position import BLACK, WHITE, Position
+from toreshi.web import auth
+from toreshi.web.i18n import gettext as _
+from toreshi.web.rooms_api import owner_of
+from toreshi.web.templates import render
+
+
+def _frame(position: Position, ply: int, side: str | None, hole: int | None, token: str | None) -> dict[str, Any]:
+    return {
+        "ply": ply,
+        "side": side,
+        "hole": hole,
+        "token": token,
+        "turn": side_name(position.turn),
+        "board": {"white": list(position.holes(WHITE)), "black": list(position.holes(BLACK))},
+        "kazans": {"white": position.kazans[WHITE], "black": position.kazans[BLACK]},
+        "tuzdyks": {"white": position.tuzdyk(WHITE), "black": position.tuzdyk(BLACK)},
+    }
+
+
+def replay_frames(game: Game) -> list[dict[str, Any]]:
+    """The start position, then the position after each ply with the ply's mover, hole and token."""
+    position = Position()
+    frames = [_frame(position, 0, None, None, None)]
+    for number, ply in enumerate(game.state.plies, start=1):
+        position.play(ply.hole)
+        frames.append(_frame(position, number, side_name(ply.side), ply.hole, ply.token))
+    return frames
+
+
+async def replay_page(request: Request) -> Response:
+    room_id = request.path_params["room_id"]
+    owner = await owner_of(request, room_id)
+    game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
+    if not isinstance(game, Game):
+        return render(
+            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+        )
+    state = game.state
+    ending = state.ending
+    strings = {
+        "white": _("White"),
+        "black": _("Black"),
+        "kazan": _("kazan"),
+        "tuzdyk": _("tuzdyk"),
+        "start": _("Starting position"),
+        "ply": _("Move {number} of {total}"),
+    }
+    return render(
+        request,
+        "togyz/replay.html",
+        room_id=room_id,
+        names={"white": state.white, "black": state.black},
+        result=ending.result.value if ending else None,
+        frames=replay_frames(game),
+        strings=strings,
+        arbiter=auth.signed_in(request),
+        csrf=auth.csrf_token(request),
+    )
+
+
+routes = [Route("/games/{room_id}/replay", replay_page)]

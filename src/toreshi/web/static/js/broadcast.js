@@ -1,0 +1,159 @@
+// The broadcast view of a round: one spectator connection (room.js) per linked game room, each board drawn small.
+// State comes from the room (docs/protocol.md, "Room kind togyz"); nothing is ever sent but the protocol's hello.
+
+import { formatClock } from "./format.js";
+import { RoomClient } from "./room.js";
+
+const SIDES = ["white", "black"];
+const LOW_TIME_MS = 30000;
+const SYMBOLS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
+
+const texts = JSON.parse(document.getElementById("broadcast-texts").textContent);
+const t = (key) => texts[key] || key;
+const other = (side) => (side === "white" ? "black" : "white");
+
+function element(tag, className = "", text = null) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== null) node.textContent = text;
+  return node;
+}
+
+/** One board of the page and its spectator connection. */
+class LiveBoard {
+  constructor(article) {
+    this.article = article;
+    this.state = null;
+    this.client = new RoomClient({
+      roomId: article.dataset.room,
+      onState: (state) => {
+        this.state = state;
+        this.render();
+      },
+      onStatus: (status) => article.classList.toggle("offline", status === "offline"),
+      onOutdated: () => setTimeout(() => location.reload(), 3000),
+    });
+  }
+
+  connect() {
+    this.client.connect();
+  }
+
+  lastMove() {
+    const moves = this.state.moves || [];
+    if (!moves.length) return null;
+    const last = moves[moves.length - 1];
+    return { side: last.side, hole: Number(String(last.token)[0]), token: last.token, ply: last.ply };
+  }
+
+  hole(side, hole, last) {
+    const state = this.state;
+    const owner = state.tuzdyks[other(side)] === hole ? other(side) : null;
+    const node = element("div", `lb-hole side-${side}`);
+    node.dataset.hole = String(hole);
+    node.append(element("span", "lb-hole-num", String(hole)));
+    const count = state.board[side][hole - 1];
+    if (owner) {
+      node.classList.add("tuzdyk");
+      node.append(element("span", "lb-count lb-tuzdyk", "X"));
+      node.title = `${t("tuzdyk")} · ${state.names[owner]}`;
+    } else {
+      node.append(element("span", "lb-count", String(count)));
+    }
+    if (last && last.side === side && last.hole === hole) node.classList.add("last");
+    return node;
+  }
+
+  kazan(side) {
+    const node = element("div", `lb-kazan side-${side}`);
+    node.append(element("span", "lb-kazan-label", `${t("kazan")} · ${t(side)}`));
+    node.append(element("span", "lb-kazan-count", String(this.state.kazans[side])));
+    return node;
+  }
+
+  statusText() {
+    const state = this.state;
+    if (state.result) {
+      const symbol = SYMBOLS[state.result] || state.result;
+      return state.termination ? `${symbol} · ${t(`term_${state.termination}`)}` : symbol;
+    }
+    switch (state.status) {
+      case "running":
+        return `${t(state.turn)} — ${t("to_move")}`;
+      case "paused":
+        return t("paused");
+      case "scheduled":
+        return t("scheduled");
+      case "adjourned":
+        return t("adjourned");
+      case "postponed":
+        return t("postponed");
+      case "finished":
+        return t("finished");
+      default:
+        return "";
+    }
+  }
+
+  render() {
+    const state = this.state;
+    if (!state || state.kind !== "togyz" || !state.board) return;
+    const article = this.article;
+    const last = this.lastMove();
+    const top = element("div", "lb-row lb-row-top");
+    for (let hole = 9; hole >= 1; hole -= 1) top.append(this.hole("black", hole, last));
+    const kazans = element("div", "lb-kazans");
+    kazans.append(this.kazan("black"), this.kazan("white"));
+    const bottom = element("div", "lb-row lb-row-bottom");
+    for (let hole = 1; hole <= 9; hole += 1) bottom.append(this.hole("white", hole, last));
+    article.querySelector(".lb-board").replaceChildren(top, kazans, bottom);
+    for (const side of SIDES) {
+      const bar = article.querySelector(`.lb-player[data-side=${side}]`);
+      bar.classList.toggle("to-move", state.status === "running" && state.turn === side && !state.result);
+    }
+    const status = article.querySelector(".lb-status");
+    status.textContent = this.statusText();
+    status.title = status.textContent;
+    article.classList.toggle("over", Boolean(state.result));
+    article.dataset.status = state.status;
+    article.dataset.plies = String((state.moves || []).length);
+    const move = article.querySelector(".lb-last-move");
+    if (move) {
+      move.textContent = last
+        ? `${Math.floor((last.ply - 1) / 2) + 1}${last.side === "white" ? "." : "…"} ${last.token}`
+        : t("no_moves");
+    }
+    this.tick();
+  }
+
+  remaining(side, at) {
+    const clock = this.state.clock;
+    const base = clock[side] ?? 0;
+    if (clock.running !== side || at === null || this.state.status !== "running") return base;
+    return base - Math.max(0, at - clock.at);
+  }
+
+  tick() {
+    const state = this.state;
+    if (!state || !state.clock) return;
+    const at = this.client.roomNow();
+    for (const side of SIDES) {
+      const node = this.article.querySelector(`.lb-player[data-side=${side}] [data-clock]`);
+      const ms = this.remaining(side, at);
+      const text = formatClock(ms);
+      if (node.textContent !== text) node.textContent = text;
+      const live = state.status === "running" && state.clock.running === side;
+      node.classList.toggle("running", live);
+      node.classList.toggle("low", live && ms < LOW_TIME_MS);
+      node.classList.toggle("flagged", ms <= 0);
+    }
+  }
+}
+
+const boards = Array.from(document.querySelectorAll(".live-board[data-room]")).map((article) => new LiveBoard(article));
+boards.forEach((board) => board.connect());
+setInterval(() => boards.forEach((board) => board.tick()), 100);
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) boards.forEach((board) => board.client.nudge());
+});
+window.addEventListener("online", () => boards.forEach((board) => board.client.nudge()));

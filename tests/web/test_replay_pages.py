@@ -1,0 +1,104 @@
+"""The replay page: a game played over the socket, then shown move by move to anyone."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from toreshi.togyz.position import BLACK, WHITE, Position
+
+HOLES = [7, 3, 9, 1, 5, 2]
+
+
+def create_game(client: TestClient, csrf: str) -> dict[str, Any]:
+    body = {"white": "Абай", "black": "Болат", "control": "blitz"}
+    response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def receive_until(ws: Any, wanted: str) -> dict[str, Any]:
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message["t"] == wanted:
+            return message
+
+
+def replay_data(html: str) -> dict[str, Any]:
+    match = re.search(r'<script type="application/json" id="replay-data">(.*?)</script>', html, re.S)
+    assert match is not None
+    data: dict[str, Any] = json.loads(match.group(1))
+    return data
+
+
+def play(client: TestClient, arbiter: str, holes: list[int], *, resign: bool = False) -> tuple[str, list[str]]:
+    """A game started by the arbiter and played over the players' sockets; the tokens the room recorded."""
+    game = create_game(client, arbiter)
+    room = game["id"]
+    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
+        arbiter_ws.send_json({"t": "hello", "v": 0})
+        receive_until(arbiter_ws, "welcome")
+        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
+        receive_until(arbiter_ws, "ack")
+    sockets = {side: client.websocket_connect(f"/ws/rooms/{room}") for side in ("white", "black")}
+    with sockets["white"] as white, sockets["black"] as black:
+        players = {"white": white, "black": black}
+        for side, ws in players.items():
+            ws.send_json({"t": "hello", "v": 0, "token": game["tokens"][side]})
+            assert receive_until(ws, "welcome")["role"] == side
+        for number, hole in enumerate(holes):
+            ws = players["white" if number % 2 == 0 else "black"]
+            ws.send_json({"t": "cmd", "id": f"m{number}", "type": "move", "data": {"hole": hole}})
+            assert receive_until(ws, "ack")["id"] == f"m{number}"
+        if resign:
+            black.send_json({"t": "cmd", "id": "r", "type": "resign", "data": {}})
+            receive_until(black, "ack")
+    moves = client.get(f"/api/rooms/{room}").json()["data"]["moves"]
+    return room, [move["token"] for move in moves]
+
+
+def test_the_replay_lists_the_moves_and_its_positions_match_the_rules(client: TestClient, arbiter: str) -> None:
+    room, tokens = play(client, arbiter, HOLES, resign=True)
+    assert len(tokens) == len(HOLES) and tokens[0] == "76(10)"
+    client.post("/logout", data={"csrf": arbiter})  # a spectator sees it too
+    page = client.get(f"/games/{room}/replay")
+    assert page.status_code == 200
+    for ply, token in enumerate(tokens, start=1):
+        assert f'data-ply="{ply}">{token}</button>' in page.text
+    data = replay_data(page.text)
+    assert data["names"] == {"white": "Абай", "black": "Болат"}
+    frames = data["frames"]
+    assert len(frames) == len(HOLES) + 1
+    position = Position()
+    start = frames[0]
+    assert start["ply"] == 0 and start["token"] is None and start["turn"] == "white"
+    assert start["board"] == {"white": [9] * 9, "black": [9] * 9}
+    for ply, (hole, frame) in enumerate(zip(HOLES, frames[1:], strict=True), start=1):
+        mover = "white" if position.turn is WHITE else "black"
+        position.play(hole)
+        assert frame["ply"] == ply and frame["hole"] == hole and frame["side"] == mover
+        assert frame["token"] == tokens[ply - 1]
+        assert frame["board"] == {"white": list(position.holes(WHITE)), "black": list(position.holes(BLACK))}
+        assert frame["kazans"] == {"white": position.kazans[WHITE], "black": position.kazans[BLACK]}
+        assert frame["tuzdyks"] == {"white": position.tuzdyk(WHITE), "black": position.tuzdyk(BLACK)}
+        assert frame["turn"] == ("white" if position.turn is WHITE else "black")
+        assert sum(frame["board"]["white"]) + sum(frame["board"]["black"]) + sum(frame["kazans"].values()) == 162
+    assert frames[1]["kazans"] == {"white": 10, "black": 0}
+
+
+def test_a_game_without_moves_shows_the_start(client: TestClient, arbiter: str) -> None:
+    room, tokens = play(client, arbiter, [])
+    assert tokens == []
+    page = client.get(f"/games/{room}/replay")
+    assert page.status_code == 200 and "replay-move" not in page.text
+    frames = replay_data(page.text)["frames"]
+    assert len(frames) == 1 and frames[0]["kazans"] == {"white": 0, "black": 0}
+
+
+def test_an_unknown_room_has_no_replay(client: TestClient, arbiter: str) -> None:
+    assert client.get("/games/g-000000000000/replay").status_code == 404
+    assert client.get("/games/not a room/replay").status_code == 404
