@@ -24,14 +24,10 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
 from websockets.asyncio.client import ClientConnection
 
-POSTGRES_CANDIDATES = (
-    "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
-    "postgresql+asyncpg://root@127.0.0.1:5432/test",
-)
+from ..postgres import probe_postgres
+
 REDIS_URL = os.environ.get("TORESHI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 ARBITER = ("Төреші Әлия", "kumalak-82!")
 READY_TIMEOUT_S = 40.0
@@ -45,18 +41,8 @@ def unavailable(message: str) -> None:
 
 
 async def find_postgres() -> str:
-    configured = os.environ.get("TORESHI_TEST_POSTGRES_URL")
-    problems = []
-    for url in (configured,) if configured else POSTGRES_CANDIDATES:
-        engine = create_async_engine(url, connect_args={"timeout": 3})
-        try:
-            async with engine.connect() as connection:
-                await connection.execute(text("SELECT 1"))
-        except Exception as error:  # any failure to connect means "not usable here"
-            problems.append(f"{url}: {type(error).__name__}: {error}")
-            continue
-        finally:
-            await engine.dispose()
+    url, problems = await probe_postgres()
+    if url is not None:
         return url
     unavailable("PostgreSQL is not reachable: " + "; ".join(problems))
     raise AssertionError("unreachable")

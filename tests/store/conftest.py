@@ -19,10 +19,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from toreshi.store import EventStore, create_engine, upgrade
 
-POSTGRES_CANDIDATES = (
-    "postgresql+asyncpg://postgres@127.0.0.1:5432/test",
-    "postgresql+asyncpg://root@127.0.0.1:5432/test",
-)
+from ..postgres import probe_postgres
 
 _postgres_url: str | None = None
 _postgres_problems: list[str] = []
@@ -48,19 +45,8 @@ def anyio_backend() -> str:
 async def _find_postgres() -> str:
     global _postgres_url
     if _postgres_url is None and not _postgres_problems:
-        configured = os.environ.get("TORESHI_TEST_POSTGRES_URL")
-        for url in (configured,) if configured else POSTGRES_CANDIDATES:
-            engine = create_async_engine(url, connect_args={"timeout": 3})
-            try:
-                async with engine.connect() as connection:
-                    await connection.execute(text("SELECT 1"))
-            except Exception as error:  # any failure to connect means "not usable here"
-                _postgres_problems.append(f"{url}: {type(error).__name__}: {error}")
-                continue
-            finally:
-                await engine.dispose()
-            _postgres_url = url
-            break
+        _postgres_url, problems = await probe_postgres()
+        _postgres_problems.extend(problems)
     if _postgres_url is None:
         message = "PostgreSQL is not reachable for the store tests:\n  " + "\n  ".join(_postgres_problems)
         if os.environ.get("CI"):

@@ -2,27 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from starlette.testclient import TestClient
 
-
-def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:
-    response = client.post(
-        "/api/games",
-        json={"white": "Абай", "black": "Болат", "control": "blitz", **body},
-        headers={"x-csrf-token": csrf},
-    )
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def receive_until(ws: Any, wanted: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = ws.receive_json()
-        if message["t"] == wanted:
-            return message
+from .helpers import create_game, receive_until
 
 
 def test_creating_a_game_needs_a_signed_in_arbiter_and_the_csrf_header(client: TestClient) -> None:

@@ -10,22 +10,9 @@ from starlette.testclient import TestClient
 
 from toreshi.togyz.position import BLACK, WHITE, Position
 
+from .helpers import create_game, receive_until
+
 HOLES = [7, 3, 9, 1, 5, 2]
-
-
-def create_game(client: TestClient, csrf: str) -> dict[str, Any]:
-    body = {"white": "Абай", "black": "Болат", "control": "blitz"}
-    response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
-    assert response.status_code == 201, response.text
-    created: dict[str, Any] = response.json()
-    return created
-
-
-def receive_until(ws: Any, wanted: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = ws.receive_json()
-        if message["t"] == wanted:
-            return message
 
 
 def replay_data(html: str) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from toreshi.store import RoomKind, open_store
 from toreshi.web.socket import serve_room
 
 from ..live.rooms import CounterRoom
+from .helpers import receive_until
 
 TOKENS = {"secret-a": Actor("player", "a")}
 
@@ -56,13 +57,6 @@ def make_app(tmp_path: Path) -> Starlette:
 def client(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(make_app(tmp_path)) as test_client:
         yield test_client
-
-
-def receive_until(ws: Any, wanted: str) -> dict[str, Any]:
-    while True:
-        message: dict[str, Any] = ws.receive_json()
-        if message["t"] == wanted:
-            return message
 
 
 def test_hello_welcome_snapshot_command_ack_and_event(client: TestClient) -> None:
