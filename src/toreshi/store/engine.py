@@ -8,6 +8,7 @@ busy timeout so that a second writer waits for the lock instead of failing at on
 from __future__ import annotations
 
 import logging
+import time
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -111,6 +112,22 @@ def create_engine(
     return create_async_engine(parsed, echo=echo, connect_args=connect_args, pool_pre_ping=True)
 
 
+def _switch_to_wal(cursor: Any) -> str:
+    """``PRAGMA journal_mode=WAL``, retried: on a new database several instances starting together race to switch
+    it, and SQLite answers the losers "database is locked" at once, without waiting out the busy timeout."""
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            (mode,) = cursor.fetchone()
+            return str(mode)
+        except Exception as error:  # the driver adapter's OperationalError; only "locked" is retried
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            # A short blocking pause: this happens only while a new database file is being set up at start.
+            time.sleep(0.02)
+
+
 def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> None:
     synchronous = SQLiteSynchronous(synchronous)  # refuses anything but the two values before it reaches SQL
 
@@ -121,8 +138,7 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> No
             # The busy timeout first: switching a new database to WAL needs a moment of exclusive access, and a
             # connection opened at the same time by another instance must wait for it, not fail at once.
             cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-            cursor.execute("PRAGMA journal_mode=WAL")
-            (mode,) = cursor.fetchone()
+            mode = _switch_to_wal(cursor)
             if str(mode).lower() != "wal":
                 # Network file systems cannot share the WAL index; SQLite then keeps its rollback journal.
                 logger.warning("SQLite refused WAL mode (journal_mode=%s); commits will be slower", mode)
