@@ -369,13 +369,14 @@ class Client:
                 self.counters.messages_in += 1
                 message = json.loads(raw)
                 kind = message.get("t")
-                if kind == "event":
-                    self.counters.events_in += 1
-                    data = message.get("data")
-                    if isinstance(data, dict) and isinstance(data.get("state"), dict):
-                        self.state = data["state"]
-                    self.version = max(self.version, int(message["v"]))
-                    self.game.on_event(self, int(message["v"]), now)
+                if kind in ("event", "events"):  # one event, or a command's events in one frame
+                    for event in message["events"] if kind == "events" else [message]:
+                        self.counters.events_in += 1
+                        data = event.get("data")
+                        if isinstance(data, dict) and isinstance(data.get("state"), dict):
+                            self.state = data["state"]
+                        self.version = max(self.version, int(event["v"]))
+                        self.game.on_event(self, int(event["v"]), now)
                     self.release_waiters()
                 elif kind == "snapshot":
                     self.state = message["data"]

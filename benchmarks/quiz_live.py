@@ -68,7 +68,10 @@ SYNC_AFTER_S = 1.2
 CELLS = [(theme, value) for theme in range(5) for value in range(1, 6)][:24]
 """The 25th question needs the score announced first (SI-4.7): a room plays at most 24 here, 4 presses each."""
 EVENT_HEAD = re.compile(r'\{"t":"event","room":"[^"]*","v":(\d+),"type":"([a-z_]+)"')
-"""Events are read by their head only (the server writes ``t, room, v, type`` first): the client stays light."""
+"""Events are read by their head only (the server writes ``t, room, v, type`` first): the client stays light. An
+``events`` frame (a command's events together) holds several such heads."""
+EVENTS_FRAME = '{"t":"events",'
+
 CODE = re.compile(r'<p class="join-code">([A-Z0-9]+)-([A-Z0-9]+)</p>')
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
@@ -247,6 +250,10 @@ class Connection:
             async for raw in self.ws:
                 now = time.perf_counter()
                 text = raw if isinstance(raw, str) else raw.decode()
+                if text.startswith(EVENTS_FRAME):
+                    for _version, kind in EVENT_HEAD.findall(text):
+                        self.room.on_event(self, kind, now)
+                    continue
                 head = EVENT_HEAD.match(text)
                 if head is not None:
                     self.room.on_event(self, head.group(2), now)

@@ -221,12 +221,13 @@ class RoomClient:
                     continue
                 if kind == "snapshot":
                     self.version, self.state, self.last_ts = message["v"], message["data"], message["ts"]
-                elif kind == "event":
-                    if message["v"] == self.version + 1:
-                        self.version, self.last_ts = message["v"], message["ts"]
-                        self.events.append(message)
-                        if isinstance(message["data"].get("state"), dict):
-                            self.state = message["data"]["state"]
+                elif kind in ("event", "events"):  # one event, or several in one frame
+                    for event in message["events"] if kind == "events" else [message]:
+                        if event["v"] == self.version + 1:
+                            self.version, self.last_ts = event["v"], event["ts"]
+                            self.events.append(event)
+                            if isinstance(event["data"].get("state"), dict):
+                                self.state = event["data"]["state"]
                 elif kind in ("ack", "refused"):
                     self.answers[message["id"]] = message
                 self.changed.set()

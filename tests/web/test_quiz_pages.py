@@ -19,6 +19,8 @@ from toreshi.web.app import create_app
 from toreshi.web.quiz_pages import SetupError, setup_from_pack, split_join_code
 from toreshi.web.settings import Settings
 
+from .helpers import receive_until
+
 NAME, PASSWORD = "Жүргізуші Асан", "svoya-igra-5!"
 CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
@@ -83,14 +85,6 @@ def created_game(client: TestClient, pack: Path) -> tuple[str, dict[str, str], d
     codes = dict(zip(TEAMS, re.findall(r'<p class="join-code">([A-Z0-9-]+)</p>', links), strict=True))
     tokens = dict(re.findall(r"/quiz/" + room_id + r"/(host|board|assistant)\?token=([\w-]+)", links))
     return room_id, codes, tokens
-
-
-def receive_until(ws: Any, wanted: str, **match: Any) -> dict[str, Any]:
-    for _ in range(200):
-        message: dict[str, Any] = ws.receive_json()
-        if message["t"] == wanted and all(message.get(k) == v for k, v in match.items()):
-            return message
-    raise AssertionError(f"no {wanted} message")
 
 
 def test_a_pack_becomes_a_board_with_a_reserve_and_host_notes(pack: Path) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import gc
 
-FREEZE_INTERVAL_S = 10.0
+FREEZE_INTERVAL_S = 1.0
 
 
 def freeze_survivors() -> None:

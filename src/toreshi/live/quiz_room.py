@@ -229,6 +229,9 @@ class QuizRoom:
         self.pending: tuple[PendingPress, ...] = ()
         self.log: list[tuple[str, dict[str, Any], int]] = []
         """Every applied event with its room time: the game report is built from it."""
+        self._views: dict[tuple[int, bool], tuple[GameState, Payload]] = {}
+        """What every role shares of the view, by (room time, host or not), until the next event: an event reaches
+        the spectators, the projector, four phones and the host at once, and all of them see it as of its time."""
 
     # --- deciding --------------------------------------------------------------------------------------
 
@@ -539,6 +542,7 @@ class QuizRoom:
     # --- folding and timers ----------------------------------------------------------------------------
 
     def apply(self, event: Decided, at_ms: int) -> None:
+        self._views.clear()
         payload = dict(event.payload)
         if event.type in ROOM_EVENTS:
             self._apply_room(event.type, payload, at_ms)
@@ -683,9 +687,28 @@ class QuizRoom:
         if not self.created:
             return {"kind": KIND, "status": "empty"}
         role = role_of(actor)
-        host = role in HOST_ROLES
         now = max(now_ms, self.state.last_ms)
+        state, shared = self._shared_view(now, role in HOST_ROLES)
+        view: Payload = {**shared, "can": sorted(self._can(role, state))}
+        if role == TEAM and actor is not None:
+            view["you"] = actor.name
+            view["buzzer"] = self.buzzer_state(actor.name, state)
+        return view
+
+    def _shared_view(self, now: int, host: bool) -> tuple[GameState, Payload]:
+        """The state at ``now`` and the part of the view that does not depend on who is looking, but on whether
+        they are the host; built once per event and role group (callers must not change it)."""
+        cached = self._views.get((now, host))
+        if cached is not None:
+            return cached
+        if len(self._views) >= 8:
+            self._views.clear()
         state = self.state.at(now)
+        view = self._build_view(state, now, host)
+        self._views[(now, host)] = state, view
+        return state, view
+
+    def _build_view(self, state: GameState, now: int, host: bool) -> Payload:
         setup = state._setup
         current = state.current
         scores = state.scores
@@ -747,11 +770,7 @@ class QuizRoom:
             "sanctions": [{"person": p, "scope": s.value} for p, s in state.sanctions],
             "played": len(state.played),
             "at": now,
-            "can": sorted(self._can(role, state)),
         }
-        if role == TEAM and actor is not None:
-            view["you"] = actor.name
-            view["buzzer"] = self.buzzer_state(actor.name, state)
         if host:
             view["host"] = {
                 "keys": dict(self.keys),

@@ -70,6 +70,10 @@ async def open_store(
     try:
         if migrate:
             await upgrade(engine)
-        yield EventStore(engine)
+        store = EventStore(engine)
+        try:
+            yield store
+        finally:
+            await store.close()
     finally:
         await engine.dispose()

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import logging
 import time
+import weakref
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import create_engine as create_sync_engine
 from sqlalchemy import event
-from sqlalchemy.engine import URL, make_url
+from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
@@ -22,6 +25,9 @@ logger = logging.getLogger(__name__)
 
 SQLITE_FILE_NAME = "toreshi.db"
 SQLITE_BUSY_TIMEOUT_MS = 5_000
+
+_SQLITE_SYNCHRONOUS: weakref.WeakKeyDictionary[Engine, SQLiteSynchronous] = weakref.WeakKeyDictionary()
+"""How each async SQLite engine was set up, for :func:`sqlite_sync_engine` (keyed by its sync façade)."""
 
 
 class UnsupportedDatabaseError(ValueError):
@@ -112,6 +118,39 @@ def create_engine(
     return create_async_engine(parsed, echo=echo, connect_args=connect_args, pool_pre_ping=True)
 
 
+def sqlite_synchronous(engine: AsyncEngine) -> SQLiteSynchronous:
+    """How a SQLite engine made by :func:`create_engine` waits for the disk."""
+    synchronous = _SQLITE_SYNCHRONOUS.get(engine.sync_engine)
+    if synchronous is None:
+        raise UnsupportedDatabaseError("not a SQLite engine made by toreshi.store.create_engine")
+    return synchronous
+
+
+def sqlite_sync_engine(engine: AsyncEngine, *, inline: bool = False) -> Engine:
+    """A synchronous engine on the same SQLite file as ``engine``, its connections set up alike, with one pooled
+    connection (see :mod:`toreshi.store.sqlite_writer`).
+
+    ``inline`` connections are for writing on the event loop itself: they never wait for a lock (busy timeout 0:
+    a busy database is reported at once, and the write is retried where waiting is harmless) and never checkpoint
+    the write-ahead log on commit (a checkpoint waits for the disk; the writer runs it off the loop).
+    """
+    synchronous = sqlite_synchronous(engine)
+    writer = create_sync_engine(engine.url.set(drivername="sqlite+pysqlite"), pool_size=1, max_overflow=0)
+    event.listen(writer, "connect", _sqlite_pragmas(synchronous))
+    if inline:
+        event.listen(writer, "connect", _never_wait)
+    return writer
+
+
+def _never_wait(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA busy_timeout=0")
+        cursor.execute("PRAGMA wal_autocheckpoint=0")
+    finally:
+        cursor.close()
+
+
 def _switch_to_wal(cursor: Any) -> str:
     """``PRAGMA journal_mode=WAL``, retried: on a new database several instances starting together race to switch
     it, and SQLite answers the losers "database is locked" at once, without waiting out the busy timeout."""
@@ -130,8 +169,11 @@ def _switch_to_wal(cursor: Any) -> str:
 
 def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> None:
     synchronous = SQLiteSynchronous(synchronous)  # refuses anything but the two values before it reaches SQL
+    _SQLITE_SYNCHRONOUS[engine.sync_engine] = synchronous
+    event.listen(engine.sync_engine, "connect", _sqlite_pragmas(synchronous))
 
-    @event.listens_for(engine.sync_engine, "connect")
+
+def _sqlite_pragmas(synchronous: SQLiteSynchronous) -> Callable[[Any, Any], None]:
     def set_pragmas(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         try:
@@ -146,3 +188,5 @@ def _configure_sqlite(engine: AsyncEngine, synchronous: SQLiteSynchronous) -> No
             cursor.execute("PRAGMA foreign_keys=ON")
         finally:
             cursor.close()
+
+    return set_pragmas

@@ -19,9 +19,10 @@ from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
-from sqlalchemy import Row, and_, insert, select, update
+from sqlalchemy import Connection, Insert, Row, Update, and_, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -33,6 +34,7 @@ from toreshi.store.errors import (
     VersionConflictError,
 )
 from toreshi.store.schema import EVENT_TYPE_LENGTH, RoomKind, RoomStatus, room_events, rooms
+from toreshi.store.sqlite_writer import SQLiteWriter
 
 JsonObject = dict[str, Any]
 """A decoded JSON object, as payloads and snapshots come back."""
@@ -125,13 +127,13 @@ class EventStore:
         self._now = now
         # SQLite has one writer at a time. Queueing this process's writers here keeps them off SQLite's busy
         # handler, which sleeps in steps of up to 100 ms; other processes still wait through busy_timeout.
-        self._write_lock: AbstractAsyncContextManager[object] = (
-            asyncio.Lock() if engine.dialect.name == "sqlite" else nullcontext()
-        )
+        self._sqlite_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
+        self._write_lock: AbstractAsyncContextManager[object] = self._sqlite_lock or nullcontext()
         # With one writer at a time, appends waiting for the lock are better written together, in one commit.
         self._group_commit = engine.dialect.name == "sqlite"
         self._pending: list[tuple[_Append, asyncio.Future[int]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        self._writer: SQLiteWriter | None = None
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -141,6 +143,19 @@ class EventStore:
     @property
     def engine(self) -> AsyncEngine:
         return self._engine
+
+    async def close(self) -> None:
+        """Stop the SQLite writer thread, if one was started (the engine is the caller's to dispose)."""
+        if self._flusher is not None and not self._flusher.done():
+            await asyncio.shield(self._flusher)
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            await asyncio.to_thread(writer.close)
+
+    def _sqlite_writer(self) -> SQLiteWriter:
+        if self._writer is None:
+            self._writer = SQLiteWriter(self._engine)
+        return self._writer
 
     async def create_room(self, room_id: str, kind: RoomKind, *, status: RoomStatus = RoomStatus.LIVE) -> Room:
         """Register a new room at version 0; refuse an id that is taken."""
@@ -205,7 +220,9 @@ class EventStore:
         payloads = [_checked_event(event) for event in events]
         changes_status = None if status is None else RoomStatus(status).value
         request = _Append(room_id, expected_version, tuple(events), tuple(payloads), changes_status)
-        if not self._group_commit:
+        if self._sqlite_lock is None or (not self._pending and not self._sqlite_lock.locked()):
+            # Nothing else is being written: at once (on SQLite, on the event loop itself when the database lets
+            # it, see SQLiteWriter: no trip through the loop's queue before or after).
             return await self._append_alone(request)
         # Group commit (SQLite): appends that arrive while a transaction is being written wait for the next one and
         # share its commit. Each keeps its own compare-and-set; each caller still returns only after the commit.
@@ -217,8 +234,12 @@ class EventStore:
 
     async def _append_alone(self, request: _Append) -> int:
         try:
-            async with self._writing() as connection:
-                outcome = await self._append_in(connection, request)
+            if self._group_commit:
+                async with self._write_lock:
+                    outcome = (await self._sqlite_writer().write(partial(self._append_all, [request])))[0]
+            else:
+                async with self._writing() as connection:
+                    outcome = await self._append_in(connection, request)
         except IntegrityError:
             # Only a writer that bypassed rooms.version could get here; it is still a lost race, not corruption.
             actual = (await self.room(request.room_id)).version
@@ -230,9 +251,10 @@ class EventStore:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:GROUP_COMMIT_MAX], self._pending[GROUP_COMMIT_MAX:]
+            requests = [request for request, _ in batch]
             try:
-                async with self._writing() as connection:
-                    outcomes = [await self._append_in(connection, request) for request, _ in batch]
+                async with self._write_lock:
+                    outcomes = await self._sqlite_writer().write(partial(self._append_all, requests))
             except Exception:
                 # The shared transaction was rolled back: write each one alone, so that one bad append cannot
                 # fail the others.
@@ -254,41 +276,66 @@ class EventStore:
                 else:
                     future.set_result(outcome)
 
+    def _append_all(self, requests: list[_Append], connection: Connection) -> list[int | VersionConflictError]:
+        """Appends in one transaction (SQLite, :class:`SQLiteWriter`): each its new version or its conflict."""
+        return [self._append_sync(connection, request) for request in requests]
+
+    def _append_sync(self, connection: Connection, request: _Append) -> int | VersionConflictError:
+        now = self._now()
+        claim, new_version = self._claim(request, now)
+        kind = connection.execute(claim).scalar_one_or_none()
+        if kind is None:
+            actual = connection.execute(select(rooms.c.version).where(rooms.c.id == request.room_id)).scalar()
+            if actual is None:
+                raise UnknownRoomError(request.room_id)
+            return VersionConflictError(request.room_id, request.expected_version, actual)
+        connection.execute(*self._rows(request, kind, now))
+        return new_version
+
     async def _append_in(self, connection: AsyncConnection, request: _Append) -> int | VersionConflictError:
         """One append inside an open transaction: the new version, or the conflict (nothing written for it)."""
-        new_version = request.expected_version + len(request.events)
         now = self._now()
+        claim, new_version = self._claim(request, now)
+        kind = (await connection.execute(claim)).scalar_one_or_none()
+        if kind is None:
+            actual = (await _room(connection, request.room_id)).version
+            return VersionConflictError(request.room_id, request.expected_version, actual)
+        await connection.execute(*self._rows(request, kind, now))
+        return new_version
+
+    @staticmethod
+    def _claim(request: _Append, now: datetime) -> tuple[Update, int]:
+        """The compare-and-set of an append, and the version it moves the room to. The row lock (or SQLite's write
+        lock) makes a concurrent append with the same expected version wait, then find the version moved and
+        match nothing."""
+        new_version = request.expected_version + len(request.events)
         changes: dict[str, Any] = {"version": new_version, "updated_at": now}
         if request.status is not None:
             changes["status"] = request.status
-        # The compare-and-set: the row lock (or SQLite's write lock) makes a concurrent append with the same
-        # expected version wait here, then find the version moved and match nothing.
-        claimed = await connection.execute(
+        claim = (
             update(rooms)
             .where(and_(rooms.c.id == request.room_id, rooms.c.version == request.expected_version))
             .values(**changes)
             .returning(rooms.c.kind)
         )
-        kind = claimed.scalar_one_or_none()
-        if kind is None:
-            actual = (await _room(connection, request.room_id)).version
-            return VersionConflictError(request.room_id, request.expected_version, actual)
-        await connection.execute(
-            insert(room_events),
-            [
-                {
-                    "room_id": request.room_id,
-                    "version": request.expected_version + offset,
-                    "room_kind": kind,
-                    "type": event.type,
-                    "payload": payload,
-                    "server_time_ms": event.server_time_ms,
-                    "created_at": now,
-                }
-                for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
-            ],
-        )
-        return new_version
+        return claim, new_version
+
+    @staticmethod
+    def _rows(request: _Append, kind: str, now: datetime) -> tuple[Insert, list[dict[str, Any]]]:
+        """The insert of an append's events, once its claim succeeded."""
+        rows = [
+            {
+                "room_id": request.room_id,
+                "version": request.expected_version + offset,
+                "room_kind": kind,
+                "type": event.type,
+                "payload": payload,
+                "server_time_ms": event.server_time_ms,
+                "created_at": now,
+            }
+            for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
+        ]
+        return insert(room_events), rows
 
     async def load(self, room_id: str, after_version: int = 0) -> list[StoredEvent]:
         """The room's events with versions above ``after_version``, oldest first (a client's resync)."""

@@ -13,10 +13,11 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
 from toreshi.live.bus import SubscriberOverflowError
@@ -112,24 +113,52 @@ class ProtocolError(ValueError):
         self.code = code
 
 
-_ENCODED: OrderedDict[int, tuple[dict[str, Any], str]] = OrderedDict()
+_ENCODED: OrderedDict[tuple[int, ...], tuple[tuple[dict[str, Any], ...], str]] = OrderedDict()
 _ENCODED_SIZE = 1024
+
+
+def _cached(messages: tuple[dict[str, Any], ...], build: Callable[[], str]) -> str:
+    """The text built for exactly these message objects. The cache holds the objects themselves, so their ids
+    cannot be reused by other messages while the entry lives."""
+    key = tuple(id(message) for message in messages)
+    cached = _ENCODED.get(key)
+    if cached is not None and all(a is b for a, b in zip(cached[0], messages, strict=True)):
+        return cached[1]
+    text = build()
+    _ENCODED[key] = (messages, text)
+    if len(_ENCODED) > _ENCODED_SIZE:
+        _ENCODED.popitem(last=False)
+    return text
+
+
+def _dumps(value: object) -> str:
+    """Compact JSON text, as ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` writes it, by orjson
+    (about ten times faster: every event is encoded once per player, arbiter or host connection)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # what orjson refuses (an integer over 64 bits, say): the standard encoder decides
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def encode(message: dict[str, Any]) -> str:
     """JSON text of a message. A room event reaches every spectator of the room as the very same object from the
-    bus: it is encoded once instead of once per connection. The cache holds the object itself, so its id cannot be
-    reused by another message while the entry lives."""
+    bus: it is encoded once instead of once per connection."""
     if message.get("t") != "event":
-        return json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    cached = _ENCODED.get(id(message))
-    if cached is not None and cached[0] is message:
-        return cached[1]
-    text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
-    _ENCODED[id(message)] = (message, text)
-    if len(_ENCODED) > _ENCODED_SIZE:
-        _ENCODED.popitem(last=False)
-    return text
+        return _dumps(message)
+    return _cached((message,), lambda: _dumps(message))
+
+
+def encode_events(room_id: str, events: list[dict[str, Any]]) -> str:
+    """One ``events`` frame carrying several ``event`` messages of a room, in version order.
+
+    The events of one command (a press: received, decided, buzzed) travel in one frame: one send per connection
+    instead of one per event. Each event is encoded once for all connections; a spectator's whole frame too."""
+
+    def build() -> str:
+        inner = ",".join(encode(event) for event in events)
+        return f'{{"t":"events","room":{_dumps(room_id)},"events":[{inner}]}}'
+
+    return _cached(tuple(events), build)
 
 
 def parse(raw: str) -> dict[str, Any]:
@@ -182,9 +211,19 @@ class Connection:
         """When the message being handled arrived (server monotonic ms)."""
 
     async def send(self, message: dict[str, Any]) -> None:
+        await self.send_text(encode(message))
+
+    async def send_events(self, events: list[dict[str, Any]]) -> None:
+        """Room events in version order: one ``event`` frame, or one ``events`` frame for several."""
+        if len(events) == 1:
+            await self.send(events[0])
+        elif events:
+            assert self.owner is not None
+            await self.send_text(encode_events(self.owner.room_id, events))
+
+    async def send_text(self, text: str) -> None:
         if self.websocket.application_state is not WebSocketState.CONNECTED:
             return
-        text = encode(message)
         async with self.send_lock:
             with contextlib.suppress(RuntimeError, WebSocketDisconnect):
                 await self.websocket.send_text(text)
@@ -243,31 +282,41 @@ class Connection:
             self.sent_version = snapshot["v"]
             await self.send(snapshot)
             return
-        for message in missed:
-            self.sent_version = message["v"]
-            await self.send(self.personal(message))
+        if missed:
+            # The missed events in one frame; the last brings this connection's own state as of now.
+            self.sent_version = missed[-1]["v"]
+            await self.send_events([*missed[:-1], self.personal(missed[-1], self.owner.now_ms())])
         self.sent_version = max(self.sent_version, last_version)
 
-    def personal(self, message: dict[str, Any]) -> dict[str, Any]:
-        """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do)."""
+    def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
+        """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do),
+        as of the event (``at_ms``: its room time unless given)."""
         data = message.get("data")
         if self.owner is None or self.actor.role == "spectator" or not isinstance(data, dict) or "state" not in data:
             return message
         if message.get("more"):
-            return message  # the command's last event brings this connection's own state a moment later
-        view = self.owner.logic.view(self.actor, self.owner.now_ms())
+            return message  # the command's last event brings this connection's own state
+        at = at_ms if at_ms is not None else message.get("ts")
+        view = self.owner.logic.view(self.actor, at if isinstance(at, int) else self.owner.now_ms())
         return {**message, "data": {**data, "state": view}}
 
-    async def forward(self, messages: Any) -> None:
+    async def forward(self, messages: AsyncIterator[dict[str, Any]]) -> None:
         try:
             async for message in messages:
-                if message.get("v", 0) <= self.sent_version:
+                batch = [message]
+                while batch[-1].get("more"):
+                    # The command's other events were published with it: send them all in one frame.
+                    batch.append(await anext(messages))
+                fresh = [event for event in batch if event.get("v", 0) > self.sent_version]
+                if not fresh:
                     continue  # already sent during catch-up
-                if message["v"] != self.sent_version + 1:
-                    await self.catch_up(self.sent_version)
+                if [event["v"] for event in fresh] != list(
+                    range(self.sent_version + 1, self.sent_version + 1 + len(fresh))
+                ):
+                    await self.catch_up(self.sent_version)  # a gap: the history has what the bus lost
                     continue
-                self.sent_version = message["v"]
-                await self.send(self.personal(message))
+                self.sent_version = fresh[-1]["v"]
+                await self.send_events([*fresh[:-1], self.personal(fresh[-1])])
         except SubscriberOverflowError:
             await self.send({"t": "resync"})
 

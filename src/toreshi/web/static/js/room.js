@@ -151,6 +151,12 @@ export class RoomClient {
       case "event":
         this.onEvent(message, received);
         break;
+      case "events":
+        // Several events in one frame (a command's events, or what a reconnect missed), in version order.
+        for (const event of message.events || []) {
+          if (!this.onEvent(event, received)) break;
+        }
+        break;
       case "ack":
         this.settle(message.id, "resolve", message);
         this.callbacks.onAck?.(message, this);
@@ -195,11 +201,12 @@ export class RoomClient {
     for (const { message: command } of this.pending.values()) this.rawSend(command);
   }
 
+  /** Apply one event; false when it cannot be applied (a gap: the client asked for what is missing). */
   onEvent(message, received) {
-    if (message.v <= this.version) return; // already applied
+    if (message.v <= this.version) return true; // already applied
     if (message.v !== this.version + 1) {
       this.sendHello(); // a gap: ask for what is missing
-      return;
+      return false;
     }
     this.sampleRoomTime(message.ts, received);
     this.version = message.v;
@@ -212,6 +219,7 @@ export class RoomClient {
       event: data.event,
       client: this,
     });
+    return true;
   }
 
   settle(id, how, message) {
