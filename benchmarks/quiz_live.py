@@ -10,7 +10,9 @@ A **press cycle** in a room: a team sends ``press`` (its touch time on its ping 
 ``--mode`` arbitration; in ``arrival`` mode at once, in ``compensated`` mode after its collection window) and
 broadcasts ``buzzed``: every phone locks, the projector shows who answers. The **lock-out latency** of a press is
 from the moment the press is sent to the moment the *last* connection of the room has received ``buzzed``; the
-**received latency** is the same for ``press_received`` (the button is in, before arbitration). The host then rules
+**received latency** is the same for ``press_received`` (the button is in, before arbitration; one frame with
+``buzzed`` when the room decides at once); the **first** latency is to the *first* connection with ``buzzed`` (the
+rest of the lock-out latency is the fan-out to the room's other connections). The host then rules
 (wrong for the first three teams, right for the fourth: the other teams press next, reading resumes) and chooses
 the next question after the fourth press; each press therefore also carries its share of host commands and their
 broadcasts. Arrival times are taken when the client's event loop reads each frame (the client runs in this process;
@@ -307,6 +309,7 @@ class Watch:
     sent: float
     seen: dict[str, set[int]] = field(default_factory=lambda: {"press_received": set(), "buzzed": set()})
     done: dict[str, float] = field(default_factory=dict)
+    first: dict[str, float] = field(default_factory=dict)
     locked: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -317,6 +320,8 @@ class Phase:
     name: str
     lockout_ms: list[float] = field(default_factory=list)
     received_ms: list[float] = field(default_factory=list)
+    first_ms: list[float] = field(default_factory=list)
+    """From the press to the *first* connection of the room having ``buzzed``: the rest is the fan-out."""
     seconds: float = 0.0
     server_cpu_s: float = 0.0
     client_cpu_s: float = 0.0
@@ -337,6 +342,7 @@ class Phase:
             f"{self.name}: presses={self.presses} presses/s={fmt(self.presses / self.seconds if self.seconds else 0)} "
             f"lockout_p50_ms={fmt(percentile(self.lockout_ms, 0.5))} "
             f"lockout_p99_ms={fmt(percentile(self.lockout_ms, 0.99))} "
+            f"first_p50_ms={fmt(percentile(self.first_ms, 0.5))} first_p99_ms={fmt(percentile(self.first_ms, 0.99))} "
             f"received_p50_ms={fmt(percentile(self.received_ms, 0.5))} "
             f"received_p99_ms={fmt(percentile(self.received_ms, 0.99))} "
             f"server_cpu_ms_per_press={fmt(self.cpu_ms_per_press, 2)} "
@@ -388,6 +394,7 @@ class Room:
         if watch is None or kind not in watch.seen:
             return
         seen = watch.seen[kind]
+        watch.first.setdefault(kind, now)
         seen.add(id(connection))
         if len(seen) == len(self.connections):
             watch.done[kind] = now
@@ -405,6 +412,7 @@ class Room:
         self.watch = None
         phase.lockout_ms.append((watch.done["buzzed"] - watch.sent) * 1000)
         phase.received_ms.append((watch.done["press_received"] - watch.sent) * 1000)
+        phase.first_ms.append((watch.first["buzzed"] - watch.sent) * 1000)
         self.pressed_in_cell += 1
         last = self.pressed_in_cell == teams
         ruling = await self.host.command("right" if last else "wrong", may_refuse=True)
@@ -516,6 +524,8 @@ def summary(args: argparse.Namespace, results: list[tuple[Phase, Phase]], resync
         figures[label] = {
             "lockout_p50": median([percentile(p.lockout_ms, 0.5) for p in phases]),
             "lockout_p99": median([percentile(p.lockout_ms, 0.99) for p in phases]),
+            "first_p50": median([percentile(p.first_ms, 0.5) for p in phases]),
+            "first_p99": median([percentile(p.first_ms, 0.99) for p in phases]),
             "received_p50": median([percentile(p.received_ms, 0.5) for p in phases]),
             "received_p99": median([percentile(p.received_ms, 0.99) for p in phases]),
             "cpu": median([p.cpu_ms_per_press for p in phases]),
@@ -526,7 +536,8 @@ def summary(args: argparse.Namespace, results: list[tuple[Phase, Phase]], resync
     for label, f in figures.items():
         lines.append(
             f"median {label}: presses/s={fmt(f['rate'])} lockout_p50_ms={fmt(f['lockout_p50'])} "
-            f"lockout_p99_ms={fmt(f['lockout_p99'])} received_p50_ms={fmt(f['received_p50'])} "
+            f"lockout_p99_ms={fmt(f['lockout_p99'])} first_p50_ms={fmt(f['first_p50'])} "
+            f"first_p99_ms={fmt(f['first_p99'])} received_p50_ms={fmt(f['received_p50'])} "
             f"received_p99_ms={fmt(f['received_p99'])} server_cpu_ms_per_press={fmt(f['cpu'], 2)}"
         )
     lines.append(

@@ -55,7 +55,7 @@ class CounterRoom:
             seen["secret"] = self.secret
         return seen
 
-    def public(self, event: Decided) -> Payload:
+    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         if event.type == "whispered":
             return {}
         return dict(event.payload)

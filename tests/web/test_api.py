@@ -58,8 +58,11 @@ def test_players_play_through_the_socket_and_spectators_watch(client: TestClient
         white.send_json({"t": "cmd", "id": "m1", "type": "move", "data": {"hole": 7}})
         assert receive_until(white, "ack")["id"] == "m1"
         event = receive_until(white, "event")
-        assert event["type"] == "move_played"
-        assert event["data"]["state"]["moves"][0]["token"] == "76(10)"
+        assert event["type"] == "move_played" and event["more"]
+        assert "state" not in event["data"]  # the command's last event brings it, in the same frame
+        pressed = receive_until(white, "event")
+        assert pressed["type"] == "clock_pressed" and "more" not in pressed
+        assert pressed["data"]["state"]["moves"][0]["token"] == "76(10)"
     final = client.get(f"/api/rooms/{room}").json()["data"]
     assert final["kazans"] == {"white": 10, "black": 0} and final["turn"] == "black"
 

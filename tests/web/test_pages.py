@@ -336,7 +336,7 @@ const first = sockets[0];
 out.url = first.url;
 first.open();
 out.hello = first.sent[0];
-first.deliver({ t: "welcome", protocol: 1, room: "g-1", kind: "togyz", role: "white", name: "A" });
+first.deliver({ t: "welcome", protocol: 2, room: "g-1", kind: "togyz", role: "white", name: "A" });
 first.deliver({ t: "snapshot", v: 3, ts: 5000, data: { n: 3 } });
 first.deliver({ t: "event", v: 4, ts: 5100, data: { state: { n: 4 } } });
 first.deliver({ t: "event", v: 4, ts: 5100, data: { state: { n: 4 } } });
@@ -369,10 +369,22 @@ out.reconnected = second !== undefined;
 second.open();
 out.secondHello = second.sent[0];
 out.sentBeforeWelcome = second.sent.length;
-second.deliver({ t: "welcome", protocol: 1, room: "g-1", kind: "togyz", role: "white", name: "A" });
+second.deliver({ t: "welcome", protocol: 2, room: "g-1", kind: "togyz", role: "white", name: "A" });
 const retried = second.sent.at(-1);
 second.deliver({ t: "ack", id: retried.id, v: 6 });
 out.retried = { type: retried.type, acked: (await waiting).v };
+// A command's events in one frame: applied in order; the state comes with the last one.
+second.deliver({ t: "events", room: "g-1", events: [
+  { t: "event", v: 5, ts: 5200, more: true, data: { event: { type: "a" } } },
+  { t: "event", v: 6, ts: 5300, data: { event: { type: "b" }, state: { n: 6 } } },
+] });
+// A frame after a gap: one hello for what is missing, nothing applied.
+const sentBeforeGap = second.sent.length;
+second.deliver({ t: "events", room: "g-1", events: [
+  { t: "event", v: 8, ts: 5500, more: true, data: {} },
+  { t: "event", v: 9, ts: 5600, data: { state: { n: 9 } } },
+] });
+out.gapFrameHellos = second.sent.slice(sentBeforeGap);
 out.statuses = statuses;
 out.states = states;
 out.refusals = refusals;
@@ -413,7 +425,7 @@ def test_the_protocol_client_resyncs_by_version_and_answers_pings(client_run: di
     assert out["url"] == "ws://club:8000/ws/rooms/g-1"
     assert out["hello"] == {"t": "hello", "v": 0, "token": "secret"}
     # the snapshot, then event 4 once; the duplicate and the event after a gap are not applied
-    assert out["states"] == [[3, True, 3], [4, False, 4]]
+    assert out["states"][:2] == [[3, True, 3], [4, False, 4]]
     assert out["gapHello"] == {"t": "hello", "v": 4, "token": "secret"}
     assert out["resyncHello"] == {"t": "hello", "v": 4, "token": "secret"}
     assert out["pong"]["t"] == "pong" and out["pong"]["id"] == 7 and out["pong"]["tc"] > 0
@@ -431,6 +443,9 @@ def test_the_protocol_client_retries_unacknowledged_commands_after_a_reconnect(c
     assert out["secondHello"]["v"] == 4  # the last version applied
     assert out["sentBeforeWelcome"] == 1  # nothing but the hello before the server knows who we are
     assert out["retried"] == {"type": "press", "acked": 6}
+    # an events frame: every event applied in order, the state taken from the one that carries it
+    assert out["states"][2:] == [[5, False, 4], [6, False, 6]]
+    assert out["gapFrameHellos"] == [{"t": "hello", "v": 6, "token": "secret"}]
     assert out["roleKept"] == "white"
     assert out["statuses"] == ["online", "offline", "connecting", "online"]
 

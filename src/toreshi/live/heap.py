@@ -4,7 +4,9 @@ Live rooms hold many long-lived objects (every game's state and event history). 
 collection walks all of them: measured here at about 90 ms with 200 live games — a pause every live command then
 waits out. The rooms' objects form no reference cycles worth collecting, so survivors are moved to the permanent
 generation (``gc.freeze``) at start and then every ``interval_s``: full passes stay short, and objects frozen are
-still freed by reference counting when a room lets them go.
+still freed by reference counting when a room lets them go. Every second, because generation-1 passes walk the
+young survivors too: with a thousand quiz connections, 15–30 thousand of them accumulated between passes and each
+pass stopped the loop for 12–39 ms; frozen every second, a pass takes about 2 ms.
 """
 
 from __future__ import annotations

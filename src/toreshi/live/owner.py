@@ -25,7 +25,7 @@ from toreshi.store.errors import InvalidEventError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 RECENT_COMMANDS = 256
 
 
@@ -188,8 +188,11 @@ class RoomOwner:
         messages: list[Message] = []
         for offset, event in enumerate(decided, start=1):
             self.logic.apply(event, now)
-            message = _message(self.room_id, self.version + offset, self.logic.public(event), event, now)
-            if offset < len(decided):
+            last = offset == len(decided)
+            # Only the command's last event carries the state: the others travel in the same frame (docs/protocol.md)
+            shown = self.logic.public(event, with_state=last)
+            message = _message(self.room_id, self.version + offset, shown, event, now)
+            if not last:
                 message["more"] = True  # more events of the same command follow at once
             self._history.add(self.version + offset, message)
             messages.append(message)

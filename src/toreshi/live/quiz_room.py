@@ -939,7 +939,7 @@ class QuizRoom:
             return {"key"}
         return set()
 
-    def public(self, event: Decided) -> Payload:
+    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         """What every connection receives: the event without secrets and the public state after it."""
         payload = dict(event.payload)
         shown: Payload
@@ -955,6 +955,8 @@ class QuizRoom:
             shown = {"team": payload["team"], "reason": payload["reason"]}
         else:
             shown = payload
+        if not with_state:
+            return {"event": {"type": event.type, **shown}}
         at = payload.get("at_ms", self.state.last_ms)
         return {"event": {"type": event.type, **shown}, "state": self.view(None, int(at))}
 

@@ -83,8 +83,9 @@ class RoomLogic(Protocol):
         """The whole state as ``actor`` may see it (``None``: a spectator), for a snapshot or a resync."""
         ...
 
-    def public(self, event: Decided) -> Payload:
-        """What everyone may see of an event (a sealed move, a host's answer key are left out)."""
+    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
+        """What everyone may see of an event (a sealed move, a host's answer key are left out) and, ``with_state``,
+        of the state after it. Without: another event of the same command follows at once and brings the state."""
         ...
 
 

@@ -413,8 +413,10 @@ class TogyzRoom:
         state = self.game.state
         return state.status is GameStatus.LIVE and state.board.turn is side and not state.move_pending
 
-    def public(self, event: Decided) -> Payload:
+    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         shown = dict(event.payload)
         if event.type == "envelope_opened":
             shown.pop("salt", None)
+        if not with_state:
+            return {"event": shown}
         return {"event": shown, "state": self.view(None, event.payload.get("at_ms", 0))}

@@ -79,7 +79,7 @@ class TournamentRoom:
     def view(self, actor: Actor | None, now_ms: int) -> Payload:
         return view_of(self.state)
 
-    def public(self, event: Decided) -> Payload:
+    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         return {"event": dict(event.payload)}
 
 

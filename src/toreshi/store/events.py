@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Row, Update, and_, insert, select, update
+from sqlalchemy import Connection, Insert, Row, Update, and_, bindparam, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -282,43 +282,41 @@ class EventStore:
 
     def _append_sync(self, connection: Connection, request: _Append) -> int | VersionConflictError:
         now = self._now()
-        claim, new_version = self._claim(request, now)
-        kind = connection.execute(claim).scalar_one_or_none()
+        claim, parameters = self._claim(request, now)
+        kind = connection.execute(claim, parameters).scalar_one_or_none()
         if kind is None:
             actual = connection.execute(select(rooms.c.version).where(rooms.c.id == request.room_id)).scalar()
             if actual is None:
                 raise UnknownRoomError(request.room_id)
             return VersionConflictError(request.room_id, request.expected_version, actual)
         connection.execute(*self._rows(request, kind, now))
-        return new_version
+        return int(parameters["new_version"])
 
     async def _append_in(self, connection: AsyncConnection, request: _Append) -> int | VersionConflictError:
         """One append inside an open transaction: the new version, or the conflict (nothing written for it)."""
         now = self._now()
-        claim, new_version = self._claim(request, now)
-        kind = (await connection.execute(claim)).scalar_one_or_none()
+        claim, parameters = self._claim(request, now)
+        kind = (await connection.execute(claim, parameters)).scalar_one_or_none()
         if kind is None:
             actual = (await _room(connection, request.room_id)).version
             return VersionConflictError(request.room_id, request.expected_version, actual)
         await connection.execute(*self._rows(request, kind, now))
-        return new_version
+        return int(parameters["new_version"])
 
     @staticmethod
-    def _claim(request: _Append, now: datetime) -> tuple[Update, int]:
-        """The compare-and-set of an append, and the version it moves the room to. The row lock (or SQLite's write
-        lock) makes a concurrent append with the same expected version wait, then find the version moved and
-        match nothing."""
-        new_version = request.expected_version + len(request.events)
-        changes: dict[str, Any] = {"version": new_version, "updated_at": now}
-        if request.status is not None:
-            changes["status"] = request.status
-        claim = (
-            update(rooms)
-            .where(and_(rooms.c.id == request.room_id, rooms.c.version == request.expected_version))
-            .values(**changes)
-            .returning(rooms.c.kind)
-        )
-        return claim, new_version
+    def _claim(request: _Append, now: datetime) -> tuple[Update, dict[str, Any]]:
+        """The compare-and-set of an append and its parameters (the version it moves the room to is
+        ``new_version``). The row lock (or SQLite's write lock) makes a concurrent append with the same expected
+        version wait, then find the version moved and match nothing."""
+        parameters = {
+            "room_id": request.room_id,
+            "expected_version": request.expected_version,
+            "new_version": request.expected_version + len(request.events),
+            "claimed_at": now,
+        }
+        if request.status is None:
+            return _CLAIM, parameters
+        return _CLAIM_WITH_STATUS, {**parameters, "new_status": request.status}
 
     @staticmethod
     def _rows(request: _Append, kind: str, now: datetime) -> tuple[Insert, list[dict[str, Any]]]:
@@ -335,7 +333,7 @@ class EventStore:
             }
             for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
         ]
-        return insert(room_events), rows
+        return _INSERT_EVENTS, rows
 
     async def load(self, room_id: str, after_version: int = 0) -> list[StoredEvent]:
         """The room's events with versions above ``after_version``, oldest first (a client's resync)."""
@@ -406,6 +404,23 @@ class EventStore:
 
 
 _AnyRow = Row[*tuple[Any, ...]]
+
+# The statements of an append, built once: SQLAlchemy then finds their compiled form by a memoized cache key
+# instead of building and hashing new statement objects for every append.
+_CLAIM_MATCH = and_(rooms.c.id == bindparam("room_id"), rooms.c.version == bindparam("expected_version"))
+_CLAIM = (
+    update(rooms)
+    .where(_CLAIM_MATCH)
+    .values(version=bindparam("new_version"), updated_at=bindparam("claimed_at"))
+    .returning(rooms.c.kind)
+)
+_CLAIM_WITH_STATUS = (
+    update(rooms)
+    .where(_CLAIM_MATCH)
+    .values(version=bindparam("new_version"), updated_at=bindparam("claimed_at"), status=bindparam("new_status"))
+    .returning(rooms.c.kind)
+)
+_INSERT_EVENTS = insert(room_events)
 
 _ROOM_COLUMNS = (
     rooms.c.id,

@@ -209,6 +209,8 @@ class Connection:
         self.owner: LiveRoom | None = None
         self.received_ms = 0
         """When the message being handled arrived (server monotonic ms)."""
+        self.last_estimate: dict[str, Any] | None = None
+        """The last clock estimate sent (``offset``)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
@@ -234,7 +236,10 @@ class Connection:
 
     async def receive(self, timeout: float) -> dict[str, Any]:
         try:
-            frame = await asyncio.wait_for(self.websocket.receive(), timeout)
+            # A timeout scope, not wait_for: wait_for runs the receive as a task of its own, one more trip through
+            # the loop's queue for every message (a press waits behind everything else ready to run).
+            async with asyncio.timeout(timeout):
+                frame = await self.websocket.receive()
         except TimeoutError:
             raise ProtocolError("idle", "no message in time") from None
         if frame["type"] == "websocket.disconnect":
@@ -340,7 +345,10 @@ class Connection:
                 if best is not None and self.owner is not None:
                     # room time = server clock + room_delta, so a client maps room times with both numbers.
                     room_delta = self.owner.now_ms() - server_ms()
-                    await self.send({"t": "offset", "rtt": best[0], "offset": best[1], "room_delta": room_delta})
+                    estimate = {"t": "offset", "rtt": best[0], "offset": best[1], "room_delta": room_delta}
+                    if estimate != self.last_estimate:  # the client keeps the last one; most pongs change nothing
+                        self.last_estimate = estimate
+                        await self.send(estimate)
             elif kind == "hello":
                 await self.catch_up(_version(message))
             else:

@@ -1,7 +1,7 @@
-// The room protocol client (docs/protocol.md, version 1): one WebSocket per room, resync by version,
+// The room protocol client (docs/protocol.md, version 2): one WebSocket per room, resync by version,
 // command ids with retry after a reconnect, and the clock synchronisation the server asks for.
 
-export const PROTOCOL = 1;
+export const PROTOCOL = 2;
 
 /** The client's clock, as the protocol defines it: performance.timeOrigin + performance.now(). */
 export function clientNow() {
