@@ -21,7 +21,10 @@ def test_a_tiny_run_prints_latencies_cpu_medians_ratios_and_the_goal(shared_data
     assert done.returncode == 0, done.stdout + done.stderr[-3000:]
     out = done.stdout
     assert re.search(r"2 rooms \(\+1 baseline room\) x \(4 teams \+ host \+ projector \+ 2 spectators\) = 24 conn", out)
-    figures = rf"lockout_p50_ms={NUMBER} lockout_p99_ms={NUMBER} received_p50_ms={NUMBER} received_p99_ms={NUMBER}"
+    figures = (
+        rf"lockout_p50_ms={NUMBER} lockout_p99_ms={NUMBER} first_p50_ms={NUMBER} first_p99_ms={NUMBER} "
+        rf"received_p50_ms={NUMBER} received_p99_ms={NUMBER}"
+    )
     for phase in ("baseline (1 room)", "load (2 rooms)"):
         found = re.search(rf"run 1: {re.escape(phase)}: presses=(\d+) presses/s={NUMBER} {figures} ", out)
         assert found is not None, out

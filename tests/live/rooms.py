@@ -24,6 +24,11 @@ class CounterRoom:
             if amount <= 0:
                 raise CommandRefusedError("bad_amount", "add a positive number")
             return [Decided("added", {"n": amount, "by": command.actor.name})]
+        if command.type == "add_ones":  # several events from one command
+            count = int(command.data.get("count", 0))
+            if count <= 0:
+                raise CommandRefusedError("bad_amount", "add at least one")
+            return [Decided("added", {"n": 1, "by": command.actor.name}) for _ in range(count)]
         if command.type == "alarm":
             return [Decided("alarm_set", {"at": now_ms + int(command.data["in_ms"])})]
         if command.type == "whisper":

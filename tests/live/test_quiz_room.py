@@ -162,6 +162,23 @@ def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() ->
     assert room.view(None, 7_000)["chooser"] == C.name
 
 
+def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> None:
+    room = chosen()
+    seen_by_a, seen_by_b, projector = room.view(A, 2_100), room.view(B, 2_100), room.view(Actor("projector"), 2_100)
+    assert seen_by_a["board"] is seen_by_b["board"] is projector["board"]  # built once for them all
+    assert (seen_by_a["you"], seen_by_b["you"]) == (A.name, B.name) and "you" not in projector
+    assert seen_by_a["can"] == ["press", "request_score"] and projector["can"] == ["key"]
+    host = room.view(HOST, 2_100)
+    assert host["current"]["answers"] == ["ответ-0-1"] and "answers" not in seen_by_a["current"]
+    pressed = run(room, B, "press", 2_100, meta={"received_ms": 2_100, "sync": sync()}, tc=1_002_090)
+    assert types(pressed) == [PRESS]
+    after = room.view(A, 2_100)  # the same moment, but after the event
+    assert [team["pressed"] for team in after["teams"]] == [False, True, False]
+    assert [team["pressed"] for team in seen_by_a["teams"]] == [False, False, False]  # what was sent stays as sent
+    assert "state" not in room.public(pressed[0], with_state=False)  # another event of the command brings it
+    assert room.public(pressed[0])["state"]["teams"] == after["teams"]
+
+
 def test_compensated_arbitration_prefers_the_earlier_touch_over_the_earlier_arrival() -> None:
     room = chosen()
     run(room, HOST, "finish_reading", 3_000)

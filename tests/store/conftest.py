@@ -80,6 +80,8 @@ async def store(database: Database) -> AsyncIterator[EventStore]:
     engine = create_engine(database.url, schema=database.schema)
     try:
         await upgrade(engine)
-        yield EventStore(engine)
+        store = EventStore(engine)
+        yield store
+        await store.close()
     finally:
         await engine.dispose()

@@ -14,7 +14,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocket
 
 from toreshi.live.bus import InProcessBus
-from toreshi.live.owner import RoomOwner
+from toreshi.live.owner import PROTOCOL_VERSION, RoomOwner
 from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor
 from toreshi.live.store_log import StoreLog
@@ -63,12 +63,31 @@ def test_hello_welcome_snapshot_command_ack_and_event(client: TestClient) -> Non
     with client.websocket_connect("/ws/rooms/r1") as ws:
         ws.send_json({"t": "hello", "v": 0, "token": "secret-a"})
         welcome = receive_until(ws, "welcome")
-        assert (welcome["role"], welcome["name"], welcome["protocol"]) == ("player", "a", 1)
+        assert (welcome["role"], welcome["name"], welcome["protocol"]) == ("player", "a", PROTOCOL_VERSION)
         ws.send_json({"t": "cmd", "id": "1", "type": "add", "data": {"n": 4}})
         ack = receive_until(ws, "ack")
         assert ack == {"t": "ack", "id": "1", "v": 1}
         event = receive_until(ws, "event")
         assert (event["v"], event["type"], event["data"]["n"]) == (1, "added", 4)
+
+
+def test_the_events_of_one_command_travel_in_one_frame(client: TestClient) -> None:
+    with client.websocket_connect("/ws/rooms/r1") as player, client.websocket_connect("/ws/rooms/r1") as spectator:
+        player.send_json({"t": "hello", "v": 0, "token": "secret-a"})
+        spectator.send_json({"t": "hello", "v": 0})
+        for ws in (player, spectator):
+            receive_until(ws, "snapshot")
+        player.send_json({"t": "cmd", "id": "1", "type": "add_ones", "data": {"count": 3}})
+        for ws in (player, spectator):
+            frame = ws.receive_json()
+            while frame["t"] in ("ping", "offset", "ack"):
+                frame = ws.receive_json()
+            assert frame["t"] == "events" and frame["room"] == "r1"
+            assert [(e["t"], e["v"], e["type"], e.get("more", False)) for e in frame["events"]] == [
+                ("event", 1, "added", True),
+                ("event", 2, "added", True),
+                ("event", 3, "added", False),
+            ]
 
 
 def test_spectators_are_refused_and_nothing_changes(client: TestClient) -> None:
@@ -89,8 +108,11 @@ def test_reconnect_gets_the_missed_events_in_order(client: TestClient) -> None:
     with client.websocket_connect("/ws/rooms/r1") as ws:
         ws.send_json({"t": "hello", "v": 1})
         receive_until(ws, "welcome")
-        versions = [receive_until(ws, "event")["v"] for _ in range(2)]
-        assert versions == [2, 3]
+        frame = ws.receive_json()
+        while frame["t"] in ("ping", "offset"):
+            frame = ws.receive_json()
+        assert frame["t"] == "events"  # what a reconnecting client missed comes in one frame
+        assert [event["v"] for event in frame["events"]] == [2, 3]
 
 
 def test_clock_sync_answers_pings_with_an_offset(client: TestClient) -> None:
