@@ -298,6 +298,10 @@ def test_the_static_files_are_served(web: TestClient) -> None:
     ):
         response = web.get(path)
         assert response.status_code == 200 and kind in response.headers["content-type"]
+        # checked on every use, so that no page runs an old script after an upgrade; unchanged files cost a 304
+        assert response.headers["cache-control"] == "no-cache"
+        again = web.get(path, headers={"if-none-match": response.headers["etag"]})
+        assert again.status_code == 304
 
 
 # --- the page's protocol client (static/js/room.js), run under Node.js where it is installed -----------------------

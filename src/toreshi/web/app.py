@@ -5,15 +5,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from os import PathLike
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
+from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
 
 from toreshi.live import heap
 from toreshi.live.bus import Bus, InProcessBus
@@ -51,6 +55,19 @@ def make_bus(url: str | None, prefix: str = "toreshi:") -> Bus:
     if url.startswith(("redis://", "rediss://", "unix://")):
         return RedisBus(url, prefix=prefix)
     raise ValueError(f"unsupported bus URL {url!r}: use redis://host:port/db or leave it out")
+
+
+class RevalidatedStaticFiles(StaticFiles):
+    """Static files that browsers check on every use (``no-cache``; unchanged ones are answered 304 by their ETag):
+    after an upgrade no page runs an old script against the server's newer protocol, which would make it reload
+    over and over."""
+
+    def file_response(
+        self, full_path: PathLike[str] | str, stat_result: os.stat_result, scope: Scope, status_code: int = 200
+    ) -> Response:
+        response = super().file_response(full_path, stat_result, scope, status_code)
+        response.headers["cache-control"] = "no-cache"
+        return response
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
@@ -95,7 +112,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *tournament_pages.routes,
         *broadcast_pages.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
-        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+        Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
     middleware = [
         # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
