@@ -130,7 +130,6 @@ class EventStore:
         self._sqlite_lock = asyncio.Lock() if engine.dialect.name == "sqlite" else None
         self._write_lock: AbstractAsyncContextManager[object] = self._sqlite_lock or nullcontext()
         # With one writer at a time, appends waiting for the lock are better written together, in one commit.
-        self._group_commit = engine.dialect.name == "sqlite"
         self._pending: list[tuple[_Append, asyncio.Future[int]]] = []
         self._flusher: asyncio.Task[None] | None = None
         self._writer: SQLiteWriter | None = None
@@ -234,12 +233,7 @@ class EventStore:
 
     async def _append_alone(self, request: _Append) -> int:
         try:
-            if self._group_commit:
-                async with self._write_lock:
-                    outcome = (await self._sqlite_writer().write(partial(self._append_all, [request])))[0]
-            else:
-                async with self._writing() as connection:
-                    outcome = await self._append_in(connection, request)
+            (outcome,) = await self._write_appends([request])
         except IntegrityError:
             # Only a writer that bypassed rooms.version could get here; it is still a lost race, not corruption.
             actual = (await self.room(request.room_id)).version
@@ -251,10 +245,8 @@ class EventStore:
     async def _flush(self) -> None:
         while self._pending:
             batch, self._pending = self._pending[:GROUP_COMMIT_MAX], self._pending[GROUP_COMMIT_MAX:]
-            requests = [request for request, _ in batch]
             try:
-                async with self._write_lock:
-                    outcomes = await self._sqlite_writer().write(partial(self._append_all, requests))
+                outcomes = await self._write_appends([request for request, _ in batch])
             except Exception:
                 # The shared transaction was rolled back: write each one alone, so that one bad append cannot
                 # fail the others.
@@ -276,11 +268,21 @@ class EventStore:
                 else:
                     future.set_result(outcome)
 
-    def _append_all(self, requests: list[_Append], connection: Connection) -> list[int | VersionConflictError]:
-        """Appends in one transaction (SQLite, :class:`SQLiteWriter`): each its new version or its conflict."""
-        return [self._append_sync(connection, request) for request in requests]
+    async def _write_appends(self, requests: list[_Append]) -> list[int | VersionConflictError]:
+        """Appends in one transaction: each its new version or its conflict. SQLite through :class:`SQLiteWriter`
+        (on the event loop when it need not wait), PostgreSQL through the async engine."""
+        work = partial(self._append_all, requests=requests)
+        if self._sqlite_lock is not None:
+            async with self._sqlite_lock:
+                return await self._sqlite_writer().write(work)
+        async with self._writing() as connection:
+            return await connection.run_sync(work)
 
-    def _append_sync(self, connection: Connection, request: _Append) -> int | VersionConflictError:
+    def _append_all(self, connection: Connection, requests: list[_Append]) -> list[int | VersionConflictError]:
+        return [self._append_one(connection, request) for request in requests]
+
+    def _append_one(self, connection: Connection, request: _Append) -> int | VersionConflictError:
+        """One append inside an open transaction: the new version, or the conflict (nothing written for it)."""
         now = self._now()
         claim, parameters = self._claim(request, now)
         kind = connection.execute(claim, parameters).scalar_one_or_none()
@@ -290,17 +292,6 @@ class EventStore:
                 raise UnknownRoomError(request.room_id)
             return VersionConflictError(request.room_id, request.expected_version, actual)
         connection.execute(*self._rows(request, kind, now))
-        return int(parameters["new_version"])
-
-    async def _append_in(self, connection: AsyncConnection, request: _Append) -> int | VersionConflictError:
-        """One append inside an open transaction: the new version, or the conflict (nothing written for it)."""
-        now = self._now()
-        claim, parameters = self._claim(request, now)
-        kind = (await connection.execute(claim, parameters)).scalar_one_or_none()
-        if kind is None:
-            actual = (await _room(connection, request.room_id)).version
-            return VersionConflictError(request.room_id, request.expected_version, actual)
-        await connection.execute(*self._rows(request, kind, now))
         return int(parameters["new_version"])
 
     @staticmethod
