@@ -215,12 +215,16 @@ class Connection:
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
 
-    async def send_events(self, events: list[dict[str, Any]]) -> None:
-        """Room events in version order: one ``event`` frame, or one ``events`` frame for several."""
+    async def send_events(self, events: list[dict[str, Any]], at_ms: int | None = None) -> None:
+        """Room events in version order, the last with this connection's own state (:meth:`personal`): one
+        ``event`` frame, or one ``events`` frame for several."""
+        if not events:
+            return
+        assert self.owner is not None
+        events = [*events[:-1], self.personal(events[-1], at_ms)]
         if len(events) == 1:
             await self.send(events[0])
-        elif events:
-            assert self.owner is not None
+        else:
             await self.send_text(encode_events(self.owner.room_id, events))
 
     async def send_text(self, text: str) -> None:
@@ -290,7 +294,7 @@ class Connection:
         if missed:
             # The missed events in one frame; the last brings this connection's own state as of now.
             self.sent_version = missed[-1]["v"]
-            await self.send_events([*missed[:-1], self.personal(missed[-1], self.owner.now_ms())])
+            await self.send_events(missed, at_ms=self.owner.now_ms())
         self.sent_version = max(self.sent_version, last_version)
 
     def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
@@ -315,13 +319,12 @@ class Connection:
                 fresh = [event for event in batch if event.get("v", 0) > self.sent_version]
                 if not fresh:
                     continue  # already sent during catch-up
-                if [event["v"] for event in fresh] != list(
-                    range(self.sent_version + 1, self.sent_version + 1 + len(fresh))
-                ):
+                first = self.sent_version + 1
+                if [event["v"] for event in fresh] != list(range(first, first + len(fresh))):
                     await self.catch_up(self.sent_version)  # a gap: the history has what the bus lost
                     continue
                 self.sent_version = fresh[-1]["v"]
-                await self.send_events([*fresh[:-1], self.personal(fresh[-1])])
+                await self.send_events(fresh)
         except SubscriberOverflowError:
             await self.send({"t": "resync"})
 
