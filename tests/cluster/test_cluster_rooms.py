@@ -14,17 +14,17 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.live.bus import InProcessBus
-from toreshi.live.cluster import ClusterConfig, ClusterRooms
-from toreshi.live.forward import NotDeliveredError
+from toreshi.live.cluster.forward import NotDeliveredError
+from toreshi.live.cluster.redis_bus import RedisBus
+from toreshi.live.cluster.rooms import ClusterConfig, ClusterRooms
 from toreshi.live.owner import OwnershipLostError
-from toreshi.live.redis_bus import RedisBus
 from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor, Command, CommandRefusedError
 from toreshi.store import EventStore, NewEvent, RoomKind, open_store
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from ..live.rooms import CounterRoom
+from ..live.counter_room import CounterRoom
 from .conftest import Services
 from .servers import REDIS_URL
 

@@ -14,7 +14,7 @@ from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.store import EventStore, RoomKind, open_store
 
-from .rooms import CounterRoom
+from .counter_room import CounterRoom
 
 pytestmark = pytest.mark.anyio
 

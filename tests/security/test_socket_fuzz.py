@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from toreshi.live.room import Actor, Command, CommandRefusedError
-from toreshi.live.togyz_room import TogyzRoom
+from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES

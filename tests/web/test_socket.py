@@ -21,7 +21,7 @@ from toreshi.live.store_log import StoreLog
 from toreshi.store import RoomKind, open_store
 from toreshi.web.socket import serve_room
 
-from ..live.rooms import CounterRoom
+from ..live.counter_room import CounterRoom
 from .helpers import receive_until
 
 TOKENS = {"secret-a": Actor("player", "a")}

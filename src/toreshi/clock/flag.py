@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from enum import Enum
 
 from toreshi.clock.gameclock import GameClock
-from toreshi.togyz.position import Side
+from toreshi.side import Side
 
 
 class FlagMode(Enum):
@@ -42,7 +42,7 @@ def check_required_moves(clock: GameClock, side: Side) -> FlagCheck:
     """The TK-C13 check of ``side``'s dial.
 
     >>> from toreshi.clock.presets import CLASSICAL_40_2H_1H
-    >>> from toreshi.togyz import WHITE
+    >>> from toreshi.side import WHITE
     >>> check_required_moves(GameClock.new(CLASSICAL_40_2H_1H), WHITE)
     FlagCheck(side=<Side.WHITE: 0>, period=1, moves_required=40, moves_made=0)
     """

@@ -25,7 +25,7 @@ from enum import Enum
 
 from toreshi.clock.lag import NO_LAG_COMPENSATION, LagCompensation
 from toreshi.clock.timecontrol import TimeControl
-from toreshi.togyz.position import BLACK, WHITE, Side
+from toreshi.side import BLACK, WHITE, Side
 
 
 class ClockError(ValueError):

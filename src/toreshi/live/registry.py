@@ -1,7 +1,7 @@
 """The rooms this instance owns: loaded from the log on first use, one owner per room.
 
 On one machine every room is owned here. With several instances a lease decides which instance owns a room, and
-:class:`toreshi.live.cluster.ClusterRooms` takes this registry's place: an instance that does not hold the lease
+:class:`toreshi.live.cluster.rooms.ClusterRooms` takes this registry's place: an instance that does not hold the lease
 forwards commands to the owner and serves reads from a replica. Both hand out a :class:`LiveRoom`.
 """
 

@@ -12,30 +12,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum, IntEnum
+from enum import Enum
 from itertools import compress
 from typing import NamedTuple
+
+from toreshi.side import BLACK as BLACK
+from toreshi.side import WHITE as WHITE
+from toreshi.side import Side as Side
 
 TOTAL_KUMALAKS = 162
 WINNING_KAZAN = 82  # "more than 81" (TK-R1)
 DRAW_KAZAN = 81
 HOLES = 9
 _HOLE_NUMBERS = (1, 2, 3, 4, 5, 6, 7, 8, 9)
-
-
-class Side(IntEnum):
-    """A player. ``WHITE`` is the бастаушы (moves first), ``BLACK`` the қостаушы."""
-
-    WHITE = 0
-    BLACK = 1
-
-    @property
-    def other(self) -> Side:
-        return Side(1 - self)
-
-
-WHITE = Side.WHITE
-BLACK = Side.BLACK
 
 
 class IllegalMoveError(ValueError):

@@ -1,6 +1,6 @@
 """A tournament as an event log: the arbiter's actions as events, the state as their fold.
 
-A tournament room (:mod:`toreshi.live.tournament_room`) stores one event per arbiter action: the tournament
+A tournament room (:mod:`toreshi.live.rooms.tournament`) stores one event per arbiter action: the tournament
 created or configured, participants added, edited, imported from CSV, renumbered, withdrawn or expelled, byes
 requested, a round paired (Berger or Dutch), a pairing overridden (with who and why), a round published, a game
 room linked to a board, a result entered or corrected, warnings, and each step of a protest. Every event names

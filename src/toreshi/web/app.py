@@ -21,13 +21,13 @@ from starlette.types import Scope
 
 from toreshi.live import heap
 from toreshi.live.bus import Bus, InProcessBus
-from toreshi.live.cluster import ClusterRooms
-from toreshi.live.quiz_room import QuizRoom
-from toreshi.live.redis_bus import RedisBus
+from toreshi.live.cluster.redis_bus import RedisBus
+from toreshi.live.cluster.rooms import ClusterRooms
 from toreshi.live.registry import LogicFactory, Rooms, RoomSource
+from toreshi.live.rooms.quiz import QuizRoom
+from toreshi.live.rooms.togyz import TogyzRoom
+from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
-from toreshi.live.togyz_room import TogyzRoom
-from toreshi.live.tournament_room import TournamentRoom
 from toreshi.store import EventStore, RoomStatus, open_store
 from toreshi.store.accounts import Accounts
 from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages

@@ -24,9 +24,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toreshi.live.quiz_room import KIND, QuizRoom, role_of
+from toreshi.devices.serial_buttons import SerialButtons, feed_owner
 from toreshi.live.room import Actor, Command, CommandRefusedError
-from toreshi.live.serial_buttons import SerialButtons, feed_owner
+from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
 from toreshi.quiz.board import Board, BoardQuestion
 from toreshi.quiz.buzzer import ArbitrationMode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup, ReadingMode

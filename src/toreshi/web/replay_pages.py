@@ -12,8 +12,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from toreshi.live.togyz_room import side_name
-from toreshi.togyz.game import Game
+from toreshi.live.rooms.togyz import side_name
+from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import BLACK, WHITE, Position
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _

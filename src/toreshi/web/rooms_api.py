@@ -14,7 +14,7 @@ from starlette.websockets import WebSocket
 from toreshi.clock.presets import PRESETS
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command, CommandRefusedError
-from toreshi.live.togyz_room import TogyzRoom
+from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.store.accounts import Grant
 from toreshi.web import auth

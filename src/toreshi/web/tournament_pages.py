@@ -20,7 +20,7 @@ from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
 from toreshi.live.room import CommandRefusedError
-from toreshi.live.tournament_room import TEAM
+from toreshi.live.rooms.tournament import TEAM
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.journal import CSV_FIELDS, CsvImportError, TournamentState, decide
 from toreshi.tournament.model import GameResult, TournamentSystem, format_points

@@ -1,6 +1,6 @@
 """The tournament service: what the pages (and tests) call to run a tournament stored as a room event log.
 
-Each tournament is a room of kind ``tournament`` (:mod:`toreshi.live.tournament_room`); every change is a command
+Each tournament is a room of kind ``tournament`` (:mod:`toreshi.live.rooms.tournament`); every change is a command
 to its owner, stamped here with the wall time from the injected ``clock`` and the acting arbiter's name, decided
 by the pure journal, persisted, then applied. Reading is the owner's in-memory state.
 
@@ -26,8 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from toreshi.live.owner import RoomOwner
 from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor, Command, Decided
-from toreshi.live.togyz_room import TogyzRoom
-from toreshi.live.tournament_room import ARBITER, KIND, SYSTEM, TournamentRoom
+from toreshi.live.rooms.togyz import TogyzRoom
+from toreshi.live.rooms.tournament import ARBITER, KIND, SYSTEM, TournamentRoom
 from toreshi.store import EventStore, RoomKind, UnknownRoomError
 from toreshi.store.accounts import Accounts
 from toreshi.togyz.position import BLACK, WHITE

@@ -691,7 +691,7 @@ function parseEnvelopeCode(text) {
   return match ? { hole: Number(match[1]), salt: match[2] } : null;
 }
 
-/** The seal the server computes (toreshi/togyz/sealed.py), where this page may use WebCrypto (https, localhost). */
+/** The seal the server computes (toreshi/togyz/match/sealed.py), where this page may use WebCrypto (https, localhost). */
 async function sealOf(hole, salt) {
   if (!window.crypto?.subtle) return null;
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`${SEAL_TAG}:${hole}:${salt}`));

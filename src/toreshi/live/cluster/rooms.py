@@ -1,6 +1,6 @@
 """Several instances in front of one database: each live room has exactly one owner instance at a time.
 
-Ownership is a Redis lease per room (``SET NX PX``, :mod:`toreshi.live.lease`), renewed in the background every
+Ownership is a Redis lease per room (``SET NX PX``, :mod:`toreshi.live.cluster.lease`), renewed in the background every
 third of its length for every room this instance owns; a renewal that fails (the lease lapsed and someone else took
 it, Redis unreachable, a renewal slower than a third of the lease) drops the room here at once. Whatever a dropped
 or paused owner still tries to write is fenced by the event log: it appends at a version that has moved on and gets
@@ -12,7 +12,8 @@ A command arriving here for a room:
 2. lease free, or its holder is dead (its request channel has no subscriber: a killed process's Redis connections
    close at once) → this instance takes the room over from the persisted events and handles it (takeover on the
    first command);
-3. held by a live instance → forwarded to it (:mod:`toreshi.live.forward`); its answer (ack or refusal) comes back.
+3. held by a live instance → forwarded to it (:mod:`toreshi.live.cluster.forward`); its answer (ack or refusal)
+   comes back.
 
 A command that was certainly not applied (not delivered, or the owner lost the room before appending) is retried
 until ``command_timeout_s``; one that was delivered but never answered is reported as ``moved`` so that the client
@@ -22,9 +23,9 @@ Every second a background scan lists the live rooms and takes over those whose l
 dead, so a room whose owner died moves within about a second even if nobody sends a command (its flag can fall on
 time); the same scan repairs replicas that missed a bus message and closes replicas nobody watches.
 
-Reads never cross instances: sockets subscribe to a :class:`~toreshi.live.replica.Replica` of the room, which follows
-the bus and the log, and snapshots, catch-up and per-role views come from the local owner if there is one, else from
-the replica.
+Reads never cross instances: sockets subscribe to a :class:`~toreshi.live.cluster.replica.Replica` of the room,
+which follows the bus and the log, and snapshots, catch-up and per-role views come from the local owner if there
+is one, else from the replica.
 """
 
 from __future__ import annotations
@@ -42,12 +43,12 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from toreshi.live.bus import Bus, Message
-from toreshi.live.forward import Body, Forwarder, NoAnswerError, NotDeliveredError
-from toreshi.live.lease import LEASE_MS, RedisLeases
+from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeliveredError
+from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
+from toreshi.live.cluster.redis_bus import RedisBus
+from toreshi.live.cluster.replica import Replica
 from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner, channel_of
-from toreshi.live.redis_bus import RedisBus
 from toreshi.live.registry import LogicFactory, UnknownRoomKindError
-from toreshi.live.replica import Replica
 from toreshi.live.room import Actor, Command, CommandRefusedError, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks

@@ -2,7 +2,7 @@
 
 :meth:`GameState.apply` is the single place where the regulation is enforced: it checks an event against the
 state and returns the next state, or raises a :class:`GameError` subclass and leaves everything as it was (states
-are immutable). Commands (:mod:`toreshi.togyz.game`) only build events and apply them; a replay of a stored log
+are immutable). Commands (:mod:`toreshi.togyz.match.game`) only build events and apply them; a replay of a stored log
 goes through the same checks, so a corrupted log is refused rather than silently accepted.
 """
 
@@ -17,7 +17,8 @@ from toreshi.clock.flag import FlagCheck, FlagMode, check_required_moves
 from toreshi.clock.gameclock import ClockState, GameClock
 from toreshi.clock.lag import LagCompensation
 from toreshi.clock.timecontrol import TimeControl
-from toreshi.togyz.events import (
+from toreshi.togyz.fen import to_fen
+from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
     BothFlagsExtended,
@@ -43,12 +44,11 @@ from toreshi.togyz.events import (
     ResultSigned,
     TimeAdded,
 )
-from toreshi.togyz.fen import to_fen
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, StartMode
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.sealed import Envelope, SealedMoveError, verify
+from toreshi.togyz.match.settings import GameSettings, StartMode
 from toreshi.togyz.notation import format_token
 from toreshi.togyz.position import DRAW_KAZAN, WHITE, Position, Side, Termination
-from toreshi.togyz.sealed import Envelope, SealedMoveError, verify
 
 
 class GameError(ValueError):

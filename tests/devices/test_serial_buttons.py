@@ -9,11 +9,7 @@ from typing import Any
 
 import pytest
 
-from toreshi.live.bus import InProcessBus
-from toreshi.live.owner import RoomOwner
-from toreshi.live.quiz_room import DECIDED, PRESS, QuizRoom
-from toreshi.live.room import Actor, Command, Decided
-from toreshi.live.serial_buttons import (
+from toreshi.devices.serial_buttons import (
     ButtonPress,
     DeviceClock,
     DeviceReset,
@@ -22,6 +18,10 @@ from toreshi.live.serial_buttons import (
     feed_owner,
     parse_line,
 )
+from toreshi.live.bus import InProcessBus
+from toreshi.live.owner import RoomOwner
+from toreshi.live.room import Actor, Command, Decided
+from toreshi.live.rooms.quiz import DECIDED, PRESS, QuizRoom
 from toreshi.quiz.board import Board
 from toreshi.quiz.events import Assistant, GameSetup
 

@@ -1,4 +1,4 @@
-"""A togyz kumalak game as a live room: socket commands → :class:`toreshi.togyz.game.Game` → events.
+"""A togyz kumalak game as a live room: socket commands → :class:`toreshi.togyz.match.game.Game` → events.
 
 Roles: ``white`` and ``black`` (each player, by their per-game link), ``arbiter``, and everyone else a spectator.
 Every rule lives in the game; this adapter only checks who may ask for what, turns game errors into refusals
@@ -17,13 +17,14 @@ from typing import Any
 from toreshi.clock.flag import FlagMode
 from toreshi.clock.timecontrol import TimeControl, TimeControlError
 from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Payload
-from toreshi.togyz.events import Actor as GameActor
-from toreshi.togyz.events import EventLogError, event_from_dict, event_to_dict
 from toreshi.togyz.fen import to_fen
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SettingsError
-from toreshi.togyz.game_state import (
+from toreshi.togyz.match.events import Actor as GameActor
+from toreshi.togyz.match.events import EventLogError, event_from_dict, event_to_dict
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.sealed import SealedMoveError
+from toreshi.togyz.match.settings import GameSettings, SettingsError
+from toreshi.togyz.match.state import (
     DrawOfferError,
     FlagFallenError,
     GameError,
@@ -32,7 +33,6 @@ from toreshi.togyz.game_state import (
     NotYourTurnError,
 )
 from toreshi.togyz.position import BLACK, WHITE, IllegalMoveError, Side
-from toreshi.togyz.sealed import SealedMoveError
 
 KIND = "togyz"
 PLAYER_ROLES = {"white": WHITE, "black": BLACK}

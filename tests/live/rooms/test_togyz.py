@@ -9,7 +9,7 @@ import pytest
 from toreshi.clock.presets import BLITZ
 from toreshi.clock.timecontrol import TimeControl, seconds
 from toreshi.live.room import Actor, Command, CommandRefusedError
-from toreshi.live.togyz_room import TogyzRoom
+from toreshi.live.rooms.togyz import TogyzRoom
 
 ARBITER = Actor("arbiter", "chief")
 WHITE = Actor("white", "Abay")
@@ -111,7 +111,7 @@ def test_public_events_carry_the_state_after_them() -> None:
 
 
 def test_a_sealed_move_needs_the_arbiters_adjournment_and_only_it_is_played_after() -> None:
-    from toreshi.togyz.sealed import commit
+    from toreshi.togyz.match.sealed import commit
 
     room = created()
     run(room, ARBITER, "start", 0)

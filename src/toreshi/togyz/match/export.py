@@ -6,7 +6,7 @@ result, ``{zero}`` after an atsyz ending — plus a comment after each pressed m
 (TK-R8). Comments are where PGN readers expect unknown annotations, so a plain PlayOK reader still gets the moves.
 
 >>> from toreshi.clock import BLITZ
->>> from toreshi.togyz.game import Game
+>>> from toreshi.togyz.match.game import Game
 >>> from toreshi.togyz.position import BLACK, WHITE
 >>> game = Game.create("Abay", "Bolat", BLITZ, now_ms=0).start(now_ms=0)
 >>> game = game.move(WHITE, 7, now_ms=5_000, offer_draw=True).move(BLACK, 9, now_ms=12_000)
@@ -30,8 +30,8 @@ from collections.abc import Mapping
 from html import escape
 
 from toreshi.clock.timecontrol import TimeControl
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_state import GameState
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.state import GameState
 from toreshi.togyz.position import WHITE, Termination
 
 _PGN_RESULTS = {

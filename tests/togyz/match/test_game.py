@@ -6,11 +6,11 @@ import pytest
 
 from toreshi.clock import BLITZ, CLASSICAL_40_2H_1H, CLASSICAL_60, ClockState, TimeControl, minutes
 from toreshi.togyz import BLACK, WHITE, IllegalMoveError, Position, Termination
-from toreshi.togyz.events import Actor, ClockPressed, MovePlayed
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, StartMode
-from toreshi.togyz.game_state import (
+from toreshi.togyz.match.events import Actor, ClockPressed, MovePlayed
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.settings import GameSettings, StartMode
+from toreshi.togyz.match.state import (
     DrawOfferError,
     FlagFallenError,
     GameError,

@@ -1,6 +1,6 @@
 """The events of one live game: what happened, when (monotonic ms), and nothing derived.
 
-A game's state is a fold of its events (:mod:`toreshi.togyz.game_state`); the store and the live rooms persist
+A game's state is a fold of its events (:mod:`toreshi.togyz.match.state`); the store and the live rooms persist
 and ship them as JSON through :func:`event_to_dict` / :func:`event_from_dict`. Events carry the inputs of each
 decision only (the hole played, the lag reported, the salt revealed); the clock times, results and envelopes are
 recomputed by the fold, so a log cannot contradict itself.
@@ -21,8 +21,8 @@ from enum import Enum
 from typing import Any, ClassVar, Union
 
 from toreshi.clock.timecontrol import TimeControl, TimeControlError
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SettingsError
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.settings import GameSettings, SettingsError
 from toreshi.togyz.position import BLACK, WHITE, Side
 
 

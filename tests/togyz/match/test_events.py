@@ -9,7 +9,7 @@ import pytest
 from toreshi.clock import CLASSICAL_40_2H_1H
 from toreshi.clock.flag import FlagMode
 from toreshi.togyz import BLACK, WHITE
-from toreshi.togyz.events import (
+from toreshi.togyz.match.events import (
     EVENT_TYPES,
     Actor,
     ArbiterDecided,
@@ -20,9 +20,9 @@ from toreshi.togyz.events import (
     event_from_dict,
     event_to_dict,
 )
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SettingsError, StartMode
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.settings import GameSettings, SettingsError, StartMode
 
 from .game_fixtures import SALT, started
 

@@ -10,8 +10,8 @@ from collections.abc import AsyncIterator
 import pytest
 from redis.asyncio import Redis
 
-from toreshi.live.lease import RedisLeases
-from toreshi.live.redis_bus import RedisBus, wait_until_subscribed
+from toreshi.live.cluster.lease import RedisLeases
+from toreshi.live.cluster.redis_bus import RedisBus, wait_until_subscribed
 
 pytestmark = pytest.mark.anyio
 

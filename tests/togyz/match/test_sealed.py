@@ -6,13 +6,13 @@ import pytest
 
 from toreshi.clock import CLASSICAL_60, minutes
 from toreshi.togyz import BLACK, WHITE, IllegalMoveError, Termination
-from toreshi.togyz.events import GameAdjourned, event_to_dict
 from toreshi.togyz.fen import to_fen
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SealedMovePolicy
-from toreshi.togyz.game_state import GameError, GameStatus
-from toreshi.togyz.sealed import SealedMoveError, commit, new_salt, verify
+from toreshi.togyz.match.events import GameAdjourned, event_to_dict
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.sealed import SealedMoveError, commit, new_salt, verify
+from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
+from toreshi.togyz.match.state import GameError, GameStatus
 
 from .game_fixtures import SALT, play, started
 

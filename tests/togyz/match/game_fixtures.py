@@ -7,8 +7,8 @@ from collections.abc import Callable
 
 from toreshi.clock import BLITZ, TimeControl
 from toreshi.togyz import Position, Side
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_settings import GameSettings
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.settings import GameSettings
 
 SALT = "5eed" * 8
 

@@ -1,7 +1,7 @@
 """One live togyz kumalak game: commands that append events, and the state as a fold of them.
 
 Every command takes ``now_ms`` (read once by the caller from its monotonic time source) and returns a new
-:class:`Game` with the events it produced, or raises a :class:`~toreshi.togyz.game_state.GameError` and leaves the
+:class:`Game` with the events it produced, or raises a :class:`~toreshi.togyz.match.state.GameError` and leaves the
 game as it was. ``Game.replay(game.events)`` rebuilds the same state and clocks.
 
 >>> from toreshi.clock import BLITZ
@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
-from toreshi.togyz.events import (
+from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
     BothFlagsExtended,
@@ -51,11 +51,11 @@ from toreshi.togyz.events import (
     event_from_dict,
     event_to_dict,
 )
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SealedMovePolicy
-from toreshi.togyz.game_state import GameError, GameState
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.sealed import SealedMoveError, commit
+from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
+from toreshi.togyz.match.state import GameError, GameState
 from toreshi.togyz.position import BLACK, WHITE, IllegalMoveError, Side
-from toreshi.togyz.sealed import SealedMoveError, commit
 
 __all__ = ["BLACK", "WHITE", "Game"]
 

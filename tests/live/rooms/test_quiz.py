@@ -12,8 +12,8 @@ import pytest
 from toreshi.clock.timesource import FakeTime
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
-from toreshi.live.quiz_room import DECIDED, LATE, PRESS, QuizRoom
 from toreshi.live.room import Actor, Command, CommandRefusedError, Decided
+from toreshi.live.rooms.quiz import DECIDED, LATE, PRESS, QuizRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.quiz.board import VALUES, Board, BoardQuestion, BoardTheme

@@ -10,12 +10,12 @@ from hypothesis import strategies as st
 from toreshi.clock import ClockState, TimeControl
 from toreshi.clock.flag import FlagMode
 from toreshi.togyz import BLACK, WHITE, Side
-from toreshi.togyz.events import Actor, ProtestFiled, ResultSigned
 from toreshi.togyz.fen import to_fen
-from toreshi.togyz.game import Game
-from toreshi.togyz.game_result import GameResult
-from toreshi.togyz.game_settings import GameSettings, SealedMovePolicy
-from toreshi.togyz.game_state import GameStatus
+from toreshi.togyz.match.events import Actor, ProtestFiled, ResultSigned
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
+from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
+from toreshi.togyz.match.state import GameStatus
 
 from .game_fixtures import SALT
 

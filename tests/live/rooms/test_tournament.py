@@ -10,8 +10,8 @@ import pytest
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
 from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
-from toreshi.live.tournament_room import TournamentRoom
 from toreshi.store import RoomKind, open_store
 
 pytestmark = pytest.mark.anyio

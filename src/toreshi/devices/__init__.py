@@ -1,0 +1,1 @@
+"""Hardware around the rooms: buzzer buttons on a serial port."""
