@@ -330,7 +330,7 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> 
         assert stored_version(client, room_id) == before
         body = {"white": "a\x00b", "black": "c", "control": "blitz"}
         response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
-        assert response.status_code == 400 and response.json()["code"] == "bad_request"
+        assert response.status_code == 400 and response.json()["code"] == "field_control_characters"
 
 
 @settings(max_examples=EXAMPLES * 4, deadline=None)

@@ -4,44 +4,19 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
 import pytest
 from babel.messages.catalog import Catalog
-from babel.messages.extract import extract_from_dir, extract_from_file
-from babel.messages.pofile import read_po
 
-from toreshi.web import i18n, pages
-from toreshi.web.templates import TEMPLATE_DIR
+from toreshi.web import catalogues, i18n, pages
 
-WEB = Path(pages.__file__).parent
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
-
-
-def _msgid(message: str | tuple[str, ...]) -> str:
-    return message if isinstance(message, str) else message[0]
-
-
-@cache
-def used_messages() -> dict[str, str]:
-    """Every msgid in the templates (Jinja2's Babel extractor) and in the web modules (Python), and where it is."""
-    found: dict[str, str] = {}
-    for filename, line, message, _comments, _context in extract_from_dir(
-        str(TEMPLATE_DIR),
-        method_map=[("**.html", "jinja2.ext:babel_extract")],
-        options_map={"**.html": {"extensions": "jinja2.ext.i18n"}},
-    ):
-        found.setdefault(_msgid(message), f"templates/{filename}:{line}")
-    for module in sorted(WEB.glob("*.py")):  # pages.py and the other page modules
-        for line, message, _comments, _context in extract_from_file("python", str(module)):
-            found.setdefault(_msgid(message), f"{module.name}:{line}")
-    return found
+used_messages = catalogues.used_messages
 
 
 @cache
 def catalogue(language: str) -> Catalog:
-    with (i18n.LOCALE_DIR / language / "LC_MESSAGES" / "messages.po").open("rb") as handle:
-        return read_po(handle, locale=language)
+    return i18n.read_catalogue(language)
 
 
 def test_the_extraction_finds_the_interface_texts() -> None:
@@ -59,12 +34,7 @@ def test_the_extraction_finds_the_interface_texts() -> None:
 
 @pytest.mark.parametrize("language", ["kk", "ru"])
 def test_every_used_text_has_a_translation(language: str) -> None:
-    translations = catalogue(language)
-    missing = []
-    for text, where in sorted(used_messages().items()):
-        message = translations.get(text)
-        if message is None or not message.string or message.fuzzy:
-            missing.append(f"{where}: {text!r}")
+    missing = [f"{where}: {text!r}" for text, where in catalogues.missing(language).items()]
     assert not missing, f"{len(missing)} texts without a {language} translation:\n" + "\n".join(missing)
 
 

@@ -17,9 +17,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from toreshi.kit.refusal import Common, Refused
 from toreshi.live.bus import Bus, Message
 from toreshi.live.history import History
-from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Finishing, RoomLogic
+from toreshi.live.room import Actor, Command, Decided, Finishing, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 from toreshi.store.errors import InvalidEventError, VersionConflictError
 
@@ -157,7 +158,7 @@ class RoomOwner:
         return self._timeline.room_ms(self._clocks.monotonic())
 
     async def handle(self, command: Command) -> Ack:
-        """Decide, persist, apply, publish; raises :class:`~toreshi.live.room.CommandRefusedError` for a refused one."""
+        """Decide, persist, apply, publish; raises :class:`~toreshi.kit.refusal.Refused` for a refused one."""
         async with self._lock:
             if self.lost:
                 raise OwnershipLostError(f"room {self.room_id} is owned elsewhere now")
@@ -184,7 +185,8 @@ class RoomOwner:
         except InvalidEventError as error:
             # Events the store can never hold (a NUL character in a name, say): the command is refused, and the
             # store, which refuses a whole append, holds nothing of it.
-            raise CommandRefusedError("bad_request", str(error)) from None
+            log.info("room %s: the store refused the events: %s", self.room_id, error)
+            raise Refused(Common.BAD_REQUEST) from None
         messages: list[Message] = []
         for offset, event in enumerate(decided, start=1):
             self.logic.apply(event, now)

@@ -11,16 +11,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
+from toreshi.kit.core import Actor as Actor
+from toreshi.kit.refusal import Common, Refused
+
 Payload = dict[str, Any]
-
-
-@dataclass(frozen=True)
-class Actor:
-    """Who sends a command: a role in this room (``white``, ``arbiter``, ``host``, ``team``, ``spectator`` …)
-    and, where several people share a role, which one (a team id, a user name)."""
-
-    role: str
-    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -47,15 +41,25 @@ class Decided:
     payload: Payload
 
 
-class CommandRefusedError(ValueError):
-    """A command that the room's rules do not allow now; nothing was changed.
+class CommandRefusedError(Refused):
+    """Transitional: a refusal given as a code string and an English sentence, from before the room kit.
 
-    ``code`` is a stable machine-readable reason (``not_your_turn``, ``game_over``, …), the message is for people.
+    The socket shows its sentence untranslated. Every room kind is moving to :class:`~toreshi.kit.refusal.Refused`
+    (a :class:`~toreshi.kit.refusal.RefusalCode` and parameters); this class goes when the last one has.
     """
 
     def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
+        super().__init__(Common.NOT_NOW)
+        self.legacy_code = code
+        self.message = message
+        self.args = (message,)
+
+    @property
+    def code(self) -> str:
+        return self.legacy_code
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class RoomLogic(Protocol):
@@ -64,7 +68,8 @@ class RoomLogic(Protocol):
     kind: str
 
     def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
-        """The events a command causes at room time ``now_ms``; raises :class:`CommandRefusedError`. Must not mutate."""
+        """The events a command causes at room time ``now_ms``; raises :class:`~toreshi.kit.refusal.Refused`.
+        Must not mutate. Any other exception is a programming error (logged, answered as a server error)."""
         ...
 
     def apply(self, event: Decided, at_ms: int) -> None:

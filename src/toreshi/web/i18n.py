@@ -1,6 +1,7 @@
 """Interface languages: Kazakh, Russian and English, from gettext catalogues (Babel).
 
-The ``.po`` files under ``web/locale/<lang>/LC_MESSAGES/messages.po`` are the source of truth; they are compiled in
+The ``.po`` files under ``web/locale/<lang>/LC_MESSAGES/`` (``messages.po`` for the pages, one file per area
+besides) are the source of truth; they are compiled in
 memory when the app starts, so there is no build step. English is the source language (msgids are English).
 
 >>> translations = load_translations()
@@ -16,6 +17,7 @@ from functools import cache
 from pathlib import Path
 
 from babel import Locale, negotiate_locale
+from babel.messages.catalog import Catalog
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
@@ -30,19 +32,40 @@ _NO_TRANSLATION = NullTranslations()
 _current: ContextVar[NullTranslations | None] = ContextVar("translations", default=None)
 
 
+def catalogue_files(language: str) -> list[Path]:
+    """A language's ``.po`` files: ``messages.po`` (the pages) first, then one per area (``refusals.po``, …)."""
+    folder = LOCALE_DIR / language / "LC_MESSAGES"
+    return sorted(folder.glob("*.po"), key=lambda path: (path.name != "messages.po", path.name))
+
+
+def read_catalogue(language: str) -> Catalog:
+    """All of a language's ``.po`` files as one catalogue; a msgid translated differently in two files is an
+    error (each text has one translation, whichever area shows it)."""
+    merged = Catalog(locale=language)
+    for path in catalogue_files(language):
+        with path.open("rb") as handle:
+            part = read_po(handle, locale=language)
+        for message in part:
+            if not message.id:
+                continue
+            known = merged.get(message.id)
+            if known is not None and known.string and message.string and known.string != message.string:
+                raise ValueError(f"{path.name}: {message.id!r} is translated differently in another file")
+            if known is None or not known.string:
+                merged[message.id] = message
+    return merged
+
+
 @cache
 def load_translations() -> dict[str, NullTranslations]:
-    """Every language's catalogue, compiled from its ``.po`` file."""
+    """Every language's catalogue, compiled from its ``.po`` files."""
     catalogues: dict[str, NullTranslations] = {}
     for language in LANGUAGES:
-        path = LOCALE_DIR / language / "LC_MESSAGES" / "messages.po"
-        if not path.exists():
+        if not catalogue_files(language):
             catalogues[language] = NullTranslations()
             continue
-        with path.open("rb") as handle:
-            catalogue = read_po(handle, locale=language)
         compiled = io.BytesIO()
-        write_mo(compiled, catalogue)
+        write_mo(compiled, read_catalogue(language))
         compiled.seek(0)
         catalogues[language] = Translations(compiled)
     return catalogues

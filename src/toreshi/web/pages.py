@@ -11,9 +11,9 @@ from starlette.routing import Route
 
 import toreshi
 from toreshi.clock.presets import PRESETS
-from toreshi.live.room import CommandRefusedError
+from toreshi.kit.refusal import Refused
 from toreshi.store import RoomKind
-from toreshi.web import auth, i18n
+from toreshi.web import auth, i18n, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_room, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
@@ -176,8 +176,8 @@ async def new_game(request: Request) -> Response:
                 room_id, tokens = await create_togyz_room(
                     request, arbiter, values["white"], values["black"], control.to_dict(), {"flag_mode": values["flag"]}
                 )
-            except CommandRefusedError as refused:
-                error = str(refused)
+            except Refused as refused:
+                error = refusals.text_of(refused)
             else:
                 request.session[f"tokens:{room_id}"] = tokens
                 return RedirectResponse(f"/games/{room_id}/links", status_code=303)

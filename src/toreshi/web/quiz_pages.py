@@ -25,7 +25,8 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.kit.refusal import Refused
+from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
 from toreshi.quiz.board import Board, BoardQuestion
 from toreshi.quiz.buzzer import ArbitrationMode
@@ -33,7 +34,7 @@ from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup, Readi
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError, Theme
 from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
-from toreshi.web import auth
+from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable, token_digest
 from toreshi.web.templates import render
@@ -171,7 +172,7 @@ async def create_quiz_room(
     owner = await services.rooms.get(room_id, KIND)
     try:
         await owner.handle(Command("create", Actor("host", host), data))
-    except CommandRefusedError:
+    except Refused:
         await services.rooms.drop(room_id)
         raise
     tokens: dict[str, Any] = {"teams": {}}
@@ -240,8 +241,10 @@ async def new_quiz(request: Request) -> Response:
                 if not auth.csrf_ok(request, form.get("csrf")):
                     raise SetupError(_("The form has expired; please try again."))
                 room_id, tokens = await _create_from_form(request, values, upload)
-            except (SetupError, PackError, CommandRefusedError) as problem:
+            except (SetupError, PackError) as problem:
                 error = str(problem)
+            except Refused as refused:
+                error = refusals.text_of(refused)
             else:
                 request.session[f"quiz:{room_id}"] = tokens
                 return RedirectResponse(f"/quiz/{room_id}/links", status_code=303)

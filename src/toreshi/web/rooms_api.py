@@ -12,12 +12,13 @@ from starlette.schemas import SchemaGenerator
 from starlette.websockets import WebSocket
 
 from toreshi.clock.presets import PRESETS
+from toreshi.kit.refusal import Common, Refused
 from toreshi.live.registry import LiveRoom
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.store.accounts import Grant
-from toreshi.web import auth
+from toreshi.web import auth, refusals
 from toreshi.web.security import AttemptLimiter
 
 ROOM_ID_BYTES = 6
@@ -120,13 +121,13 @@ async def room_state(request: Request) -> JSONResponse:
 
 def refuse_unstorable(data: object) -> None:
     """Refuse, before anything is written, texts that the store can never hold: a NUL character (U+0000), which
-    PostgreSQL cannot store (names, titles, pack texts). Raises :class:`CommandRefusedError`."""
+    PostgreSQL cannot store (names, titles, pack texts). Raises :class:`~toreshi.kit.refusal.Refused`."""
     pending = [data]
     while pending:
         item = pending.pop()
         if isinstance(item, str):
             if "\x00" in item:
-                raise CommandRefusedError("bad_request", "a text contains a NUL character (U+0000)")
+                raise Refused(Common.FIELD_CONTROL_CHARACTERS, field="text")
         elif isinstance(item, dict):
             pending.extend(item.keys())
             pending.extend(item.values())
@@ -157,7 +158,7 @@ async def create_togyz_room(
     owner = await services.rooms.get(room_id, "togyz")
     try:
         await owner.handle(create)
-    except CommandRefusedError:
+    except Refused:
         await services.rooms.drop(room_id)
         raise
     tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
@@ -238,8 +239,9 @@ async def create_game(request: Request) -> JSONResponse:
         return JSONResponse({"error": "white and black are names; control and settings are objects"}, status_code=400)
     try:
         room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings)
-    except CommandRefusedError as refused:
-        return JSONResponse({"error": str(refused), "code": refused.code}, status_code=400)
+    except Refused as refused:
+        message = refusals.message_of(refused)
+        return JSONResponse({"error": message["message"], **message}, status_code=400)
     base = str(request.base_url).rstrip("/")
     links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
     links["spectator"] = f"{base}/games/{room_id}"

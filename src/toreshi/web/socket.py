@@ -20,12 +20,15 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import SubscriberOverflowError
 from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError
 from toreshi.live.registry import LiveRoom
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.room import Actor, Command
 from toreshi.quiz.buzzer import BuzzerError, PingSample
 from toreshi.quiz.buzzer import ClockSync as LinkProfile
+from toreshi.web import refusals
+from toreshi.web.i18n import gettext as _
 from toreshi.web.security import same_origin
 
 log = logging.getLogger(__name__)
@@ -364,23 +367,33 @@ class Connection:
             await self.send({"t": "error", "code": "bad_command", "message": "a command needs a string 'id'"})
             return
         if not self.limit.allow():
-            await self.send({"t": "refused", "id": command_id, "code": "rate_limited", "message": "too many commands"})
+            await self.refuse(command_id, Refusal(Common.RATE_LIMITED))
             return
         kind, data = message.get("type"), message.get("data", {})
         if not isinstance(kind, str) or not isinstance(data, dict):
-            await self.send({"t": "refused", "id": command_id, "code": "bad_command", "message": "type and data"})
+            await self.refuse(command_id, Refusal(Common.BAD_REQUEST))
             return
         # Scope the id to this connection's actor so that one client cannot replay another's acknowledgement.
         scoped = f"{self.actor.role}:{self.actor.name}:{command_id}"
         try:
             ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped, meta=self.measured()))
-        except CommandRefusedError as refused:
-            await self.send({"t": "refused", "id": command_id, "code": refused.code, "message": str(refused)})
+        except Refused as refused:
+            await self.send({"t": "refused", "id": command_id, **refusals.message_of(refused)})
             return
         except OwnershipLostError:
-            await self.send({"t": "refused", "id": command_id, "code": "moved", "message": "the room moved; retry"})
+            await self.refuse(command_id, Refusal(Common.MOVED))
+            return
+        except Exception:
+            # A programming error, not a refusal: logged with its traceback, and the client is told that the
+            # command's fate is unknown (it resyncs from the room's versions), never that nothing changed.
+            log.exception("room %s: command %r from %s failed", self.owner.room_id, kind, self.actor.role)
+            text = _("The server could not handle this; look at the board, then try again or call the arbiter.")
+            await self.send({"t": "failed", "id": command_id, "code": "server_error", "message": text})
             return
         await self.send({"t": "ack", "id": command_id, "v": ack.version})
+
+    async def refuse(self, command_id: str, refusal: Refusal) -> None:
+        await self.send({"t": "refused", "id": command_id, **refusals.as_message(refusal)})
 
     def measured(self) -> dict[str, Any]:
         """What this connection measured about the command being handled, in room time: when it arrived and the

@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
-from toreshi.live.room import CommandRefusedError
+from toreshi.kit.refusal import Refused
 from toreshi.live.rooms.tournament import TEAM
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.journal import CSV_FIELDS, CsvImportError, TournamentState, decide
@@ -28,7 +28,7 @@ from toreshi.tournament.protests import ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreaks import TieBreakCode
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth
+from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.templates import render
 from toreshi.web.tournament_service import TournamentService, UnknownTournamentError, utc_now
@@ -299,8 +299,8 @@ async def new_tournament(request: Request) -> Response:
                 data["rounds"] = "0"
             try:
                 tid = await service(request).create(auth.signed_in(request) or "arbiter", data)
-            except CommandRefusedError as refused:
-                error = str(refused)
+            except Refused as refused:
+                error = refusals.text_of(refused)
             else:
                 return _back(tid)
     return render(
@@ -438,8 +438,8 @@ async def act(request: Request) -> Response:
         if kind == "file_protest" and data.get("round") and data.get("board"):
             data.update(await svc.signed_times(tid, int(data["round"]), int(data["board"])))
         state = await svc.command(tid, kind, data, by)
-    except CommandRefusedError as refused:
-        message = str(refused)
+    except Refused as refused:
+        message = refusals.text_of(refused)
         problems: list[str] = []
         if kind == "import_participants":
             try:  # the same decision again, on the pure core, for the list of bad lines
@@ -487,8 +487,8 @@ async def create_games(request: Request) -> Response:
         made = await service(request).create_game_rooms(
             tid, number, auth.signed_in(request) or "arbiter", control.to_dict(), {"flag_mode": flag}
         )
-    except (CommandRefusedError, ValueError) as error:
-        _flash(request, str(error))
+    except Refused as error:
+        _flash(request, refusals.text_of(error))
     else:
         # The secret links are shown once, in this answer (not kept in the session cookie, which is small).
         base = str(request.base_url).rstrip("/")
@@ -561,8 +561,8 @@ async def team_protest(request: Request) -> Response:
                 if data.get("round") and data.get("board"):
                     data.update(await svc.signed_times(tid, int(data["round"]), int(data["board"])))
                 await svc.command(tid, "file_protest", data, team, role=TEAM)
-            except (CommandRefusedError, ValueError) as error:
-                _flash(request, str(error))
+            except Refused as error:
+                _flash(request, refusals.text_of(error))
             else:
                 _flash(request, notice=_("The protest was received. Pay the fee to the chief arbiter."))
         return RedirectResponse(f"/tournaments/{tid}/protest?token={token}", status_code=303)

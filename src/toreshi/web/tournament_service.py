@@ -87,7 +87,7 @@ class TournamentService:
     async def command(
         self, tournament_id: str, kind: str, data: Mapping[str, Any], by: str, role: str = ARBITER
     ) -> TournamentState:
-        """Run one command (raises :class:`~toreshi.live.room.CommandRefusedError`); returns the new state."""
+        """Run one command (raises :class:`~toreshi.kit.refusal.Refused`); returns the new state."""
         owner = await self._owner(tournament_id)
         await owner.handle(self._command(kind, dict(data), by, role))
         return _logic(owner.logic).state

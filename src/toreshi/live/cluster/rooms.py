@@ -42,6 +42,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.bus import Bus, Message
 from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeliveredError
 from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
@@ -254,8 +255,10 @@ class ClusterRooms:
             return {"error": f"bad forwarded command: {error}"}
         try:
             ack = await owner.handle(command)
-        except CommandRefusedError as refused:
+        except CommandRefusedError as refused:  # transitional: an English refusal travels as its sentence
             return {"refused": {"code": refused.code, "message": str(refused)}}
+        except Refused as refused:
+            return {"refused": refused.refusal.to_dict()}
         except OwnershipLostError:
             await self._let_go(owner.room_id, owner)
             return {"moved": "ownership lost"}
@@ -461,7 +464,9 @@ def _answer(room_id: str, answer: Body) -> Ack | None:
         return Ack(int(ack["version"]), int(ack["events"]))
     refused = answer.get("refused")
     if isinstance(refused, dict):
-        raise CommandRefusedError(str(refused.get("code", "refused")), str(refused.get("message", "")))
+        if "message" in refused:
+            raise CommandRefusedError(str(refused.get("code", "refused")), str(refused.get("message", "")))
+        raise Refused(Refusal.from_dict(refused))
     if "error" in answer:
         raise RoomUnavailableError(f"room {room_id}: the owner failed: {answer['error']}")
     return None

@@ -167,6 +167,14 @@ export class RoomClient {
         this.callbacks.onRefused?.({ ...message, command: entry?.message }, this);
         break;
       }
+      case "failed": {
+        // The server failed on the command (a bug, not a refusal): its fate is unknown, so look at the room again.
+        const entry = this.pending.get(message.id);
+        this.settle(message.id, "reject", message);
+        this.callbacks.onRefused?.({ ...message, command: entry?.message }, this);
+        this.sendHello();
+        break;
+      }
       case "ping":
         this.rawSend({ t: "pong", id: message.id, tc: clientNow() });
         break;

@@ -1,0 +1,355 @@
+"""One codec between typed, frozen dataclasses and JSON objects, for every room kind's commands and events.
+
+A :class:`Codec` knows a closed set of classes, each named by its ``type`` class attribute; the JSON object carries
+that name under ``"type"``. Field types are read from the annotations: ``int``, ``float``, ``bool``, ``str``,
+``X | None``, ``tuple[X, ...]``, fixed tuples, ``dict[str, X]``, enumerations (by value), nested dataclasses, and
+any type given a :class:`Converter` (``Side`` as ``"white"``/``"black"``, a ``TimeControl`` by its own dict).
+
+Two ways in, because two kinds of input exist:
+
+- :meth:`Codec.decode` reads what this program wrote (a stored log): strict — unknown fields, missing fields without
+  a default, a wrong type are a :class:`CodecError` (a corrupt log is a server error, never a polite refusal);
+- :meth:`Codec.read` reads what a client sent: the same checks plus the field's limits (:func:`spec`: bounds, text
+  length, one-line names) through :mod:`toreshi.kit.payload`, and every problem is a
+  :class:`~toreshi.kit.refusal.Refused` naming the field. Unknown fields are ignored there (older and newer pages
+  may send more), and an unknown command is ``unknown_command``.
+
+>>> from dataclasses import dataclass, field
+>>> from typing import ClassVar
+>>> @dataclass(frozen=True)
+... class Move:
+...     type: ClassVar[str] = "move"
+...     hole: int = field(metadata=spec(minimum=1, maximum=9))
+...     press: bool = True
+>>> codec = Codec(Move)
+>>> codec.encode(Move(7))
+{'type': 'move', 'hole': 7, 'press': True}
+>>> codec.decode({'type': 'move', 'hole': 7, 'press': False})
+Move(hole=7, press=False)
+>>> codec.read("move", {"hole": 12})
+Traceback (most recent call last):
+...
+toreshi.kit.refusal.Refused: field_too_large (field='hole', maximum=9)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import MISSING, dataclass
+from enum import Enum
+from typing import Any, ClassVar, Generic, TypeVar, Union
+
+from toreshi.kit import payload
+from toreshi.kit.refusal import Common, Refused
+
+T = TypeVar("T")
+V = TypeVar("V")
+
+TAG = "type"
+"""The field of the JSON object that names its class."""
+
+
+class CodecError(ValueError):
+    """A stored object that cannot be read back: unknown type, unknown or missing field, wrong type (``where``)."""
+
+    def __init__(self, where: str, problem: str) -> None:
+        super().__init__(f"{where}: {problem}")
+        self.where = where
+
+
+@dataclass(frozen=True)
+class Converter(Generic[V]):
+    """How a type that is not a plain dataclass travels: ``encode`` to JSON, ``decode`` back (raising
+    ``ValueError`` or ``TypeError`` on a bad value)."""
+
+    encode: Callable[[V], Any]
+    decode: Callable[[Any], V]
+
+
+def spec(
+    *,
+    minimum: int | float | None = None,
+    maximum: int | float | None = None,
+    max_length: int | None = None,
+    name: bool = False,
+    multiline: bool = False,
+    max_items: int | None = None,
+) -> dict[str, Any]:
+    """Field metadata for :meth:`Codec.read`: numeric bounds, a text's length, ``name`` for a one-line name
+    (stripped, not empty), ``multiline`` for a text that may hold line breaks, ``max_items`` for a tuple."""
+    return {
+        "toreshi.spec": {
+            "minimum": minimum,
+            "maximum": maximum,
+            "max_length": max_length,
+            "name": name,
+            "multiline": multiline,
+            "max_items": max_items,
+        }
+    }
+
+
+_NO_SPEC: dict[str, Any] = spec()["toreshi.spec"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Field:
+    name: str
+    hint: Any
+    spec: Mapping[str, Any]
+    has_default: bool
+
+
+class Codec(Generic[T]):
+    """The codec of one closed family of dataclasses (a kind's commands, or its events)."""
+
+    def __init__(self, *classes: type[T], converters: Mapping[type[Any], Converter[Any]] | None = None) -> None:
+        self._classes: dict[str, type[T]] = {}
+        for cls in classes:
+            name = getattr(cls, TAG, None)
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"{cls.__name__} has no 'type' name")
+            if name in self._classes:
+                raise TypeError(f"two classes are named {name!r}")
+            self._classes[name] = cls
+        self._converters: dict[type[Any], Converter[Any]] = dict(converters or {})
+        self._fields: dict[type[Any], tuple[_Field, ...]] = {}
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Every type name, in the order the classes were given."""
+        return tuple(self._classes)
+
+    def class_of(self, name: str) -> type[T] | None:
+        return self._classes.get(name)
+
+    # --- out -------------------------------------------------------------------------------------------------
+
+    def encode(self, value: T) -> dict[str, Any]:
+        """The JSON object of ``value``, with its ``type``."""
+        name = getattr(type(value), TAG)
+        return {TAG: name, **self._encode_fields(value)}
+
+    def _encode_fields(self, value: Any) -> dict[str, Any]:
+        return {f.name: self._encode(getattr(value, f.name)) for f in self._fields_of(type(value))}
+
+    def _encode(self, value: Any) -> Any:
+        converter = self._converters.get(type(value))
+        if converter is not None:
+            return converter.encode(value)
+        if isinstance(value, Enum):
+            return value.value
+        if isinstance(value, tuple | list):
+            return [self._encode(item) for item in value]
+        if isinstance(value, Mapping):
+            return {str(key): self._encode(item) for key, item in value.items()}
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            return self._encode_fields(value)
+        return value
+
+    # --- in: stored ------------------------------------------------------------------------------------------
+
+    def decode(self, data: Mapping[str, Any], *, name: str | None = None) -> T:
+        """Read back what :meth:`encode` wrote (``name`` when the type is stored beside the object, as in a log).
+
+        Strict: raises :class:`CodecError`."""
+        kind = name if name is not None else data.get(TAG)
+        cls = self._classes.get(kind) if isinstance(kind, str) else None
+        if cls is None:
+            raise CodecError(TAG, f"unknown type {kind!r}")
+        if name is not None and data.get(TAG, name) != name:
+            raise CodecError(TAG, f"{data.get(TAG)!r} stored as {name!r}")
+        result: T = self._decode_dataclass(cls, data, str(kind), ignore={TAG})
+        return result
+
+    def _decode_dataclass(self, cls: type[V], data: Any, where: str, ignore: set[str] | None = None) -> V:
+        if not isinstance(data, Mapping):
+            raise CodecError(where, "must be an object")
+        specs = self._fields_of(cls)
+        known = {f.name for f in specs} | (ignore or set())
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise CodecError(where, f"unknown fields {unknown}")
+        values: dict[str, Any] = {}
+        for f in specs:
+            if f.name not in data:
+                if f.has_default:
+                    continue
+                raise CodecError(where, f"missing field {f.name!r}")
+            values[f.name] = self._decode(f.hint, data[f.name], f"{where}.{f.name}")
+        try:
+            return cls(**values)
+        except (TypeError, ValueError) as error:
+            raise CodecError(where, str(error)) from None
+
+    def _decode(self, hint: Any, raw: Any, where: str) -> Any:
+        origin = typing.get_origin(hint)
+        if origin in (Union, types.UnionType):
+            options = typing.get_args(hint)
+            if raw is None and type(None) in options:
+                return None
+            inner = [option for option in options if option is not type(None)]
+            if len(inner) != 1:
+                raise TypeError(f"{where}: only 'X | None' unions are supported")
+            return self._decode(inner[0], raw, where)
+        if origin is tuple:
+            if not isinstance(raw, list):
+                raise CodecError(where, "must be a list")
+            args = typing.get_args(hint)
+            if len(args) == 2 and args[1] is Ellipsis:
+                return tuple(self._decode(args[0], item, f"{where}[{i}]") for i, item in enumerate(raw))
+            if len(args) != len(raw):
+                raise CodecError(where, f"must have {len(args)} items")
+            pairs = enumerate(zip(args, raw, strict=True))
+            return tuple(self._decode(arg, item, f"{where}[{i}]") for i, (arg, item) in pairs)
+        if origin in (dict, Mapping):
+            if not isinstance(raw, Mapping):
+                raise CodecError(where, "must be an object")
+            _key, value_hint = typing.get_args(hint)
+            return {str(k): self._decode(value_hint, v, f"{where}.{k}") for k, v in raw.items()}
+        if hint is Any:
+            return raw
+        converter = self._converters.get(hint)
+        if converter is not None:
+            try:
+                return converter.decode(raw)
+            except (ValueError, TypeError, KeyError) as error:
+                raise CodecError(where, f"cannot be {raw!r} ({error})") from None
+        if isinstance(hint, type) and issubclass(hint, Enum):
+            try:
+                return hint(raw)
+            except ValueError:
+                raise CodecError(where, f"cannot be {raw!r}") from None
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            return self._decode_dataclass(hint, raw, where)
+        if hint is bool:
+            ok = isinstance(raw, bool)
+        elif hint is int:
+            ok = isinstance(raw, int) and not isinstance(raw, bool)
+        elif hint is float:
+            ok = isinstance(raw, int | float) and not isinstance(raw, bool) and math.isfinite(raw)
+            raw = float(raw) if ok else raw
+        elif hint is str:
+            ok = isinstance(raw, str)
+        else:
+            raise TypeError(f"{where}: the codec cannot read {hint!r}")  # a programming error, not bad data
+        if not ok:
+            raise CodecError(where, f"must be {getattr(hint, '__name__', hint)}, not {raw!r}")
+        return raw
+
+    # --- in: from a client -----------------------------------------------------------------------------------
+
+    def read(self, name: str, data: Mapping[str, Any]) -> T:
+        """The command ``name`` from a client's ``data``, every field checked; raises
+        :class:`~toreshi.kit.refusal.Refused` naming the field (``unknown_command`` for an unknown ``name``)."""
+        cls = self._classes.get(name)
+        if cls is None:
+            raise Refused(Common.UNKNOWN_COMMAND, command=name[:40])
+        if not isinstance(data, Mapping):
+            raise Refused(Common.BAD_REQUEST)
+        values: dict[str, Any] = {}
+        for f in self._fields_of(cls):
+            if f.name not in data or data[f.name] is None:
+                if f.has_default:
+                    continue
+                if not _optional(f.hint):
+                    raise Refused(Common.FIELD_REQUIRED, field=f.name)
+                values[f.name] = None
+                continue
+            values[f.name] = self._read(f.hint, data, f.name, f.spec)
+        try:
+            return cls(**values)
+        except (TypeError, ValueError):
+            # __post_init__ checks of a command class say "not this combination"; the fields were well-formed
+            raise Refused(Common.BAD_REQUEST) from None
+
+    def _read(self, hint: Any, data: Mapping[str, Any], key: str, limits: Mapping[str, Any]) -> Any:
+        origin = typing.get_origin(hint)
+        if origin in (Union, types.UnionType):
+            if data.get(key) is None:
+                return None
+            (inner,) = (option for option in typing.get_args(hint) if option is not type(None))
+            return self._read(inner, data, key, limits)
+        if origin is tuple:
+            args = typing.get_args(hint)
+            item_hint = args[0]
+            return payload.read_list(
+                data,
+                key,
+                lambda raw, where: self._read(item_hint, {where: raw}, where, limits),
+                max_items=limits["max_items"] or 100,
+            )
+        converter = self._converters.get(hint)
+        if converter is not None:
+            try:
+                return converter.decode(data[key])
+            except (ValueError, TypeError, KeyError, Refused) as error:
+                if isinstance(error, Refused):
+                    raise
+                raise Refused(Common.BAD_REQUEST, field=key) from None
+        if isinstance(hint, type) and issubclass(hint, Enum):
+            return payload.read_choice(data, key, hint)
+        if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+            nested = payload.read_object(data, key)
+            return self._read_dataclass(hint, nested, key)
+        if hint is bool:
+            return payload.read_bool(data, key)
+        if hint is int:
+            return payload.read_int(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is float:
+            return payload.read_number(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is str:
+            if limits["name"]:
+                return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
+            return payload.read_text(
+                data, key, max_length=limits["max_length"] or payload.MAX_TEXT, multiline=limits["multiline"]
+            )
+        raise TypeError(f"{key}: the codec cannot read {hint!r} from a client")
+
+    def _read_dataclass(self, cls: type[V], data: Mapping[str, Any], where: str) -> V:
+        values: dict[str, Any] = {}
+        for f in self._fields_of(cls):
+            if data.get(f.name) is None:
+                if f.has_default:
+                    continue
+                if not _optional(f.hint):
+                    raise Refused(Common.FIELD_REQUIRED, field=f"{where}.{f.name}")
+                values[f.name] = None
+                continue
+            values[f.name] = self._read(f.hint, {f"{where}.{f.name}": data[f.name]}, f"{where}.{f.name}", f.spec)
+        try:
+            return cls(**values)
+        except (TypeError, ValueError):
+            raise Refused(Common.BAD_REQUEST, field=where) from None
+
+    # --- fields ----------------------------------------------------------------------------------------------
+
+    def _fields_of(self, cls: type[Any]) -> tuple[_Field, ...]:
+        # get_type_hints resolves string annotations on every call; a replay reads thousands of events.
+        found = self._fields.get(cls)
+        if found is None:
+            hints = typing.get_type_hints(cls)
+            found = tuple(
+                _Field(
+                    f.name,
+                    hints[f.name],
+                    f.metadata.get("toreshi.spec", _NO_SPEC),
+                    f.default is not MISSING or f.default_factory is not MISSING,
+                )
+                for f in dataclasses.fields(cls)
+                if f.init
+            )
+            self._fields[cls] = found
+        return found
+
+
+def _optional(hint: Any) -> bool:
+    return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
+
+
+Named = ClassVar[str]
+"""The annotation of a class's ``type`` name: ``type: Named = "move_played"``."""

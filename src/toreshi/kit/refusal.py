@@ -1,0 +1,135 @@
+"""Refusals: a stable code and its parameters, never a sentence.
+
+A core that cannot accept a command says why with a :class:`Refusal` — ``Refusal(TogyzCode.NOT_ARRIVED,
+{"player": "Асқар"})`` — and the web layer renders it in the reader's language (``toreshi.web.refusals``). Cores
+raise :class:`Refused` where a refusal is found deep inside a check; the room catches it at one place.
+
+Every code belongs to a :class:`RefusalCode` enumeration, so that the set of codes is known: a test walks every
+subclass and fails when a code has no message in a catalogue.
+
+>>> refusal = Refusal(Common.FORBIDDEN, {"command": "move"})
+>>> refusal.code.value, dict(refusal.params)
+('forbidden', {'command': 'move'})
+>>> str(Refused(Common.BAD_REQUEST, field="hole"))
+"bad_request (field='hole')"
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from types import MappingProxyType
+
+ParamValue = str | int
+"""What a refusal's parameter may be: a name, a number, a clause ID, a field's name. Never a sentence."""
+
+
+class RefusalCode(StrEnum):
+    """Base of every enumeration of refusal codes (one per core; :class:`Common` for the shared ones)."""
+
+
+class Common(RefusalCode):
+    """Refusals that any room or form can give."""
+
+    BAD_REQUEST = "bad_request"
+    """The request is not of the expected shape (``field`` names the part, when known)."""
+    UNKNOWN_COMMAND = "unknown_command"
+    """No such command in this room (``command``)."""
+    FORBIDDEN = "forbidden"
+    """This actor may not give this command (``command``, ``role``)."""
+    NOT_NOW = "not_now"
+    """The command exists and the actor may give it, but not in the room's present state (``command``)."""
+    RATE_LIMITED = "rate_limited"
+    """Too many commands in too short a time."""
+    MOVED = "moved"
+    """The room moved to another server before the command was known to be applied: look, then retry."""
+    FIELD_REQUIRED = "field_required"
+    FIELD_NOT_INTEGER = "field_not_integer"
+    FIELD_NOT_NUMBER = "field_not_number"
+    FIELD_NOT_BOOLEAN = "field_not_boolean"
+    FIELD_NOT_TEXT = "field_not_text"
+    FIELD_NOT_LIST = "field_not_list"
+    FIELD_TOO_SMALL = "field_too_small"
+    """``field``, ``minimum``."""
+    FIELD_TOO_LARGE = "field_too_large"
+    """``field``, ``maximum``."""
+    FIELD_TOO_LONG = "field_too_long"
+    """``field``, ``maximum`` characters (or items, for a list)."""
+    FIELD_EMPTY = "field_empty"
+    FIELD_CONTROL_CHARACTERS = "field_control_characters"
+    """A text holds a control character (a line break in a name, a NUL): refused at the edge, never stored."""
+    FIELD_NOT_CHOICE = "field_not_choice"
+    """``field``, ``value``: not one of the values the field takes."""
+
+
+@dataclass(frozen=True, slots=True)
+class Refusal:
+    """Why a command or a form was not accepted; nothing was changed."""
+
+    code: RefusalCode
+    params: Mapping[str, ParamValue] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
+
+    def with_params(self, **params: ParamValue) -> Refusal:
+        """The same refusal with more parameters (a room adds the player's name to what the rules said)."""
+        return Refusal(self.code, {**self.params, **params})
+
+    def to_dict(self) -> dict[str, object]:
+        return {"code": self.code.value, "params": dict(self.params)}
+
+    @staticmethod
+    def from_dict(data: Mapping[str, object]) -> Refusal:
+        """Read :meth:`to_dict` back (a refusal forwarded by another instance). A code this program does not know
+        (a newer instance's) becomes ``bad_request``; parameters that are not names or numbers are dropped."""
+        code = all_codes().get(str(data.get("code")), Common.BAD_REQUEST)
+        raw = data.get("params")
+        params = raw if isinstance(raw, Mapping) else {}
+        kept = {
+            str(key): value
+            for key, value in params.items()
+            if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
+        }
+        return Refusal(code, kept)
+
+    def __str__(self) -> str:
+        if not self.params:
+            return self.code.value
+        shown = ", ".join(f"{key}={value!r}" for key, value in self.params.items())
+        return f"{self.code.value} ({shown})"
+
+
+class Refused(Exception):  # noqa: N818 - "a command was refused" reads better than RefusedError at every raise
+    """Raised inside a core (or a reader) to refuse; carries the :class:`Refusal`.
+
+    It is not a ``ValueError`` on purpose: a room answers a refusal politely and must not mistake a programming
+    error (a ``ValueError`` from a bug) for one.
+    """
+
+    def __init__(self, code: RefusalCode | Refusal, /, **params: ParamValue) -> None:
+        self.refusal = code.with_params(**params) if isinstance(code, Refusal) else Refusal(code, params)
+        super().__init__(str(self.refusal))
+
+    @property
+    def code(self) -> str:
+        return self.refusal.code.value
+
+    @property
+    def params(self) -> Mapping[str, ParamValue]:
+        return self.refusal.params
+
+
+def all_codes() -> dict[str, RefusalCode]:
+    """Every refusal code of every enumeration defined so far (import the cores first), by its value.
+
+    Two enumerations may share a value only when they mean the same (one message serves both)."""
+    found: dict[str, RefusalCode] = {}
+    pending: list[type[RefusalCode]] = [RefusalCode]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        for member in cls:
+            found.setdefault(member.value, member)
+    return found

@@ -1,0 +1,102 @@
+"""Refusals in the reader's language: a :class:`~toreshi.kit.refusal.Refusal` (a code and its parameters) becomes a
+sentence from the catalogues.
+
+Each room kind keeps its own messages in a module of this package (``common``, and one per kind), as a mapping
+from its codes to English msgids with ``%(name)s`` placeholders, marked with ``N_`` so that the extraction finds
+them. Parameters that are themselves words of the interface (a field's name, a role, a status) are looked up in
+the modules' ``TERMS`` and translated too; names of people and numbers are shown as they are.
+
+>>> from toreshi.kit.refusal import Common, Refusal
+>>> from toreshi.web import i18n
+>>> i18n.activate("ru")
+>>> render(Refusal(Common.FIELD_TOO_LARGE, {"field": "hole", "maximum": 9}))
+'Лунка: не больше 9.'
+>>> i18n.activate("en")
+>>> render(Refusal(Common.FIELD_REQUIRED, {"field": "name"}))
+'Name: this field is required.'
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Mapping
+from types import ModuleType
+
+from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
+from toreshi.web.i18n import gettext
+from toreshi.web.refusals import common
+
+log = logging.getLogger(__name__)
+
+MODULES: tuple[ModuleType, ...] = (common,)
+"""Every module of messages; a room kind's module is added here."""
+
+_INDEX = re.compile(r"\[\d+\]")
+TRANSLATED_PARAMS = frozenset({"field", "role", "command", "status", "term"})
+"""Parameters whose values are words of the interface, looked up in ``TERMS``."""
+
+
+def _merged(attribute: str) -> dict[str, str]:
+    merged: dict[str, str] = {}
+    for module in MODULES:
+        for key, msgid in getattr(module, attribute, {}).items():
+            name = key.value if isinstance(key, RefusalCode) else str(key)
+            if merged.get(name, msgid) != msgid:
+                raise RuntimeError(f"{module.__name__}: {attribute}[{name!r}] differs from another module's")
+            merged[name] = msgid
+    return merged
+
+
+MESSAGES: Mapping[str, str] = _merged("MESSAGES")
+"""Every refusal code's English msgid."""
+TERMS: Mapping[str, str] = _merged("TERMS")
+"""Interface words that refusals name (fields, roles, commands, statuses), by their identifier."""
+
+
+def _param(key: str, value: ParamValue) -> str:
+    if isinstance(value, int):
+        return str(value)
+    if key in TRANSLATED_PARAMS or key.endswith("_term"):
+        base = _INDEX.sub("", value).rsplit(".", 1)[-1]  # "players[2].rating" → "rating"
+        msgid = TERMS.get(value) or TERMS.get(base)
+        if msgid is not None:
+            return gettext(msgid)
+    return value
+
+
+class _Params(dict[str, str]):
+    def __missing__(self, key: str) -> str:
+        log.warning("a refusal's message needs the parameter %r, which it lacks", key)
+        return "…"
+
+
+def render(refusal: Refusal) -> str:
+    """The refusal as a sentence in the current language (:func:`toreshi.web.i18n.activate`)."""
+    msgid = MESSAGES.get(refusal.code.value)
+    if msgid is None:
+        log.error("refusal code %r has no message", refusal.code.value)
+        msgid = MESSAGES[Common.BAD_REQUEST.value]
+    first = gettext(msgid)
+    values = _Params({key: _param(key, value) for key, value in refusal.params.items()})
+    text = first % values if "%(" in first else first
+    return text[:1].upper() + text[1:]
+
+
+def as_message(refusal: Refusal) -> dict[str, object]:
+    """What a client gets: the code and parameters (for scripts) and the sentence (for people)."""
+    return {"code": refusal.code.value, "params": dict(refusal.params), "message": render(refusal)}
+
+
+def text_of(refused: Refused) -> str:
+    """What a page shows for a raised refusal (a transitional English refusal keeps its own sentence)."""
+    from toreshi.live.room import CommandRefusedError  # the web layer may know the live layer; the kit may not
+
+    if isinstance(refused, CommandRefusedError):
+        return str(refused)
+    return render(refused.refusal)
+
+
+def message_of(refused: Refused) -> dict[str, object]:
+    """:func:`as_message` for a raised refusal."""
+    return {"code": refused.code, "params": dict(refused.params), "message": text_of(refused)}

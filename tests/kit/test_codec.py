@@ -1,0 +1,136 @@
+"""The codec: stored objects round-trip exactly and are read strictly; client commands are read with refusals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import ClassVar
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from toreshi.kit.codec import Codec, CodecError, Converter, spec
+from toreshi.kit.refusal import Refused
+from toreshi.side import BLACK, WHITE, Side
+
+
+class Mode(StrEnum):
+    FAST = "fast"
+    SLOW = "slow"
+
+
+@dataclass(frozen=True)
+class Limits:
+    base_ms: int
+    increment_ms: int = 0
+
+
+@dataclass(frozen=True)
+class Played:
+    type: ClassVar[str] = "played"
+    at_ms: int
+    side: Side
+    hole: int = field(metadata=spec(minimum=1, maximum=9))
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class Configured:
+    type: ClassVar[str] = "configured"
+    at_ms: int
+    mode: Mode
+    limits: Limits
+    names: tuple[str, ...] = field(default=(), metadata=spec(name=True, max_items=4))
+    scores: dict[str, int] = field(default_factory=dict)
+
+
+SIDES = Converter[Side](encode=lambda side: side.name.lower(), decode=lambda raw: Side[str(raw).upper()])
+CODEC = Codec[Played | Configured](Played, Configured, converters={Side: SIDES})
+
+
+def test_encode_writes_the_type_and_every_field() -> None:
+    assert CODEC.encode(Played(5, WHITE, 7)) == {"type": "played", "at_ms": 5, "side": "white", "hole": 7, "note": None}
+    configured = Configured(1, Mode.SLOW, Limits(60_000, 2_000), ("A", "B"), {"A": 3})
+    assert CODEC.encode(configured) == {
+        "type": "configured",
+        "at_ms": 1,
+        "mode": "slow",
+        "limits": {"base_ms": 60_000, "increment_ms": 2_000},
+        "names": ["A", "B"],
+        "scores": {"A": 3},
+    }
+
+
+@given(
+    at=st.integers(0, 2**53),
+    side=st.sampled_from([WHITE, BLACK]),
+    hole=st.integers(1, 9),
+    note=st.none() | st.text(max_size=20),
+)
+def test_round_trip(at: int, side: Side, hole: int, note: str | None) -> None:
+    event = Played(at, side, hole, note)
+    assert CODEC.decode(CODEC.encode(event)) == event
+
+
+@pytest.mark.parametrize(
+    ("data", "where"),
+    [
+        ({"type": "nope"}, "type"),
+        ({"type": "played", "at_ms": 1, "side": "white"}, "played"),
+        ({"type": "played", "at_ms": 1, "side": "white", "hole": 7, "extra": 1}, "played"),
+        ({"type": "played", "at_ms": True, "side": "white", "hole": 7}, "played.at_ms"),
+        ({"type": "played", "at_ms": 1, "side": "red", "hole": 7}, "played.side"),
+        ({"type": "configured", "at_ms": 1, "mode": "warp", "limits": {"base_ms": 1}}, "configured.mode"),
+        ({"type": "configured", "at_ms": 1, "mode": "fast", "limits": {"base": 1}}, "configured.limits"),
+    ],
+)
+def test_decoding_a_stored_object_is_strict(data: dict[str, object], where: str) -> None:
+    with pytest.raises(CodecError) as caught:
+        CODEC.decode(data)
+    assert caught.value.where == where
+
+
+def test_the_type_may_be_stored_beside_the_object() -> None:
+    assert CODEC.decode({"at_ms": 1, "side": "black", "hole": 2}, name="played") == Played(1, BLACK, 2)
+    with pytest.raises(CodecError):
+        CODEC.decode({"type": "configured", "at_ms": 1, "side": "black", "hole": 2}, name="played")
+
+
+def test_reading_a_command_refuses_with_the_field() -> None:
+    assert CODEC.read("played", {"at_ms": 3, "side": "black", "hole": 9, "unknown": 1}) == Played(3, BLACK, 9)
+    cases: dict[str, tuple[dict[str, object], str]] = {
+        "hole": ({"at_ms": 3, "side": "black", "hole": 0}, "field_too_small"),
+        "side": ({"at_ms": 3, "side": 1, "hole": 1}, "bad_request"),
+        "at_ms": ({"side": "white", "hole": 1}, "field_required"),
+    }
+    for name, (data, code) in cases.items():
+        with pytest.raises(Refused) as caught:
+            CODEC.read("played", data)
+        assert (caught.value.code, caught.value.params.get("field")) == (code, name)
+    with pytest.raises(Refused) as caught:
+        CODEC.read("teleport", {})
+    assert caught.value.code == "unknown_command"
+
+
+def test_reading_nested_objects_and_lists_names_the_inner_field() -> None:
+    good = {"at_ms": 0, "mode": "fast", "limits": {"base_ms": 1}, "names": [" Алма ", "Бота"]}
+    assert CODEC.read("configured", good) == Configured(0, Mode.FAST, Limits(1), ("Алма", "Бота"))
+    for data, code, where in [
+        ({**good, "names": ["A\nB"]}, "field_control_characters", "names[0]"),
+        ({**good, "names": ["a"] * 5}, "field_too_long", "names"),
+        ({**good, "limits": {"base_ms": "1"}}, "field_not_integer", "limits.base_ms"),
+        ({**good, "mode": "warp"}, "field_not_choice", "mode"),
+    ]:
+        with pytest.raises(Refused) as caught:
+            CODEC.read("configured", data)
+        assert (caught.value.code, caught.value.params.get("field")) == (code, where)
+
+
+def test_two_classes_may_not_share_a_name() -> None:
+    @dataclass(frozen=True)
+    class Twin:
+        type: ClassVar[str] = "played"
+
+    with pytest.raises(TypeError):
+        Codec(Played, Twin)

@@ -1,0 +1,73 @@
+"""Every refusal code of every core has a message, and the message reads in Kazakh and Russian."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+import re
+
+import pytest
+
+import toreshi
+from toreshi.kit.refusal import Common, Refusal, RefusalCode, all_codes
+from toreshi.web import i18n, refusals
+from toreshi.web.refusals import common
+
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def _import_everything() -> None:
+    for module in pkgutil.walk_packages(toreshi.__path__, prefix="toreshi."):
+        if module.name.endswith("__main__"):
+            continue
+        importlib.import_module(module.name)
+
+
+def _codes() -> dict[str, RefusalCode]:
+    _import_everything()
+    return all_codes()
+
+
+def test_the_walk_finds_the_codes_of_the_cores() -> None:
+    codes = _codes()
+    assert Common.BAD_REQUEST.value in codes
+    assert all(isinstance(code, RefusalCode) for code in codes.values())
+
+
+def test_every_refusal_code_has_a_message() -> None:
+    lacking = sorted(f"{type(code).__module__}.{type(code).__name__}.{code.name}" for value, code in _codes().items()
+                     if value not in refusals.MESSAGES)
+    assert not lacking, "refusal codes without a message in toreshi.web.refusals:\n" + "\n".join(lacking)
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_every_message_renders_translated(language: str) -> None:
+    i18n.activate(language)
+    for value, msgid in refusals.MESSAGES.items():
+        code = _codes()[value]
+        params = dict.fromkeys(PLACEHOLDER.findall(msgid), "Асқар")
+        text = refusals.render(Refusal(code, params))
+        assert text and text != msgid % params, (value, text)
+        assert re.search("[а-яёәіңғүұқөһ]", text, re.IGNORECASE), (value, text)
+        assert "…" not in text, (value, text)
+
+
+def test_field_names_are_translated_and_numbers_shown() -> None:
+    i18n.activate("kk")
+    text = refusals.render(Refusal(Common.FIELD_TOO_LARGE, {"field": "hole", "maximum": 9}))
+    assert text == "Отау: 9-ден аспауы керек."
+    i18n.activate("ru")
+    assert refusals.render(Refusal(Common.FIELD_REQUIRED, {"field": "players[3].name"})) == "Имя: это поле обязательно."
+
+
+def test_an_unknown_field_is_shown_as_it_is_and_a_missing_parameter_does_not_fail() -> None:
+    i18n.activate("en")
+    assert refusals.render(Refusal(Common.FIELD_EMPTY, {"field": "zzz"})) == "Zzz: must not be empty."
+    assert refusals.render(Refusal(Common.FIELD_EMPTY)) == "…: must not be empty."
+
+
+def test_the_messages_are_found_by_the_extraction() -> None:
+    from toreshi.web import catalogues
+
+    used = catalogues.used_messages()
+    assert all(msgid in used for msgid in common.MESSAGES.values())
