@@ -54,6 +54,9 @@ def serve(
     allow_remote_setup: Annotated[
         bool, typer.Option(help="Allow the first arbiter password to be set from another machine.")
     ] = False,
+    timezone: Annotated[
+        str, typer.Option("--timezone", envvar="TORESHI_TIMEZONE", help="The club's time zone for dates and times.")
+    ] = "Asia/Almaty",
 ) -> None:
     """Run the web app."""
     import uvicorn
@@ -68,6 +71,7 @@ def serve(
         bus_url=bus,
         bus_prefix=bus_prefix,
         allow_remote_setup=allow_remote_setup,
+        timezone=timezone,
     )
     console = Console()
     local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"

@@ -45,6 +45,7 @@ from typing import Any, ClassVar, Generic, TypeVar, Union
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refused
+from toreshi.side import Side
 
 T = TypeVar("T")
 V = TypeVar("V")
@@ -68,6 +69,18 @@ class Converter(Generic[V]):
 
     encode: Callable[[V], Any]
     decode: Callable[[Any], V]
+
+
+def _side_named(raw: Any) -> Side:
+    if raw == "white":
+        return Side.WHITE
+    if raw == "black":
+        return Side.BLACK
+    raise ValueError("a side is 'white' or 'black'")
+
+
+SIDE = Converter[Side](encode=lambda side: "white" if side is Side.WHITE else "black", decode=_side_named)
+"""A side travels as ``"white"`` or ``"black"`` (never as 0 or 1)."""
 
 
 def spec(

@@ -69,16 +69,21 @@ class Refusal:
 
     code: RefusalCode
     params: Mapping[str, ParamValue] = field(default_factory=dict)
+    details: tuple[Refusal, ...] = ()
+    """Several problems found at once (every bad line of an imported CSV), each a refusal of its own."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
     def with_params(self, **params: ParamValue) -> Refusal:
         """The same refusal with more parameters (a room adds the player's name to what the rules said)."""
-        return Refusal(self.code, {**self.params, **params})
+        return Refusal(self.code, {**self.params, **params}, self.details)
 
     def to_dict(self) -> dict[str, object]:
-        return {"code": self.code.value, "params": dict(self.params)}
+        data: dict[str, object] = {"code": self.code.value, "params": dict(self.params)}
+        if self.details:
+            data["details"] = [detail.to_dict() for detail in self.details]
+        return data
 
     @staticmethod
     def from_dict(data: Mapping[str, object]) -> Refusal:
@@ -92,7 +97,10 @@ class Refusal:
             for key, value in params.items()
             if isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
         }
-        return Refusal(code, kept)
+        details = data.get("details")
+        listed = details if isinstance(details, list) else []
+        found = tuple(Refusal.from_dict(detail) for detail in listed if isinstance(detail, Mapping))
+        return Refusal(code, kept, found)
 
     def __str__(self) -> str:
         if not self.params:
@@ -108,8 +116,13 @@ class Refused(Exception):  # noqa: N818 - "a command was refused" reads better t
     error (a ``ValueError`` from a bug) for one.
     """
 
-    def __init__(self, code: RefusalCode | Refusal, /, **params: ParamValue) -> None:
-        self.refusal = code.with_params(**params) if isinstance(code, Refusal) else Refusal(code, params)
+    def __init__(
+        self, code: RefusalCode | Refusal, /, *, details: tuple[Refusal, ...] = (), **params: ParamValue
+    ) -> None:
+        if isinstance(code, Refusal):
+            self.refusal = code.with_params(**params)
+        else:
+            self.refusal = Refusal(code, params, details)
         super().__init__(str(self.refusal))
 
     @property

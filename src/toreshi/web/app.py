@@ -8,7 +8,6 @@ import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
 from os import PathLike
 
 from starlette.applications import Starlette
@@ -28,25 +27,15 @@ from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
-from toreshi.store import EventStore, RoomStatus, open_store
+from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts
 from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import BodySizeLimitMiddleware, LanguageMiddleware, SameOriginPostMiddleware
+from toreshi.web.services import Services
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
 ROOM_KINDS: dict[str, LogicFactory] = {"togyz": TogyzRoom, "quiz": QuizRoom, "tournament": TournamentRoom}
-
-
-@dataclass
-class Services:
-    """Everything a request handler may need, opened by the lifespan and kept on ``app.state.services``."""
-
-    settings: Settings
-    store: EventStore
-    accounts: Accounts
-    bus: Bus
-    rooms: RoomSource
 
 
 def make_bus(url: str | None, prefix: str = "toreshi:") -> Bus:

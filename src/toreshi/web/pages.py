@@ -17,6 +17,7 @@ from toreshi.web import auth, i18n, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_room, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
+from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_NAME = 80
@@ -35,7 +36,7 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 async def home(request: Request) -> Response:
-    services = request.app.state.services
+    services = services_of(request)
     games: list[dict[str, Any]] = []
     for room in await services.store.rooms(kind=RoomKind.TOGYZ):
         summary = await services.accounts.summary(room.id)
@@ -72,7 +73,7 @@ async def health(request: Request) -> JSONResponse:
 
 async def setup(request: Request) -> Response:
     """First start: set the first arbiter's name and password (from this machine unless allowed otherwise)."""
-    services = request.app.state.services
+    services = services_of(request)
     if await services.accounts.has_arbiters():
         return RedirectResponse("/login", status_code=303)
     if not (auth.is_local(request) or services.settings.allow_remote_setup):
@@ -106,7 +107,7 @@ async def setup(request: Request) -> Response:
 
 
 async def login(request: Request) -> Response:
-    services = request.app.state.services
+    services = services_of(request)
     if not await services.accounts.has_arbiters():
         return RedirectResponse("/setup", status_code=303)
     error = ""

@@ -37,6 +37,7 @@ from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
 from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable, token_digest
+from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
@@ -147,7 +148,7 @@ async def create_quiz_room(
     arbitration: str,
 ) -> tuple[str, dict[str, Any]]:
     """Create the room and its secrets; returns the room id and the links' tokens (shown once to the host)."""
-    services = request.app.state.services
+    services = services_of(request)
     data = {
         "setup": setup.to_dict(),
         "notes": notes,
@@ -485,7 +486,7 @@ async def report_json(request: Request) -> Response:
 
 
 async def quiz_list(request: Request) -> Response:
-    services = request.app.state.services
+    services = services_of(request)
     games = []
     for room in await services.store.rooms(kind=RoomKind.QUIZ):
         try:

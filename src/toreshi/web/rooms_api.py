@@ -20,6 +20,7 @@ from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.store.accounts import Grant
 from toreshi.web import auth, refusals
 from toreshi.web.security import AttemptLimiter
+from toreshi.web.services import services_of
 
 ROOM_ID_BYTES = 6
 
@@ -34,7 +35,7 @@ def token_digest(token: str) -> str:
 
 
 async def owner_of(connection: HTTPConnection, room_id: str) -> LiveRoom | None:
-    services = connection.app.state.services
+    services = services_of(connection)
     try:
         room = await services.store.room(room_id)
     except (UnknownRoomError, ValueError):
@@ -64,7 +65,7 @@ async def grant_for_token(connection: HTTPConnection, room_id: str, token: str) 
     client = connection.client.host if connection.client else ""
     if limiter.blocked(client):
         return None
-    grant: Grant | None = await connection.app.state.services.accounts.grant_for(room_id, token_digest(token))
+    grant: Grant | None = await services_of(connection).accounts.grant_for(room_id, token_digest(token))
     if grant is None:
         limiter.failed(client)
     return grant
@@ -93,7 +94,7 @@ async def room_socket(websocket: WebSocket) -> None:
     async def resolve(socket: WebSocket, token: str | None) -> Actor:
         return await actor_for(socket, room_id, token)
 
-    await serve_room(websocket, find, resolve, websocket.app.state.services.settings.extra_origins)
+    await serve_room(websocket, find, resolve, services_of(websocket).settings.extra_origins)
 
 
 async def room_state(request: Request) -> JSONResponse:
@@ -144,7 +145,7 @@ async def create_togyz_room(
     settings: dict[str, object] | None = None,
 ) -> tuple[str, dict[str, str]]:
     """Create a game room; returns its id and the secret tokens of the two players' links."""
-    services = connection.app.state.services
+    services = services_of(connection)
     create = Command(
         "create",
         Actor("arbiter", arbiter),

@@ -23,6 +23,8 @@ class Settings:
     """Whether the first arbiter password may be set from another machine (by default only from this one)."""
     https_only: bool = False
     extra_origins: tuple[str, ...] = field(default_factory=tuple)
+    timezone: str = "Asia/Almaty"
+    """The club's time zone (IANA name): pages show dates and times in it; everything is stored in UTC."""
 
     @property
     def database_url(self) -> str:

@@ -5,12 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from jinja2 import Environment, FileSystemLoader, select_autoescape
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2.runtime import Context
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from toreshi import __version__
-from toreshi.web import i18n
+from toreshi.web import formatting, i18n
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -25,6 +26,37 @@ environment = Environment(
 environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 
 
+def _language(context: Context) -> str:
+    return str(context.get("language", i18n.DEFAULT_LANGUAGE))
+
+
+def _zone(context: Context) -> str:
+    return str(context.get("timezone", formatting.DEFAULT_TIMEZONE))
+
+
+# Locale-aware filters: {{ when|datetime }}, {{ delay_ms|seconds }}, {{ elapsed_ms|clock }} (toreshi.web.formatting).
+environment.filters.update(
+    {
+        "datetime": pass_context(lambda c, v: formatting.format_datetime(v, _language(c), _zone(c))),
+        "datetime_seconds": pass_context(lambda c, v: formatting.format_datetime_seconds(v, _language(c), _zone(c))),
+        "time": pass_context(
+            lambda c, v, seconds=False: formatting.format_time(v, _language(c), _zone(c), seconds=seconds)
+        ),
+        "date": pass_context(lambda c, v: formatting.format_date(v, _language(c), _zone(c))),
+        "number": pass_context(lambda c, v: formatting.format_number(v, _language(c))),
+        "seconds": pass_context(lambda c, v, digits=1: formatting.format_seconds(v, _language(c), digits=digits)),
+        "milliseconds": pass_context(lambda c, v: formatting.format_milliseconds(v, _language(c))),
+        "clock": lambda v, tenths=True: formatting.format_clock(v, tenths=tenths),
+    }
+)
+
+
+def club_timezone(request: Request) -> str:
+    services = getattr(request.app.state, "services", None)
+    settings = getattr(services, "settings", None)
+    return str(getattr(settings, "timezone", formatting.DEFAULT_TIMEZONE))
+
+
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     """Render a page in the request's language."""
     language = request.scope.get("state", {}).get("language", i18n.DEFAULT_LANGUAGE)
@@ -33,6 +65,7 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         request=request,
         language=language,
         languages=i18n.LANGUAGE_NAMES,
+        timezone=club_timezone(request),
         version=__version__,
         csrf_token=request.session.get("csrf", "") if "session" in request.scope else "",
         **context,

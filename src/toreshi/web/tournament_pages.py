@@ -30,6 +30,7 @@ from toreshi.tournament.tiebreaks import TieBreakCode
 from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
+from toreshi.web.services import services_of
 from toreshi.web.templates import render
 from toreshi.web.tournament_service import TournamentService, UnknownTournamentError, utc_now
 
@@ -39,7 +40,7 @@ RESULTS = [r.value for r in GameResult]
 
 
 def service(request: Request) -> TournamentService:
-    services = request.app.state.services
+    services = services_of(request)
     clock: Callable[[], datetime] = getattr(request.app.state, "clock", utc_now)
     return TournamentService(services.store, services.rooms, services.accounts, clock)
 

@@ -23,8 +23,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from toreshi.live.owner import RoomOwner
-from toreshi.live.registry import Rooms
+from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import ARBITER, KIND, SYSTEM, TournamentRoom
@@ -58,12 +57,12 @@ class GameFinish:
 
 
 class TournamentService:
-    """Tournament rooms over an :class:`EventStore` and the live :class:`Rooms` registry."""
+    """Tournament rooms over an :class:`EventStore` and the live rooms (:class:`~toreshi.live.registry.RoomSource`)."""
 
     def __init__(
         self,
         store: EventStore,
-        rooms: Rooms,
+        rooms: RoomSource,
         accounts: Accounts | None = None,
         clock: Callable[[], datetime] = utc_now,
     ) -> None:
@@ -106,15 +105,14 @@ class TournamentService:
             found.append((room.id, await self.state(room.id)))
         return found
 
-    async def _owner(self, tournament_id: str) -> RoomOwner:
+    async def _owner(self, tournament_id: str) -> LiveRoom:
         try:
             room = await self.store.room(tournament_id)
         except (UnknownRoomError, ValueError):
             raise UnknownTournamentError(tournament_id) from None
         if room.kind != RoomKind.TOURNAMENT:
             raise UnknownTournamentError(tournament_id)
-        owner: RoomOwner = await self.rooms.get(room.id, KIND)
-        return owner
+        return await self.rooms.get(room.id, KIND)
 
     # --- team links (TK-P1: representatives and coaches file protests) -----------------------------------
 

@@ -84,8 +84,16 @@ def render(refusal: Refusal) -> str:
 
 
 def as_message(refusal: Refusal) -> dict[str, object]:
-    """What a client gets: the code and parameters (for scripts) and the sentence (for people)."""
-    return {"code": refusal.code.value, "params": dict(refusal.params), "message": render(refusal)}
+    """What a client gets: the code and parameters (for scripts) and the sentence (for people); ``details`` when
+    the refusal lists several problems, each rendered too."""
+    message: dict[str, object] = {
+        "code": refusal.code.value,
+        "params": dict(refusal.params),
+        "message": render(refusal),
+    }
+    if refusal.details:
+        message["details"] = [as_message(detail) for detail in refusal.details]
+    return message
 
 
 def text_of(refused: Refused) -> str:
@@ -99,4 +107,4 @@ def text_of(refused: Refused) -> str:
 
 def message_of(refused: Refused) -> dict[str, object]:
     """:func:`as_message` for a raised refusal."""
-    return {"code": refused.code, "params": dict(refused.params), "message": text_of(refused)}
+    return {**as_message(refused.refusal), "code": refused.code, "message": text_of(refused)}

@@ -1,0 +1,32 @@
+"""What every request handler may use, opened once by the app's lifespan: one typed accessor for all of it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from toreshi.live.bus import Bus
+from toreshi.live.registry import RoomSource
+from toreshi.store import EventStore
+from toreshi.store.accounts import Accounts
+from toreshi.web.settings import Settings
+
+
+@dataclass
+class Services:
+    """The app's services, kept on ``app.state.services`` for the app's lifetime."""
+
+    settings: Settings
+    store: EventStore
+    accounts: Accounts
+    bus: Bus
+    rooms: RoomSource
+
+
+def services_of(connection: HTTPConnection) -> Services:
+    """The app's services, for a request or a WebSocket (typed, unlike ``app.state``)."""
+    services = connection.app.state.services
+    if not isinstance(services, Services):  # pragma: no cover - only if the lifespan did not run
+        raise RuntimeError("the app's services are not open: was the lifespan started?")
+    return services
