@@ -97,6 +97,15 @@ def activate(language: str) -> None:
     _current.set(load_translations().get(language, NullTranslations()))
 
 
+def current_language() -> str:
+    """The language activated for this request (the default one outside a request)."""
+    current = _current.get()
+    for language, translations in load_translations().items():
+        if translations is current:
+            return language
+    return DEFAULT_LANGUAGE
+
+
 def gettext(message: str) -> str:
     return (_current.get() or _NO_TRANSLATION).gettext(message)
 

@@ -13,7 +13,7 @@ import toreshi
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
 from toreshi.store import RoomKind
-from toreshi.web import auth, i18n, refusals
+from toreshi.web import auth, i18n, refusals, timecontrols
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_room, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
@@ -182,7 +182,7 @@ async def new_game(request: Request) -> Response:
             else:
                 request.session[f"tokens:{room_id}"] = tokens
                 return RedirectResponse(f"/games/{room_id}/links", status_code=303)
-    presets = {name: str(control) for name, control in PRESETS.items()}
+    presets = timecontrols.preset_names()
     return render(
         request,
         "togyz/new.html",

@@ -28,7 +28,7 @@ from toreshi.tournament.protests import ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreaks import TieBreakCode
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, refusals
+from toreshi.web import auth, refusals, timecontrols
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
@@ -143,7 +143,7 @@ async def overview(request: Request) -> Response:
         leaving=leaving,
         csv_fields=", ".join(CSV_FIELDS),
         systems=[s.value for s in TournamentSystem],
-        presets={name: str(control) for name, control in PRESETS.items()},
+        presets=timecontrols.preset_names(),
         entered=dict(t.entered_round),
     )
 
@@ -160,7 +160,7 @@ async def settings_page(request: Request) -> Response:
         t=state.t,
         state=state,
         systems=[s.value for s in TournamentSystem],
-        presets={name: str(control) for name, control in PRESETS.items()},
+        presets=timecontrols.preset_names(),
         tiebreak_codes=[c.value for c in TieBreakCode],
     )
 
@@ -195,7 +195,7 @@ async def _round_response(request: Request, links: dict[int, dict[str, str]]) ->
         names=_names(state),
         results=RESULTS,
         links=links,
-        presets={name: str(control) for name, control in PRESETS.items()},
+        presets=timecontrols.preset_names(),
         sources=state.result_sources,
     )
 
@@ -310,7 +310,7 @@ async def new_tournament(request: Request) -> Response:
         values=values,
         error=error,
         systems=[s.value for s in TournamentSystem],
-        presets={name: str(control) for name, control in PRESETS.items()},
+        presets=timecontrols.preset_names(),
         system_names=system_names(),
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
