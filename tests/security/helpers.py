@@ -13,24 +13,15 @@ from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Decided
 from toreshi.web.app import ROOM_KINDS
 
+from ..web.helpers import ARBITER as ARBITER
+from ..web.helpers import CSRF_FIELD, session_csrf
+from ..web.helpers import sign_in_first_arbiter as sign_in_first_arbiter
+
+csrf_of = session_csrf
+
 T = TypeVar("T")
 
-ARBITER = ("Төреші Әлия", "kumalak-82!")
-CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
-
-
-def csrf_of(client: TestClient) -> str:
-    return str(client.get("/api/session").json()["csrf"])
-
-
-def sign_in_first_arbiter(client: TestClient) -> str:
-    """Set the first password through /setup; returns the session's CSRF token."""
-    name, password = ARBITER
-    form = {"name": name, "password": password, "confirm": password, "csrf": csrf_of(client)}
-    response = client.post("/setup", data=form, follow_redirects=False)
-    assert response.status_code == 303, response.text
-    return csrf_of(client)
 
 
 def sign_in(client: TestClient) -> str:

@@ -1,12 +1,39 @@
-"""What several web tests do the same way: create a game through the JSON API, wait for a socket message."""
+"""What several web tests do the same way: sign the first arbiter in, read a form's token, create a game through the
+JSON API, wait for a socket message."""
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import Any
 from weakref import WeakKeyDictionary
 
 from starlette.testclient import TestClient
+
+ARBITER = ("Төреші Әлия", "kumalak-82!")
+CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+
+
+def csrf_in(html: str) -> str:
+    """The form token of a page (its hidden ``csrf`` field)."""
+    found = CSRF_FIELD.search(html)
+    assert found is not None, "the page has no form token"
+    return found.group(1)
+
+
+def session_csrf(client: TestClient) -> str:
+    """The session's token for JSON writes (``X-CSRF-Token``) and forms, from ``/api/session``."""
+    return str(client.get("/api/session").json()["csrf"])
+
+
+def sign_in_first_arbiter(client: TestClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
+    """Set the first arbiter's password through ``/setup`` (which signs them in); returns the session's token."""
+    form = {"name": name, "password": password, "confirm": password, "csrf": session_csrf(client)}
+    response = client.post("/setup", data=form, follow_redirects=False)
+    assert response.status_code == 303, response.text
+    session = client.get("/api/session").json()
+    assert session["arbiter"] == name
+    return str(session["csrf"])
 
 
 def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:

@@ -18,8 +18,9 @@ from toreshi.togyz.position import Termination
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
+from .helpers import csrf_in
+
 NAME, PASSWORD = "Төреші Асан", "tuzdyk-82!"
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
 
 
@@ -30,20 +31,14 @@ def web(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def csrf_of(html: str) -> str:
-    found = CSRF.search(html)
-    assert found is not None, "the page has no form token"
-    return found.group(1)
-
-
 def set_up(client: TestClient, password: str = PASSWORD, confirm: str | None = None) -> Any:
-    token = csrf_of(client.get("/setup").text)
+    token = csrf_in(client.get("/setup").text)
     form = {"name": NAME, "password": password, "confirm": password if confirm is None else confirm, "csrf": token}
     return client.post("/setup", data=form, follow_redirects=False)
 
 
 def create_game(client: TestClient, white: str = "Абай", black: str = "Болат") -> str:
-    token = csrf_of(client.get("/games/new").text)
+    token = csrf_in(client.get("/games/new").text)
     form = {"white": white, "black": black, "control": "rapid", "flag": "claim", "csrf": token}
     response = client.post("/games/new", data=form, follow_redirects=False)
     assert response.status_code == 303, response.text
@@ -108,7 +103,7 @@ def test_a_form_without_its_csrf_token_is_refused(web: TestClient) -> None:
 
 
 def test_a_cross_site_post_is_refused(web: TestClient) -> None:
-    token = csrf_of(web.get("/setup").text)
+    token = csrf_in(web.get("/setup").text)
     form = {"name": NAME, "password": PASSWORD, "confirm": PASSWORD, "csrf": token}
     response = web.post("/setup", data=form, headers={"origin": "https://evil.example"}, follow_redirects=False)
     assert response.status_code == 403
@@ -123,13 +118,13 @@ def test_a_cross_site_post_is_refused(web: TestClient) -> None:
 def test_sign_out_then_in_again(web: TestClient) -> None:
     set_up(web)
     home = web.get("/?lang=en").text
-    signed_out = web.post("/logout", data={"csrf": csrf_of(home)}, follow_redirects=False)
+    signed_out = web.post("/logout", data={"csrf": csrf_in(home)}, follow_redirects=False)
     assert signed_out.status_code == 303
     home = web.get("/?lang=en").text
     assert NAME not in home and 'href="/login"' in home
     login = web.get("/login?next=/games/new&lang=en")
     assert login.status_code == 200 and 'value="/games/new"' in login.text
-    form = {"name": NAME, "password": PASSWORD, "next": "/games/new", "csrf": csrf_of(login.text)}
+    form = {"name": NAME, "password": PASSWORD, "next": "/games/new", "csrf": csrf_in(login.text)}
     response = web.post("/login", data=form, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/games/new"
     assert NAME in web.get("/").text
@@ -137,9 +132,9 @@ def test_sign_out_then_in_again(web: TestClient) -> None:
 
 def test_a_wrong_password_is_refused(web: TestClient) -> None:
     set_up(web)
-    web.post("/logout", data={"csrf": csrf_of(web.get("/").text)})
+    web.post("/logout", data={"csrf": csrf_in(web.get("/").text)})
     login = web.get("/login?lang=en")
-    form = {"name": NAME, "password": "not the password", "next": "/", "csrf": csrf_of(login.text)}
+    form = {"name": NAME, "password": "not the password", "next": "/", "csrf": csrf_in(login.text)}
     response = web.post("/login", data=form, follow_redirects=False)
     assert response.status_code == 200 and "Wrong name or password" in response.text
     assert NAME not in web.get("/").text
@@ -147,9 +142,9 @@ def test_a_wrong_password_is_refused(web: TestClient) -> None:
 
 def test_sign_in_never_redirects_to_another_site(web: TestClient) -> None:
     set_up(web)
-    web.post("/logout", data={"csrf": csrf_of(web.get("/").text)})
+    web.post("/logout", data={"csrf": csrf_in(web.get("/").text)})
     login = web.get("/login")
-    form = {"name": NAME, "password": PASSWORD, "next": "//evil.example/", "csrf": csrf_of(login.text)}
+    form = {"name": NAME, "password": PASSWORD, "next": "//evil.example/", "csrf": csrf_in(login.text)}
     response = web.post("/login", data=form, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"] == "/"
 
@@ -173,7 +168,7 @@ def test_the_new_game_form_offers_every_preset_and_both_flag_modes(web: TestClie
 
 def test_a_new_game_without_names_is_refused(web: TestClient) -> None:
     set_up(web)
-    token = csrf_of(web.get("/games/new").text)
+    token = csrf_in(web.get("/games/new").text)
     form = {"white": "Абай", "black": "", "control": "blitz", "flag": "automatic", "csrf": token}
     response = web.post("/games/new?lang=en", data=form, follow_redirects=False)
     assert response.status_code == 200 and "Enter both players' names" in html.unescape(response.text)

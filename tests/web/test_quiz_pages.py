@@ -19,10 +19,9 @@ from toreshi.web.app import create_app
 from toreshi.web.quiz_pages import SetupError, setup_from_pack, split_join_code
 from toreshi.web.settings import Settings
 
-from .helpers import receive_until
+from .helpers import csrf_in, receive_until
 
 NAME, PASSWORD = "Жүргізуші Асан", "svoya-igra-5!"
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
 
 
@@ -37,20 +36,14 @@ def pack(shared_data: Path) -> Path:
     return shared_data / "quiz" / "siq" / "1.siq"
 
 
-def csrf_of(html: str) -> str:
-    found = CSRF.search(html)
-    assert found is not None, "the page has no form token"
-    return found.group(1)
-
-
 def sign_in(client: TestClient) -> None:
-    token = csrf_of(client.get("/setup").text)
+    token = csrf_in(client.get("/setup").text)
     form = {"name": NAME, "password": PASSWORD, "confirm": PASSWORD, "csrf": token}
     assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
 
 
 def create_quiz(client: TestClient, pack: Path, **extra: str) -> Any:
-    token = csrf_of(client.get("/quiz/new").text)
+    token = csrf_in(client.get("/quiz/new").text)
     form = {
         "csrf": token,
         "title": "Бой 1",
@@ -202,7 +195,7 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
     room_id, _codes, tokens = created_game(web, pack)
     master, slave = os.openpty()
     try:
-        csrf = csrf_of(web.get(f"/quiz/{room_id}/host").text)
+        csrf = csrf_in(web.get(f"/quiz/{room_id}/host").text)
         bad = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "socket://evil:1"})
         assert bad.status_code == 400
         connected = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": os.ttyname(slave)})

@@ -16,7 +16,8 @@ from toreshi.tournament.trf import parse_trf
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-CSRF = re.compile(r'name="csrf" value="([^"]+)"')
+from .helpers import csrf_in
+
 TOURNAMENT = re.compile(r"^/tournaments/(t-[0-9a-f]+)$")
 
 
@@ -26,17 +27,11 @@ def web(tmp_path: Path) -> Iterator[TestClient]:
         yield client
 
 
-def csrf_of(page: str) -> str:
-    found = CSRF.search(page)
-    assert found is not None, "the page has no form token"
-    return found.group(1)
-
-
 def sign_in(client: TestClient) -> str:
-    token = csrf_of(client.get("/setup").text)
+    token = csrf_in(client.get("/setup").text)
     form = {"name": "Chief", "password": "tuzdyk-82!", "confirm": "tuzdyk-82!", "csrf": token}
     assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
-    return csrf_of(client.get("/tournaments/new").text)
+    return csrf_in(client.get("/tournaments/new").text)
 
 
 def post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
@@ -211,10 +206,10 @@ def test_a_team_files_its_protest_through_its_secret_link(web: TestClient) -> No
     team_page = web.get(link).text
     assert "File a protest" in team_page and "Rep A" in team_page
     token = link.split("token=")[1]
-    page = post(web, f"/tournaments/{tid}/protest", csrf_of(team_page), token=token, round="1", board="1",
+    page = post(web, f"/tournaments/{tid}/protest", csrf_in(team_page), token=token, round="1", board="1",
                 filed_by="Rep A", role="representative", text="The clock was set wrongly.")  # fmt: skip
     assert "The protest was received." in page and "P1: round 1, board 1 — Awaiting the fee" in page
-    page = post(web, f"/tournaments/{tid}/protest", csrf_of(page), token=token, round="1", board="1",
+    page = post(web, f"/tournaments/{tid}/protest", csrf_in(page), token=token, round="1", board="1",
                 filed_by="Somebody", role="representative", text="x")  # fmt: skip
     assert "only a representative or coach of Almaty" in page
     assert "The clock was set wrongly." in web.get(f"/tournaments/{tid}/protests").text

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import segno
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -15,6 +14,7 @@ from toreshi.kit.refusal import Refused
 from toreshi.store import RoomKind
 from toreshi.web import auth, i18n, refusals, timecontrols
 from toreshi.web.i18n import gettext as _
+from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import create_togyz_room, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.services import services_of
@@ -151,10 +151,6 @@ async def logout(request: Request) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
-def _qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff")
-
-
 @auth.arbiter_only
 async def new_game(request: Request) -> Response:
     values = {"white": "", "black": "", "control": "blitz", "flag": "automatic"}
@@ -204,7 +200,7 @@ async def game_links(request: Request) -> Response:
     base = str(request.base_url).rstrip("/")
     links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
     links["spectator"] = f"{base}/games/{room_id}"
-    codes = {role: _qr_svg(url) for role, url in links.items()}
+    codes = {role: qr_svg(url) for role, url in links.items()}
     return render(
         request,
         "togyz/links.html",

@@ -18,7 +18,6 @@ import secrets
 from collections.abc import Sequence
 from typing import Any
 
-import segno
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
@@ -36,6 +35,7 @@ from toreshi.quiz.pack import Package, PackError, Theme
 from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
 from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
+from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable, token_digest
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
@@ -305,10 +305,6 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
     return await create_quiz_room(request, arbiter, setup, notes, title=title, keys=keys, arbitration=arbitration)
 
 
-def _qr_svg(url: str) -> str:
-    return segno.make(url, error="m").svg_inline(scale=5, dark="#1b1b1b", light="#ffffff")
-
-
 @auth.arbiter_only
 async def quiz_links(request: Request) -> Response:
     """Join codes and QR codes for the teams, and the host's, projector's and assistant's links (shown once)."""
@@ -318,7 +314,7 @@ async def quiz_links(request: Request) -> Response:
         return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
     base = str(request.base_url).rstrip("/")
     teams = [
-        {"name": team, "code": code, "url": f"{base}/j/{code}", "qr": _qr_svg(f"{base}/j/{code}")}
+        {"name": team, "code": code, "url": f"{base}/j/{code}", "qr": qr_svg(f"{base}/j/{code}", scale=5)}
         for team, code in tokens.get("teams", {}).items()
     ]
     links = {

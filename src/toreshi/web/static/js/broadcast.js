@@ -1,6 +1,7 @@
 // The broadcast view of a round: one spectator connection (room.js) per linked game room, each board drawn small.
 // State comes from the room (docs/protocol.md, "Room kind togyz"); nothing is ever sent but the protocol's hello.
 
+import { element, translator } from "./dom.js";
 import { formatClock } from "./format.js";
 import { RoomClient } from "./room.js";
 
@@ -9,15 +10,8 @@ const LOW_TIME_MS = 30000;
 const SYMBOLS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
 
 const texts = JSON.parse(document.getElementById("broadcast-texts").textContent);
-const t = (key) => texts[key] || key;
+const t = translator(texts);
 const other = (side) => (side === "white" ? "black" : "white");
-
-function element(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 /** One board of the page and its spectator connection. */
 class LiveBoard {

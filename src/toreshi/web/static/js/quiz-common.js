@@ -1,20 +1,15 @@
 // Shared pieces of the «Своя игра» screens: the room connection, texts, timers and the board/team renderers.
 // State comes from the room (docs/protocol.md, "Room kind quiz"); these helpers only render it.
 
+import { element, translator } from "./dom.js";
 import { RoomClient } from "./room.js";
 
 export const config = JSON.parse(document.getElementById("quiz-config").textContent);
 const texts = config.strings || {};
-export const t = (key) => texts[key] || key;
+export const t = translator(texts);
+export { element };
 export const root = document.getElementById("quiz");
 export const $ = (selector) => root.querySelector(selector);
-
-export function element(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
 
 /** Connect to the room; `onState(state, info, client)` is called for every snapshot and event. */
 export function connect(onState, extra = {}) {

@@ -1,6 +1,8 @@
 // A togyz game move by move: the server sends one frame per ply (board, kazans, tuzdyks, mover, token); this
 // file draws the chosen one. Buttons, arrow keys, Home/End and the move list choose the ply.
 
+import { element, translator } from "./dom.js";
+
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const frames = data.frames;
 const strings = data.strings;
@@ -10,14 +12,7 @@ const HOLE_DOTS = 36;
 const KAZAN_DOTS = 100;
 
 const other = (side) => (side === "white" ? "black" : "white");
-const t = (key, values = {}) => (strings[key] || key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
-
-function element(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
+const t = translator(strings);
 
 function dots(count, limit, className) {
   const box = element("span", className);

@@ -1,6 +1,7 @@
 // The togyz kumalak game page: board, move list, clocks, players' and arbiter's controls, clock-only mode.
 // State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it and sends intents.
 
+import { element, translator } from "./dom.js";
 import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
@@ -20,14 +21,7 @@ const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
 
 const other = (side) => (side === "white" ? "black" : "white");
-const t = (key, values = {}) => (texts[key] || key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
-
-function element(tag, className = "", text = null) {
-  const node = document.createElement(tag);
-  if (className) node.className = className;
-  if (text !== null) node.textContent = text;
-  return node;
-}
+const t = translator(texts);
 
 // --- connections ---------------------------------------------------------------------------------------------
 
