@@ -96,7 +96,9 @@ class MemoryLog:
     def __init__(self) -> None:
         self.events: list[tuple[str, dict[str, Any], int]] = []
 
-    async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int:
+    async def append(
+        self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int, **_batch: object
+    ) -> int:
         assert expected_version == len(self.events)
         self.events.extend((event.type, dict(event.payload), at_ms) for event in events)
         return len(self.events)

@@ -15,6 +15,7 @@ class CounterRoom:
         self.alarm_at: int | None = None
         self.rang = 0
         self.secret = ""
+        self.over = False
 
     def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
         if command.actor.role == "spectator":
@@ -33,6 +34,8 @@ class CounterRoom:
             return [Decided("alarm_set", {"at": now_ms + int(command.data["in_ms"])})]
         if command.type == "whisper":
             return [Decided("whispered", {"secret": str(command.data["text"])})]
+        if command.type == "finish":  # the last event of the room, with one before it
+            return [Decided("added", {"n": 1, "by": command.actor.name}), Decided("ended", {})]
         raise CommandRefusedError("unknown", f"unknown command {command.type!r}")
 
     def apply(self, event: Decided, at_ms: int) -> None:
@@ -45,6 +48,14 @@ class CounterRoom:
             self.rang += 1
         elif event.type == "whispered":
             self.secret = str(event.payload["secret"])
+        elif event.type == "ended":
+            self.over = True
+
+    def is_finished(self) -> bool:
+        return self.over
+
+    def finishes(self, events: Sequence[Decided]) -> bool:
+        return self.over or any(event.type == "ended" for event in events)
 
     def deadline_ms(self) -> int | None:
         return self.alarm_at

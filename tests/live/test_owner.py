@@ -3,16 +3,17 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toreshi.clock.timesource import FakeTime
 from toreshi.live.bus import InProcessBus
-from toreshi.live.owner import OwnershipLostError, RoomOwner
+from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner
 from toreshi.live.room import Actor, Command, CommandRefusedError
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
-from toreshi.store import EventStore, RoomKind, open_store
+from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus, open_store
 
 from .counter_room import CounterRoom
 
@@ -126,3 +127,78 @@ async def test_catch_up_gives_missing_events_or_asks_for_a_snapshot(store: Event
     assert missed is not None and [message["v"] for message in missed] == [2, 3]
     assert owner.catch_up(3) == []
     assert owner.catch_up(9) is None
+
+
+class DyingLog(StoreLog):
+    """A log whose owner process dies right after an append: nothing written afterwards reaches the store."""
+
+    async def mark_finished(self, room_id: str) -> None:
+        raise RuntimeError("killed between the final event and marking the room finished")
+
+
+async def test_the_final_event_and_finished_commit_together(store: EventStore) -> None:
+    owner = RoomOwner("r1", CounterRoom(), DyingLog(store), InProcessBus())
+    ack = await owner.handle(Command("finish", PLAYER))
+    assert ack == Ack(2, 2)
+    assert (await store.room("r1")).status is RoomStatus.FINISHED
+
+
+async def test_a_start_repairs_a_room_whose_log_says_it_is_finished(store: EventStore) -> None:
+    # As an older owner left it: the final event written, the room still "live" (it died before the second write).
+    await store.append("r1", 0, [NewEvent("ended", {}, 5)])
+    assert (await store.room("r1")).status is RoomStatus.LIVE
+    owner = await RoomOwner.load("r1", CounterRoom, StoreLog(store), InProcessBus())
+    assert owner.logic.is_finished()  # type: ignore[attr-defined]
+    assert (await store.room("r1")).status is RoomStatus.FINISHED
+
+
+async def test_a_command_retried_on_a_new_owner_gets_the_original_answer(store: EventStore) -> None:
+    """The owner that applied it died before answering (the client saw `moved`): the retry is not applied again."""
+    first = RoomOwner("r1", CounterRoom(), StoreLog(store), InProcessBus())
+    applied = await first.handle(Command("add_ones", PLAYER, {"count": 2}, id="player:aigerim:c-7"))
+    await first.handle(Command("add", PLAYER, {"n": 10}, id="player:aigerim:c-8"))
+    taken_over = await RoomOwner.load("r1", CounterRoom, StoreLog(store), InProcessBus())
+    again = await taken_over.handle(Command("add_ones", PLAYER, {"count": 2}, id="player:aigerim:c-7"))
+    assert again == applied == Ack(2, 2)
+    assert taken_over.snapshot(None)["data"]["total"] == 12
+    assert len(await store.load("r1")) == 3
+    fresh = await taken_over.handle(Command("add_ones", PLAYER, {"count": 2}, id="player:aigerim:c-9"))
+    assert fresh == Ack(5, 2)
+
+
+async def test_catch_up_after_a_restart_keeps_the_frames_of_protocol_2(store: EventStore) -> None:
+    live = RoomOwner("r1", CounterRoom(), StoreLog(store), InProcessBus())
+    await live.handle(Command("add_ones", PLAYER, {"count": 3}, id="a"))
+    await live.handle(Command("add", PLAYER, {"n": 1}))  # no id: a batch of its own all the same
+    await live.handle(Command("add_ones", PLAYER, {"count": 2}))
+    before = live.catch_up(0)
+    restarted = await RoomOwner.load("r1", CounterRoom, StoreLog(store), InProcessBus())
+    after = restarted.catch_up(0)
+    assert before is not None and after is not None
+    assert [(m["v"], m.get("more", False)) for m in after] == [
+        (1, True), (2, True), (3, False), (4, False), (5, True), (6, False)
+    ]  # fmt: skip
+    assert [(m["v"], m.get("more", False)) for m in before] == [(m["v"], m.get("more", False)) for m in after]
+
+
+async def test_a_new_owner_charges_the_time_an_append_waited_to_be_written(store: EventStore) -> None:
+    mono, wall = FakeTime(0), FakeTime(1_700_000_000_000)
+
+    class SlowLog(StoreLog):
+        async def append(self, *args: Any, **kwargs: Any) -> int:
+            mono.advance(300)  # the write waits 300 ms behind others (the room's clock runs meanwhile)
+            wall.advance(300)
+            return await super().append(*args, **kwargs)
+
+    owner = RoomOwner("r1", CounterRoom(), SlowLog(store), InProcessBus(), clocks=Clocks(mono, wall))
+    mono.advance(1_000)
+    wall.advance(1_000)
+    await owner.handle(Command("add", PLAYER, {"n": 1}))  # decided at room time 1,000, written at 1,300
+    (stored,) = await store.load("r1")
+    assert stored.server_time_ms == 1_000
+    assert int(stored.created_at.timestamp() * 1000) == 1_700_000_001_000  # the decision's wall time
+    wall.advance(2_000)  # the owner dies; another instance takes over 2 s after the write
+    taken_over = await RoomOwner.load(
+        "r1", CounterRoom, StoreLog(store), InProcessBus(), clocks=Clocks(FakeTime(50), wall)
+    )
+    assert taken_over.now_ms() == owner.now_ms() + 2_000 == 3_300

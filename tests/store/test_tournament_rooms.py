@@ -8,7 +8,7 @@ from sqlalchemy import Connection, text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 
 from toreshi.store import EventStore, NewEvent, RoomKind, create_engine, upgrade
-from toreshi.store.migrate import alembic_config, lock_for_migration
+from toreshi.store.migrate import alembic_config, head_revision, lock_for_migration
 
 from .conftest import Database
 
@@ -17,6 +17,12 @@ pytestmark = pytest.mark.anyio
 INSERT_ROOM = text(
     "INSERT INTO rooms (id, kind, status, version, snapshot_version, created_at, updated_at) "
     "VALUES (:id, :kind, 'live', 0, 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+)
+
+
+INSERT_EVENT = text(
+    "INSERT INTO room_events (room_id, version, room_kind, type, payload, server_time_ms, created_at) "
+    "VALUES ('g-1', :version, 'togyz', :type, :payload, 0, CURRENT_TIMESTAMP)"
 )
 
 
@@ -30,13 +36,14 @@ async def test_upgrading_a_database_with_games_admits_tournament_rooms(database:
     engine = create_engine(database.url, schema=database.schema)
     try:
         assert await upgrade(engine, "0002") == "0002"
-        old = EventStore(engine)
-        await old.create_room("g-1", RoomKind.TOGYZ)
-        await old.append("g-1", 0, [NewEvent("game_created", {"white": "A"}, 0), NewEvent("move", {"hole": 7}, 5)])
+        async with engine.begin() as connection:  # a game as revision 0002 stored it
+            await connection.execute(INSERT_ROOM, {"id": "g-1", "kind": "togyz"})
+            for version, kind, payload in ((1, "game_created", '{"white": "A"}'), (2, "move", '{"hole": 7}')):
+                await connection.execute(INSERT_EVENT, {"version": version, "type": kind, "payload": payload})
         with pytest.raises(IntegrityError):  # not before the migration
             async with engine.begin() as connection:
                 await connection.execute(INSERT_ROOM, {"id": "t-early", "kind": "tournament"})
-        assert await upgrade(engine) == "0003"
+        assert await upgrade(engine) == head_revision()
         store = EventStore(engine)
         await store.create_room("t-1", RoomKind.TOURNAMENT)
         await store.append("t-1", 0, [NewEvent("tournament_created", {"name": "Cup"}, 0)])

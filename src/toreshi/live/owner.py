@@ -20,7 +20,7 @@ from typing import Any, Protocol
 from toreshi.kit.refusal import Common, Refused
 from toreshi.live.bus import Bus, Message
 from toreshi.live.history import History
-from toreshi.live.room import Actor, Command, Decided, Finishing, RoomLogic
+from toreshi.live.room import Actor, Command, Decided, Finishing, Foreseeing, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 from toreshi.store.errors import InvalidEventError, VersionConflictError
 
@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 PROTOCOL_VERSION = 2
 RECENT_COMMANDS = 256
+TIMER_BATCH = "~"
+"""Batches with no client command (a timer firing, a command without an id) are named ``~<first version>``."""
+MAX_COMMAND_ID = 200
 
 
 class LoggedEvent(Protocol):
@@ -43,6 +46,8 @@ class LoggedEvent(Protocol):
     def server_time_ms(self) -> int: ...
     @property
     def wall_time_ms(self) -> int: ...
+    @property
+    def command_id(self) -> str | None: ...
 
 
 class EventLog(Protocol):
@@ -52,7 +57,20 @@ class EventLog(Protocol):
     ``expected_version``, and return only once the events are durable.
     """
 
-    async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int: ...
+    async def append(
+        self,
+        room_id: str,
+        expected_version: int,
+        events: Sequence[Decided],
+        at_ms: int,
+        *,
+        command_id: str | None = None,
+        decided_wall_ms: int | None = None,
+        finished: bool = False,
+    ) -> int:
+        """``command_id`` names the batch (events decided together share it), ``decided_wall_ms`` is the wall time
+        of the decision, and ``finished`` marks the room finished in the same transaction."""
+        ...
 
     async def load(self, room_id: str, after_version: int = 0) -> Sequence[LoggedEvent]: ...
 
@@ -121,12 +139,33 @@ class RoomOwner:
         logic = make_logic()
         history = History(history_size)
         events = await event_log.load(room_id)
+        recent: OrderedDict[str, Ack] = OrderedDict()
         for index, event in enumerate(events):
             decided = Decided(event.type, dict(event.payload))
             logic.apply(decided, event.server_time_ms)
+            # Events decided together share their batch id: as when they were live, all but the last are marked
+            # `more` and carry no state (protocol 2), so a catch-up after a restart is the frame it was.
+            batch = event.command_id
+            following = events[index + 1] if index + 1 < len(events) else None
+            more = batch is not None and following is not None and following.command_id == batch
             if index >= len(events) - history_size:
-                message = _message(room_id, event.version, logic.public(decided), decided, event.server_time_ms)
+                shown = logic.public(decided, with_state=not more)
+                message = _message(room_id, event.version, shown, decided, event.server_time_ms)
+                if more:
+                    message["more"] = True
                 history.add(event.version, message)
+            if batch is not None and not batch.startswith(TIMER_BATCH) and not more:
+                first = index
+                while first > 0 and events[first - 1].command_id == batch:
+                    first -= 1
+                recent[batch] = Ack(event.version, index - first + 1)
+                recent.move_to_end(batch)
+                if len(recent) > RECENT_COMMANDS:
+                    recent.popitem(last=False)
+        if isinstance(logic, Finishing) and logic.is_finished():
+            # The final event may have been written by an owner that died before marking the room finished
+            # (rooms written before the status travelled with the final append): repair it now.
+            await event_log.mark_finished(room_id)
         if events:
             last = events[-1]
             timeline = RoomTimeline.resume(last.server_time_ms, last.wall_time_ms, clocks.wall(), clocks.monotonic())
@@ -142,6 +181,7 @@ class RoomOwner:
             version=events[-1].version if events else 0,
             history=history,
         )
+        owner._recent = recent
         owner._arm_timer()
         return owner
 
@@ -163,21 +203,35 @@ class RoomOwner:
             if self.lost:
                 raise OwnershipLostError(f"room {self.room_id} is owned elsewhere now")
             if command.id is not None and command.id in self._recent:
-                return self._recent[command.id]  # a retry of a command that was already applied
+                # A retry of a command that was already applied — also one applied by an owner that died before
+                # answering (the log remembers its id): the same answer, never a second application.
+                return self._recent[command.id]
             now = self.now_ms()
             decided = list(self.logic.decide(command, now))
-            ack = await self._commit(decided, now)
+            ack = await self._commit(decided, now, command.id)
             if command.id is not None:
                 self._recent[command.id] = ack
                 if len(self._recent) > RECENT_COMMANDS:
                     self._recent.popitem(last=False)
             return ack
 
-    async def _commit(self, decided: list[Decided], now: int) -> Ack:
+    async def _commit(self, decided: list[Decided], now: int, command_id: str | None = None) -> Ack:
         if not decided:
             return Ack(self.version, 0)
+        if command_id is not None and (command_id.startswith(TIMER_BATCH) or len(command_id) > MAX_COMMAND_ID):
+            command_id = None  # never mistaken for a timer's batch, never too long to store
+        # The final event and the room's "finished" commit together when the logic can tell beforehand.
+        finishes = isinstance(self.logic, Foreseeing) and self.logic.finishes(decided)
         try:
-            new_version = await self._log.append(self.room_id, self.version, decided, now)
+            new_version = await self._log.append(
+                self.room_id,
+                self.version,
+                decided,
+                now,
+                command_id=command_id or f"{TIMER_BATCH}{self.version + 1}",
+                decided_wall_ms=self._clocks.wall() - (self.now_ms() - now),
+                finished=finishes,
+            )
         except VersionConflictError as error:
             self.lost = True
             self._cancel_timer()
@@ -199,7 +253,7 @@ class RoomOwner:
             self._history.add(self.version + offset, message)
             messages.append(message)
         self.version = new_version
-        if isinstance(self.logic, Finishing) and self.logic.is_finished():
+        if not finishes and isinstance(self.logic, Finishing) and self.logic.is_finished():
             await self._log.mark_finished(self.room_id)
         for message in messages:
             await self._bus.publish(self.channel, message)

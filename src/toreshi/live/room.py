@@ -100,3 +100,14 @@ class Finishing(Protocol):
     so that a restart does not resume it)."""
 
     def is_finished(self) -> bool: ...
+
+
+@runtime_checkable
+class Foreseeing(Protocol):
+    """A room logic that can tell, before they are stored, whether events end the room: the owner then writes the
+    final event and the room's "finished" in one transaction (a crash between two writes would leave a finished
+    game "live" forever)."""
+
+    def finishes(self, events: Sequence[Decided]) -> bool:
+        """Whether the room is over once ``events`` (decided, not yet applied) are applied. Must not mutate."""
+        ...

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any
 
 from toreshi.live.room import Decided
@@ -17,11 +18,13 @@ class LogEntry:
     payload: Mapping[str, Any]
     server_time_ms: int
     wall_time_ms: int
+    """The wall-clock time of the decision (of the write, for rows older than revision 0004's writers)."""
+    command_id: str | None = None
 
     @classmethod
     def of(cls, event: StoredEvent) -> LogEntry:
         wall = int(event.created_at.timestamp() * 1000)
-        return cls(event.version, event.type, event.payload, event.server_time_ms, wall)
+        return cls(event.version, event.type, event.payload, event.server_time_ms, wall, event.command_id)
 
 
 class StoreLog:
@@ -30,9 +33,23 @@ class StoreLog:
     def __init__(self, store: EventStore) -> None:
         self.store = store
 
-    async def append(self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int) -> int:
+    async def append(
+        self,
+        room_id: str,
+        expected_version: int,
+        events: Sequence[Decided],
+        at_ms: int,
+        *,
+        command_id: str | None = None,
+        decided_wall_ms: int | None = None,
+        finished: bool = False,
+    ) -> int:
+        decided_at = None if decided_wall_ms is None else datetime.fromtimestamp(decided_wall_ms / 1000, UTC)
         return await self.store.append(
-            room_id, expected_version, [NewEvent(event.type, event.payload, at_ms) for event in events]
+            room_id,
+            expected_version,
+            [NewEvent(event.type, event.payload, at_ms, command_id, decided_at) for event in events],
+            status=RoomStatus.FINISHED if finished else None,
         )
 
     async def load(self, room_id: str, after_version: int = 0) -> list[LogEntry]:

@@ -33,7 +33,7 @@ from toreshi.store.errors import (
     UnknownRoomError,
     VersionConflictError,
 )
-from toreshi.store.schema import EVENT_TYPE_LENGTH, RoomKind, RoomStatus, room_events, rooms
+from toreshi.store.schema import COMMAND_ID_LENGTH, EVENT_TYPE_LENGTH, RoomKind, RoomStatus, room_events, rooms
 from toreshi.store.sqlite_writer import SQLiteWriter
 
 JsonObject = dict[str, Any]
@@ -55,6 +55,10 @@ class NewEvent:
     type: str
     payload: Mapping[str, Any]
     server_time_ms: int
+    command_id: str | None = None
+    """The command or timer firing it came from (events decided together share it)."""
+    decided_at: datetime | None = None
+    """The wall-clock time of the decision; the time of the write when not given."""
 
 
 GROUP_COMMIT_MAX = 64
@@ -81,6 +85,7 @@ class StoredEvent:
     payload: JsonObject
     server_time_ms: int
     created_at: datetime
+    command_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,7 +325,8 @@ class EventStore:
                 "type": event.type,
                 "payload": payload,
                 "server_time_ms": event.server_time_ms,
-                "created_at": now,
+                "created_at": event.decided_at or now,
+                "command_id": event.command_id,
             }
             for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
         ]
@@ -451,6 +457,7 @@ async def _events_after(connection: AsyncConnection, room_id: str, after_version
             payload=row.payload,
             server_time_ms=row.server_time_ms,
             created_at=row.created_at,
+            command_id=row.command_id,
         )
         for row in result
     ]
@@ -490,6 +497,11 @@ def _checked_event(event: NewEvent) -> JsonObject:
     time_ms = event.server_time_ms
     if isinstance(time_ms, bool) or not isinstance(time_ms, int) or not 0 <= time_ms <= _INT64_MAX:
         raise InvalidEventError(f"server_time_ms of {event.type!r} must be an integer ms ≥ 0, got {time_ms!r}")
+    command = event.command_id
+    if command is not None and (not isinstance(command, str) or not 0 < len(command) <= COMMAND_ID_LENGTH):
+        raise InvalidEventError(f"command_id of {event.type!r} must be a text of 1–{COMMAND_ID_LENGTH} characters")
+    if event.decided_at is not None and event.decided_at.tzinfo is None:
+        raise InvalidEventError(f"decided_at of {event.type!r} must be an aware (UTC) timestamp")
     return _checked_json(event.payload, what=f"payload of {event.type!r}", limit=MAX_PAYLOAD_BYTES)
 
 

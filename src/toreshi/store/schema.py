@@ -90,6 +90,7 @@ JsonColumn = JSON().with_variant(JSONB(), "postgresql")
 
 ROOM_ID_LENGTH = 64
 EVENT_TYPE_LENGTH = 64
+COMMAND_ID_LENGTH = 200
 
 rooms = Table(
     "rooms",
@@ -121,8 +122,12 @@ room_events = Table(
     Column("payload", JsonColumn, nullable=False),
     # The owner's server time (integer ms, realtime.md §1): the clock the rules ran on.
     Column("server_time_ms", BigInteger, nullable=False),
-    # Wall-clock time of the write, for the record only.
+    # Wall-clock time of the decision (the owner's, when it read the room time): a new owner resumes the room's
+    # timeline from it, so the time an append waited to be written is still charged.
     Column("created_at", UTCDateTime, nullable=False),
+    # The command (a client's id, scoped to its role) or timer firing the event came from; events decided together
+    # share it. Null for rows written before revision 0004.
+    Column("command_id", String(COMMAND_ID_LENGTH), nullable=True),
     CheckConstraint("version >= 1", name="version"),
 )
 

@@ -11,6 +11,8 @@ export function clientNow() {
 const BACKOFF_START_MS = 250;
 const BACKOFF_MAX_MS = 5000;
 const TS_SAMPLES = 30;
+const MOVED_RETRIES = 5;
+const MOVED_RETRY_MS = 300;
 
 let pageSerial = 0;
 
@@ -163,6 +165,12 @@ export class RoomClient {
         break;
       case "refused": {
         const entry = this.pending.get(message.id);
+        if (message.code === "moved" && entry && (entry.moves = (entry.moves || 0) + 1) <= MOVED_RETRIES) {
+          // The room changed servers while the command was in flight: its fate is unknown, but a command sent
+          // again with the same id is answered once (the new owner knows from the log whether it was applied).
+          setTimeout(() => this.pending.has(message.id) && this.welcomed && this.rawSend(entry.message), MOVED_RETRY_MS);
+          break;
+        }
         this.settle(message.id, "reject", message);
         this.callbacks.onRefused?.({ ...message, command: entry?.message }, this);
         break;
