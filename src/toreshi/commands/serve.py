@@ -54,6 +54,10 @@ def serve(
     allow_remote_setup: Annotated[
         bool, typer.Option(help="Allow the first arbiter password to be set from another machine.")
     ] = False,
+    https_only: Annotated[
+        bool,
+        typer.Option(help="Mark cookies Secure always (they are whenever a page is served over HTTPS anyway)."),
+    ] = False,
     timezone: Annotated[
         str, typer.Option("--timezone", envvar="TORESHI_TIMEZONE", help="The club's time zone for dates and times.")
     ] = "Asia/Almaty",
@@ -72,6 +76,7 @@ def serve(
         bus_prefix=bus_prefix,
         allow_remote_setup=allow_remote_setup,
         timezone=timezone,
+        https_only=https_only,
     )
     console = Console()
     local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"

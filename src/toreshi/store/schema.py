@@ -21,6 +21,7 @@ from sqlalchemy import (
     Dialect,
     ForeignKey,
     Index,
+    Integer,
     MetaData,
     String,
     Table,
@@ -152,4 +153,18 @@ room_grants = Table(
     # SHA-256 of the secret in the player's link: a copy of the database does not give away the links.
     Column("token_digest", String(64), nullable=False, unique=True),
     Column("created_at", UTCDateTime, nullable=False),
+    # How many times the link was reissued: the secret is derived from the app's key, the room, the role and this.
+    Column("generation", Integer, nullable=False, server_default="0"),
+)
+
+sessions = Table(
+    "sessions",
+    metadata,
+    # SHA-256 of the random id in the browser's cookie (the cookie carries nothing else).
+    Column("id_digest", String(64), primary_key=True),
+    Column("data", JsonColumn, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    # The last request seen: sessions idle for longer than the limit are gone.
+    Column("seen_at", UTCDateTime, nullable=False),
+    Index("ix_sessions_seen_at", "seen_at"),
 )

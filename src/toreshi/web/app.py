@@ -12,7 +12,6 @@ from os import PathLike
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.responses import Response
 from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -29,9 +28,11 @@ from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts
+from toreshi.store.sessions import Sessions
 from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import BodySizeLimitMiddleware, LanguageMiddleware, SameOriginPostMiddleware
 from toreshi.web.services import Services
+from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
@@ -79,7 +80,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 for room in await store.rooms(status=RoomStatus.LIVE):
                     if room.kind in ROOM_KINDS:
                         await rooms.get(room.id, room.kind)
-            app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms)
+            sessions = Sessions(store.engine)
+            await sessions.purge()
+            app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms, sessions)
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
             gc.collect()
             heap.freeze_survivors()
@@ -106,13 +109,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     middleware = [
         # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
         Middleware(BodySizeLimitMiddleware, overrides={"/quiz/new": quiz_pages.MAX_PACK_BYTES + 1024 * 1024}),
-        Middleware(
-            SessionMiddleware,
-            secret_key=settings.secret_key(),
-            https_only=settings.https_only,
-            same_site="lax",
-            session_cookie="toreshi_session",
-        ),
+        # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).
+        Middleware(ServerSessionMiddleware, https_only=settings.https_only),
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]

@@ -1,4 +1,4 @@
-"""Who is signed in: arbiters sign in with a password; the session cookie remembers them.
+"""Who is signed in: arbiters sign in with a password; their server-side session remembers them.
 
 The first start has no arbiter: ``/setup`` sets the first password, and by default only from this machine, so
 that nobody else on the club network can claim the laptop first.
@@ -13,6 +13,7 @@ from functools import wraps
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import RedirectResponse, Response
 
+from toreshi.web import sessions
 from toreshi.web.security import new_token, tokens_match
 
 SESSION_KEY = "arbiter"
@@ -28,12 +29,14 @@ def signed_in(connection: HTTPConnection) -> str | None:
 
 
 def sign_in(request: Request, name: str) -> None:
-    request.session.clear()  # a new session on sign-in: no fixation
+    request.session.clear()  # a new session, under a new id, on sign-in: no fixation
+    sessions.rotate(request)
     request.session[SESSION_KEY] = name
     request.session[CSRF_KEY] = new_token()
 
 
 def sign_out(request: Request) -> None:
+    """End the session on the server: its row is deleted, a copied cookie is worth nothing afterwards."""
     request.session.clear()
 
 

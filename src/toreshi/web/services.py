@@ -10,6 +10,7 @@ from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
+from toreshi.store.sessions import Sessions
 from toreshi.web.settings import Settings
 
 
@@ -22,6 +23,7 @@ class Services:
     accounts: Accounts
     bus: Bus
     rooms: RoomSource
+    sessions: Sessions
 
 
 def services_of(connection: HTTPConnection) -> Services:
