@@ -96,13 +96,15 @@ def browser() -> Iterator[Browser]:
 
 @pytest.fixture
 def context(browser: Browser) -> Iterator[BrowserContext]:
-    opened = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB")
+    opened = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB", bypass_csp=True)
     yield opened
     opened.close()
 
 
 def new_page(browser: Browser, **options: Any) -> Page:
-    context = browser.new_context(**{"viewport": {"width": 1280, "height": 860}, **options})
+    """A page in a context of its own. The pages' Content-Security-Policy forbids eval, which Playwright's
+    ``wait_for_function`` needs, so the tests bypass it; ``test_content_security.py`` runs the pages under it."""
+    context = browser.new_context(**{"viewport": {"width": 1280, "height": 860}, "bypass_csp": True, **options})
     page = context.new_page()
     page.set_default_timeout(15_000)
     return page

@@ -185,7 +185,7 @@ def test_the_links_page_shows_two_secret_links_their_codes_and_the_spectator_lin
     assert all(len(token) >= 20 for token in tokens)
     assert f'href="http://testserver/games/{room}"' in page.text
     assert page.text.count("<svg") == 3  # a QR code per link
-    assert "window.print()" in page.text
+    assert 'data-action="print"' in page.text
     assert f"mode=clock&amp;token={tokens[0]}&amp;token={tokens[1]}" in page.text
 
 

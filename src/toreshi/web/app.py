@@ -30,7 +30,12 @@ from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts
 from toreshi.store.sessions import Sessions
 from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
-from toreshi.web.middleware import BodySizeLimitMiddleware, LanguageMiddleware, SameOriginPostMiddleware
+from toreshi.web.middleware import (
+    BodySizeLimitMiddleware,
+    LanguageMiddleware,
+    SameOriginPostMiddleware,
+    SecurityHeadersMiddleware,
+)
 from toreshi.web.services import Services
 from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
@@ -107,6 +112,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
     middleware = [
+        Middleware(SecurityHeadersMiddleware),
         # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
         Middleware(BodySizeLimitMiddleware, overrides={"/quiz/new": quiz_pages.MAX_PACK_BYTES + 1024 * 1024}),
         # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).

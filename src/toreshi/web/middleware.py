@@ -1,4 +1,5 @@
-"""Request-wide concerns: the interface language, and refusing cross-site form posts."""
+"""Request-wide concerns: the interface language, security headers, refusing cross-site form posts and bodies over
+their limit (both answered in the reader's language)."""
 
 from __future__ import annotations
 
@@ -70,8 +71,7 @@ class SameOriginPostMiddleware:
                 and origin not in self.extra_origins
                 and not same_origin(origin, host, scope["scheme"])
             ):
-                response = PlainTextResponse("Cross-site request refused", status_code=403)
-                await response(scope, receive, send)
+                await _refuse(scope, receive, send, 403, N_("This form was sent from another site: refused."))
                 return
         await self.app(scope, receive, send)
 
@@ -129,5 +129,71 @@ class BodySizeLimitMiddleware:
 
     @staticmethod
     async def _refuse(scope: Scope, receive: Receive, send: Send, limit: int) -> None:
-        response = PlainTextResponse(f"Request body too large (at most {limit // 1024} KiB)", status_code=413)
-        await response(scope, receive, send)
+        await _refuse(
+            scope, receive, send, 413, N_("What was sent is too large: at most %(size)s KiB."), size=limit // 1024
+        )
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's marker: extracted, translated where it is shown
+    return message
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, msgid: str, **values: object) -> None:
+    """A short refusal in the reader's language (these middlewares run before the language is chosen)."""
+    connection = HTTPConnection(scope)
+    language = i18n.choose_language(
+        connection.query_params.get("lang"),
+        connection.cookies.get(LANGUAGE_COOKIE),
+        connection.headers.get("accept-language"),
+    )
+    text = i18n.load_translations()[language].gettext(msgid)
+    response = PlainTextResponse(text % values if values else text, status_code=status)
+    await response(scope, receive, send)
+
+
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "script-src 'self'",  # no inline script: page data travels in <script type="application/json"> blocks
+        "style-src 'self'",
+        "img-src 'self' data: blob:",
+        "media-src 'self' blob:",
+        "connect-src 'self'",  # the room sockets are same-origin (CSP 3: 'self' covers ws: and wss:)
+        "frame-src 'self'",  # a quiz pack's HTML items, in sandboxed frames served from here
+        "frame-ancestors 'none'",
+        "form-action 'self'",
+        "base-uri 'none'",
+        "object-src 'none'",
+    )
+)
+SECURITY_HEADERS = (
+    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"x-frame-options", b"DENY"),
+    # Links carry secrets (?token=…): never in a Referer to another site. Not "no-referrer": that would make
+    # browsers send "Origin: null" with our own form posts, which the same-origin check must refuse.
+    (b"referrer-policy", b"same-origin"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+)
+
+
+class SecurityHeadersMiddleware:
+    """Adds the security headers to every HTTP response (a header the handler set itself is kept)."""
+
+    def __init__(self, app: ASGIApp, headers: tuple[tuple[bytes, bytes], ...] = SECURITY_HEADERS) -> None:
+        self.app = app
+        self.headers = headers
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _ in message.get("headers", [])}
+                extra = [(name, value) for name, value in self.headers if name not in present]
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
