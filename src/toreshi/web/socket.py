@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -35,6 +36,12 @@ log = logging.getLogger(__name__)
 
 MAX_MESSAGE_BYTES = 4096
 COMMANDS_PER_SECOND = 20
+"""Per connection, and per person (role and name) in a room across all of their connections."""
+CONNECTIONS_PER_ACTOR = 6
+"""A player, a team, a host may hold this many sockets to one room at once (phones, a reconnect overlapping the old
+socket, a second device); one code opening hundreds of sockets must not multiply its share of the server."""
+CLIENT_CLOCK_LIMIT_MS = 10**14
+"""A client's clock reading (``pong.tc``) beyond ±3,000 years of milliseconds is not a clock: refused."""
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
@@ -105,6 +112,45 @@ class RateLimit:
         return False
 
 
+class ActorSockets:
+    """The sockets each person (role and name) holds in each room, and one command budget per person per room
+    shared by those sockets: opening more connections with one code gains no more of the server."""
+
+    def __init__(self, per_actor: int = CONNECTIONS_PER_ACTOR, rate: float = COMMANDS_PER_SECOND) -> None:
+        self.per_actor = per_actor
+        self.rate = rate
+        self._open: dict[tuple[str, str, str], int] = {}
+        self._limits: dict[tuple[str, str, str], RateLimit] = {}
+
+    def enter(self, room_id: str, actor: Actor) -> bool:
+        """Count one more socket of ``actor`` in the room; ``False`` (and nothing counted) over the cap.
+        Spectators are not counted: they hold no code and send nothing."""
+        if actor.role == "spectator":
+            return True
+        key = (room_id, actor.role, actor.name)
+        if self._open.get(key, 0) >= self.per_actor:
+            return False
+        self._open[key] = self._open.get(key, 0) + 1
+        self._limits.setdefault(key, RateLimit(self.rate))
+        return True
+
+    def leave(self, room_id: str, actor: Actor) -> None:
+        key = (room_id, actor.role, actor.name)
+        left = self._open.get(key, 0) - 1
+        if left > 0:
+            self._open[key] = left
+        else:
+            self._open.pop(key, None)
+            self._limits.pop(key, None)
+
+    def allow(self, room_id: str, actor: Actor) -> bool:
+        limit = self._limits.get((room_id, actor.role, actor.name))
+        return limit is None or limit.allow()
+
+
+ACTOR_SOCKETS = ActorSockets()
+"""This process's count (with several instances, each counts its own sockets)."""
+
 Resolve = Callable[[WebSocket, str | None], Awaitable[Actor]]
 """Who a connection is in a room, from its token (or its signed-in session)."""
 OwnerOf = Callable[[], Awaitable[LiveRoom | None]]
@@ -164,12 +210,26 @@ def encode_events(room_id: str, events: list[dict[str, Any]]) -> str:
     return _cached(tuple(events), build)
 
 
+def _no_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400 reads as infinity
+        raise ValueError(f"{text} is too large")
+    return value
+
+
 def parse(raw: str) -> dict[str, Any]:
     if len(raw.encode()) > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        message = json.loads(raw)
-    except json.JSONDecodeError as error:
+        # NaN and Infinity are not JSON (Python's reader would take them): refused here, once, for every message.
+        message = json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
+    except ValueError as error:
+        if not isinstance(error, json.JSONDecodeError):
+            raise ProtocolError("bad_json", f"not JSON: {error}") from None
         raise ProtocolError("bad_json", f"not JSON: {error.msg}") from None
     except RecursionError:  # "[[[[…" within the size limit nests deeper than the decoder recurses
         raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
@@ -192,7 +252,7 @@ async def serve_room(websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve, 
     except WebSocketDisconnect:
         pass
     except ProtocolError as error:
-        await connection.send({"t": "error", "code": "closing", "message": str(error)})
+        await connection.send({"t": "error", "code": "closing", "reason": error.code, "message": str(error)})
         await connection.close(CLOSE_POLICY)
     finally:
         await connection.stop()
@@ -209,6 +269,8 @@ class Connection:
         self.tasks: list[asyncio.Task[None]] = []
         self.send_lock = asyncio.Lock()
         self.actor = Actor("spectator")
+        self.counted = False
+        """Whether this socket is counted in :data:`ACTOR_SOCKETS` (it is from the welcome to the end)."""
         self.owner: LiveRoom | None = None
         self.received_ms = 0
         """When the message being handled arrived (server monotonic ms)."""
@@ -266,7 +328,10 @@ class Connection:
             raise ProtocolError("no_room", "there is no such room")
         self.owner = owner
         token = hello.get("token")
-        self.actor = await self.resolve(self.websocket, token if isinstance(token, str) else None)
+        actor = await self.resolve(self.websocket, token if isinstance(token, str) else None)
+        if not ACTOR_SOCKETS.enter(owner.room_id, actor):
+            raise ProtocolError("too_many_connections", _("This link is open on too many devices at once."))
+        self.actor, self.counted = actor, True
         await self.send(
             {
                 "t": "welcome",
@@ -347,7 +412,8 @@ class Connection:
             if kind == "cmd":
                 await self.command(message)
             elif kind == "pong":
-                best = self.sync.on_pong(_int(message.get("id")), _number(message.get("tc")), server_ms())
+                client_ms = _number(message.get("tc"))
+                best = None if client_ms is None else self.sync.on_pong(_int(message.get("id")), client_ms, server_ms())
                 if best is not None and self.owner is not None:
                     # room time = server clock + room_delta, so a client maps room times with both numbers.
                     room_delta = self.owner.now_ms() - server_ms()
@@ -366,7 +432,7 @@ class Connection:
         if not isinstance(command_id, str) or not 0 < len(command_id) <= 64:
             await self.send({"t": "error", "code": "bad_command", "message": "a command needs a string 'id'"})
             return
-        if not self.limit.allow():
+        if not self.limit.allow() or not ACTOR_SOCKETS.allow(self.owner.room_id, self.actor):
             await self.refuse(command_id, Refusal(Common.RATE_LIMITED))
             return
         kind, data = message.get("type"), message.get("data", {})
@@ -413,6 +479,9 @@ class Connection:
         return meta
 
     async def stop(self) -> None:
+        if self.counted and self.owner is not None:
+            ACTOR_SOCKETS.leave(self.owner.room_id, self.actor)
+            self.counted = False
         for task in self.tasks:
             task.cancel()
         for task in self.tasks:
@@ -429,5 +498,9 @@ def _int(value: object) -> int:
     return value if isinstance(value, int) else -1
 
 
-def _number(value: object) -> float:
-    return float(value) if isinstance(value, int | float) else 0.0
+def _number(value: object) -> float | None:
+    """A client's clock reading: a finite number of plausible size, else ``None`` (the pong is ignored)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    return number if math.isfinite(number) and abs(number) <= CLIENT_CLOCK_LIMIT_MS else None
