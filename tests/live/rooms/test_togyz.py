@@ -165,12 +165,12 @@ def test_the_ending_is_told_by_a_note_and_the_player_it_names() -> None:
     run(room, ARBITER, "start", 0)
     run(room, BLACK, "resign", 500)
     state = room.view(None, 500)
-    assert (state["termination"], state["note"], state["note_player"]) == ("resignation", "resigned", "Болат")
+    assert (state["termination"], state["note"], state["note_side"]) == ("resignation", "resigned", "black")
     decided = created()
     run(decided, ARBITER, "start", 0)
     run(decided, ARBITER, "decide", 600, result="0-1", reason="Ережені бұзды")
     state = decided.view(None, 600)
-    assert (state["note"], state["note_player"], state["reason"]) == ("arbiter", None, "Ережені бұзды")
+    assert (state["note"], state["note_side"], state["reason"]) == ("arbiter", None, "Ережені бұзды")
 
 
 def test_the_flag_deadline_drives_the_timer() -> None:
@@ -184,7 +184,7 @@ def test_the_flag_deadline_drives_the_timer() -> None:
         room.apply(event, 10_000)
     state = room.view(None, 10_000)
     assert state["result"] == "0-1" and state["status"] == "finished"
-    assert (state["note"], state["note_player"]) == ("flag", "Абай")
+    assert (state["note"], state["note_side"]) == ("flag", "white")
     assert room.deadline_ms() is None
 
 

@@ -129,10 +129,10 @@ class TogyzRoom:
             "draw_offer": side_name(state.draw_offer),
             "result": ending.result.value if ending else None,
             "termination": ending.termination.value if ending else None,
-            # How it ended, for the page to say in its language: a note and the player it names; the arbiters'
-            # own reason as they typed it. The engine's English record note stays out of the view.
+            # How it ended, for the page to say in its language with the player's name: a note and the side it
+            # is about; the arbiters' own reason as they typed it. The engine's English record note stays out.
             "note": ending.note.value if ending else None,
-            "note_player": state.player(ending.side) if ending and ending.side is not None else None,
+            "note_side": side_name(ending.side) if ending else None,
             "reason": ending.reason if ending and ending.note is EndNote.ARBITER else None,
             "signed": {"white": state.signed_at[WHITE] is not None, "black": state.signed_at[BLACK] is not None},
             "fen": to_fen(board),
