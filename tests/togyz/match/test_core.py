@@ -38,6 +38,7 @@ from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.settings import GameSettings
 
 ARBITER, WHITE, BLACK = Actor("arbiter"), Actor("white"), Actor("black")
+SALT = "5eed" * 8
 
 
 def at(actor: Actor, now_ms: int) -> Context:
@@ -76,7 +77,7 @@ def test_decide_then_evolve_is_the_game_fold() -> None:
         (DeclineDraw(), BLACK, 1_500),
         (Move(9), BLACK, 2_000),
         (RequestAdjournment(), ARBITER, 2_500),
-        (Adjourn(1, "5eed" * 8), WHITE, 3_000),
+        (Adjourn(1, SALT), WHITE, 3_000),
     ]
     events: list[GameEvent] = []
     for command, actor, now in steps:
@@ -118,7 +119,9 @@ PROBES: list[tuple[TogyzCommand, tuple[Actor, ...]]] = [
 
 actions = st.lists(
     st.tuples(
-        st.sampled_from([*(command for command, _ in PROBES), Move(1), Move(5), Move(9), Move(7, press=False)]),
+        st.sampled_from(
+            [*(command for command, _ in PROBES), Move(1), Move(5), Move(9), Move(7, press=False), Adjourn(3, SALT)]
+        ),
         st.sampled_from([WHITE, BLACK, ARBITER]),
         st.integers(0, 20_000),
     ),
@@ -126,7 +129,7 @@ actions = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(actions=actions, claim=st.booleans(), begun=st.booleans())
 def test_can_is_exactly_what_decide_accepts(
     actions: list[tuple[TogyzCommand, Actor, int]], claim: bool, begun: bool
@@ -147,6 +150,8 @@ def test_can_is_exactly_what_decide_accepts(
             assert ("move" in listed) == any(
                 not isinstance(decide(match, Move(hole), at(who, now)), Refusal) for hole in holes
             )
+            sealing = [not isinstance(decide(match, Adjourn(hole, SALT), at(who, now)), Refusal) for hole in holes]
+            assert ("adjourn" in listed) == (who is not ARBITER and any(sealing)), (who, listed)
         decided = decide(match, command, at(actor, now))
         if not isinstance(decided, Refusal):
             match = evolve(match, decided[0]) if len(decided) == 1 else fold(match, decided)

@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from toreshi.clock.gameclock import ClockState
 from toreshi.kit import core as kit
 from toreshi.kit.core import Actor, Context, Decision
 from toreshi.kit.refusal import Common, Refusal, Refused
@@ -181,7 +182,11 @@ def playable_holes(state: GameState) -> list[int]:
 
 
 def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
-    """The commands ``actor`` may send now: each probe that :func:`decide` accepts (nothing is kept)."""
+    """The commands ``actor`` may send now: each probe that :func:`decide` accepts (nothing is kept).
+
+    A probe that surely fails is not run (:func:`_hopeless`, a cheap necessary condition): a view is built for
+    every player's and arbiter's connection after every command, and playing each probe through the game costs.
+    ``decide`` stays the only judge: a test checks, over random games, that the list is exactly what it accepts."""
     state = match.state
     if state is None or (actor.role not in PLAYERS and actor.role != ARBITER):
         return ()
@@ -195,8 +200,40 @@ def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
         probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag()]
         if holes:
             probes.append(Adjourn(holes[0], PROBE_SALT))
-    context = Context(actor, max(now_ms, state.last_at_ms))
-    return kit.allowed(decide, match, context, probes, name=lambda probe: probe.type)
+    now = max(now_ms, state.last_at_ms)
+    side = PLAYERS.get(actor.role)
+    hopeful = [probe for probe in probes if not _hopeless(match, state, probe, side, now)]
+    return kit.allowed(decide, match, Context(actor, now), hopeful, name=lambda probe: probe.type)
+
+
+def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | None, now: int) -> bool:
+    """True when the game would surely refuse ``probe`` (a necessary condition fails), so it need not be played."""
+    if state.is_over:
+        return not isinstance(probe, Sign)
+    match probe:
+        case Sign():
+            return True
+        case Move():
+            return side is not state.board.turn
+        case AcceptDraw() | DeclineDraw():
+            return side is None or state.draw_offer is not side.other
+        case Press() | OfferDraw():
+            return not state.move_pending or state.clock.active is not side
+        case ClaimFlag() | ExtendBothFlags():
+            return state.clock.state is ClockState.NOT_STARTED or all(
+                state.clock.remaining(player, now) > 0 for player in (WHITE, BLACK)
+            )
+        case Start():
+            return state.status not in (GameStatus.SCHEDULED, GameStatus.POSTPONED)
+        case Resume():
+            return state.status is not GameStatus.PAUSED
+        case Pause() | RequestAdjournment():
+            return state.status is not GameStatus.LIVE
+        case CancelAdjournment() | Adjourn():
+            return not match.adjournment_requested
+        case DeclareDefault():
+            return not state.absent
+    return False
 
 
 # --- deciding ------------------------------------------------------------------------------------------------
