@@ -100,3 +100,27 @@ def test_a_wrong_token_is_a_spectator(client: TestClient, arbiter: str) -> None:
 
 def test_unknown_room(client: TestClient) -> None:
     assert client.get("/api/rooms/g-nothing").status_code == 404
+
+
+def test_a_refusal_over_the_socket_names_the_player_in_the_page_language(client: TestClient, arbiter: str) -> None:
+    game = create_game(client, arbiter)
+    room = game["id"]
+    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
+        arbiter_ws.send_json({"t": "hello", "v": 0})
+        receive_until(arbiter_ws, "welcome")
+        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {"absent": ["white"]}})
+        receive_until(arbiter_ws, "ack")
+    expected = {
+        "kk": "Абай әлі келген жоқ (TK-C6).",
+        "ru": "Игрок Абай ещё не прибыл (TK-C6).",
+        "en": "Абай has not arrived yet (TK-C6).",
+    }
+    for language, message in expected.items():
+        with client.websocket_connect(f"/ws/rooms/{room}?lang={language}") as white:
+            white.send_json({"t": "hello", "v": 0, "token": game["tokens"]["white"]})
+            receive_until(white, "welcome")
+            white.send_json({"t": "cmd", "id": "m", "type": "move", "data": {"hole": 7}})
+            refused = receive_until(white, "refused")
+        assert (refused["code"], refused["params"]) == ("not_arrived", {"player": "Абай", "clause": "TK-C6"})
+        assert refused["message"] == message
+        assert "white" not in refused["message"].lower()
