@@ -6,8 +6,9 @@ players (by their tokens) and ``--spectators`` spectators per game. Every client
 as a browser does. Each game then sends one command every ``1 / --pace`` seconds (random phase per game, at most
 one command in flight per game) in alternating windows of ``--seconds``:
 
-- **noop** (the baseline, same clients, same pace): the player to move sends ``move`` to hole 0, which the room
-  refuses — the full socket and room-lock path, but nothing persisted or broadcast;
+- **noop** (the baseline, same clients, same pace): the player *not* to move sends ``move`` (hole 1), which the
+  room's rules refuse (``not_your_turn``) — the full socket, room-lock and decide path, but nothing persisted or
+  broadcast;
 - **move**: the player to move plays a random legal move (``legal`` from the state it was last sent).
 
 Per window: commands/s, acknowledgement latency (cmd sent → ack/refused received), broadcast latency (cmd sent →
@@ -519,10 +520,13 @@ class GameSlot:
         # catches up after a command whose answer came too late).
         self.version = max(self.version, *(player.version for player in self.players.values()))
         await white.wait_version(self.version, COMMAND_TIMEOUT_S)  # whose turn it is, as of the last ack
-        mover = self.players[str(white.state.get("turn") or "white")]
+        turn = str(white.state.get("turn") or "white")
+        mover = self.players[turn]
         await mover.wait_version(self.version, COMMAND_TIMEOUT_S)
         if mode == "noop":
-            data: dict[str, Any] = {"hole": 0}
+            # A well-formed move out of turn: read at the edge, then refused by the game's rules.
+            mover = self.players["black" if turn == "white" else "white"]
+            data: dict[str, Any] = {"hole": 1}
         else:
             legal = mover.state.get("legal") or []
             if self.over() or not legal:

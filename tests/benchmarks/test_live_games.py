@@ -24,5 +24,5 @@ def test_a_tiny_run_prints_medians_ratios_and_the_goal() -> None:
     assert re.search(rf"noop: cmds/s={NUMBER} ack_p50_ms={NUMBER} ack_p99_ms={NUMBER} cpu_us_per_cmd=", out), out
     assert re.search(rf"ratio move/noop: ack_p50={NUMBER} ack_p99={NUMBER} cpu_per_cmd={NUMBER}", out), out
     assert re.search(rf"memory: per_live_room_kib={NUMBER}", out), out
-    assert re.search(r"problems: timeouts=0 games_replaced=\d+ refused=illegal_move:\d+ client_errors=0", out), out
+    assert re.search(r"problems: timeouts=0 games_replaced=\d+ refused=not_your_turn:\d+ client_errors=0", out), out
     assert re.search(r"goal p99 <= 50 ms for 2 games with 2 spectators each: (met|NOT met)", out), out

@@ -128,7 +128,8 @@ def test_an_adjournment_with_a_sealed_move_and_its_resumption(browser: Browser, 
 
     # Before the arbiter adjourns, nobody can seal (TK-A2).
     assert white.locator("[data-player-cmd=adjourn]").count() == 0
-    assert refusal_of(white, "white", "adjourn", {"hole": 3, "salt": "ab" * 16}) == "refused"
+    assert refusal_of(white, "white", "adjourn", {"hole": 3, "salt": "ab" * 16}) == "seal_without_adjournment"
+    expect(white.locator("#notice")).to_have_text("A move is sealed only when the arbiter adjourns the game (TK-A2).")
 
     arbiter.locator("#console [data-cmd=request_adjournment]").click()
     for page in (white, black, arbiter):
@@ -193,7 +194,8 @@ def test_an_adjournment_with_a_sealed_move_and_its_resumption(browser: Browser, 
     # The board offers only the sealed move, and the server refuses any other.
     expect(white.locator("button.hole.legal")).to_have_count(1)
     expect(white.locator("button.hole.legal.sealed .hole-num")).to_have_text("3")
-    assert refusal_of(white, "white", "move", {"hole": 5}) == "sealed_move"
+    assert refusal_of(white, "white", "move", {"hole": 5}) == "must_play_sealed_move"
+    expect(white.locator("#notice")).to_have_text("Абай must play the sealed move, hole 3 (TK-A4).")
     assert moves_played(white) == 2
     play(white, "white", 3)
     expect(black.locator("#moves tbody td:not(:empty)")).to_have_count(3)

@@ -112,3 +112,22 @@ def test_the_flag_falls_by_itself_at_zero(browser: Browser, server: Server, arbi
     for page in (white, black):
         expect(page.locator("#result .result-symbol")).to_have_text("0 – 1", timeout=10_000)
     expect(white.locator(".player-bar[data-side=white] [data-clock]")).to_have_text(re.compile(r"0:00"))
+
+
+def test_a_refusal_is_shown_in_the_page_language_naming_the_players(
+    browser: Browser, server: Server, arbiter: Page
+) -> None:
+    game = create_game(arbiter, server)
+    white, black = open_players(browser, server, game)
+    start(arbiter, server, str(game["id"]))
+    # Commands the board would not offer, sent through each page's own connection: the server refuses them and
+    # the page shows the server's sentence, in its own language, with the players' names (never "white").
+    send = "([type, data]) => window.toreshiGame.clients[0].command(type, data).catch(() => null)"
+    black.evaluate(send, ["move", {"hole": 1}])
+    expect(black.locator("#notice")).to_have_text("Сейчас ходит Абай, а не Болат.")
+    white.evaluate(send, ["press", {}])
+    expect(white.locator("#notice")).to_have_text(
+        "Абай жүріс жасамай тұрып қарсыласының (Болат) сағатын қоса алмайды (TK-C9)."
+    )
+    screenshot(black, "togyz-refusal-ru")
+    screenshot(white, "togyz-refusal-kk")

@@ -82,7 +82,7 @@ def test_a_late_arrival_then_the_finished_game_replayed_move_by_move(browser: Br
     play(shared, "white", HOLES[0])
     shared.wait_for_function("window.toreshiGame.state.moves.length === 1")
     play(shared, "black", HOLES[1])
-    expect(shared.locator("#notice")).to_contain_text("has not arrived")
+    expect(shared.locator("#notice")).to_have_text("Болат has not arrived yet (TK-C6).")  # the player, by name
     assert moves_played(shared) == 1
 
     form = arbiter.locator("#arrive")

@@ -22,7 +22,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.kit.refusal import Refused, all_codes
+from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
@@ -326,7 +327,9 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> 
             )
             answers, closed = exchange(ws, frame, 1)
         assert closed is None
-        assert [(a["t"], a["code"]) for a in answers] == [("refused", "bad_request")]
+        assert [(a["t"], a["code"], a["params"]) for a in answers] == [
+            ("refused", "field_control_characters", {"field": "reason"})
+        ]
         assert stored_version(client, room_id) == before
         body = {"white": "a\x00b", "black": "c", "control": "blitz"}
         response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
@@ -357,15 +360,17 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> 
 def test_creating_a_game_from_any_json_is_a_game_or_a_refusal(
     control: dict[str, Any], game_settings: dict[str, Any], names: tuple[Any, str]
 ) -> None:
-    """What POST /api/games passes to the room (objects of any shape) is a game or a CommandRefusedError."""
+    """What POST /api/games passes to the room (objects of any shape) is a game or a refusal with a code (any other
+    exception fails the test)."""
     data = {"white": names[0], "black": names[1], "control": control, "settings": game_settings}
     try:
         events = TogyzRoom().decide(Command("create", Actor("arbiter", "a"), data), 0)
-    except CommandRefusedError as refused:
-        events, reason = [], (refused.code, str(refused))
+    except Refused as refused:
+        events, code = [], refused.code
     else:
-        reason = ("", "")
-    assert bool(events) != all(reason), (events, reason)
+        code = ""
+    assert bool(events) != bool(code), (events, code)
+    assert not code or code in all_codes(), code
 
 
 @pytest.mark.parametrize("depth", [1500, MAX_MESSAGE_BYTES // 2 - 20])

@@ -67,17 +67,13 @@ def test_no_tuzdyk_on_hole_nine() -> None:
 
 def test_no_tuzdyk_on_the_number_of_the_opponents_tuzdyk() -> None:
     # Black owns a tuzdyk on White's hole 2, so White cannot make one on Black's hole 2.
-    pos = Position.from_parts(
-        [0, 0, 0, 0, 0, 0, 0, 0, 3], [5, 2, 0, 0, 0, 0, 0, 0, 1], (72, 79), black_tuzdyk=2
-    )
+    pos = Position.from_parts([0, 0, 0, 0, 0, 0, 0, 0, 3], [5, 2, 0, 0, 0, 0, 0, 0, 1], (72, 79), black_tuzdyk=2)
     played = pos.play(9)
     assert not played.tuzdyk and pos.holes(BLACK)[1] == 3
 
 
 def test_only_one_tuzdyk_per_player() -> None:
-    pos = Position.from_parts(
-        [0, 0, 0, 0, 0, 0, 0, 0, 3], [5, 2, 0, 0, 0, 0, 0, 0, 1], (70, 81), white_tuzdyk=5
-    )
+    pos = Position.from_parts([0, 0, 0, 0, 0, 0, 0, 0, 3], [5, 2, 0, 0, 0, 0, 0, 0, 1], (70, 81), white_tuzdyk=5)
     played = pos.play(9)
     assert not played.tuzdyk and pos.tuzdyk(WHITE) == 5
 

@@ -8,17 +8,38 @@ from .helpers import create_game, receive_until
 
 
 def test_creating_a_game_needs_a_signed_in_arbiter_and_the_csrf_header(client: TestClient) -> None:
-    assert client.post("/api/games", json={"white": "a", "black": "b"}).status_code == 401
+    anonymous = client.post("/api/games?lang=en", json={"white": "a", "black": "b"})
+    assert anonymous.status_code == 401 and anonymous.json()["code"] == "sign_in_required"
+    assert anonymous.json()["error"] == "Sign in as an arbiter first."
     csrf = client.get("/api/session").json()["csrf"]
     name = "arbiter"
     client.post("/setup", data={"name": name, "password": "long enough", "confirm": "long enough", "csrf": csrf})
-    assert client.post("/api/games", json={"white": "a", "black": "b"}).status_code == 403
+    no_token = client.post("/api/games", json={"white": "a", "black": "b"})
+    assert no_token.status_code == 403 and no_token.json()["code"] == "csrf_failed"
     bad = client.post(
-        "/api/games",
+        "/api/games?lang=ru",
         json={"white": "a", "black": "b", "control": "bullet"},
         headers={"x-csrf-token": client.get("/api/session").json()["csrf"]},
     )
-    assert bad.status_code == 400 and "unknown time control" in bad.json()["error"]
+    assert bad.status_code == 400
+    body = bad.json()
+    assert (body["code"], body["params"]["control"]) == ("unknown_time_control", "bullet")
+    assert "blitz" in body["params"]["presets"] and body["error"] == body["message"]
+    assert body["message"].startswith("«bullet» — не контроль времени")  # in the request's language
+
+
+def test_a_bad_new_game_is_refused_naming_the_field_in_the_request_language(client: TestClient, arbiter: str) -> None:
+    headers = {"x-csrf-token": arbiter}
+    nameless = client.post("/api/games?lang=kk", json={"white": " ", "black": "b"}, headers=headers)
+    assert nameless.status_code == 400
+    assert (nameless.json()["code"], nameless.json()["params"]) == ("field_empty", {"field": "white"})
+    assert nameless.json()["error"].startswith("Бастаушы:")
+    both = {"periods": [{"time_ms": 60_000}], "increment_ms": 1000, "delay_ms": 1000}
+    clock = client.post("/api/games?lang=ru", json={"white": "a", "black": "b", "control": both}, headers=headers)
+    assert (clock.json()["code"], clock.json()["params"]) == ("increment_and_delay", {"clause": "TK-C4"})
+    assert clock.json()["error"] == "Выберите добавление или задержку, но не то и другое вместе (TK-C4)."
+    typo = client.post("/api/games", json={"white": "a", "black": "b", "settings": {"flag": "claim"}}, headers=headers)
+    assert (typo.json()["code"], typo.json()["params"]) == ("unknown_setting", {"field": "flag"})
 
 
 def test_a_cross_site_post_is_refused(client: TestClient, arbiter: str) -> None:
@@ -79,3 +100,27 @@ def test_a_wrong_token_is_a_spectator(client: TestClient, arbiter: str) -> None:
 
 def test_unknown_room(client: TestClient) -> None:
     assert client.get("/api/rooms/g-nothing").status_code == 404
+
+
+def test_a_refusal_over_the_socket_names_the_player_in_the_page_language(client: TestClient, arbiter: str) -> None:
+    game = create_game(client, arbiter)
+    room = game["id"]
+    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
+        arbiter_ws.send_json({"t": "hello", "v": 0})
+        receive_until(arbiter_ws, "welcome")
+        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {"absent": ["white"]}})
+        receive_until(arbiter_ws, "ack")
+    expected = {
+        "kk": "Абай әлі келген жоқ (TK-C6).",
+        "ru": "Игрок Абай ещё не прибыл (TK-C6).",
+        "en": "Абай has not arrived yet (TK-C6).",
+    }
+    for language, message in expected.items():
+        with client.websocket_connect(f"/ws/rooms/{room}?lang={language}") as white:
+            white.send_json({"t": "hello", "v": 0, "token": game["tokens"]["white"]})
+            receive_until(white, "welcome")
+            white.send_json({"t": "cmd", "id": "m", "type": "move", "data": {"hole": 7}})
+            refused = receive_until(white, "refused")
+        assert (refused["code"], refused["params"]) == ("not_arrived", {"player": "Абай", "clause": "TK-C6"})
+        assert refused["message"] == message
+        assert "white" not in refused["message"].lower()

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import html
+import json
 import re
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
+
+from toreshi.togyz.position import Termination
 
 PLAYERS = ["Abay", "Bolat", "Dana", "Erlan", "Aigerim", "Timur"]
 ARTICLE = re.compile(r'<article class="live-board[^"]*" data-board="(\d+)"(?: data-room="(g-[0-9a-f]+)")?')
@@ -62,6 +66,22 @@ def test_every_board_of_the_round_with_its_room_or_its_result(client: TestClient
         assert f"{number}. {name}" in page
     assert page.index("1. Abay") < page.index('data-board="2"') < page.index("2. Bolat")
     assert '"last_move": "Last move"' in page and '"to_move": "to move"' in page
+
+
+def test_the_broadcast_script_has_a_text_for_every_key_it_shows(client: TestClient, arbiter: str) -> None:
+    """The broadcast and the board renderer it draws with find every text among the page's strings, in Kazakh."""
+    tid, _rooms = paired_round_with_live_games(client, arbiter)
+    static = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
+    script = (static / "broadcast.js").read_text() + (static / "togyz-board.js").read_text()
+    used = set(re.findall(r'(?<![\w.$])t\("(\w+)"', script)) | {"white", "black"}
+    used |= {f"term_{termination.value}" for termination in Termination}
+    page = client.get(f"/tournaments/{tid}/rounds/1/live?lang=kk").text
+    found = re.search(r'<script type="application/json" id="broadcast-texts">(.*?)</script>', page, re.S)
+    assert found is not None
+    strings = json.loads(found.group(1))
+    assert {"kazan", "tuzdyk", "no_moves", "to_move"} <= used
+    assert sorted(used - strings.keys()) == []
+    assert strings["kazan"] == "қазан" and strings["term_time_forfeit"] != "Flag fall"
 
 
 def test_the_round_page_links_to_it_and_it_speaks_kazakh(client: TestClient, arbiter: str) -> None:

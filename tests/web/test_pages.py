@@ -260,10 +260,11 @@ def test_the_script_gets_its_texts_as_json_not_as_markup(web: TestClient) -> Non
 
 
 def test_the_script_has_a_text_for_every_key_it_shows(web: TestClient) -> None:
-    script = (STATIC_JS / "togyz.js").read_text()
+    # The page's own script and the board renderer it draws with.
+    script = (STATIC_JS / "togyz.js").read_text() + (STATIC_JS / "togyz-board.js").read_text()
     used = set(re.findall(r'(?<![\w.$])t\("(\w+)"', script)) | set(re.findall(r'"(confirm_\w+)"', script))
     used |= {"white", "black"} | {f"term_{termination.value}" for termination in Termination}
-    assert {"you", "wins", "offline", "draw_offered_by", "tap_to_press"} <= used
+    assert {"you", "wins", "offline", "draw_offered_by", "tap_to_press", "tuzdyk", "note_flag_81"} <= used
     set_up(web)
     room = create_game(web)
     for language in ("kk", "ru", "en"):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -89,3 +90,16 @@ def test_a_game_without_moves_shows_the_start(client: TestClient, arbiter: str) 
 def test_an_unknown_room_has_no_replay(client: TestClient, arbiter: str) -> None:
     assert client.get("/games/g-000000000000/replay").status_code == 404
     assert client.get("/games/not a room/replay").status_code == 404
+
+
+def test_the_replay_script_has_a_text_for_every_key_it_shows(client: TestClient, arbiter: str) -> None:
+    """The replay and the board renderer it draws with find every text among the page's strings."""
+    static = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
+    script = (static / "togyz-replay.js").read_text() + (static / "togyz-board.js").read_text()
+    used = set(re.findall(r'(?<![\w.$])t\("(\w+)"', script)) | {"white", "black"}
+    assert {"kazan", "tuzdyk", "ply", "start"} <= used
+    room, _ = play(client, arbiter, [7])
+    for language in ("kk", "ru"):
+        strings = replay_data(client.get(f"/games/{room}/replay?lang={language}").text)["strings"]
+        assert sorted(used - strings.keys()) == [], language
+        assert strings["kazan"] in ("қазан", "казан") and strings["white"] in ("Бастаушы", "Белые")

@@ -6,6 +6,7 @@
 360000
 """
 
+from toreshi.clock.codes import ClockCode
 from toreshi.clock.flag import FlagCheck, FlagMode, check_required_moves
 from toreshi.clock.gameclock import ClockError, ClockState, GameClock, Press, SideTime
 from toreshi.clock.lag import NO_LAG_COMPENSATION, LagCompensation, reported_lag
@@ -13,7 +14,6 @@ from toreshi.clock.presets import BLITZ, CLASSICAL_40_2H_1H, CLASSICAL_60, CLASS
 from toreshi.clock.timecontrol import (
     Period,
     TimeControl,
-    TimeControlError,
     late_clock_allowance,
     minutes,
     seconds,
@@ -28,6 +28,7 @@ __all__ = [
     "NO_LAG_COMPENSATION",
     "PRESETS",
     "RAPID",
+    "ClockCode",
     "ClockError",
     "ClockState",
     "FakeTime",
@@ -39,7 +40,6 @@ __all__ = [
     "Press",
     "SideTime",
     "TimeControl",
-    "TimeControlError",
     "TimeSource",
     "check_required_moves",
     "late_clock_allowance",

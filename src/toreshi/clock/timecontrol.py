@@ -9,11 +9,23 @@ remains, never substituted for it.
 '40 moves in 120 min, then the rest in 60 min'
 >>> control.total_ms // 60_000
 180
+
+A control that cannot be played is refused with a :class:`~toreshi.clock.codes.ClockCode` (the web layer says why
+in the reader's language; ``str(control)`` is English, for logs and the command line):
+
+>>> TimeControl.sudden_death(minutes(5), increment_ms=1, delay_ms=1)
+Traceback (most recent call last):
+...
+toreshi.kit.refusal.Refused: increment_and_delay (clause='TK-C4')
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+
+from toreshi.clock.codes import ClockCode
+from toreshi.kit.codec import spec
+from toreshi.kit.refusal import Refused
 
 MS_PER_SECOND = 1_000
 MS_PER_MINUTE = 60_000
@@ -33,8 +45,10 @@ def seconds(count: int) -> int:
     return count * MS_PER_SECOND
 
 
-class TimeControlError(ValueError):
-    """A time control that cannot be played: no period, a negative time, a final period with a move count…"""
+MAX_PERIOD_MS = 24 * 60 * MS_PER_MINUTE
+"""The longest period a client may describe (a day): beyond it a number is a mistake, not a time control."""
+MAX_MOVES = 1_000
+MAX_INCREMENT_MS = MS_PER_MINUTE * 60
 
 
 def _format_ms(ms: int) -> str:
@@ -49,14 +63,14 @@ def _format_ms(ms: int) -> str:
 class Period:
     """``moves`` moves in ``time_ms``; ``moves=None`` means the rest of the game (only the final period)."""
 
-    moves: int | None
-    time_ms: int
+    moves: int | None = field(metadata=spec(minimum=1, maximum=MAX_MOVES))
+    time_ms: int = field(metadata=spec(minimum=1, maximum=MAX_PERIOD_MS))
 
     def __post_init__(self) -> None:
         if self.time_ms <= 0:
-            raise TimeControlError(f"a period needs a positive time, not {self.time_ms} ms")
+            raise Refused(ClockCode.PERIOD_TIME_NOT_POSITIVE)
         if self.moves is not None and self.moves <= 0:
-            raise TimeControlError(f"a period needs a positive number of moves, not {self.moves}")
+            raise Refused(ClockCode.PERIOD_MOVES_NOT_POSITIVE)
 
     def __str__(self) -> str:
         if self.moves is None:
@@ -72,23 +86,23 @@ class TimeControl:
     that is not charged at all (the "US delay").
     """
 
-    periods: tuple[Period, ...]
-    increment_ms: int = 0
-    delay_ms: int = 0
+    periods: tuple[Period, ...] = field(metadata=spec(max_items=10))
+    increment_ms: int = field(default=0, metadata=spec(minimum=0, maximum=MAX_INCREMENT_MS))
+    delay_ms: int = field(default=0, metadata=spec(minimum=0, maximum=MAX_INCREMENT_MS))
 
     def __post_init__(self) -> None:
         if not self.periods:
-            raise TimeControlError("a time control needs at least one period")
+            raise Refused(ClockCode.NO_PERIOD)
         *leading, final = self.periods
         for index, period in enumerate(leading, start=1):
             if period.moves is None:
-                raise TimeControlError(f"period {index} is not the last one, so it needs a number of moves")
+                raise Refused(ClockCode.PERIOD_NEEDS_MOVES, period=index)
         if final.moves is not None:
-            raise TimeControlError("the final period covers the rest of the game: give it no move count")
+            raise Refused(ClockCode.FINAL_PERIOD_HAS_MOVES)
         if self.increment_ms < 0 or self.delay_ms < 0:
-            raise TimeControlError("increment and delay cannot be negative")
+            raise Refused(ClockCode.NEGATIVE_INCREMENT)
         if self.increment_ms and self.delay_ms:
-            raise TimeControlError("choose an increment or a delay, not both")
+            raise Refused(ClockCode.INCREMENT_AND_DELAY, clause="TK-C4")
 
     @classmethod
     def of(cls, *periods: Period, increment_ms: int = 0, delay_ms: int = 0) -> TimeControl:
@@ -125,31 +139,12 @@ class TimeControl:
         return text
 
     def to_dict(self) -> dict[str, object]:
+        """The control as a JSON object (what a ``create`` command carries, what ``game_created`` stores)."""
         return {
             "periods": [{"moves": p.moves, "time_ms": p.time_ms} for p in self.periods],
             "increment_ms": self.increment_ms,
             "delay_ms": self.delay_ms,
         }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, object]) -> TimeControl:
-        """Read :meth:`to_dict` output; raises :class:`TimeControlError` on a malformed dict."""
-        try:
-            raw_periods = data["periods"]
-            if not isinstance(raw_periods, list):
-                raise TimeControlError("'periods' must be a list")
-            periods = []
-            for raw in raw_periods:
-                moves, time_ms = raw["moves"], raw["time_ms"]
-                if not (moves is None or isinstance(moves, int)) or not isinstance(time_ms, int):
-                    raise TimeControlError(f"a period needs integer moves and time_ms, not {raw!r}")
-                periods.append(Period(moves, time_ms))
-            increment, delay = data.get("increment_ms", 0), data.get("delay_ms", 0)
-            if not isinstance(increment, int) or not isinstance(delay, int):
-                raise TimeControlError("increment_ms and delay_ms must be integers")
-        except (KeyError, TypeError) as error:
-            raise TimeControlError(f"malformed time control {data!r}: {error}") from None
-        return cls(tuple(periods), increment, delay)
 
 
 def late_clock_allowance(control: TimeControl, elapsed_ms: int, *, minimum_ms: int = minutes(15)) -> int:
@@ -164,6 +159,6 @@ def late_clock_allowance(control: TimeControl, elapsed_ms: int, *, minimum_ms: i
     15
     """
     if elapsed_ms < 0:
-        raise TimeControlError(f"elapsed time cannot be negative, not {elapsed_ms} ms")
+        raise Refused(ClockCode.NEGATIVE_ELAPSED)
     left_for_both = max(0, 2 * control.total_ms - elapsed_ms)
     return max(left_for_both // 2, minimum_ms)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+from babel import units
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
@@ -40,7 +42,8 @@ async def home(request: Request) -> Response:
     games: list[dict[str, Any]] = []
     for room in await services.store.rooms(kind=RoomKind.TOGYZ):
         summary = await services.accounts.summary(room.id)
-        games.append({"id": room.id, "status": room.status.value, **summary})
+        created = datetime.fromisoformat(summary["created"]) if summary.get("created") else None
+        games.append({"id": room.id, "status": room.status.value, **summary, "created_at": created})
     games.sort(key=lambda game: (game["status"] != "live", game.get("created", "")), reverse=False)
     return render(
         request,
@@ -231,6 +234,7 @@ async def game_page(request: Request) -> Response:
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
         strings=client_strings(),
+        seconds_unit=units.get_unit_name("duration-second", length="short", locale=i18n.current_language()),
     )
 
 

@@ -12,17 +12,25 @@ from starlette.schemas import SchemaGenerator
 from starlette.websockets import WebSocket
 
 from toreshi.clock.presets import PRESETS
-from toreshi.kit.refusal import Common, Refused
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.store.accounts import Grant
 from toreshi.web import auth, refusals
+from toreshi.web.api_codes import ApiCode
 from toreshi.web.security import AttemptLimiter
 from toreshi.web.services import services_of
 
 ROOM_ID_BYTES = 6
+
+
+def refused_response(refusal: Refusal, status_code: int) -> JSONResponse:
+    """An API refusal in the request's language: ``error`` (the sentence, as before) with its ``code``,
+    ``params`` and ``message`` (docs/protocol.md, "Refusals")."""
+    message = refusals.as_message(refusal)
+    return JSONResponse({"error": message["message"], **message}, status_code=status_code)
 
 
 def new_room_id(prefix: str) -> str:
@@ -116,7 +124,7 @@ async def room_state(request: Request) -> JSONResponse:
     """
     owner = await owner_of(request, request.path_params["room_id"])
     if owner is None:
-        return JSONResponse({"error": "no such room"}, status_code=404)
+        return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)
     return JSONResponse(owner.snapshot(None))
 
 
@@ -139,21 +147,24 @@ def refuse_unstorable(data: object) -> None:
 async def create_togyz_room(
     connection: HTTPConnection,
     arbiter: str,
-    white: str,
-    black: str,
-    control: dict[str, object],
-    settings: dict[str, object] | None = None,
+    white: object,
+    black: object,
+    control: object,
+    settings: object = None,
 ) -> tuple[str, dict[str, str]]:
-    """Create a game room; returns its id and the secret tokens of the two players' links."""
+    """Create a game room; returns its id and the secret tokens of the two players' links. The names, the control
+    and the settings are what a client sent: the room's command reader checks them (raises
+    :class:`~toreshi.kit.refusal.Refused`)."""
     services = services_of(connection)
     create = Command(
         "create",
         Actor("arbiter", arbiter),
-        {"white": white, "black": black, "control": control, "settings": settings or {}},
+        {"white": white, "black": black, "control": control, "settings": {} if settings is None else settings},
     )
-    # Decided once on a blank game first: a refused game leaves no empty room behind in the store.
+    # Decided once on a blank game first: a refused game leaves no empty room behind in the store. (The create
+    # command is read with every check here, so what reaches the store is what the room accepted.)
     refuse_unstorable(create.data)
-    TogyzRoom().decide(create, 0)
+    (created,) = TogyzRoom().decide(create, 0)
     room_id = new_room_id("g")
     await services.store.create_room(room_id, RoomKind.TOGYZ)
     owner = await services.rooms.get(room_id, "togyz")
@@ -163,8 +174,9 @@ async def create_togyz_room(
         await services.rooms.drop(room_id)
         raise
     tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
+    names = {"white": str(created.payload["white"]), "black": str(created.payload["black"])}  # as the room read them
     for role, token in tokens.items():
-        await services.accounts.grant(room_id, role, white if role == "white" else black, token_digest(token))
+        await services.accounts.grant(room_id, role, names[role], token_digest(token))
     return room_id, tokens
 
 
@@ -213,36 +225,31 @@ async def create_game(request: Request) -> JSONResponse:
     """
     arbiter = auth.signed_in(request)
     if arbiter is None:
-        return JSONResponse({"error": "sign in as an arbiter first"}, status_code=401)
+        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
     if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
-        return JSONResponse({"error": "missing or wrong X-CSRF-Token (see GET /api/session)"}, status_code=403)
+        return refused_response(Refusal(ApiCode.CSRF_FAILED), 403)
     try:
         body = await request.json()
     except (ValueError, RecursionError):  # RecursionError: arrays or objects nested thousands deep
-        return JSONResponse({"error": "the body must be JSON"}, status_code=400)
+        return refused_response(Refusal(ApiCode.BODY_NOT_JSON), 400)
     if not isinstance(body, dict):
-        return JSONResponse({"error": "the body must be a JSON object"}, status_code=400)
+        return refused_response(Refusal(ApiCode.BODY_NOT_JSON), 400)
     control = body.get("control", "blitz")
     if isinstance(control, str):
         preset = PRESETS.get(control)
         if preset is None:
-            return JSONResponse(
-                {"error": f"unknown time control {control!r}; presets: {sorted(PRESETS)}"}, status_code=400
+            presets = ", ".join(sorted(PRESETS))
+            return refused_response(
+                Refusal(ApiCode.UNKNOWN_TIME_CONTROL, {"control": control[:40], "presets": presets}), 400
             )
         control = preset.to_dict()
+    # The names, the time control and the settings are read (and refused field by field) by the room's command
+    # reader; only their JSON kinds are checked here, for the store's sake.
     white, black, settings = body.get("white"), body.get("black"), body.get("settings", {})
-    if (
-        not isinstance(white, str)
-        or not isinstance(black, str)
-        or not isinstance(control, dict)
-        or not isinstance(settings, dict)
-    ):
-        return JSONResponse({"error": "white and black are names; control and settings are objects"}, status_code=400)
     try:
         room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings)
     except Refused as refused:
-        message = refusals.message_of(refused)
-        return JSONResponse({"error": message["message"], **message}, status_code=400)
+        return refused_response(refused.refusal, 400)
     base = str(request.base_url).rstrip("/")
     links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
     links["spectator"] = f"{base}/games/{room_id}"
@@ -267,7 +274,12 @@ OPENAPI = SchemaGenerator(
                 "Error": {
                     "type": "object",
                     "required": ["error"],
-                    "properties": {"error": {"type": "string"}, "code": {"type": "string"}},
+                    "properties": {
+                        "error": {"type": "string", "description": "The sentence, in the request's language"},
+                        "code": {"type": "string"},
+                        "params": {"type": "object"},
+                        "message": {"type": "string"},
+                    },
                 },
                 "Session": {
                     "type": "object",
@@ -291,8 +303,8 @@ OPENAPI = SchemaGenerator(
                     "type": "object",
                     "required": ["white", "black"],
                     "properties": {
-                        "white": {"type": "string", "minLength": 1, "maxLength": 500},
-                        "black": {"type": "string", "minLength": 1, "maxLength": 500},
+                        "white": {"type": "string", "minLength": 1, "maxLength": 100},
+                        "black": {"type": "string", "minLength": 1, "maxLength": 100},
                         "control": {
                             "description": "A preset name or a time control (default: blitz)",
                             "oneOf": [

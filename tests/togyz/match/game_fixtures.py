@@ -5,7 +5,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import pytest
+
 from toreshi.clock import BLITZ, TimeControl
+from toreshi.kit.refusal import ParamValue, RefusalCode, Refused
 from toreshi.togyz import Position, Side
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.settings import GameSettings
@@ -19,6 +22,13 @@ def new_game(control: TimeControl = BLITZ, settings: GameSettings | None = None,
 
 def started(control: TimeControl = BLITZ, settings: GameSettings | None = None, *, at: int = 0) -> Game:
     return new_game(control, settings, at=at).start(now_ms=at)
+
+
+def refusal(call: Callable[[], object]) -> tuple[RefusalCode, dict[str, ParamValue]]:
+    """The code and parameters ``call()`` is refused with (it must be refused)."""
+    with pytest.raises(Refused) as caught:
+        call()
+    return caught.value.refusal.code, dict(caught.value.params)
 
 
 def playout(seed: int) -> list[int]:

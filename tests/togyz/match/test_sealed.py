@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
-import pytest
-
 from toreshi.clock import CLASSICAL_60, minutes
-from toreshi.togyz import BLACK, WHITE, IllegalMoveError, Termination
+from toreshi.togyz import BLACK, WHITE, Termination
 from toreshi.togyz.fen import to_fen
+from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.events import GameAdjourned, event_to_dict
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.result import GameResult
-from toreshi.togyz.match.sealed import SealedMoveError, commit, new_salt, verify
+from toreshi.togyz.match.sealed import commit, new_salt, verify
 from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
-from toreshi.togyz.match.state import GameError, GameStatus
+from toreshi.togyz.match.state import GameStatus
 
-from .game_fixtures import SALT, play, started
+from .game_fixtures import SALT, play, refusal, started
 
 
 def _adjourned(policy: SealedMovePolicy = SealedMovePolicy.REFUSE_ILLEGAL, hole: int = 9) -> Game:
@@ -44,19 +43,26 @@ def test_sealing_records_the_envelope_but_not_the_move() -> None:
 
 def test_only_the_player_to_move_seals_a_legal_move() -> None:
     game = started(CLASSICAL_60).move(WHITE, 7, now_ms=1_000)
-    with pytest.raises(SealedMoveError, match="the player to move seals the move: black, not white"):
-        game.adjourn(WHITE, 1, SALT, now_ms=2_000)
-    with pytest.raises(SealedMoveError, match="at least 32 characters"):
-        game.adjourn(BLACK, 1, "short", now_ms=2_000)
-    with pytest.raises(SealedMoveError, match="press the clock first"):
-        game.move(BLACK, 1, now_ms=2_000, press=False).adjourn(WHITE, 2, SALT, now_ms=3_000)
+    assert refusal(lambda: game.adjourn(WHITE, 1, SALT, now_ms=2_000)) == (
+        TogyzCode.SEALER_NOT_TO_MOVE,
+        {"player": "Abay", "to_move": "Bolat"},
+    )
+    assert refusal(lambda: game.adjourn(BLACK, 1, "short", now_ms=2_000)) == (TogyzCode.SALT_TOO_SHORT, {"minimum": 32})
+    pending = game.move(BLACK, 1, now_ms=2_000, press=False)
+    assert refusal(lambda: pending.adjourn(WHITE, 2, SALT, now_ms=3_000)) == (
+        TogyzCode.SEAL_AFTER_PRESS,
+        {"player": "Bolat"},
+    )
+    assert refusal(lambda: game.adjourn(BLACK, 10, SALT, now_ms=2_000)) == (TogyzCode.NO_SUCH_HOLE, {"hole": 10})
 
 
 def test_sealing_from_an_empty_hole_is_refused() -> None:
     game, _ = play(started(CLASSICAL_60), [1, 1, 1, 1], at=0)
     assert game.state.board.holes(WHITE)[0] == 0
-    with pytest.raises(IllegalMoveError, match="hole 1 cannot be sealed"):
-        game.adjourn(WHITE, 1, SALT, now_ms=3_000)
+    assert refusal(lambda: game.adjourn(WHITE, 1, SALT, now_ms=3_000)) == (
+        TogyzCode.SEALED_MOVE_ILLEGAL,
+        {"player": "Abay", "hole": 1},
+    )
     assert game.state.status is GameStatus.LIVE
 
 
@@ -65,19 +71,19 @@ def test_resumption_restores_clocks_and_accepts_only_the_sealed_move() -> None:
     # sealer must play the sealed move.
     game = _adjourned()
     assert game.state.unsigned_warnings(10**9) == []
-    with pytest.raises(SealedMoveError, match="not intact"):
-        game.open_envelope(8, SALT, now_ms=minutes(60 * 24))
-    with pytest.raises(SealedMoveError, match="not intact"):
-        game.open_envelope(9, new_salt(), now_ms=minutes(60 * 24))
-    with pytest.raises(GameError, match="cannot make a move: the game is adjourned"):
-        game.move(WHITE, 9, now_ms=minutes(60 * 24))
+    not_intact = (TogyzCode.ENVELOPE_NOT_INTACT, {"clause": "TK-A4"})
+    assert refusal(lambda: game.open_envelope(8, SALT, now_ms=minutes(60 * 24))) == not_intact
+    assert refusal(lambda: game.open_envelope(9, new_salt(), now_ms=minutes(60 * 24))) == not_intact
+    assert refusal(lambda: game.move(WHITE, 9, now_ms=minutes(60 * 24))) == (TogyzCode.GAME_ADJOURNED, {})
     resumed_at = minutes(60 * 24)
     game = game.open_envelope(9, SALT, now_ms=resumed_at)
     assert game.state.status is GameStatus.LIVE and game.state.clock.running_side is WHITE
     assert game.state.clock.remaining(WHITE, resumed_at) == minutes(60) - minutes(7)
     assert game.state.clock.remaining(BLACK, resumed_at) == minutes(60) - minutes(2)
-    with pytest.raises(SealedMoveError, match="the sealed move is 9: white must play it, not 8"):
-        game.move(WHITE, 8, now_ms=resumed_at + 5_000)
+    assert refusal(lambda: game.move(WHITE, 8, now_ms=resumed_at + 5_000)) == (
+        TogyzCode.MUST_PLAY_SEALED_MOVE,
+        {"player": "Abay", "hole": 9, "clause": "TK-A4"},
+    )
     game = game.move(WHITE, 9, now_ms=resumed_at + 5_000)
     assert game.state.sealed_hole is None and game.state.clock.running_side is BLACK
     assert Game.replay(game.events).state == game.state
@@ -91,6 +97,7 @@ def test_illegal_sealed_move_loses_in_paper_mode() -> None:
     game = game.open_envelope(1, SALT, now_ms=at + 2_000)
     assert game.state.result is GameResult.BLACK_WINS
     assert game.state.ending is not None and game.state.ending.termination is Termination.ARBITER
+    assert (game.state.ending.note.value, game.state.ending.side) == ("sealed_move_illegal", WHITE)
 
 
 def test_resigning_an_adjourned_game() -> None:
@@ -105,11 +112,9 @@ def test_commitment_is_checked_and_bound_to_the_hole() -> None:
     assert not verify(commit(4, salt), 5, salt)
     assert not verify(commit(4, salt), 4, "0" * 32)
     assert not verify(commit(4, salt), 10, salt)
-    with pytest.raises(SealedMoveError, match="hole number 1-9"):
-        commit(0, salt)
+    assert refusal(lambda: commit(0, salt)) == (TogyzCode.NO_SUCH_HOLE, {"hole": 0})
 
 
 def test_malformed_commitment_in_a_log_is_refused() -> None:
     game = started(CLASSICAL_60)
-    with pytest.raises(SealedMoveError, match="64 lowercase hex"):
-        game.apply(GameAdjourned(10, WHITE, "abc"))
+    assert refusal(lambda: game.apply(GameAdjourned(10, WHITE, "abc"))) == (TogyzCode.BAD_COMMITMENT, {})

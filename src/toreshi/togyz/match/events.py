@@ -1,33 +1,38 @@
 """The events of one live game: what happened, when (monotonic ms), and nothing derived.
 
 A game's state is a fold of its events (:mod:`toreshi.togyz.match.state`); the store and the live rooms persist
-and ship them as JSON through :func:`event_to_dict` / :func:`event_from_dict`. Events carry the inputs of each
-decision only (the hole played, the lag reported, the salt revealed); the clock times, results and envelopes are
-recomputed by the fold, so a log cannot contradict itself.
+and ship them as JSON through the kit's one codec (:data:`EVENTS`, :func:`event_to_dict`, :func:`event_from_dict`).
+Events carry the inputs of each decision only (the hole played, the lag reported, the salt revealed); the clock
+times, results and envelopes are recomputed by the fold, so a log cannot contradict itself.
 
 >>> event = MovePlayed(at_ms=61_250, side=WHITE, hole=7)
 >>> event_to_dict(event)
-{'kind': 'move_played', 'at_ms': 61250, 'side': 'white', 'hole': 7}
+{'type': 'move_played', 'at_ms': 61250, 'side': 'white', 'hole': 7}
 >>> event_from_dict(event_to_dict(event)) == event
 True
+
+Logs written before the kit name the event under ``"kind"``; they are read as they are:
+
+>>> event_from_dict({"kind": "move_played", "at_ms": 61250, "side": "white", "hole": 7}, name="move_played")
+MovePlayed(at_ms=61250, side=<Side.WHITE: 0>, hole=7)
 """
 
 from __future__ import annotations
 
-import types
-import typing
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from enum import Enum
-from typing import Any, ClassVar, Union
+from typing import Any, ClassVar
 
-from toreshi.clock.timecontrol import TimeControl, TimeControlError
+from toreshi.clock.timecontrol import TimeControl
+from toreshi.kit.codec import SIDE, Codec, CodecError
+from toreshi.kit.refusal import Refused
 from toreshi.togyz.match.result import GameResult
-from toreshi.togyz.match.settings import GameSettings, SettingsError
+from toreshi.togyz.match.settings import GameSettings
 from toreshi.togyz.position import BLACK, WHITE, Side
 
-
-class EventLogError(ValueError):
-    """An event dict that cannot be read: unknown kind, missing or badly typed field."""
+LEGACY_TAG = "kind"
+"""Where logs written before the kit's codec kept an event's type (now ``"type"``, as every room kind's)."""
 
 
 class Actor(Enum):
@@ -48,14 +53,14 @@ class Actor(Enum):
 
 @dataclass(frozen=True, slots=True)
 class GameEvent:
-    kind: ClassVar[str] = ""
+    type: ClassVar[str] = ""
     at_ms: int
     """Monotonic milliseconds of the server when the event was decided."""
 
 
 @dataclass(frozen=True, slots=True)
 class GameCreated(GameEvent):
-    kind: ClassVar[str] = "game_created"
+    type: ClassVar[str] = "game_created"
     white: str
     black: str
     control: TimeControl
@@ -66,7 +71,7 @@ class GameCreated(GameEvent):
 class GamePostponed(GameEvent):
     """TK-A1: the chief arbiters' board postpones the game for a recognised reason."""
 
-    kind: ClassVar[str] = "game_postponed"
+    type: ClassVar[str] = "game_postponed"
     reason: str
 
 
@@ -74,13 +79,13 @@ class GamePostponed(GameEvent):
 class GameStarted(GameEvent):
     """The round start (TK-C5) or the arbiter's start (TK-B4); ``absent`` players have not come yet (TK-C6)."""
 
-    kind: ClassVar[str] = "game_started"
+    type: ClassVar[str] = "game_started"
     absent: tuple[Side, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
 class PlayerArrived(GameEvent):
-    kind: ClassVar[str] = "player_arrived"
+    type: ClassVar[str] = "player_arrived"
     side: Side
 
 
@@ -88,7 +93,7 @@ class PlayerArrived(GameEvent):
 class MovePlayed(GameEvent):
     """The sowing is made on the board; the mover's clock still runs until :class:`ClockPressed`."""
 
-    kind: ClassVar[str] = "move_played"
+    type: ClassVar[str] = "move_played"
     side: Side
     hole: int
 
@@ -97,13 +102,13 @@ class MovePlayed(GameEvent):
 class DrawOffered(GameEvent):
     """TK-R8: after the offerer's own move, before the press; written ``=``."""
 
-    kind: ClassVar[str] = "draw_offered"
+    type: ClassVar[str] = "draw_offered"
     side: Side
 
 
 @dataclass(frozen=True, slots=True)
 class ClockPressed(GameEvent):
-    kind: ClassVar[str] = "clock_pressed"
+    type: ClassVar[str] = "clock_pressed"
     side: Side
     lag_ms: int = 0
     """Network lag the client reported for this move (0 over the board)."""
@@ -111,19 +116,19 @@ class ClockPressed(GameEvent):
 
 @dataclass(frozen=True, slots=True)
 class DrawAccepted(GameEvent):
-    kind: ClassVar[str] = "draw_accepted"
+    type: ClassVar[str] = "draw_accepted"
     side: Side
 
 
 @dataclass(frozen=True, slots=True)
 class DrawDeclined(GameEvent):
-    kind: ClassVar[str] = "draw_declined"
+    type: ClassVar[str] = "draw_declined"
     side: Side
 
 
 @dataclass(frozen=True, slots=True)
 class Resigned(GameEvent):
-    kind: ClassVar[str] = "resigned"
+    type: ClassVar[str] = "resigned"
     side: Side
 
 
@@ -131,27 +136,27 @@ class Resigned(GameEvent):
 class FlagFell(GameEvent):
     """``side``'s time ran out; ``by`` is who announced it, ``None`` for the clock itself (TK-B9, TK-B10)."""
 
-    kind: ClassVar[str] = "flag_fell"
+    type: ClassVar[str] = "flag_fell"
     side: Side
     by: Actor | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ClockPaused(GameEvent):
-    kind: ClassVar[str] = "clock_paused"
+    type: ClassVar[str] = "clock_paused"
     by: Actor
 
 
 @dataclass(frozen=True, slots=True)
 class ClockResumed(GameEvent):
-    kind: ClassVar[str] = "clock_resumed"
+    type: ClassVar[str] = "clock_resumed"
 
 
 @dataclass(frozen=True, slots=True)
 class ClocksSet(GameEvent):
     """The arbiter sets both dials (TK-C10, TK-C11)."""
 
-    kind: ClassVar[str] = "clocks_set"
+    type: ClassVar[str] = "clocks_set"
     white_ms: int
     black_ms: int
     reason: str = ""
@@ -161,7 +166,7 @@ class ClocksSet(GameEvent):
 class TimeAdded(GameEvent):
     """The arbiter adds (or, negative, takes) time: extra time (TK-B3), a penalty (TK-C15)."""
 
-    kind: ClassVar[str] = "time_added"
+    type: ClassVar[str] = "time_added"
     side: Side
     delta_ms: int
     reason: str = ""
@@ -171,14 +176,14 @@ class TimeAdded(GameEvent):
 class BothFlagsExtended(GameEvent):
     """TK-C14: both flags are down; each player gets the configured extra time."""
 
-    kind: ClassVar[str] = "both_flags_extended"
+    type: ClassVar[str] = "both_flags_extended"
 
 
 @dataclass(frozen=True, slots=True)
 class GameAdjourned(GameEvent):
     """TK-A2, TK-A3: the player to move has sealed a move; only its commitment is recorded."""
 
-    kind: ClassVar[str] = "game_adjourned"
+    type: ClassVar[str] = "game_adjourned"
     sealer: Side
     commitment: str
 
@@ -187,7 +192,7 @@ class GameAdjourned(GameEvent):
 class EnvelopeOpened(GameEvent):
     """TK-A4: resumption; the sealed move and its salt are revealed and checked against the commitment."""
 
-    kind: ClassVar[str] = "envelope_opened"
+    type: ClassVar[str] = "envelope_opened"
     hole: int
     salt: str
 
@@ -196,21 +201,21 @@ class EnvelopeOpened(GameEvent):
 class DefaultDeclared(GameEvent):
     """TK-R4, TK-C6: the absent players lose by default (more than the late limit after the round start)."""
 
-    kind: ClassVar[str] = "default_declared"
+    type: ClassVar[str] = "default_declared"
 
 
 @dataclass(frozen=True, slots=True)
 class ArbiterDecided(GameEvent):
     """A result set by the arbiters (TK-R3 g, TK-C14, TK-C19)."""
 
-    kind: ClassVar[str] = "arbiter_decided"
+    type: ClassVar[str] = "arbiter_decided"
     result: GameResult
     reason: str
 
 
 @dataclass(frozen=True, slots=True)
 class ResultSigned(GameEvent):
-    kind: ClassVar[str] = "result_signed"
+    type: ClassVar[str] = "result_signed"
     side: Side
 
 
@@ -218,130 +223,77 @@ class ResultSigned(GameEvent):
 class ProtestFiled(GameEvent):
     """A protest about the game, on behalf of ``side`` (TK-P1, TK-P2)."""
 
-    kind: ClassVar[str] = "protest_filed"
+    type: ClassVar[str] = "protest_filed"
     side: Side
 
 
-EVENT_TYPES: dict[str, type[GameEvent]] = {
-    cls.kind: cls
-    for cls in (
-        GameCreated,
-        GamePostponed,
-        GameStarted,
-        PlayerArrived,
-        MovePlayed,
-        DrawOffered,
-        ClockPressed,
-        DrawAccepted,
-        DrawDeclined,
-        Resigned,
-        FlagFell,
-        ClockPaused,
-        ClockResumed,
-        ClocksSet,
-        TimeAdded,
-        BothFlagsExtended,
-        GameAdjourned,
-        EnvelopeOpened,
-        DefaultDeclared,
-        ArbiterDecided,
-        ResultSigned,
-        ProtestFiled,
-    )
-}
+@dataclass(frozen=True, slots=True)
+class AdjournmentRequested(GameEvent):
+    """TK-A2: the arbiters decide to adjourn; the player to move (``sealer``) may now seal a move. Kept by the
+    match, not the game: the game's state (and its clocks) do not change until the move is sealed."""
 
-_SIDE_NAMES = {WHITE: "white", BLACK: "black"}
-_SIDES = {name: side for side, name in _SIDE_NAMES.items()}
+    type: ClassVar[str] = "adjournment_requested"
+    sealer: Side
 
 
-def _encode(value: object) -> object:
-    if isinstance(value, Side):
-        return _SIDE_NAMES[value]
-    if isinstance(value, Enum):
-        return value.value
-    if isinstance(value, TimeControl | GameSettings):
-        return value.to_dict()
-    if isinstance(value, tuple):
-        return [_encode(item) for item in value]
-    return value
+@dataclass(frozen=True, slots=True)
+class AdjournmentCancelled(GameEvent):
+    """The arbiters withdraw their decision to adjourn."""
+
+    type: ClassVar[str] = "adjournment_cancelled"
 
 
-def event_to_dict(event: GameEvent) -> dict[str, object]:
-    """A JSON-ready dict: ``kind`` plus every field, sides as ``"white"``/``"black"``, times as integers."""
-    data: dict[str, object] = {"kind": event.kind}
-    for field in fields(event):
-        data[field.name] = _encode(getattr(event, field.name))
-    return data
+GAME_EVENTS: tuple[type[GameEvent], ...] = (
+    GameCreated,
+    GamePostponed,
+    GameStarted,
+    PlayerArrived,
+    MovePlayed,
+    DrawOffered,
+    ClockPressed,
+    DrawAccepted,
+    DrawDeclined,
+    Resigned,
+    FlagFell,
+    ClockPaused,
+    ClockResumed,
+    ClocksSet,
+    TimeAdded,
+    BothFlagsExtended,
+    GameAdjourned,
+    EnvelopeOpened,
+    DefaultDeclared,
+    ArbiterDecided,
+    ResultSigned,
+    ProtestFiled,
+)
+"""The events the game's fold (:meth:`~toreshi.togyz.match.state.GameState.apply`) takes."""
+MATCH_EVENTS: tuple[type[GameEvent], ...] = (AdjournmentRequested, AdjournmentCancelled)
+"""The events of the match around the game (:mod:`toreshi.togyz.match.core`)."""
+
+EVENTS: Codec[GameEvent] = Codec(*GAME_EVENTS, *MATCH_EVENTS, converters={Side: SIDE})
+"""The one codec of a togyz room's log: sides as ``"white"``/``"black"``, the time control and the settings as
+their own objects, results and actors by value."""
 
 
-def _decode(hint: Any, raw: object, where: str) -> object:
-    origin = typing.get_origin(hint)
-    if origin in (Union, types.UnionType):
-        options = typing.get_args(hint)
-        if raw is None and type(None) in options:
-            return None
-        (inner,) = (option for option in options if option is not type(None))
-        return _decode(inner, raw, where)
-    if origin is tuple:
-        if not isinstance(raw, list):
-            raise EventLogError(f"{where} must be a list, not {raw!r}")
-        (item, _ellipsis) = typing.get_args(hint)
-        return tuple(_decode(item, element, where) for element in raw)
-    if hint is Side:
-        if not isinstance(raw, str) or raw not in _SIDES:
-            raise EventLogError(f"{where} must be 'white' or 'black', not {raw!r}")
-        return _SIDES[raw]
-    if isinstance(hint, type) and issubclass(hint, Enum):
-        try:
-            return hint(raw)
-        except ValueError:
-            raise EventLogError(f"{where} cannot be {raw!r}") from None
-    if hint in (TimeControl, GameSettings):
-        if not isinstance(raw, dict):
-            raise EventLogError(f"{where} must be an object, not {raw!r}")
-        try:
-            return hint.from_dict(raw)
-        except (TimeControlError, SettingsError) as error:
-            raise EventLogError(f"{where}: {error}") from None
-    if hint is bool:
-        ok = isinstance(raw, bool)
-    elif hint is int:
-        ok = isinstance(raw, int) and not isinstance(raw, bool)
-    else:
-        ok = isinstance(raw, hint)
-    if not ok:
-        raise EventLogError(f"{where} must be {hint.__name__}, not {raw!r}")
-    return raw
+def event_to_dict(event: GameEvent) -> dict[str, Any]:
+    """A JSON-ready dict: ``type`` plus every field."""
+    return EVENTS.encode(event)
 
 
-_HINTS: dict[type[GameEvent], dict[str, Any]] = {}
+def event_from_dict(data: Mapping[str, Any], *, name: str | None = None) -> GameEvent:
+    """Read a stored event back (``name``: the type the store keeps beside it). Strict: raises
+    :class:`~toreshi.kit.codec.CodecError` naming the faulty field — a corrupt log is a server error.
 
-
-def _hints(cls: type[GameEvent]) -> dict[str, Any]:
-    # get_type_hints resolves the string annotations on every call; a replay reads thousands of events.
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    return hints
-
-
-def event_from_dict(data: dict[str, object]) -> GameEvent:
-    """Read :func:`event_to_dict` output back; raises :class:`EventLogError` naming the faulty field."""
-    kind = data.get("kind")
-    cls = EVENT_TYPES.get(kind) if isinstance(kind, str) else None
-    if cls is None:
-        raise EventLogError(f"unknown event kind {kind!r}")
-    hints = _hints(cls)
-    names = {field.name for field in fields(cls)}
-    unknown = set(data) - names - {"kind"}
-    if unknown:
-        raise EventLogError(f"{kind}: unknown fields {sorted(unknown)}")
-    values: dict[str, object] = {}
-    for field in fields(cls):
-        if field.name not in data:
-            if field.default is not MISSING:
-                continue
-            raise EventLogError(f"{kind}: missing field {field.name!r}")
-        values[field.name] = _decode(hints[field.name], data[field.name], f"{kind}.{field.name}")
-    event: GameEvent = typing.cast(Any, cls)(**values)
-    return event
+    A payload written before the kit carries ``"kind"`` instead of ``"type"``; it is read the same way."""
+    if LEGACY_TAG in data:
+        legacy = data[LEGACY_TAG]
+        if not isinstance(legacy, str) or (name is not None and legacy != name):
+            raise CodecError(LEGACY_TAG, f"{legacy!r} stored as {name!r}")
+        data = {key: value for key, value in data.items() if key != LEGACY_TAG}
+        name = legacy
+    try:
+        return EVENTS.decode(data, name=name)
+    except Refused as refused:
+        # A time control or settings that the rules refuse: the log holds what this program never writes.
+        raise CodecError(str(name or data.get("type")), f"refused when read back: {refused}") from None

@@ -1,8 +1,10 @@
 """One live togyz kumalak game: commands that append events, and the state as a fold of them.
 
 Every command takes ``now_ms`` (read once by the caller from its monotonic time source) and returns a new
-:class:`Game` with the events it produced, or raises a :class:`~toreshi.togyz.match.state.GameError` and leaves the
-game as it was. ``Game.replay(game.events)`` rebuilds the same state and clocks.
+:class:`Game` with the events it produced, or raises :class:`~toreshi.kit.refusal.Refused` (a
+:class:`~toreshi.togyz.match.codes.TogyzCode` naming the players) and leaves the game as it was.
+``Game.replay(game.events)`` rebuilds the same state and clocks. This is the engine of the room's core
+(:mod:`toreshi.togyz.match.core`), which turns typed commands from clients into these calls.
 
 >>> from toreshi.clock import BLITZ
 >>> game = Game.create("Abay", "Bolat", BLITZ, now_ms=0).start(now_ms=1_000)
@@ -14,6 +16,10 @@ game as it was. ``Game.replay(game.events)`` rebuilds the same state and clocks.
 <GameResult.WHITE_WINS: '1-0'>
 >>> Game.replay(game.events).state == game.state
 True
+>>> game.move(WHITE, 1, now_ms=10_000)
+Traceback (most recent call last):
+...
+toreshi.kit.refusal.Refused: game_over (result='1–0')
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
+from toreshi.kit.codec import CodecError
+from toreshi.kit.refusal import Common, Refused
+from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
@@ -35,7 +44,6 @@ from toreshi.togyz.match.events import (
     DrawDeclined,
     DrawOffered,
     EnvelopeOpened,
-    EventLogError,
     FlagFell,
     GameAdjourned,
     GameCreated,
@@ -52,10 +60,10 @@ from toreshi.togyz.match.events import (
     event_to_dict,
 )
 from toreshi.togyz.match.result import GameResult
-from toreshi.togyz.match.sealed import SealedMoveError, commit
+from toreshi.togyz.match.sealed import commit
 from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
-from toreshi.togyz.match.state import GameError, GameState
-from toreshi.togyz.position import BLACK, WHITE, IllegalMoveError, Side
+from toreshi.togyz.match.state import GameState
+from toreshi.togyz.position import BLACK, WHITE, Side
 
 __all__ = ["BLACK", "WHITE", "Game"]
 
@@ -78,18 +86,20 @@ class Game:
         now_ms: int,
     ) -> Game:
         """A scheduled game between ``white`` (бастаушы) and ``black`` (қостаушы)."""
-        if not white.strip() or not black.strip():
-            raise GameError("both players need a name")
+        for field, name in (("white", white), ("black", black)):
+            if not name.strip():
+                raise Refused(Common.FIELD_EMPTY, field=field)
         event = GameCreated(now_ms, white, black, control, settings or GameSettings())
         return cls((event,), GameState.created(event))
 
     @classmethod
     def replay(cls, events: Iterable[GameEvent]) -> Game:
-        """Rebuild a game from its event log; the log is checked by the same rules as live commands."""
+        """Rebuild a game from its event log; the log is checked by the same rules as live commands (a log they
+        refuse raises :class:`~toreshi.kit.refusal.Refused`)."""
         iterator = iter(events)
         first = next(iterator, None)
         if not isinstance(first, GameCreated):
-            raise EventLogError("an event log starts with game_created")
+            raise CodecError("log", "an event log starts with game_created")
         state = GameState.created(first)
         log: list[GameEvent] = [first]
         for event in iterator:
@@ -99,7 +109,8 @@ class Game:
 
     @classmethod
     def from_dicts(cls, data: Iterable[Mapping[str, object]]) -> Game:
-        return cls.replay(event_from_dict(dict(item)) for item in data)
+        """Replay stored event dicts (those written before the kit's codec, with ``kind``, too)."""
+        return cls.replay(event_from_dict(item) for item in data)
 
     def to_dicts(self) -> list[dict[str, object]]:
         return [event_to_dict(event) for event in self.events]
@@ -112,7 +123,7 @@ class Game:
     def postpone(self, reason: str, *, now_ms: int) -> Game:
         """TK-A1: the chief arbiters' board postpones the game for a recognised reason."""
         if not reason.strip():
-            raise GameError("a postponement needs a recognised reason (TK-A1)")
+            raise Refused(TogyzCode.POSTPONEMENT_NEEDS_REASON, clause="TK-A1")
         return self.apply(GamePostponed(now_ms, reason))
 
     def start(self, *, now_ms: int, absent: Iterable[Side] = ()) -> Game:
@@ -188,7 +199,7 @@ class Game:
             else:
                 out = [s for s in (WHITE, BLACK) if self.state.clock.is_out(s, now_ms)]
                 if len(out) != 1:
-                    raise GameError("name the side whose flag has fallen")
+                    raise Refused(TogyzCode.FLAGGED_SIDE_UNKNOWN)
                 side = out[0]
         return self.apply(FlagFell(now_ms, side, by))
 
@@ -230,15 +241,13 @@ class Game:
 
         The hole and the salt stay with the sealer (or sealed storage) until :meth:`open_envelope`.
         """
-        if self.state.settings.sealed_move_policy is SealedMovePolicy.REFUSE_ILLEGAL and side is self.state.board.turn:
-            legal = self.state.board.legal_moves()
-            if hole not in legal:
-                raise IllegalMoveError(f"hole {hole} cannot be sealed: the legal moves are {legal}")
-        try:
-            commitment = commit(hole, salt)
-        except SealedMoveError as error:
-            raise SealedMoveError(f"cannot seal: {error}") from None
-        return self.apply(GameAdjourned(now_ms, side, commitment))
+        if not 1 <= hole <= 9:
+            raise Refused(TogyzCode.NO_SUCH_HOLE, hole=hole)
+        state = self.state
+        checked = state.settings.sealed_move_policy is SealedMovePolicy.REFUSE_ILLEGAL and side is state.board.turn
+        if checked and hole not in state.board.legal_moves():
+            raise Refused(TogyzCode.SEALED_MOVE_ILLEGAL, player=state.player(side), hole=hole)
+        return self.apply(GameAdjourned(now_ms, side, commit(hole, salt)))
 
     def open_envelope(self, hole: int, salt: str, *, now_ms: int) -> Game:
         """TK-A4: reveal the sealed move, check it against the commitment, start the sealer's clock."""

@@ -20,14 +20,12 @@ import hmac
 import secrets
 from dataclasses import dataclass
 
+from toreshi.kit.refusal import Refused
+from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.position import Side
 
 MIN_SALT_CHARS = 32
 """At least 128 bits as hex, so that the commitment reveals nothing about the hole."""
-
-
-class SealedMoveError(ValueError):
-    """A sealed move that cannot be sealed or opened: a short salt, an envelope that does not match…"""
 
 
 def new_salt() -> str:
@@ -37,14 +35,15 @@ def new_salt() -> str:
 
 def _check_salt(salt: str) -> None:
     if len(salt) < MIN_SALT_CHARS:
-        raise SealedMoveError(f"the salt must have at least {MIN_SALT_CHARS} characters, not {len(salt)}")
+        raise Refused(TogyzCode.SALT_TOO_SHORT, minimum=MIN_SALT_CHARS)
 
 
 def commit(hole: int, salt: str) -> str:
-    """The commitment to ``hole``: hex SHA-256 of a domain tag, the hole and the salt."""
+    """The commitment to ``hole``: hex SHA-256 of a domain tag, the hole and the salt; refuses
+    (:class:`~toreshi.kit.refusal.Refused`) a short salt or a hole that is not 1–9."""
     _check_salt(salt)
     if not 1 <= hole <= 9:
-        raise SealedMoveError(f"a sealed move is a hole number 1-9, not {hole}")
+        raise Refused(TogyzCode.NO_SUCH_HOLE, hole=hole)
     return hashlib.sha256(f"toreshi/togyz/sealed-move:{hole}:{salt}".encode()).hexdigest()
 
 
@@ -52,7 +51,7 @@ def verify(commitment: str, hole: int, salt: str) -> bool:
     """True when ``hole`` and ``salt`` open ``commitment``."""
     try:
         expected = commit(hole, salt)
-    except SealedMoveError:
+    except Refused:
         return False
     return hmac.compare_digest(expected, commitment)
 

@@ -1,9 +1,11 @@
 """The state of one live game as a fold of its events, and the rules every event must obey.
 
 :meth:`GameState.apply` is the single place where the regulation is enforced: it checks an event against the
-state and returns the next state, or raises a :class:`GameError` subclass and leaves everything as it was (states
-are immutable). Commands (:mod:`toreshi.togyz.match.game`) only build events and apply them; a replay of a stored log
-goes through the same checks, so a corrupted log is refused rather than silently accepted.
+state and returns the next state, or raises :class:`~toreshi.kit.refusal.Refused` with a
+:class:`~toreshi.togyz.match.codes.TogyzCode` and leaves everything as it was (states are immutable). A refusal names
+the players by the names the game was created with, never by their side. Commands
+(:mod:`toreshi.togyz.match.game`, :mod:`toreshi.togyz.match.core`) only build events and apply them; a replay of a
+stored log goes through the same checks, so a corrupted log is refused rather than silently accepted.
 """
 
 from __future__ import annotations
@@ -17,7 +19,9 @@ from toreshi.clock.flag import FlagCheck, FlagMode, check_required_moves
 from toreshi.clock.gameclock import ClockState, GameClock
 from toreshi.clock.lag import LagCompensation
 from toreshi.clock.timecontrol import TimeControl
+from toreshi.kit.refusal import ParamValue, Refusal, Refused
 from toreshi.togyz.fen import to_fen
+from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
@@ -45,30 +49,10 @@ from toreshi.togyz.match.events import (
     TimeAdded,
 )
 from toreshi.togyz.match.result import GameResult
-from toreshi.togyz.match.sealed import Envelope, SealedMoveError, verify
+from toreshi.togyz.match.sealed import Envelope, verify
 from toreshi.togyz.match.settings import GameSettings, StartMode
 from toreshi.togyz.notation import format_token
 from toreshi.togyz.position import DRAW_KAZAN, WHITE, Position, Side, Termination
-
-
-class GameError(ValueError):
-    """A command or event the regulation does not allow; the message says which rule refused it."""
-
-
-class NotYourTurnError(GameError):
-    """A move or a press by the player who is not on turn (TK-C7, TK-C9, TK-C17)."""
-
-
-class GameOverError(GameError):
-    """Anything but signing or protesting after the end of the game."""
-
-
-class FlagFallenError(GameOverError):
-    """The running flag has fallen (automatic mode, TK-B10) and the fall must be recorded before anything else."""
-
-
-class DrawOfferError(GameError):
-    """A draw offer outside TK-R8, a second one (TK-R9), or an answer to an offer that does not stand."""
 
 
 class GameStatus(Enum):
@@ -96,12 +80,35 @@ class PlyRecord:
     compensation_ms: int = 0
 
 
+class EndNote(Enum):
+    """What a page says about how the game ended, beside the termination (with :attr:`Ending.side`'s name)."""
+
+    BOARD = "board"
+    """Decided on the board (82 or more, atsyz): the kazans tell the score."""
+    AGREED = "agreed"
+    RESIGNED = "resigned"
+    FLAG = "flag"
+    """``side``'s flag fell with fewer than 81 in the kazan (TK-C12)."""
+    FLAG_81 = "flag_81"
+    """``side``'s flag fell with exactly 81: a draw (TK-C12)."""
+    ABSENT = "absent"
+    """``side`` did not come; ``None``: neither did (TK-R4)."""
+    SEALED_MOVE_ILLEGAL = "sealed_move_illegal"
+    """``side``'s sealed move was illegal (TK-A4)."""
+    ARBITER = "arbiter"
+    """The arbiters' decision; :attr:`Ending.reason` holds their own words."""
+
+
 @dataclass(frozen=True, slots=True)
 class Ending:
     result: GameResult
     termination: Termination
     at_ms: int
     reason: str
+    """An English note for the record and the exports (``82:40``, ``white resigned``), or the arbiters' reason."""
+    note: EndNote = EndNote.BOARD
+    side: Side | None = None
+    """The player the note is about (who resigned, whose flag fell, who did not come, who sealed)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,8 +128,18 @@ def _name(side: Side) -> str:
     return side.name.lower()
 
 
-def _minutes(ms: int) -> str:
-    return f"{ms // 60_000} min" if ms % 60_000 == 0 else f"{ms / 60_000:.1f} min"
+def _minutes(ms: int) -> int:
+    """Whole minutes, rounded down (what has passed of a limit)."""
+    return ms // 60_000
+
+
+def _minutes_up(ms: int) -> int:
+    """Whole minutes, rounded up (how far beyond a limit: 30 min 1 s is 31)."""
+    return -(-ms // 60_000)
+
+
+def _refuse(code: TogyzCode, **params: ParamValue) -> Refused:
+    return Refused(Refusal(code, params))
 
 
 @dataclass(frozen=True)
@@ -193,6 +210,10 @@ class GameState:
     def names(self) -> tuple[str, str]:
         return self.white, self.black
 
+    def player(self, side: Side) -> str:
+        """The name of the player of ``side`` (what refusals and notes say, never "white")."""
+        return self.white if side is WHITE else self.black
+
     def score_sheet_optional(self, side: Side, now_ms: int) -> bool:
         """TK-C17: with 5 minutes or less left, ``side`` may stop keeping the score sheet (the arbiter follows the
         moves; the digital record is kept all the same)."""
@@ -231,17 +252,20 @@ class GameState:
     # --- the fold --------------------------------------------------------------------------------
 
     def apply(self, event: GameEvent) -> GameState:
-        """The state after ``event``, or a :class:`GameError` (state unchanged) if the regulation forbids it."""
+        """The state after ``event``; raises :class:`~toreshi.kit.refusal.Refused` (state unchanged) if the
+        regulation forbids it. An event from before the last one is a programming error (``ValueError``)."""
         if isinstance(event, GameCreated):
-            raise GameError("the game has already been created")
+            raise _refuse(TogyzCode.ALREADY_CREATED)
         if event.at_ms < self.last_at_ms:
-            raise GameError(f"time went backwards: {event.at_ms} ms is before the last event at {self.last_at_ms} ms")
+            raise ValueError(f"time went backwards: {event.at_ms} ms is before the last event at {self.last_at_ms} ms")
         if self.ending is not None and not isinstance(event, _AFTER_END):
-            raise GameOverError(f"the game is over ({self.ending.result.value}); {event.kind} is not accepted")
+            raise _refuse(TogyzCode.GAME_OVER, result=self.ending.result.symbol)
         flagged = self.automatic_flag(event.at_ms)
         if flagged is not None and not isinstance(event, FlagFell) and not self._completes_move(event, flagged):
-            raise FlagFallenError(f"{_name(flagged)}'s flag has fallen; the flag fall is recorded first")
-        handler: Callable[[GameState, Any], GameState] = _HANDLERS[type(event)]
+            raise _refuse(TogyzCode.FLAG_FALLEN, player=self.player(flagged))
+        handler = _HANDLERS.get(type(event))
+        if handler is None:
+            raise TypeError(f"{type(event).__name__} is not an event of the game")
         state = handler(self, event)
         return replace(state, last_at_ms=event.at_ms)
 
@@ -254,11 +278,36 @@ class GameState:
             and not self.move_pending
         )
 
-    def _require(self, *statuses: GameStatus, doing: str) -> None:
-        if self.status not in statuses:
-            raise GameError(f"cannot {doing}: the game is {self.status.value}")
+    def require(self, *statuses: GameStatus) -> None:
+        """Refuse unless the game is in one of ``statuses``, saying what stands in the way."""
+        if self.status in statuses:
+            return
+        before_start = (GameStatus.SCHEDULED, GameStatus.POSTPONED)
+        if self.ending is not None:
+            raise _refuse(TogyzCode.GAME_OVER, result=self.ending.result.symbol)
+        if GameStatus.SCHEDULED in statuses:
+            code = TogyzCode.ALREADY_STARTED
+        elif statuses == (GameStatus.ADJOURNED,):
+            code = TogyzCode.NOT_ADJOURNED
+        elif self.status in before_start:
+            code = TogyzCode.NOT_STARTED
+        elif self.status is GameStatus.ADJOURNED:
+            code = TogyzCode.GAME_ADJOURNED
+        elif self.status is GameStatus.PAUSED:
+            code = TogyzCode.CLOCK_PAUSED
+        else:
+            code = TogyzCode.CLOCK_NOT_PAUSED  # live, where only a stopped clock would do
+        raise _refuse(code)
 
-    def _end(self, at_ms: int, result: GameResult, termination: Termination, reason: str) -> GameState:
+    def _end(
+        self,
+        at_ms: int,
+        result: GameResult,
+        termination: Termination,
+        reason: str,
+        note: EndNote = EndNote.BOARD,
+        side: Side | None = None,
+    ) -> GameState:
         clock = self.clock
         if clock.state in (ClockState.RUNNING, ClockState.PAUSED):
             clock = clock.stop(at_ms)
@@ -266,19 +315,19 @@ class GameState:
             self,
             clock=clock,
             status=GameStatus.FINISHED,
-            ending=Ending(result, termination, at_ms, reason),
+            ending=Ending(result, termination, at_ms, reason, note, side),
             draw_offer=None,
         )
 
     def _on_postponed(self, event: GamePostponed) -> GameState:
-        self._require(GameStatus.SCHEDULED, GameStatus.POSTPONED, doing="postpone a game that has started")
+        self.require(GameStatus.SCHEDULED, GameStatus.POSTPONED)
         return replace(self, status=GameStatus.POSTPONED)
 
     def _on_started(self, event: GameStarted) -> GameState:
-        self._require(GameStatus.SCHEDULED, GameStatus.POSTPONED, doing="start the game")
+        self.require(GameStatus.SCHEDULED, GameStatus.POSTPONED)
         absent = frozenset(event.absent)
         if absent and self.settings.start_mode is StartMode.WHEN_READY:
-            raise GameError("the arbiter starts the clock once both players are ready (TK-B4)")
+            raise _refuse(TogyzCode.START_WHEN_READY, clause="TK-B4")
         clock = self.clock.start(event.at_ms, WHITE)
         return replace(
             self,
@@ -290,16 +339,19 @@ class GameState:
         )
 
     def _on_arrived(self, event: PlayerArrived) -> GameState:
-        self._require(*_PLAYING, doing="record an arrival")
+        self.require(*_PLAYING)
         side = event.side
         if side not in self.absent:
-            raise GameError(f"{_name(side)} is already present")
+            raise _refuse(TogyzCode.ALREADY_PRESENT, player=self.player(side))
         assert self.round_start_ms is not None
         late = event.at_ms - self.round_start_ms
         if late > self.settings.late_limit_ms:
-            raise GameError(
-                f"{_name(side)} arrived {_minutes(late)} after the round start, more than "
-                f"{_minutes(self.settings.late_limit_ms)}: the game is lost by default (TK-R4, TK-C6)"
+            raise _refuse(
+                TogyzCode.ARRIVED_TOO_LATE,
+                player=self.player(side),
+                minutes=_minutes_up(late),
+                limit=_minutes(self.settings.late_limit_ms),
+                clause="TK-R4",
             )
         # The lateness is taken from the player's time (TK-C6); whatever part of it the player's own dial has
         # already run is not taken twice.
@@ -310,22 +362,24 @@ class GameState:
         return replace(self, clock=clock, absent=self.absent - {side})
 
     def _on_move(self, event: MovePlayed) -> GameState:
-        if self.status is GameStatus.PAUSED:
-            raise GameError("the clock is paused: no move until the arbiter restarts it")
-        self._require(GameStatus.LIVE, doing="make a move")
+        self.require(GameStatus.LIVE)
         side = event.side
         if side in self.absent:
-            raise GameError(f"{_name(side)} has not arrived")
+            raise _refuse(TogyzCode.NOT_ARRIVED, player=self.player(side), clause="TK-C6")
         if side is not self.board.turn:
-            raise NotYourTurnError(f"it is {_name(self.board.turn)}'s move, not {_name(side)}'s")
+            raise _refuse(TogyzCode.NOT_YOUR_TURN, player=self.player(side), to_move=self.player(self.board.turn))
         if self.move_pending:
-            raise NotYourTurnError(
-                f"{_name(side)} moves only after {_name(side.other)} has pressed the clock (TK-C17)"
+            raise _refuse(
+                TogyzCode.OPPONENT_MUST_PRESS,
+                player=self.player(side),
+                opponent=self.player(side.other),
+                clause="TK-C17",
             )
         if self.sealed_hole is not None and event.hole != self.sealed_hole:
-            raise SealedMoveError(
-                f"the sealed move is {self.sealed_hole}: {_name(side)} must play it, not {event.hole} (TK-A4)"
+            raise _refuse(
+                TogyzCode.MUST_PLAY_SEALED_MOVE, player=self.player(side), hole=self.sealed_hole, clause="TK-A4"
             )
+        self._check_hole(side, event.hole)
         board = self.board.copy()
         played = board.play(event.hole)
         ply = PlyRecord(side, event.hole, format_token(played), event.at_ms)
@@ -337,15 +391,20 @@ class GameState:
         result = GameResult.DRAW if outcome.winner is None else GameResult.win_for(outcome.winner)
         return state._end(event.at_ms, result, outcome.termination, f"{outcome.score[0]}:{outcome.score[1]}")
 
+    def _check_hole(self, side: Side, hole: int) -> None:
+        """Refuse a hole that ``side`` cannot sow from (the board's own check would raise a library error)."""
+        if not 1 <= hole <= 9:
+            raise _refuse(TogyzCode.NO_SUCH_HOLE, hole=hole)
+        if hole not in self.board.legal_moves():
+            raise _refuse(TogyzCode.HOLE_EMPTY, player=self.player(side), hole=hole)
+
     def _on_draw_offered(self, event: DrawOffered) -> GameState:
-        self._require(GameStatus.LIVE, doing="offer a draw")
+        self.require(GameStatus.LIVE)
         side = event.side
         if not (self.move_pending and self.clock.active is side):
-            raise DrawOfferError(
-                f"{_name(side)} may offer a draw only after making a move and before pressing the clock (TK-R8)"
-            )
+            raise _refuse(TogyzCode.DRAW_OFFER_TIMING, player=self.player(side), clause="TK-R8")
         if side in self.draw_offers_made:
-            raise DrawOfferError(f"{_name(side)} has already offered a draw in this game (TK-R9)")
+            raise _refuse(TogyzCode.DRAW_ALREADY_OFFERED, player=self.player(side), clause="TK-R9")
         last = replace(self.plies[-1], draw_offered=True)
         return replace(
             self,
@@ -355,15 +414,16 @@ class GameState:
         )
 
     def _on_pressed(self, event: ClockPressed) -> GameState:
-        if self.status is GameStatus.PAUSED:
-            raise GameError("the clock is paused: the arbiter restarts it")
-        self._require(GameStatus.LIVE, doing="press the clock")
+        self.require(GameStatus.LIVE)
         side = event.side
         if self.clock.active is not side:
-            raise NotYourTurnError(f"{_name(side)} cannot press: {_name(self.clock.active)}'s clock is running")
+            raise _refuse(TogyzCode.NOT_YOUR_CLOCK, player=self.player(side), opponent=self.player(side.other))
         if not self.move_pending:
-            raise NotYourTurnError(
-                f"{_name(side)} may not start {_name(side.other)}'s clock without having made a move (TK-C9)"
+            raise _refuse(
+                TogyzCode.PRESS_WITHOUT_MOVE,
+                player=self.player(side),
+                opponent=self.player(side.other),
+                clause="TK-C9",
             )
         press = self.clock.press(side, event.at_ms, lag_ms=event.lag_ms)
         last = replace(
@@ -381,82 +441,91 @@ class GameState:
             first_run_ms=(first_run[0], first_run[1]),
         )
 
-    def _answer_draw(self, side: Side, verb: str) -> None:
-        self._require(*_PLAYING, doing=f"{verb} a draw")
+    def _answer_draw(self, side: Side) -> None:
+        self.require(*_PLAYING)
         if self.draw_offer is not side.other:
-            raise DrawOfferError(f"{_name(side)} has no draw offer to {verb}")
+            raise _refuse(TogyzCode.NO_DRAW_OFFER, player=self.player(side))
 
     def _on_draw_accepted(self, event: DrawAccepted) -> GameState:
-        self._answer_draw(event.side, "accept")
-        return self._end(event.at_ms, GameResult.DRAW, Termination.AGREEMENT, "draw agreed (TK-R6)")
+        self._answer_draw(event.side)
+        return self._end(event.at_ms, GameResult.DRAW, Termination.AGREEMENT, "draw agreed (TK-R6)", EndNote.AGREED)
 
     def _on_draw_declined(self, event: DrawDeclined) -> GameState:
-        self._answer_draw(event.side, "decline")
+        self._answer_draw(event.side)
         return replace(self, draw_offer=None)
 
     def _on_resigned(self, event: Resigned) -> GameState:
-        self._require(*_PLAYING, GameStatus.ADJOURNED, doing="resign")
+        self.require(*_PLAYING, GameStatus.ADJOURNED)
         return self._end(
-            event.at_ms, GameResult.win_for(event.side.other), Termination.RESIGNATION, f"{_name(event.side)} resigned"
+            event.at_ms,
+            GameResult.win_for(event.side.other),
+            Termination.RESIGNATION,
+            f"{_name(event.side)} resigned",
+            EndNote.RESIGNED,
+            event.side,
         )
 
     def _on_flag(self, event: FlagFell) -> GameState:
-        self._require(*_PLAYING, doing="record a flag fall")
+        self.require(*_PLAYING)
         side = event.side
         if event.by is None and self.settings.flag_mode is FlagMode.CLAIM:
-            raise GameError("in claim mode only the arbiter or a player announces a flag fall (TK-B9)")
+            raise _refuse(TogyzCode.FLAG_NEEDS_CLAIM, clause="TK-B9")
         if not self._out(side, event.at_ms):
-            left = self.clock.remaining(side, event.at_ms)
-            raise GameError(f"{_name(side)}'s flag has not fallen: {left} ms left")
+            raise _refuse(TogyzCode.FLAG_NOT_FALLEN, player=self.player(side))
         if self._out(side.other, event.at_ms):
-            raise GameError(
-                "both flags are down: the arbiter may give both players more time (TK-C14) or decide the result"
-            )
+            raise _refuse(TogyzCode.BOTH_FLAGS_DOWN, clause="TK-C14")
         check = check_required_moves(self.clock, side)
         if check.required_moves_made:
-            raise GameError(f"{_name(side)} has made the {check.moves_required} required moves (TK-C13)")
+            raise _refuse(
+                TogyzCode.REQUIRED_MOVES_MADE,
+                player=self.player(side),
+                moves=check.moves_required or 0,
+                clause="TK-C13",
+            )
         kazan = self.board.kazans[side]
         if kazan == DRAW_KAZAN and self.settings.flag_with_81_draws:
-            result, reason = GameResult.DRAW, f"{_name(side)}'s flag fell with 81 kumalaks (TK-C12)"
+            result, note = GameResult.DRAW, EndNote.FLAG_81
+            reason = f"{_name(side)}'s flag fell with 81 kumalaks (TK-C12)"
         else:
-            result, reason = GameResult.win_for(side.other), f"{_name(side)}'s flag fell with {kazan} (TK-C12)"
+            result, note = GameResult.win_for(side.other), EndNote.FLAG
+            reason = f"{_name(side)}'s flag fell with {kazan} (TK-C12)"
         state = replace(self, flag_check=check)
-        return state._end(event.at_ms, result, Termination.TIME_FORFEIT, reason)
+        return state._end(event.at_ms, result, Termination.TIME_FORFEIT, reason, note, side)
 
     def _on_paused(self, event: ClockPaused) -> GameState:
-        self._require(GameStatus.LIVE, doing="stop the clock")
+        self.require(GameStatus.LIVE)
         return replace(self, clock=self.clock.pause(event.at_ms), status=GameStatus.PAUSED, paused_by=event.by)
 
     def _on_resumed(self, event: ClockResumed) -> GameState:
-        self._require(GameStatus.PAUSED, doing="restart the clock")
+        self.require(GameStatus.PAUSED)
         return replace(self, clock=self.clock.resume(event.at_ms), status=GameStatus.LIVE, paused_by=None)
 
     def _on_clocks_set(self, event: ClocksSet) -> GameState:
-        self._require(*_PLAYING, doing="set the clocks")
+        self.require(*_PLAYING)
         return replace(self, clock=self.clock.set_times(event.white_ms, event.black_ms, event.at_ms))
 
     def _on_time_added(self, event: TimeAdded) -> GameState:
-        self._require(*_PLAYING, doing="change a player's time")
+        self.require(*_PLAYING)
         return replace(self, clock=self.clock.add_time(event.side, event.delta_ms, event.at_ms))
 
     def _on_both_flags(self, event: BothFlagsExtended) -> GameState:
-        self._require(*_PLAYING, doing="extend both clocks")
+        self.require(*_PLAYING)
         if not all(self.clock.is_out(side, event.at_ms) for side in (WHITE, WHITE.other)):
-            raise GameError("extra time for both players is given only when both flags are down (TK-C14)")
+            raise _refuse(TogyzCode.NOT_BOTH_FLAGS_DOWN, clause="TK-C14")
         extra = self.settings.both_flags_extra_ms
         clock = self.clock.add_time(WHITE, extra, event.at_ms).add_time(WHITE.other, extra, event.at_ms)
         return replace(self, clock=clock)
 
     def _on_adjourned(self, event: GameAdjourned) -> GameState:
-        self._require(GameStatus.LIVE, doing="adjourn the game")
+        self.require(GameStatus.LIVE)
         sealer = self.board.turn
         if event.sealer is not sealer:
-            raise SealedMoveError(f"the player to move seals the move: {_name(sealer)}, not {_name(event.sealer)}")
+            raise _refuse(TogyzCode.SEALER_NOT_TO_MOVE, player=self.player(event.sealer), to_move=self.player(sealer))
         if self.move_pending:
-            raise SealedMoveError(f"{_name(self.clock.active)} has moved on the board: press the clock first")
+            raise _refuse(TogyzCode.SEAL_AFTER_PRESS, player=self.player(self.clock.active))
         commitment = event.commitment
         if len(commitment) != 64 or any(c not in "0123456789abcdef" for c in commitment):
-            raise SealedMoveError("a commitment is 64 lowercase hex digits (SHA-256)")
+            raise _refuse(TogyzCode.BAD_COMMITMENT)
         clock = self.clock.pause(event.at_ms)
         envelope = Envelope(
             white=self.white,
@@ -471,11 +540,11 @@ class GameState:
         return replace(self, clock=clock, status=GameStatus.ADJOURNED, envelope=envelope)
 
     def _on_envelope_opened(self, event: EnvelopeOpened) -> GameState:
-        self._require(GameStatus.ADJOURNED, doing="open the envelope")
+        self.require(GameStatus.ADJOURNED)
         envelope = self.envelope
         assert envelope is not None
         if not verify(envelope.commitment, event.hole, event.salt):
-            raise SealedMoveError("the revealed move and salt do not match the commitment: the envelope is not intact")
+            raise _refuse(TogyzCode.ENVELOPE_NOT_INTACT, clause="TK-A4")
         state = replace(
             self,
             clock=self.clock.resume(event.at_ms, envelope.sealer),
@@ -488,50 +557,58 @@ class GameState:
                 GameResult.win_for(envelope.sealer.other),
                 Termination.ARBITER,
                 f"{_name(envelope.sealer)}'s sealed move {event.hole} is illegal",
+                EndNote.SEALED_MOVE_ILLEGAL,
+                envelope.sealer,
             )
         return state
 
     def _on_default(self, event: DefaultDeclared) -> GameState:
-        self._require(*_PLAYING, doing="declare a default")
+        self.require(*_PLAYING)
         if not self.absent:
-            raise GameError("both players are present: nobody can be defaulted")
+            raise _refuse(TogyzCode.NOBODY_ABSENT)
         assert self.round_start_ms is not None
         waited = event.at_ms - self.round_start_ms
         if waited <= self.settings.late_limit_ms:
-            raise GameError(
-                f"a default needs more than {_minutes(self.settings.late_limit_ms)} after the round start; "
-                f"{_minutes(waited)} have passed (TK-R4)"
+            raise _refuse(
+                TogyzCode.DEFAULT_TOO_EARLY,
+                minutes=_minutes(waited),
+                limit=_minutes(self.settings.late_limit_ms),
+                clause="TK-R4",
             )
+        absent: Side | None = None
         if len(self.absent) == 2:
             result = GameResult.DOUBLE_FORFEIT
         else:
             (absent,) = self.absent
             result = GameResult.forfeit_win_for(absent.other)
         names = " and ".join(_name(side) for side in sorted(self.absent))
-        return self._end(event.at_ms, result, Termination.FORFEIT, f"{names} did not come (TK-R4)")
+        reason = f"{names} did not come (TK-R4)"
+        return self._end(event.at_ms, result, Termination.FORFEIT, reason, EndNote.ABSENT, absent)
 
     def _on_decided(self, event: ArbiterDecided) -> GameState:
         if not event.reason.strip():
-            raise GameError("an arbiters' decision needs a reason")
-        return self._end(event.at_ms, event.result, Termination.ARBITER, event.reason)
+            raise _refuse(TogyzCode.DECISION_NEEDS_REASON)
+        return self._end(event.at_ms, event.result, Termination.ARBITER, event.reason, EndNote.ARBITER)
 
     def _on_signed(self, event: ResultSigned) -> GameState:
         if self.ending is None:
-            raise GameError("the result can be signed only after the end of the game")
+            raise _refuse(TogyzCode.SIGN_BEFORE_END)
         if self.signed_at[event.side] is not None:
-            raise GameError(f"{_name(event.side)} has already signed the result")
+            raise _refuse(TogyzCode.ALREADY_SIGNED, player=self.player(event.side))
         signed = list(self.signed_at)
         signed[event.side] = event.at_ms
         return replace(self, signed_at=(signed[0], signed[1]))
 
     def _on_protest(self, event: ProtestFiled) -> GameState:
         if self.ending is None:
-            raise GameError("a protest is filed after the end of the game")
+            raise _refuse(TogyzCode.PROTEST_BEFORE_END)
         late = event.at_ms - self.ending.at_ms
         if late > self.settings.protest_window_ms:
-            raise GameError(
-                f"a protest is filed within {_minutes(self.settings.protest_window_ms)} of the end; "
-                f"{_minutes(late)} have passed (TK-P1)"
+            raise _refuse(
+                TogyzCode.PROTEST_TOO_LATE,
+                minutes=_minutes_up(late),
+                limit=_minutes(self.settings.protest_window_ms),
+                clause="TK-P1",
             )
         considered = self.signed_at[event.side] is None
         return replace(self, protests=(*self.protests, Protest(event.side, event.at_ms, considered)))

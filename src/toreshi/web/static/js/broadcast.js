@@ -1,17 +1,17 @@
-// The broadcast view of a round: one spectator connection (room.js) per linked game room, each board drawn small.
-// State comes from the room (docs/protocol.md, "Room kind togyz"); nothing is ever sent but the protocol's hello.
+// The broadcast view of a round: one spectator connection (room.js) per linked game room, each board drawn small
+// by togyz-board.js. State comes from the room (docs/protocol.md, "Room kind togyz"); nothing is ever sent but the
+// protocol's hello.
 
-import { element, translator } from "./dom.js";
+import { translator } from "./dom.js";
 import { formatClock } from "./format.js";
 import { RoomClient } from "./room.js";
+import { SIDES, drawBoard, lastMove } from "./togyz-board.js";
 
-const SIDES = ["white", "black"];
 const LOW_TIME_MS = 30000;
 const SYMBOLS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
 
 const texts = JSON.parse(document.getElementById("broadcast-texts").textContent);
 const t = translator(texts);
-const other = (side) => (side === "white" ? "black" : "white");
 
 /** One board of the page and its spectator connection. */
 class LiveBoard {
@@ -31,38 +31,6 @@ class LiveBoard {
 
   connect() {
     this.client.connect();
-  }
-
-  lastMove() {
-    const moves = this.state.moves || [];
-    if (!moves.length) return null;
-    const last = moves[moves.length - 1];
-    return { side: last.side, hole: Number(String(last.token)[0]), token: last.token, ply: last.ply };
-  }
-
-  hole(side, hole, last) {
-    const state = this.state;
-    const owner = state.tuzdyks[other(side)] === hole ? other(side) : null;
-    const node = element("div", `lb-hole side-${side}`);
-    node.dataset.hole = String(hole);
-    node.append(element("span", "lb-hole-num", String(hole)));
-    const count = state.board[side][hole - 1];
-    if (owner) {
-      node.classList.add("tuzdyk");
-      node.append(element("span", "lb-count lb-tuzdyk", "X"));
-      node.title = `${t("tuzdyk")} · ${state.names[owner]}`;
-    } else {
-      node.append(element("span", "lb-count", String(count)));
-    }
-    if (last && last.side === side && last.hole === hole) node.classList.add("last");
-    return node;
-  }
-
-  kazan(side) {
-    const node = element("div", `lb-kazan side-${side}`);
-    node.append(element("span", "lb-kazan-label", `${t("kazan")} · ${t(side)}`));
-    node.append(element("span", "lb-kazan-count", String(this.state.kazans[side])));
-    return node;
   }
 
   statusText() {
@@ -93,14 +61,15 @@ class LiveBoard {
     const state = this.state;
     if (!state || state.kind !== "togyz" || !state.board) return;
     const article = this.article;
-    const last = this.lastMove();
-    const top = element("div", "lb-row lb-row-top");
-    for (let hole = 9; hole >= 1; hole -= 1) top.append(this.hole("black", hole, last));
-    const kazans = element("div", "lb-kazans");
-    kazans.append(this.kazan("black"), this.kazan("white"));
-    const bottom = element("div", "lb-row lb-row-bottom");
-    for (let hole = 1; hole <= 9; hole += 1) bottom.append(this.hole("white", hole, last));
-    article.querySelector(".lb-board").replaceChildren(top, kazans, bottom);
+    const last = lastMove(state.moves);
+    drawBoard(article.querySelector(".lb-board"), state, {
+      t,
+      names: state.names,
+      last,
+      compact: true,
+      // The names stand beside the board already; the kazans say whose by side.
+      kazanLabel: (side) => `${t("kazan")} · ${t(side)}`,
+    });
     for (const side of SIDES) {
       const bar = article.querySelector(`.lb-player[data-side=${side}]`);
       bar.classList.toggle("to-move", state.status === "running" && state.turn === side && !state.result);

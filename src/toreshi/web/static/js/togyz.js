@@ -1,18 +1,15 @@
-// The togyz kumalak game page: board, move list, clocks, players' and arbiter's controls, clock-only mode.
-// State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it and sends intents.
+// The togyz kumalak game page: move list, clocks, players' and arbiter's controls, clock-only mode; the board is
+// drawn by togyz-board.js. State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it
+// and sends intents. Every text comes from the page, in its language; a refusal's text is the server's.
 
 import { element, translator } from "./dom.js";
 import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
+import { HOLE_NAMES, SIDES, drawBoard, lastMove, other } from "./togyz-board.js";
 
-const SIDES = ["white", "black"];
 const PLAYERS = new Set(SIDES);
-const HOLE_DOTS = 36;
-const KAZAN_DOTS = 100;
 const LOW_TIME_MS = 30000;
-// The traditional Kazakh names of the holes 1–9 (docs/togyz-rules.md §1), shown as a hint on each hole.
-const HOLE_NAMES = ["Арт", "Тектұрмас", "Ат өтпес", "Атсыратар", "Бел", "Белбасар", "Қандықақпан", "Көкмойын", "Маңдай"];
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const texts = { ...config.strings, ...JSON.parse(document.getElementById("game-texts").textContent) };
@@ -20,7 +17,6 @@ const root = document.getElementById("game");
 const $ = (selector) => root.querySelector(selector);
 const $$ = (selector) => Array.from(root.querySelectorAll(selector));
 
-const other = (side) => (side === "white" ? "black" : "white");
 const t = translator(texts);
 
 // --- connections ---------------------------------------------------------------------------------------------
@@ -47,7 +43,8 @@ const clients = plan.map(
       onWelcome: () => render(),
       onState: (newState, info) => receive(newState, info),
       onStatus: () => renderConnection(),
-      onRefused: (refusal) => showNotice(`${t("refused")} ${refusal.message || refusal.code}`, "error"),
+      // The server's sentence, in this page's language (a refusal, or "failed" when the server could not tell).
+      onRefused: (refusal) => showNotice(refusal.message || refusal.code, "error"),
       onOutdated: () => {
         showNotice(t("outdated"), "error");
         setTimeout(() => location.reload(), 3000);
@@ -177,58 +174,6 @@ function bottomSide() {
   return sides.length === 1 ? sides[0] : "white";
 }
 
-function lastFrom() {
-  const moves = state.moves || [];
-  if (!moves.length) return null;
-  const last = moves[moves.length - 1];
-  return { side: last.side, hole: Number(String(last.token)[0]) };
-}
-
-function dots(count, limit, className) {
-  const box = element("span", className);
-  box.setAttribute("aria-hidden", "true");
-  for (let i = 0; i < Math.min(count, limit); i += 1) box.append(element("span", "kumalak"));
-  return box;
-}
-
-function renderHole(side, hole, movable) {
-  const count = state.board[side][hole - 1];
-  const owner = state.tuzdyks[other(side)] === hole ? other(side) : null;
-  const clickable = movable.has(side) && state.legal.includes(hole) && !busy;
-  const node = element(clickable ? "button" : "div", `hole side-${side}`);
-  if (clickable) {
-    node.type = "button";
-    node.classList.add("legal");
-    if (state.sealed_move === hole) node.classList.add("sealed");
-    node.addEventListener("click", () => playHole(side, hole));
-  }
-  const last = lastFrom();
-  if (last && last.side === side && last.hole === hole) node.classList.add("last");
-  node.append(element("span", "hole-num", String(hole)));
-  node.title = `${t(side)} ${hole} · ${HOLE_NAMES[hole - 1]}`;
-  if (owner) {
-    node.classList.add("tuzdyk", `tuzdyk-${owner}`);
-    node.append(element("span", "tuzdyk-mark", "X"));
-    node.title = `${t("tuzdyk")} · ${state.names[owner]} (${t(side)} ${hole})`;
-  } else {
-    const stones = dots(count, HOLE_DOTS, "stones");
-    if (count > 20) stones.classList.add("crowded");
-    else if (count > 12) stones.classList.add("many");
-    node.append(stones);
-  }
-  node.append(element("span", "hole-count", String(count)));
-  node.setAttribute("aria-label", `${t(side)} ${hole}: ${owner ? `${t("tuzdyk")} X` : count}`);
-  return node;
-}
-
-function renderKazan(side) {
-  const node = element("div", `kazan side-${side}`);
-  const label = element("span", "kazan-label", `${t("kazan")} · ${state.names[side]}`);
-  node.append(label, dots(state.kazans[side], KAZAN_DOTS, "kazan-stones"), element("span", "kazan-count", String(state.kazans[side])));
-  node.setAttribute("aria-label", `${t("kazan")} ${state.names[side]}: ${state.kazans[side]}`);
-  return node;
-}
-
 function movableSides() {
   const can = new Set();
   for (const client of clients) {
@@ -242,13 +187,15 @@ function renderBoard() {
   const bottom = bottomSide();
   const top = other(bottom);
   const movable = movableSides();
-  const topRow = element("div", "row row-top");
-  for (let hole = 9; hole >= 1; hole -= 1) topRow.append(renderHole(top, hole, movable));
-  const bottomRow = element("div", "row row-bottom");
-  for (let hole = 1; hole <= 9; hole += 1) bottomRow.append(renderHole(bottom, hole, movable));
-  const kazans = element("div", "kazans");
-  kazans.append(renderKazan(top), renderKazan(bottom));
-  board.replaceChildren(topRow, kazans, bottomRow);
+  drawBoard(board, state, {
+    t,
+    names: state.names,
+    bottom,
+    last: lastMove(state.moves),
+    sealed: state.sealed_move,
+    play: (side, hole) =>
+      movable.has(side) && state.legal.includes(hole) && !busy ? () => playHole(side, hole) : null,
+  });
   board.classList.toggle("my-move", movable.size > 0);
 
   for (const [slot, side] of [["top", top], ["bottom", bottom]]) {
@@ -327,11 +274,38 @@ function renderResult() {
   banner.querySelector(".result-symbol").textContent = symbol;
   banner.querySelector(".result-headline").textContent = headline;
   const how = state.termination ? t(`term_${state.termination}`) : "";
-  // The engine's own reasons are English notes for the record; only the arbiter's typed reason is shown.
-  const reason = state.termination === "arbiter" ? state.reason : "";
-  banner.querySelector(".result-how").textContent = [how, reason].filter(Boolean).join(" — ");
+  banner.querySelector(".result-how").textContent = [how, endingNote()].filter(Boolean).join(" — ");
   const signed = SIDES.filter((side) => state.signed[side]).map((side) => `${state.names[side]} ✓`);
   banner.querySelector(".result-signed").textContent = signed.length ? `${t("signed")}: ${signed.join(", ")}` : "";
+}
+
+/** How the game ended, beyond the termination, with the players' names (the arbiters' reason as they typed it). */
+function endingNote() {
+  const side = state.note_side;
+  const name = side ? state.names[side] : "";
+  switch (state.note) {
+    case "board":
+      return t("note_board", {
+        white: state.names.white,
+        black: state.names.black,
+        white_kazan: state.kazans.white,
+        black_kazan: state.kazans.black,
+      });
+    case "resigned":
+      return t("note_resigned", { name });
+    case "flag":
+      return t("note_flag", { name, kazan: state.kazans[side] });
+    case "flag_81":
+      return t("note_flag_81", { name });
+    case "absent":
+      return side ? t("note_absent", { name }) : t("note_absent_both");
+    case "sealed_move_illegal":
+      return t("note_sealed_move_illegal", { name, hole: state.sealed_move ?? "" });
+    case "arbiter":
+      return state.reason || "";
+    default:
+      return "";
+  }
 }
 
 const PLAYER_BUTTONS = ["adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign", "resign"];

@@ -1,0 +1,320 @@
+"""The togyz room's core on the room kit: ``decide(match, command, context)`` and ``evolve(match, event)``.
+
+A :class:`Match` is the game (:class:`~toreshi.togyz.match.game.Game`, the fold of its events) plus the one thing
+the arbiters decide around it, an adjournment asked for (TK-A2). :func:`decide` takes a typed command
+(:mod:`toreshi.togyz.match.commands`) from an actor — ``white``, ``black`` (the players' links), ``arbiter``, anyone
+else a spectator — and returns the events it causes or a :class:`~toreshi.kit.refusal.Refusal`; the game's fold
+is the only judge of the regulation, so :func:`decide` builds the events through it and a refused event refuses
+the command. :func:`evolve` folds an event (also a stored one). What an actor may do now (:func:`can`) is asked of
+the same :func:`decide`.
+
+>>> from toreshi.clock import BLITZ
+>>> from toreshi.kit.core import Actor, Context
+>>> from toreshi.togyz.match.commands import Create, Move, Start
+>>> arbiter, white = Context(Actor("arbiter"), now_ms=0), Context(Actor("white"), now_ms=5_000)
+>>> match = fold(Match(), decide(Match(), Create("Асқар", "Бекзат", BLITZ), arbiter))
+>>> match = fold(match, decide(match, Start(), arbiter))
+>>> [event.type for event in decide(match, Move(7), white)]
+['move_played', 'clock_pressed']
+>>> refusal = decide(match, Move(7), Context(Actor("black"), now_ms=5_000))
+>>> print(refusal)
+not_your_turn (player='Бекзат', to_move='Асқар')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+
+from toreshi.clock.gameclock import ClockState
+from toreshi.kit import core as kit
+from toreshi.kit.core import Actor, Context, Decision
+from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.togyz.match.codes import TogyzCode
+from toreshi.togyz.match.commands import (
+    COMMANDS,
+    AcceptDraw,
+    AddTime,
+    Adjourn,
+    Arrive,
+    CancelAdjournment,
+    ClaimFlag,
+    Create,
+    Decide,
+    DeclareDefault,
+    DeclineDraw,
+    ExtendBothFlags,
+    FileProtest,
+    Move,
+    OfferDraw,
+    OpenEnvelope,
+    Pause,
+    Postpone,
+    Press,
+    RequestAdjournment,
+    Resign,
+    Resume,
+    SetClocks,
+    Sign,
+    Start,
+    TogyzCommand,
+)
+from toreshi.togyz.match.events import Actor as Caller
+from toreshi.togyz.match.events import AdjournmentCancelled, AdjournmentRequested, GameEvent
+from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.state import GameState, GameStatus
+from toreshi.togyz.position import BLACK, WHITE, Side
+
+ARBITER = "arbiter"
+PLAYERS: dict[str, Side] = {"white": WHITE, "black": BLACK}
+"""The players' roles, each a side of the board (a player's side comes from the link, never from a command)."""
+
+PLAYER_COMMANDS = frozenset(
+    {
+        "move",
+        "press",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "resign",
+        "claim_flag",
+        "sign",
+        "pause",
+        "adjourn",
+        "file_protest",
+    }
+)
+ARBITER_COMMANDS = frozenset(
+    {
+        "start",
+        "pause",
+        "resume",
+        "add_time",
+        "set_clocks",
+        "extend_both_flags",
+        "arrive",
+        "declare_default",
+        "open_envelope",
+        "decide",
+        "claim_flag",
+        "postpone",
+        "request_adjournment",
+        "cancel_adjournment",
+    }
+)
+PROBE_SALT = "0" * 32
+"""The salt of the ``adjourn`` probe in :func:`can` (its commitment is computed and thrown away)."""
+
+
+@dataclass(frozen=True)
+class Match:
+    """The state of a togyz room: the game once created, and whether the arbiters have asked to adjourn."""
+
+    game: Game | None = None
+    adjournment_requested: bool = False
+    """The arbiters have decided to adjourn (TK-A2): the player to move may seal a move. Cleared by the sealing,
+    the end of the game, or ``cancel_adjournment``."""
+
+    @property
+    def state(self) -> GameState | None:
+        return None if self.game is None else self.game.state
+
+
+def admit(match: Match, role: str, name: str) -> Refusal | None:
+    """Whether ``role`` may send the command ``name`` at all in this phase, asked before its data is read (so
+    that a spectator's malformed move is refused as forbidden, not for its hole)."""
+    if COMMANDS.class_of(name) is None:
+        return Refusal(Common.UNKNOWN_COMMAND, {"command": name[:40]})
+    if match.game is None:
+        return None if (name, role) == ("create", ARBITER) else Refusal(TogyzCode.NO_GAME)
+    if name == "create" and role == ARBITER:
+        return Refusal(TogyzCode.ALREADY_CREATED)
+    if (role in PLAYERS and name in PLAYER_COMMANDS) or (role == ARBITER and name in ARBITER_COMMANDS):
+        return None
+    return Refusal(Common.FORBIDDEN, {"command": name, "role": role if role in (*PLAYERS, ARBITER) else "spectator"})
+
+
+def decide(match: Match, command: TogyzCommand, context: Context) -> Decision[GameEvent]:
+    """The events ``command`` from ``context.actor`` causes at ``context.now_ms``, or why nothing happens."""
+    refusal = admit(match, context.actor.role, command.type)
+    if refusal is not None:
+        return refusal
+    try:
+        return _decide(match, command, context.actor.role, context.now_ms)
+    except Refused as refused:
+        return refused.refusal
+
+
+def evolve(match: Match, event: GameEvent) -> Match:
+    """The match after ``event``; raises :class:`~toreshi.kit.refusal.Refused` for an event the rules refuse
+    (only a corrupt stored log holds one: :func:`decide` never returns such events)."""
+    if isinstance(event, AdjournmentRequested):
+        return replace(match, adjournment_requested=True)
+    if isinstance(event, AdjournmentCancelled):
+        return replace(match, adjournment_requested=False)
+    game = Game.replay([event]) if match.game is None else match.game.apply(event)
+    settled = game.state.status in (GameStatus.ADJOURNED, GameStatus.FINISHED)
+    return Match(game, match.adjournment_requested and not settled)
+
+
+def fold(match: Match, events: Iterable[GameEvent] | Refusal) -> Match:
+    """``match`` after ``events`` (a :class:`~toreshi.kit.refusal.Refusal` is raised: a convenience for tests)."""
+    if isinstance(events, Refusal):
+        raise Refused(events)
+    return kit.fold(evolve, match, events)
+
+
+def due(match: Match, now_ms: int) -> Sequence[GameEvent]:
+    """What time alone causes at ``now_ms``: an automatic flag fall (TK-B10), else nothing."""
+    if match.game is None:
+        return ()
+    return match.game.tick(now_ms=now_ms).events[len(match.game.events) :]
+
+
+def playable_holes(state: GameState) -> list[int]:
+    """The holes the player to move may sow from now: only the sealed move right after the envelope is opened."""
+    if state.status is not GameStatus.LIVE or state.move_pending:
+        return []
+    legal = state.board.legal_moves()
+    if state.sealed_hole is not None:
+        return [hole for hole in legal if hole == state.sealed_hole]
+    return list(legal)
+
+
+def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
+    """The commands ``actor`` may send now: each probe that :func:`decide` accepts (nothing is kept).
+
+    A probe that surely fails is not run (:func:`_hopeless`, a cheap necessary condition): a view is built for
+    every player's and arbiter's connection after every command, and playing each probe through the game costs.
+    ``decide`` stays the only judge: a test checks, over random games, that the list is exactly what it accepts."""
+    state = match.state
+    if state is None or (actor.role not in PLAYERS and actor.role != ARBITER):
+        return ()
+    probes: list[TogyzCommand]
+    if actor.role == ARBITER:
+        probes = [Start(), Pause(), Resume(), ExtendBothFlags(), DeclareDefault(), RequestAdjournment(),
+                  CancelAdjournment()]  # fmt: skip
+    else:
+        holes = playable_holes(state)
+        probes = [Move(holes[0])] if holes else []
+        probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag()]
+        if holes:
+            probes.append(Adjourn(holes[0], PROBE_SALT))
+    now = max(now_ms, state.last_at_ms)
+    side = PLAYERS.get(actor.role)
+    hopeful = [probe for probe in probes if not _hopeless(match, state, probe, side, now)]
+    return kit.allowed(decide, match, Context(actor, now), hopeful, name=lambda probe: probe.type)
+
+
+def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | None, now: int) -> bool:
+    """True when the game would surely refuse ``probe`` (a necessary condition fails), so it need not be played."""
+    if state.is_over:
+        return not isinstance(probe, Sign)
+    match probe:
+        case Sign():
+            return True
+        case Move():
+            return side is not state.board.turn
+        case AcceptDraw() | DeclineDraw():
+            return side is None or state.draw_offer is not side.other
+        case Press() | OfferDraw():
+            return not state.move_pending or state.clock.active is not side
+        case ClaimFlag() | ExtendBothFlags():
+            return state.clock.state is ClockState.NOT_STARTED or all(
+                state.clock.remaining(player, now) > 0 for player in (WHITE, BLACK)
+            )
+        case Start():
+            return state.status not in (GameStatus.SCHEDULED, GameStatus.POSTPONED)
+        case Resume():
+            return state.status is not GameStatus.PAUSED
+        case Pause() | RequestAdjournment():
+            return state.status is not GameStatus.LIVE
+        case CancelAdjournment() | Adjourn():
+            return not match.adjournment_requested
+        case DeclareDefault():
+            return not state.absent
+    return False
+
+
+# --- deciding ------------------------------------------------------------------------------------------------
+
+
+def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequence[GameEvent]:
+    if isinstance(command, Create):
+        created = Game.create(command.white, command.black, command.control, command.settings, now_ms=now)
+        return created.events
+    assert match.game is not None  # admitted: only ``create`` comes before the game
+    state = match.game.state
+    if isinstance(command, RequestAdjournment):
+        if match.adjournment_requested:
+            raise Refused(TogyzCode.ADJOURNMENT_ALREADY_REQUESTED)
+        state.require(GameStatus.LIVE)
+        return [AdjournmentRequested(now, state.board.turn)]
+    if isinstance(command, CancelAdjournment):
+        if not match.adjournment_requested:
+            raise Refused(TogyzCode.NO_ADJOURNMENT)
+        return [AdjournmentCancelled(now)]
+    side = PLAYERS.get(role)
+    if isinstance(command, Adjourn) and not match.adjournment_requested:
+        raise Refused(TogyzCode.SEAL_WITHOUT_ADJOURNMENT, clause="TK-A2")
+    # The game's own commands: played on the game as it stands, keeping only the events they add.
+    game = Game((), state)
+    after = _by_player(game, side, command, now) if side is not None else _by_arbiter(game, command, now)
+    return after.events
+
+
+def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
+    caller = Caller.player(side)
+    match command:
+        case Move(hole=hole, press=press, offer_draw=offer, lag_ms=lag):
+            return game.move(side, hole, now_ms=now, press=press, offer_draw=offer, lag_ms=lag)
+        case Press(lag_ms=lag):
+            return game.press(side, now_ms=now, lag_ms=lag)
+        case Adjourn(hole=hole, salt=salt):
+            return game.adjourn(side, hole, salt, now_ms=now)
+        case ClaimFlag():
+            return game.claim_flag(caller, now_ms=now)  # a player claims the opponent's flag, whatever it names
+        case Pause():
+            return game.pause(caller, now_ms=now)
+        case OfferDraw():
+            return game.offer_draw(side, now_ms=now)
+        case AcceptDraw():
+            return game.accept_draw(side, now_ms=now)
+        case DeclineDraw():
+            return game.decline_draw(side, now_ms=now)
+        case Resign():
+            return game.resign(side, now_ms=now)
+        case Sign():
+            return game.sign(side, now_ms=now)
+        case FileProtest():
+            return game.file_protest(side, now_ms=now)
+    raise TypeError(f"a player's {command.type!r} was admitted but has no action")  # a programming error
+
+
+def _by_arbiter(game: Game, command: TogyzCommand, now: int) -> Game:
+    match command:
+        case Start(absent=absent):
+            return game.start(now_ms=now, absent=absent)
+        case Pause():
+            return game.pause(Caller.ARBITER, now_ms=now)
+        case Resume():
+            return game.resume(now_ms=now)
+        case AddTime(side=side, ms=delta, reason=reason):
+            return game.add_time(side, delta, now_ms=now, reason=reason)
+        case SetClocks(white_ms=white_ms, black_ms=black_ms, reason=reason):
+            return game.set_clocks(white_ms, black_ms, now_ms=now, reason=reason)
+        case Arrive(side=side):
+            return game.arrive(side, now_ms=now)
+        case OpenEnvelope(hole=hole, salt=salt):
+            return game.open_envelope(hole, salt, now_ms=now)
+        case Decide(result=result, reason=reason):
+            return game.decide(result, reason, now_ms=now)
+        case ClaimFlag(side=named):
+            return game.claim_flag(Caller.ARBITER, now_ms=now, side=named)
+        case Postpone(reason=reason):
+            return game.postpone(reason, now_ms=now)
+        case ExtendBothFlags():
+            return game.extend_both_flags(now_ms=now)
+        case DeclareDefault():
+            return game.declare_default(now_ms=now)
+    raise TypeError(f"the arbiter's {command.type!r} was admitted but has no action")  # a programming error
