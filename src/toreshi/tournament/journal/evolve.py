@@ -1,0 +1,107 @@
+"""The fold: each event changes the state (:func:`evolve`); a log folds into the state it describes
+(:func:`replay`). Every event also writes one line of the audit log."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from toreshi.kit.core import fold
+from toreshi.tournament.journal.audit import audit_params
+from toreshi.tournament.journal.csv_import import apply_imported
+from toreshi.tournament.journal.events import (
+    ByeRequested,
+    GameRoomLinked,
+    PairingDiscarded,
+    PairingOverridden,
+    ParticipantAdded,
+    ParticipantEdited,
+    ParticipantExpelled,
+    ParticipantsImported,
+    ParticipantsRenumbered,
+    ParticipantWithdrawn,
+    ProtestConvened,
+    ProtestDecided,
+    ProtestFeePaid,
+    ProtestFiled,
+    ProtestNotified,
+    ResultEntered,
+    RoundPaired,
+    RoundPublished,
+    TeamAdded,
+    TeamEdited,
+    TournamentConfigured,
+    TournamentCreated,
+    TournamentEvent,
+    WarningIssued,
+    decode_event,
+)
+from toreshi.tournament.journal.pairing import apply_discarded, apply_overridden, apply_paired, apply_published
+from toreshi.tournament.journal.participants import (
+    apply_added,
+    apply_bye,
+    apply_edited,
+    apply_left,
+    apply_renumbered,
+    apply_team,
+    apply_warning,
+)
+from toreshi.tournament.journal.protests import apply_protest
+from toreshi.tournament.journal.results import apply_linked, apply_result
+from toreshi.tournament.journal.settings import apply_settings
+from toreshi.tournament.journal.state import AuditLine, TournamentState
+
+
+def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
+    match event:
+        case TournamentCreated() | TournamentConfigured():
+            return apply_settings(state, event)
+        case TeamAdded() | TeamEdited():
+            return apply_team(state, event)
+        case ParticipantAdded():
+            return apply_added(state, event)
+        case ParticipantEdited():
+            return apply_edited(state, event)
+        case ParticipantsImported():
+            return apply_imported(state, event)
+        case ParticipantsRenumbered():
+            return apply_renumbered(state, event)
+        case ParticipantWithdrawn() | ParticipantExpelled():
+            return apply_left(state, event)
+        case ByeRequested():
+            return apply_bye(state, event)
+        case RoundPaired():
+            return apply_paired(state, event)
+        case PairingOverridden():
+            return apply_overridden(state, event)
+        case PairingDiscarded():
+            return apply_discarded(state, event)
+        case RoundPublished():
+            return apply_published(state, event)
+        case GameRoomLinked():
+            return apply_linked(state, event)
+        case ResultEntered():  # and its correction
+            return apply_result(state, event)
+        case WarningIssued():
+            return apply_warning(state, event)
+        case ProtestFiled() | ProtestFeePaid() | ProtestConvened() | ProtestDecided() | ProtestNotified():
+            return apply_protest(state, event)
+
+
+def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:
+    """The state after ``event``. An event that does not apply raises (:class:`~toreshi.kit.refusal.Refused`
+    from the rules): :func:`~toreshi.tournament.journal.decide.decide` never lets one into the log."""
+    new = _apply(state, event)
+    line = AuditLine(event.at, event.by, event.type, audit_params(new.tournament, event))
+    return replace(new, audit=(*new.audit, line))
+
+
+def replay(events: Iterable[TournamentEvent]) -> TournamentState:
+    """The state after a log of events."""
+    return fold(evolve, TournamentState(), events)
+
+
+def replay_stored(log: Iterable[tuple[str, Mapping[str, Any]]]) -> TournamentState:
+    """The state after a stored log of ``(type, payload)`` pairs (today's, or one written before typed events)."""
+    return replay(decode_event(kind, payload) for kind, payload in log)
