@@ -422,7 +422,8 @@ def test_a_log_written_before_the_events_were_typed_replays_to_the_same_tourname
         expected["bye_rules"]
     )
     assert [str(t.scoring.pairing_bye), [state.protest_settings.fee_amount, state.protest_settings.fee_currency],
-            state.initial_colour.value] == [expected["pairing_bye"], expected["fee"], expected["initial_colour"]]  # fmt: skip
+            state.initial_colour.value] == [expected["pairing_bye"], expected["fee"],
+                                            expected["initial_colour"]]  # fmt: skip
     assert [[p.number, p.name, p.rating, p.club, p.team, p.federation_id, p.federation, p.title, p.sex,
              iso(p.birth_date)] for p in t.participants] == expected["participants"]  # fmt: skip
     assert [[x.name, list(x.representatives), list(x.coaches)] for x in t.teams] == expected["teams"]
@@ -498,10 +499,14 @@ COMMAND_CHOICES = st.one_of(
     st.just(PairRound()),
     st.just(PublishRound()),
     st.just(DiscardPairing()),
-    st.builds(lambda b, r: EnterResult(round=1, board=b, result=r), st.integers(1, 3),
-              st.sampled_from([r.value for r in GameResult])),  # fmt: skip
-    st.builds(lambda b, r: EnterResult(round=2, board=b, result=r, reason="x"), st.integers(1, 3),
-              st.sampled_from(["1-0", "0-1", "½-½"])),  # fmt: skip
+    st.builds(
+        lambda b, r: EnterResult(round=1, board=b, result=r.value), st.integers(1, 3), st.sampled_from(list(GameResult))
+    ),
+    st.builds(
+        lambda b, r: EnterResult(round=2, board=b, result=r.value, reason="x"),
+        st.integers(1, 3),
+        st.sampled_from(list(GameResult)),
+    ),
     st.builds(lambda n, r: Withdraw(number=n, after_round=r), st.integers(1, 6), st.integers(0, 3)),
     st.builds(lambda n, r: RequestBye(number=n, round=r), st.integers(1, 6), st.integers(1, 3)),
     st.builds(lambda w, b: OverridePairing(pairs=((w, b),), reason="x"), st.integers(1, 6), st.integers(1, 6)),

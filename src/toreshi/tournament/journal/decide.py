@@ -105,11 +105,13 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
 
     The events are proven by folding them into ``state``: the log only ever holds events that apply. Only
     refusals are caught; any other exception is a programming error and goes up."""
-    stamp = Stamp(wall_time(context), context.actor.name or context.actor.role)
+    actor = context.actor
+    # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
+    stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
     try:
         if state.tournament is None and not isinstance(command, Create):
             raise Refused(Code.NOT_CREATED)
-        events = _events(state, command, stamp, context.actor.role)
+        events = _events(state, command, stamp, actor.role)
         fold(evolve, state, events)
     except Refused as refused:
         return refused.refusal
