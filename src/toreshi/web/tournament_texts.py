@@ -7,7 +7,7 @@ its params); this module words them with the catalogues, as :mod:`toreshi.web.re
 >>> from toreshi.web import i18n
 >>> i18n.activate("ru")
 >>> tiebreak_legend(["BH/C1", "DE"])
-[('BH/C1', 'Бухгольц, без 1 худшего'), ('DE', 'Личная встреча')]
+[('BH/C1', 'Бухгольц, без худших: 1'), ('DE', 'Личная встреча')]
 """
 
 from __future__ import annotations
@@ -214,7 +214,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
         N_("Result corrected"),
         N_("Round %(round)s, board %(board)s: %(result)s (was %(previous)s)"),
     ),
-    "warning_issued": (N_("Warning or penalty"), N_("%(player)s: %(reason)s")),
+    "warning_issued": (N_("Warning or penalty"), N_("%(player)s, reason: %(reason)s")),
     "protest_filed": (N_("Protest filed"), N_("Protest %(protest)s: round %(round)s, board %(board)s, %(person)s")),
     "protest_fee_paid": (N_("Protest fee paid"), N_("Protest %(protest)s: %(amount)s")),
     "protest_convened": (N_("The board met"), N_("Protest %(protest)s")),
@@ -223,7 +223,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
     ("name", N_("name: %(name)s")),
-    ("method_term", N_("by the %(method_term)s")),
+    ("method_term", N_("pairing by %(method_term)s")),
     ("bye", N_("bye: %(bye)s")),
     ("kazans", N_("kazans %(kazans)s")),
     ("round", N_("round %(round)s")),
@@ -265,7 +265,7 @@ def _placeholders(msgid: str) -> list[str]:
 # --- a protest's own journal ----------------------------------------------------------------------------------
 
 _STEPS: dict[ProtestAction, str] = {
-    ProtestAction.FILED: N_("Filed: round %(round)s, board %(board)s, by a %(role_term)s"),
+    ProtestAction.FILED: N_("Filed: round %(round)s, board %(board)s; as %(role_term)s"),
     ProtestAction.ACCEPTED_NOT_CONSIDERED: N_(
         "Accepted, not considered: the result was written and signed by both players (%(clause)s)"
     ),
@@ -274,8 +274,8 @@ _STEPS: dict[ProtestAction, str] = {
     ProtestAction.FEE_PAID: N_("Fee paid: %(amount)s %(currency)s"),
     ProtestAction.NOT_CONSIDERED: N_("Not considered: the fee was not paid (%(clause)s)"),
     ProtestAction.MEETING: N_("The board meets: %(board)s; appeals committee: %(committee)s"),
-    ProtestAction.UPHELD: N_("Upheld by %(members)s; the fee is %(fee_term)s"),
-    ProtestAction.REJECTED: N_("Rejected by %(members)s; the fee goes %(fee_term)s"),
+    ProtestAction.UPHELD: N_("Upheld by %(members)s; fee: %(fee_term)s"),
+    ProtestAction.REJECTED: N_("Rejected by %(members)s; fee: %(fee_term)s"),
     ProtestAction.NOTIFIED: N_("The decision was told to %(recipient)s"),
 }
 _LATE = N_("Not accepted: filed %(minutes)s min after the end of the game; the limit is %(limit)s min (%(clause)s)")
