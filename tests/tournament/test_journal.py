@@ -209,6 +209,8 @@ def test_a_csv_import_names_the_lines_the_rules_refuse_and_lists_fifty_problems(
     refusal = desk.refused(ImportParticipants(csv=many), Code.CSV_NOT_IMPORTED, problems=60)
     assert len(refusal.details) == 51
     assert_refusal(refusal.details[-1], Code.CSV_MORE_PROBLEMS, count=10)
+    refusal = desk.refused(ImportParticipants(csv="rating,name\n1500\n"), Code.CSV_NOT_IMPORTED, problems=1)
+    assert_refusal(refusal.details[0], Common.FIELD_REQUIRED, field="name", line=2)  # a short line lacks the name
     for empty in ("", "name\n\n"):
         refusal = desk.refused(ImportParticipants(csv=empty), Code.CSV_NOT_IMPORTED)
         assert refusal.details[0].code in (Code.CSV_NO_HEADER, Code.CSV_EMPTY)

@@ -36,15 +36,15 @@ SYSTEM = "system"
 MAX_PLAYERS = 10_000
 MAX_ROUNDS = 1_000
 
-_NUMBER: dict[str, Any] = spec(minimum=1, maximum=MAX_PLAYERS)
-_ROUND: dict[str, Any] = spec(minimum=1, maximum=MAX_ROUNDS)
-_PERSON: dict[str, Any] = spec(name=True, max_length=80)
-_PEOPLE: dict[str, Any] = spec(name=True, max_length=80, max_items=50)
-_REASON: dict[str, Any] = spec(max_length=500)
-_COUNT: dict[str, Any] = spec(minimum=0, maximum=MAX_ROUNDS)
-_MONEY: dict[str, Any] = spec(minimum=0, maximum=10**12)
-_CURRENCY: dict[str, Any] = spec(max_length=3)
-_PROTEST_ID: dict[str, Any] = spec(name=True, max_length=32)
+_NUMBER = spec(minimum=1, maximum=MAX_PLAYERS)
+_ROUND = spec(minimum=1, maximum=MAX_ROUNDS)
+_PERSON = spec(name=True, max_length=80)
+_PEOPLE = spec(name=True, max_length=80, max_items=50)
+_REASON = spec(max_length=500)
+_COUNT = spec(minimum=0, maximum=MAX_ROUNDS)
+_MONEY = spec(minimum=0, maximum=10**12)
+_CURRENCY = spec(max_length=3)
+_PROTEST_ID = spec(name=True, max_length=32)
 
 
 class Setting(Enum):

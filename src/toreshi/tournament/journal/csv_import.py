@@ -21,7 +21,6 @@ import dataclasses
 import io
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from toreshi.kit.payload import check_name, check_text, int_from_text
 from toreshi.kit.refusal import Common, Refusal, Refused
@@ -72,23 +71,24 @@ def _header(row: list[str]) -> list[str]:
 
 def _entry(cells: dict[str, str]) -> tuple[ParticipantEntry | None, list[Refusal]]:
     """The participant of one line's cells, or what is wrong with them (every cell is checked)."""
-    values: dict[str, Any] = {}
+    texts: dict[str, str] = {}
+    rating: int | None = None
     problems: list[Refusal] = []
     for column, cell in cells.items():
         try:
             if column == "name":
                 if not cell.strip():
                     raise Refused(Common.FIELD_REQUIRED, field="name")
-                values["name"] = check_name(cell, "name", max_length=_LIMITS["name"])
+                texts["name"] = check_name(cell, "name", max_length=_LIMITS["name"])
             elif column == "rating":
-                values["rating"] = int_from_text(cell, "rating", minimum=0, maximum=9_999) if cell.strip() else None
+                rating = int_from_text(cell, "rating", minimum=0, maximum=9_999) if cell.strip() else None
             else:
-                values[column] = check_text(cell, column, max_length=_LIMITS[column]).strip()
+                texts[column] = check_text(cell, column, max_length=_LIMITS[column]).strip()
         except Refused as refused:
             problems.append(refused.refusal)
     if problems:
         return None, problems
-    return ParticipantEntry(**values), []
+    return dataclasses.replace(ParticipantEntry(name=texts.pop("name")), rating=rating, **texts), []
 
 
 def _rows(reader: Iterable[list[str]], header: list[str], first_number: int) -> list[tuple[int, Participant]]:
@@ -101,7 +101,8 @@ def _rows(reader: Iterable[list[str]], header: list[str], first_number: int) -> 
             problems.append(Refusal(Code.CSV_TOO_MANY_CELLS, {"line": line, "cells": len(row),
                                                               "columns": len(header)}))  # fmt: skip
             continue
-        entry, wrong = _entry({column: cell for column, cell in zip(header, row, strict=False) if column})
+        cells = {column: row[index] if index < len(row) else "" for index, column in enumerate(header) if column}
+        entry, wrong = _entry(cells)  # a short line's missing cells are empty ones
         try:
             if entry is not None:
                 people.append((line, participant_of(entry, first_number + len(people))))

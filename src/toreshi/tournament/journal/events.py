@@ -326,7 +326,7 @@ EVENT_TYPES = frozenset(EVENTS.names)
 _CLEARABLE = tuple(setting.value for setting in Setting)
 
 
-def _legacy_settings(payload: Mapping[str, Any]) -> Payload:
+def _legacy_settings(payload: Mapping[str, object]) -> Payload:
     """Settings of an untyped log: a ``null`` set a setting to none (``cleared`` now) and a ``null`` fee changed
     nothing. A payload with ``cleared`` is today's."""
     out = dict(payload)
@@ -347,7 +347,7 @@ def _whole(value: object) -> object:
     return value
 
 
-def _legacy_protest(payload: Mapping[str, Any]) -> Payload:
+def _legacy_protest(payload: Mapping[str, object]) -> Payload:
     """A protest of an untyped log kept the form's texts: ``"1"`` for round 1, ``""`` for no currency or role."""
     out = {key: _whole(value) if key in ("round", "board", "fee_paid") else value for key, value in payload.items()}
     for key in ("role", "currency", "white_signed_at", "black_signed_at"):
@@ -356,7 +356,7 @@ def _legacy_protest(payload: Mapping[str, Any]) -> Payload:
     return out
 
 
-LEGACY: Mapping[str, Callable[[Mapping[str, Any]], Payload]] = {
+LEGACY: Mapping[str, Callable[[Mapping[str, object]], Payload]] = {
     TournamentCreated.type: _legacy_settings,
     TournamentConfigured.type: _legacy_settings,
     ProtestFiled.type: _legacy_protest,
@@ -364,7 +364,7 @@ LEGACY: Mapping[str, Callable[[Mapping[str, Any]], Payload]] = {
 """Per event type, what brings a payload of an untyped log to today's shape (and leaves today's as it is)."""
 
 
-def decode_event(kind: str, payload: Mapping[str, Any]) -> TournamentEvent:
+def decode_event(kind: str, payload: Mapping[str, object]) -> TournamentEvent:
     """The event stored as ``(kind, payload)``; raises :class:`~toreshi.kit.codec.CodecError` for a corrupt one."""
     upgrade = LEGACY.get(kind)
     return EVENTS.decode(upgrade(payload) if upgrade is not None else payload, name=kind)

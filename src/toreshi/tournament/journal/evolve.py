@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from toreshi.kit.core import fold
 from toreshi.tournament.journal.audit import audit_params
@@ -102,6 +101,6 @@ def replay(events: Iterable[TournamentEvent]) -> TournamentState:
     return fold(evolve, TournamentState(), events)
 
 
-def replay_stored(log: Iterable[tuple[str, Mapping[str, Any]]]) -> TournamentState:
+def replay_stored(log: Iterable[tuple[str, Mapping[str, object]]]) -> TournamentState:
     """The state after a stored log of ``(type, payload)`` pairs (today's, or one written before typed events)."""
     return replay(decode_event(kind, payload) for kind, payload in log)

@@ -3,7 +3,7 @@
 Times are aware ISO datetimes (``2026-11-30T09:00:00+00:00``), days ISO dates, points fractions written as
 ``1``, ``1/2`` or ``0.5``; a result is the model's value (``1-0``, ``½-½``, ``+ −``) or a togyz record token.
 
->>> game_result("1/2-1/2", "result").value, points_of("0.5", "bye_points")
+>>> game_result("1/2-1/2", "result").value, points_of("0,5", "bye_points")
 ('½-½', Fraction(1, 2))
 >>> date_of("2026/11/30", "start")
 datetime.date(2026, 11, 30)
@@ -24,7 +24,7 @@ from toreshi.tournament.model import GameResult
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
 
 
-def _aware(raw: Any) -> datetime:
+def _aware(raw: object) -> datetime:
     if not isinstance(raw, str):
         raise TypeError("a time is an ISO text")
     moment = datetime.fromisoformat(raw)
@@ -33,13 +33,13 @@ def _aware(raw: Any) -> datetime:
     return moment
 
 
-def _day(raw: Any) -> date:
+def _day(raw: object) -> date:
     if not isinstance(raw, str):
         raise TypeError("a date is an ISO text")
     return date.fromisoformat(raw)
 
 
-def _fraction(raw: Any) -> Fraction:
+def _fraction(raw: object) -> Fraction:
     if not isinstance(raw, str):
         raise TypeError("points are a text such as 1/2")
     return Fraction(raw)
@@ -87,9 +87,9 @@ def date_of(text: str, field: str) -> date:
 
 
 def points_of(text: str, field: str) -> Fraction:
-    """Points such as ``1``, ``0.5`` or ``1/2``, not negative."""
+    """Points such as ``1``, ``0.5``, ``0,5`` (as Kazakh and Russian write it) or ``1/2``, not negative."""
     try:
-        points = Fraction(text.strip())
+        points = Fraction(text.strip().replace(",", "."))
     except (ValueError, ZeroDivisionError):
         raise Refused(Common.FIELD_NOT_NUMBER, field=field) from None
     if points < 0:
