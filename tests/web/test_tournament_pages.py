@@ -344,7 +344,7 @@ def test_no_page_writes_when_it_is_read(web: TestClient, monkeypatch: pytest.Mon
     pages = ["/tournaments", f"/tournaments/{tid}", f"/tournaments/{tid}/settings", f"/tournaments/{tid}/rounds/1",
              f"/tournaments/{tid}/standings", f"/tournaments/{tid}/standings?print=1", f"/tournaments/{tid}/protests",
              f"/tournaments/{tid}/audit", f"/tournaments/{tid}/export.csv", f"/tournaments/{tid}/export.trf",
-             f"/tournaments/{tid}/export.trf26", link.group(1)]  # fmt: skip
+             f"/tournaments/{tid}/export.trf26", f"/tournaments/{tid}/rounds/1/live", link.group(1)]  # fmt: skip
     for url in pages:
         assert web.get(url).status_code == 200, url
     web.post("/logout", data={"csrf": csrf})
