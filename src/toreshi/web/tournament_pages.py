@@ -12,7 +12,8 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable
 from enum import Enum
 from typing import Any, TypeVar
 
@@ -352,6 +353,22 @@ async def tournament_list(request: Request) -> Response:
     return _page(request, "tournaments/list.html", tournaments=items)
 
 
+Page = Callable[[Request, str, TournamentState], Awaitable[Response]]
+
+
+def _reading(page: Page) -> Callable[[Request], Awaitable[Response]]:
+    """A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
+
+    @functools.wraps(page)
+    async def read(request: Request) -> Response:
+        loaded = await _load(request)
+        if loaded is None:
+            return _not_found(request)
+        return await page(request, *loaded)
+
+    return read
+
+
 async def _load(request: Request) -> tuple[str, TournamentState] | None:
     tid = request.path_params["tid"]
     try:
@@ -365,11 +382,8 @@ def _players(state: TournamentState) -> dict[int, str]:
     return {p.number: p.name for p in state.t.participants}
 
 
-async def overview(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def overview(request: Request, tid: str, state: TournamentState) -> Response:
     t = state.t
     return _page(
         request,
@@ -385,11 +399,8 @@ async def overview(request: Request) -> Response:
     )
 
 
-async def settings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def settings_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
         request,
         "tournaments/settings.html",
@@ -438,11 +449,8 @@ def _crosstable(state: TournamentState) -> tables.Table:
     return tables.crosstable(state.standings(), state.t.name, texts.columns(), texts.points)
 
 
-async def standings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def standings_page(request: Request, tid: str, state: TournamentState) -> Response:
     standings, table = state.standings(), _crosstable(state)
     legend = texts.tiebreak_legend(standings.tiebreaks)
     if request.query_params.get("print"):
@@ -452,11 +460,8 @@ async def standings_page(request: Request) -> Response:
                  table=table, legend=legend)  # fmt: skip
 
 
-async def export(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def export(request: Request, tid: str, state: TournamentState) -> Response:
     t = state.t
     kind = request.path_params["format"]
     standings = state.standings()
@@ -488,11 +493,8 @@ def _games_with_results(state: TournamentState) -> list[tuple[int, int, str, str
     ]
 
 
-async def protests_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def protests_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
         request,
         "tournaments/protests.html",
@@ -507,11 +509,8 @@ async def protests_page(request: Request) -> Response:
     )
 
 
-async def audit_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
 
 

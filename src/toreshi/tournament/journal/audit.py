@@ -4,7 +4,7 @@ replaced, who was concerned, the reason), never a sentence — the page words th
 >>> from datetime import datetime
 >>> from toreshi.tournament.journal.state import PairingMethod
 >>> at = datetime.fromisoformat("2026-11-30T09:00:00+00:00")
->>> event = RoundPaired(at=at, by="chief", round=1, method=PairingMethod.DUTCH, pairs=((1, 4), (3, 2)), bye=5)
+>>> event = ev.RoundPaired(at=at, by="chief", round=1, method=PairingMethod.DUTCH, pairs=((1, 4), (3, 2)), bye=5)
 >>> audit_params(None, event)
 {'round': 1, 'pairs': '1–4, 3–2', 'bye': 5, 'method_term': 'pairing.dutch'}
 """
@@ -12,33 +12,8 @@ replaced, who was concerned, the reason), never a sentence — the page words th
 from __future__ import annotations
 
 from toreshi.kit.refusal import ParamValue
-from toreshi.tournament.journal.events import (
-    ByeRequested,
-    GameRoomLinked,
-    PairingDiscarded,
-    PairingOverridden,
-    ParticipantAdded,
-    ParticipantEdited,
-    ParticipantExpelled,
-    ParticipantsImported,
-    ParticipantsRenumbered,
-    ParticipantWithdrawn,
-    ProtestConvened,
-    ProtestDecided,
-    ProtestFeePaid,
-    ProtestFiled,
-    ProtestNotified,
-    ResultCorrected,
-    ResultEntered,
-    RoundPaired,
-    RoundPublished,
-    TeamAdded,
-    TeamEdited,
-    TournamentConfigured,
-    TournamentCreated,
-    TournamentEvent,
-    WarningIssued,
-)
+from toreshi.tournament.journal import events as ev
+from toreshi.tournament.journal.events import TournamentEvent
 from toreshi.tournament.model import Tournament
 
 Params = dict[str, ParamValue]
@@ -60,49 +35,49 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
         return tournament.label(number) if tournament is not None else str(number)
 
     match event:
-        case TournamentCreated() | TournamentConfigured():
+        case ev.TournamentCreated() | ev.TournamentConfigured():
             return _with({}, name=event.name)
-        case TeamAdded() | TeamEdited():
+        case ev.TeamAdded() | ev.TeamEdited():
             return {"team": event.name}
-        case ParticipantAdded() | ParticipantEdited():
+        case ev.ParticipantAdded() | ev.ParticipantEdited():
             return {"player": player(event.number)}
-        case ParticipantsImported():
+        case ev.ParticipantsImported():
             return {"count": len(event.participants)}
-        case ParticipantsRenumbered():
+        case ev.ParticipantsRenumbered():
             return {"count": len(event.order)}
-        case ParticipantWithdrawn() | ParticipantExpelled():
+        case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
             return _with({"player": player(event.number), "round": event.after_round}, reason=event.reason)
-        case ByeRequested():
+        case ev.ByeRequested():
             return {"player": player(event.number), "round": event.round, "code": event.code.value}
-        case RoundPaired():
+        case ev.RoundPaired():
             return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye,
                          method_term=f"pairing.{event.method.value}")  # fmt: skip
-        case PairingOverridden():
+        case ev.PairingOverridden():
             return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye, reason=event.reason)
-        case PairingDiscarded():
+        case ev.PairingDiscarded():
             return _with({"round": event.round}, reason=event.reason)
-        case RoundPublished():
+        case ev.RoundPublished():
             return {"round": event.round}
-        case GameRoomLinked():
+        case ev.GameRoomLinked():
             return {"round": event.round, "board": event.board, "room": event.room_id}
-        case ResultCorrected():
+        case ev.ResultCorrected():
             return {"round": event.round, "board": event.board, "result": event.result.value,
                     "previous": event.previous.value, "source_term": f"result.{event.source.value}",
                     "reason": event.reason}  # fmt: skip
-        case ResultEntered():
+        case ev.ResultEntered():
             return _with({"round": event.round, "board": event.board, "result": event.result.value,
                           "source_term": f"result.{event.source.value}"},
                          kazans=f"{event.kazans[0]}:{event.kazans[1]}" if event.kazans else None)  # fmt: skip
-        case WarningIssued():
+        case ev.WarningIssued():
             return _with({"player": player(event.number), "reason": event.reason}, round=event.round,
                          penalty=event.penalty)  # fmt: skip
-        case ProtestFiled():
+        case ev.ProtestFiled():
             return {"protest": event.id, "round": event.round, "board": event.board, "person": event.filed_by}
-        case ProtestFeePaid():
+        case ev.ProtestFeePaid():
             return {"protest": event.id, "amount": event.amount}
-        case ProtestConvened() | ProtestNotified():
+        case ev.ProtestConvened() | ev.ProtestNotified():
             return {"protest": event.id}
-        case ProtestDecided():
+        case ev.ProtestDecided():
             verdict = "protest.upheld" if event.upheld else "protest.rejected"
             return _with({"protest": event.id, "verdict_term": verdict},
                          result=event.corrected_result.value if event.corrected_result else None)  # fmt: skip

@@ -12,33 +12,8 @@ from datetime import datetime
 from toreshi.kit.core import Context, fold
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
-from toreshi.tournament.journal.commands import (
-    SYSTEM,
-    AddParticipant,
-    AddTeam,
-    Configure,
-    ConveneProtest,
-    Create,
-    DecideProtest,
-    DiscardPairing,
-    EditParticipant,
-    EditTeam,
-    EnterResult,
-    Expel,
-    FileProtest,
-    ImportParticipants,
-    LinkGameRoom,
-    NotifyProtest,
-    OverridePairing,
-    PairRound,
-    PayProtestFee,
-    PublishRound,
-    RequestBye,
-    SeedByRating,
-    TournamentCommand,
-    Warn,
-    Withdraw,
-)
+from toreshi.tournament.journal import commands as c
+from toreshi.tournament.journal.commands import SYSTEM, TournamentCommand
 from toreshi.tournament.journal.csv_import import decide_import
 from toreshi.tournament.journal.events import Stamp, TournamentEvent
 from toreshi.tournament.journal.evolve import evolve
@@ -67,36 +42,36 @@ def wall_time(context: Context) -> datetime:
 
 def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str) -> Sequence[TournamentEvent]:
     match command:
-        case Create() | Configure():
+        case c.Create() | c.Configure():
             return decide_settings(state, command, stamp)
-        case AddTeam() | EditTeam():
+        case c.AddTeam() | c.EditTeam():
             return decide_team(command, stamp)
-        case AddParticipant() | EditParticipant():
+        case c.AddParticipant() | c.EditParticipant():
             return decide_participant(state, command, stamp)
-        case ImportParticipants():
+        case c.ImportParticipants():
             return decide_import(state, command, stamp)
-        case SeedByRating():
+        case c.SeedByRating():
             return decide_seeding(state, command, stamp)
-        case Withdraw() | Expel():
+        case c.Withdraw() | c.Expel():
             return decide_leaving(state, command, stamp)
-        case RequestBye():
+        case c.RequestBye():
             return decide_bye(state, command, stamp)
-        case PairRound():
+        case c.PairRound():
             return decide_pairing(state, command, stamp)
-        case OverridePairing():
+        case c.OverridePairing():
             return decide_override(state, command, stamp)
-        case DiscardPairing():
+        case c.DiscardPairing():
             return decide_discard(state, command, stamp)
-        case PublishRound():
+        case c.PublishRound():
             return decide_publish(state, command, stamp)
-        case LinkGameRoom():
+        case c.LinkGameRoom():
             return decide_link(command, stamp)
-        case EnterResult():
+        case c.EnterResult():
             source = ResultSource.LIVE if role == SYSTEM else ResultSource.ARBITER
             return decide_result(state, command, stamp, source)
-        case Warn():
+        case c.Warn():
             return decide_warning(command, stamp)
-        case FileProtest() | PayProtestFee() | ConveneProtest() | DecideProtest() | NotifyProtest():
+        case c.FileProtest() | c.PayProtestFee() | c.ConveneProtest() | c.DecideProtest() | c.NotifyProtest():
             return decide_protest(state, command, stamp)
 
 
@@ -109,7 +84,7 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
     # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
     stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
     try:
-        if state.tournament is None and not isinstance(command, Create):
+        if state.tournament is None and not isinstance(command, c.Create):
             raise Refused(Code.NOT_CREATED)
         events = _events(state, command, stamp, actor.role)
         fold(evolve, state, events)

@@ -7,35 +7,10 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
 from toreshi.kit.core import fold
+from toreshi.tournament.journal import events as ev
 from toreshi.tournament.journal.audit import audit_params
 from toreshi.tournament.journal.csv_import import apply_imported
-from toreshi.tournament.journal.events import (
-    ByeRequested,
-    GameRoomLinked,
-    PairingDiscarded,
-    PairingOverridden,
-    ParticipantAdded,
-    ParticipantEdited,
-    ParticipantExpelled,
-    ParticipantsImported,
-    ParticipantsRenumbered,
-    ParticipantWithdrawn,
-    ProtestConvened,
-    ProtestDecided,
-    ProtestFeePaid,
-    ProtestFiled,
-    ProtestNotified,
-    ResultEntered,
-    RoundPaired,
-    RoundPublished,
-    TeamAdded,
-    TeamEdited,
-    TournamentConfigured,
-    TournamentCreated,
-    TournamentEvent,
-    WarningIssued,
-    decode_event,
-)
+from toreshi.tournament.journal.events import TournamentEvent, decode_event
 from toreshi.tournament.journal.pairing import apply_discarded, apply_overridden, apply_paired, apply_published
 from toreshi.tournament.journal.participants import (
     apply_added,
@@ -54,37 +29,39 @@ from toreshi.tournament.journal.state import AuditLine, TournamentState
 
 def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
     match event:
-        case TournamentCreated() | TournamentConfigured():
+        case ev.TournamentCreated() | ev.TournamentConfigured():
             return apply_settings(state, event)
-        case TeamAdded() | TeamEdited():
+        case ev.TeamAdded() | ev.TeamEdited():
             return apply_team(state, event)
-        case ParticipantAdded():
+        case ev.ParticipantAdded():
             return apply_added(state, event)
-        case ParticipantEdited():
+        case ev.ParticipantEdited():
             return apply_edited(state, event)
-        case ParticipantsImported():
+        case ev.ParticipantsImported():
             return apply_imported(state, event)
-        case ParticipantsRenumbered():
+        case ev.ParticipantsRenumbered():
             return apply_renumbered(state, event)
-        case ParticipantWithdrawn() | ParticipantExpelled():
+        case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
             return apply_left(state, event)
-        case ByeRequested():
+        case ev.ByeRequested():
             return apply_bye(state, event)
-        case RoundPaired():
+        case ev.RoundPaired():
             return apply_paired(state, event)
-        case PairingOverridden():
+        case ev.PairingOverridden():
             return apply_overridden(state, event)
-        case PairingDiscarded():
+        case ev.PairingDiscarded():
             return apply_discarded(state, event)
-        case RoundPublished():
+        case ev.RoundPublished():
             return apply_published(state, event)
-        case GameRoomLinked():
+        case ev.GameRoomLinked():
             return apply_linked(state, event)
-        case ResultEntered():  # and its correction
+        case ev.ResultEntered():  # and its correction
             return apply_result(state, event)
-        case WarningIssued():
+        case ev.WarningIssued():
             return apply_warning(state, event)
-        case ProtestFiled() | ProtestFeePaid() | ProtestConvened() | ProtestDecided() | ProtestNotified():
+        case (
+            ev.ProtestFiled() | ev.ProtestFeePaid() | ev.ProtestConvened() | ev.ProtestDecided() | ev.ProtestNotified()
+        ):
             return apply_protest(state, event)
 
 
