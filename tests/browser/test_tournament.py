@@ -1,7 +1,8 @@
 """A round-robin tournament of six run entirely through the pages in a real browser (issue 5 §2, §4).
 
 Created and filled in through the forms, paired round by round by the Berger tables, results entered on each
-round's page, then the standings and the printable crosstable checked against the results that were entered.
+round's page, then the standings and the printable crosstable checked against the results that were entered; at
+last the same pages read in Kazakh and Russian, with no English on them (issue 12 §2).
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ def result_for(white: int, black: int) -> str:
     if abs(white - black) == 1:
         return "½-½"
     return "1-0" if white < black else "0-1"
+
+
+CODES = {"BH", "SB", "DE", "BPTS", "WIN", "CSV", "TRF", "TRF16", "KZT", "TK", "name", "rating", "club", "team",
+         "federation_id", "federation", "title", "sex", "birth_date", "elo"}
+"""Latin words a Kazakh or Russian page may show: tie-break and file-format codes, clause IDs, CSV column names."""
+
+
+def english_words(text: str) -> list[str]:
+    return [word for word in re.findall(r"[A-Za-z][A-Za-z_]+", text) if word not in CODES]
 
 
 SCORES = {"1-0": (Fraction(1), Fraction(0)), "0-1": (Fraction(0), Fraction(1)), "½-½": (Fraction(1, 2),) * 2}
@@ -145,3 +155,24 @@ def test_a_round_robin_of_six_paired_played_and_printed(browser: Browser, server
     assert sum(points.values()) == 15
     arbiter.set_viewport_size({"width": 720, "height": 260})
     screenshot(arbiter, "tournament-crosstable-print")
+
+    # The same tournament read in Kazakh and Russian (a refused import too): not one English word.
+    arbiter.set_viewport_size({"width": 1280, "height": 860})
+    for language in ("kk", "ru"):
+        arbiter.goto(f"{server.url}/tournaments/{tid}?lang={language}")
+        import_form = arbiter.locator("details.form", has=arbiter.locator("form[action$='/do/import']"))
+        import_form.locator("summary").click()
+        import_form.locator("textarea[name=csv]").fill("name,rating\nАбай,1500\n,x\nБолат,1,2\n")
+        import_form.locator("button[type=submit]").click()
+        alert = arbiter.locator(".error[role=alert]")
+        expect(alert.locator("li")).to_have_count(3)  # line 3: no name, no number; line 4: too many cells
+        assert not english_words(alert.inner_text()), alert.inner_text()
+        screenshot(arbiter, f"tournament-import-refused-{language}")
+        for page, name in (("standings", "standings"), ("audit", "audit"), ("rounds/1", "round")):
+            arbiter.goto(f"{server.url}/tournaments/{tid}/{page}")
+            text = arbiter.locator("main").inner_text()
+            assert not english_words(text), (language, page, english_words(text))
+            screenshot(arbiter, f"tournament-{name}-{language}")
+        arbiter.goto(f"{server.url}/tournaments/{tid}/standings?print=1")
+        assert arbiter.locator("html").get_attribute("lang") == language
+        assert not english_words(arbiter.locator("body").inner_text())

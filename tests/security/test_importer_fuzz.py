@@ -19,13 +19,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
+from toreshi.kit.refusal import Refused
 from toreshi.quiz.chgk import read_chgk
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import PackError
 from toreshi.quiz.siq import parse_content_xml, read_siq
 from toreshi.togyz.pgn import RecordError, read_games
 from toreshi.togyz.replay import replay
-from toreshi.tournament.journal import CsvImportError, parse_participants_csv
+from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.journal import parse_participants
+from toreshi.tournament.journal.csv_import import MAX_LISTED
 from toreshi.tournament.trf import TrfError, format_trf, parse_trf
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
@@ -209,10 +212,18 @@ def test_chgk_bytes_in_any_encoding_refuse_only_with_pack_error(data: bytes) -> 
 
 @FUZZ
 @given(text=mutated_text(CSV))
-def test_participants_csv_refuses_only_with_csv_import_error(text: str) -> None:
-    participants = refuses_only_with(CsvImportError, lambda: parse_participants_csv(text))
-    if participants is not None:
-        assert participants and all(p.name.strip() for p in participants)
+def test_participants_csv_refuses_only_with_one_refusal_naming_every_line(text: str) -> None:
+    """Whatever the CSV, it is read, or refused whole by one ``csv_not_imported`` whose details name the lines."""
+    try:
+        participants = parse_participants(text)
+    except Refused as refused:
+        refusal = refused.refusal
+        assert refusal.code is TournamentCode.CSV_NOT_IMPORTED and refusal.details
+        unlined = (TournamentCode.CSV_EMPTY, TournamentCode.CSV_MORE_PROBLEMS)
+        assert all("line" in detail.params or detail.code in unlined for detail in refusal.details), refusal
+        assert int(refusal.params["problems"]) >= min(len(refusal.details), MAX_LISTED)
+    else:
+        assert participants and all(p.name.strip() for _, p in participants)
 
 
 def test_csv_import_through_the_web_is_all_or_nothing(tmp_path: Path) -> None:
@@ -247,8 +258,8 @@ def test_csv_import_through_the_web_is_all_or_nothing(tmp_path: Path) -> None:
             after = call(client, events)
             try:
                 text = data.decode("utf-8-sig") if as_file else data.decode("utf-8", errors="replace")
-                rows = parse_participants_csv(text)
-            except (CsvImportError, UnicodeDecodeError):
+                rows = parse_participants(text)
+            except (Refused, UnicodeDecodeError):
                 assert after == before, "a refused import wrote events"
             else:
                 # Accepted by the parser: imported whole (one event) or refused whole by the tournament's rules

@@ -7,6 +7,7 @@ import io
 from pathlib import Path
 
 from toreshi.tournament.crosstable import (
+    Columns,
     Table,
     crosstable,
     round_robin_grid,
@@ -129,3 +130,15 @@ def test_html_is_printable_and_escaped() -> None:
     grid = to_html(round_robin_grid(standings_for(four_player_round_robin()), "RR"))
     assert grid.count("<tr>") == 1 + 4  # header + one row per player
     assert "Dauletov" in grid and "×" in grid
+
+
+def test_a_page_gives_the_columns_and_the_way_points_are_written() -> None:
+    columns = Columns(rank="Орын", number="№", name="Аты", rating="Рейтинг", points="Ұпай", round="Т{n}")
+    standings = standings_for(four_player_round_robin())
+    table = round_robin_grid(standings, "", columns, points=lambda p: str(float(p)).replace(".", ","))
+    assert table.headers[:4] == ("Орын", "№", "Аты", "Рейтинг") and "Ұпай" in table.headers
+    assert any("," in cell for row in table.rows for cell in row[-1 - len(standings.tiebreaks) :])
+    page = to_html(table, "kk", heading="Турнир кестесі", legend=[("SB", "Зонненборн–Бергер")])
+    assert '<html lang="kk">' in page and "<title>Турнир кестесі</title>" in page
+    assert "<dt>SB</dt><dd>Зонненборн–Бергер</dd>" in page
+    assert to_html(table).startswith("<!DOCTYPE html>\n<html lang=\"en\">")  # the command line's default

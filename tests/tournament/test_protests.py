@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from toreshi.tournament.codes import ProtestCode as Code
 from toreshi.tournament.model import (
     GameResult,
     Officials,
@@ -19,6 +20,7 @@ from toreshi.tournament.protests import (
     FilerRole,
     GameFacts,
     Protest,
+    ProtestAction,
     ProtestDesk,
     ProtestError,
     ProtestSettings,
@@ -26,6 +28,8 @@ from toreshi.tournament.protests import (
     apply_decision,
     score_sheet_warnings,
 )
+
+from .refusals import refused as refused_step
 
 GAME_END = datetime(2026, 5, 1, 15, 0, tzinfo=UTC)
 OFFICIALS = Officials(
@@ -67,6 +71,11 @@ def file(d: ProtestDesk, facts: GameFacts | None = None, fee: int = 1000) -> Pro
     return d.file("P-1", facts or game(), "Serik", FilerRole.REPRESENTATIVE, "Kumalaks were miscounted.", "Astana", fee)
 
 
+def test_a_refusal_is_a_protest_error() -> None:
+    with pytest.raises(ProtestError):
+        desk()[0].file("P-4", game(), "Aigul", FilerRole.COACH, "")
+
+
 def test_tk_p1_only_representatives_and_coaches_file_within_30_minutes() -> None:
     d, _ = desk(minutes_after_end=30)
     protest = file(d)
@@ -75,12 +84,14 @@ def test_tk_p1_only_representatives_and_coaches_file_within_30_minutes() -> None
     refused = file(late)
     assert refused.status is ProtestStatus.NOT_ACCEPTED
     assert refused.fee is FeeStatus.REFUNDED
-    assert "30.5 min after the end of the game; the limit is 30 min (TK-P1)" in refused.log[-1].detail
-    with pytest.raises(ProtestError, match="not a team representative or coach"):
+    last = refused.log[-1]
+    assert last.action is ProtestAction.NOT_ACCEPTED and not last.actor
+    assert dict(last.params) == {"clause": "TK-P1", "minutes": 31, "limit": 30}  # 30.5 minutes: past the limit
+    with refused_step(Code.NOT_A_FILER, person="A spectator"):
         d.file("P-2", game(), "A spectator", FilerRole.COACH, "I saw it.")
-    with pytest.raises(ProtestError, match="has not ended yet"):
+    with refused_step(Code.GAME_NOT_OVER):
         desk(minutes_after_end=-5)[0].file("P-3", game(), "Aigul", FilerRole.COACH, "Early.")
-    with pytest.raises(ProtestError, match="text is empty"):
+    with refused_step(Code.TEXT_EMPTY):
         d.file("P-4", game(), "Aigul", FilerRole.COACH, "   ")
 
 
@@ -90,7 +101,10 @@ def test_tk_p2_signed_result_is_accepted_but_not_considered() -> None:
     protest = file(d, signed)
     assert protest.status is ProtestStatus.ACCEPTED_NOT_CONSIDERED
     assert protest.status.closed
-    assert "signed by both players (TK-P2)" in protest.log[-1].detail
+    assert (protest.log[-1].action, dict(protest.log[-1].params)) == (
+        ProtestAction.ACCEPTED_NOT_CONSIDERED,
+        {"clause": "TK-P2"},
+    )
     # One signature is not "written and signed".
     half = game(white_signed_at=GAME_END + timedelta(minutes=2))
     assert file(d, half).status is ProtestStatus.ACCEPTED
@@ -101,7 +115,7 @@ def test_tk_p3_filed_after_the_next_pairing_is_not_accepted() -> None:
     paired = game(next_round_paired_at=GAME_END + timedelta(minutes=15))
     protest = file(d, paired)
     assert protest.status is ProtestStatus.NOT_ACCEPTED
-    assert "next round (TK-P3)" in protest.log[-1].detail
+    assert (protest.log[-1].action, dict(protest.log[-1].params)) == (ProtestAction.NOT_ACCEPTED, {"clause": "TK-P3"})
     not_yet = game(next_round_paired_at=GAME_END + timedelta(minutes=25))
     assert file(d, not_yet).status is ProtestStatus.ACCEPTED
 
@@ -111,21 +125,22 @@ def test_tk_p4_fee_is_a_setting_and_unpaid_protests_are_not_considered() -> None
     protest = file(d, fee=0)
     assert protest.status is ProtestStatus.AWAITING_FEE and protest.fee is FeeStatus.UNPAID
     assert (protest.fee_amount, protest.fee_currency) == (1000, "KZT")
-    with pytest.raises(ProtestError, match="the fee is 1000 KZT, got 500 KZT"):
+    with refused_step(Code.FEE_AMOUNT, amount=1000, currency="KZT", given=500, given_currency="KZT"):
         d.pay_fee(protest, 500, "KZT", "Serik")
-    with pytest.raises(ProtestError, match="got 1000 USD"):
+    with refused_step(Code.FEE_AMOUNT, given=1000, given_currency="USD"):
         d.pay_fee(protest, 1000, "USD", "Serik")
     clock.advance(40)
     closed = d.convene(protest, ["Kairat"], ["Marat"])
     assert closed.status is ProtestStatus.NOT_CONSIDERED_UNPAID
-    assert "fee was not paid (TK-P4)" in closed.log[-1].detail
+    assert (closed.log[-1].action, dict(closed.log[-1].params)) == (ProtestAction.NOT_CONSIDERED, {"clause": "TK-P4"})
+    assert closed.log[-1].action.by_board
     paid = d.pay_fee(protest, 1000, "KZT", "Serik")
     assert paid.status is ProtestStatus.ACCEPTED and paid.fee is FeeStatus.PAID
     # Another organiser charges 2000 tenge.
     dear = ProtestDesk(FakeClock(GAME_END), ProtestSettings(fee_amount=2000), filers=("Serik",))
-    with pytest.raises(ProtestError, match="the fee is 2000 KZT, got 1000"):
+    with refused_step(Code.FEE_AMOUNT, amount=2000, currency="KZT", given=1000):
         dear.file("P-9", game(), "Serik", FilerRole.REPRESENTATIVE, "Text", fee_paid=1000)
-    with pytest.raises(ProtestError, match="paid in KZT, not EUR"):
+    with refused_step(Code.FEE_CURRENCY, currency="KZT", given="EUR"):
         d.file("P-9", game(), "Serik", FilerRole.REPRESENTATIVE, "Text", fee_paid=1000, fee_currency="EUR")
 
 
@@ -151,15 +166,22 @@ def test_upheld_protest_full_cycle_with_audit_log() -> None:
     assert protest.status is ProtestStatus.NOTIFIED
     assert protest.notification is not None and protest.notification.recipient == "Serik"  # TK-P7
     assert [(e.action, e.at - GAME_END) for e in protest.log] == [
-        ("filed", timedelta(minutes=10)),
-        ("accepted", timedelta(minutes=10)),
-        ("meeting", timedelta(minutes=30)),
-        ("upheld", timedelta(minutes=45)),
-        ("notified", timedelta(minutes=50)),
+        (ProtestAction.FILED, timedelta(minutes=10)),
+        (ProtestAction.ACCEPTED, timedelta(minutes=10)),
+        (ProtestAction.MEETING, timedelta(minutes=30)),
+        (ProtestAction.UPHELD, timedelta(minutes=45)),
+        (ProtestAction.NOTIFIED, timedelta(minutes=50)),
     ]
-    with pytest.raises(ProtestError, match="final \\(TK-P8\\)"):
+    assert protest.log[0].actor == "Serik" and dict(protest.log[0].params) == {
+        "round": 3, "board": 2, "role_term": "protest.representative"}  # fmt: skip
+    assert dict(protest.log[2].params) == {"board": "Kairat, Saule", "committee": "Marat, Gulnara"}
+    assert dict(protest.log[3].params) == {"members": "Kairat, Marat, Gulnara", "fee_term": "protest.fee.refunded",
+                                           "result": "0-1"}  # fmt: skip
+    assert dict(protest.log[4].params) == {"recipient": "Serik"}
+    with refused_step(Code.FINAL, protest="P-1", person="Serik"):
         d.appeal(protest, "Serik")
-    with pytest.raises(ProtestError, match="is notified; cannot decide"):
+    with refused_step(Code.WRONG_STATUS, protest="P-1", status_term="protest.notified",
+                      step_term="protest.step.decide"):  # fmt: skip
         d.decide(protest, upheld=False, members=["Kairat"], reasons="again")
 
 
@@ -168,36 +190,38 @@ def test_rejected_protest_fee_goes_to_the_arbiters() -> None:
     protest = d.convene(file(d), ["Saule"], ["Yerbol"])
     protest = d.decide(protest, upheld=False, members=["Saule", "Yerbol"], reasons="The count was right.")
     assert protest.fee is FeeStatus.TRANSFERRED
-    assert "fee to the arbiters" in protest.log[-1].detail
+    assert protest.log[-1].action is ProtestAction.REJECTED
+    assert protest.log[-1].params["fee_term"] == "protest.fee.transferred"
 
 
 def test_meeting_and_decision_members_are_checked() -> None:
     d, _ = desk()
     protest = file(d)
-    with pytest.raises(ProtestError, match="chief arbiters' board must be present"):
+    with refused_step(Code.BODY_ABSENT, body_term="protest.board"):
         d.convene(protest, [], ["Marat"])
-    with pytest.raises(ProtestError, match="Bolat not a member of the appeals committee"):
+    with refused_step(Code.NOT_MEMBERS, members="Bolat", body_term="protest.committee"):
         d.convene(protest, ["Kairat"], ["Bolat"])
     met = d.convene(protest, ["Kairat"], ["Marat"])
-    with pytest.raises(ProtestError, match="Saule did not attend"):
+    with refused_step(Code.ABSENT_MEMBERS, members="Saule"):
         d.decide(met, upheld=True, members=["Saule"], reasons="x")
-    with pytest.raises(ProtestError, match="names the members"):
+    with refused_step(Code.NO_MEMBERS):
         d.decide(met, upheld=True, members=[], reasons="x")
-    with pytest.raises(ProtestError, match="gives its reasons"):
+    with refused_step(Code.NO_REASONS):
         d.decide(met, upheld=True, members=["Kairat"], reasons=" ")
-    with pytest.raises(ProtestError, match="only an upheld protest changes the result"):
+    with refused_step(Code.ONLY_UPHELD_CORRECTS):
         d.decide(met, upheld=False, members=["Kairat"], reasons="no", corrected_result=GameResult.DRAW)
-    with pytest.raises(ProtestError, match="cannot notify"):
+    with refused_step(Code.WRONG_STATUS, status_term="protest.under_consideration", step_term="protest.step.notify"):
         d.notify(met)
-    with pytest.raises(ProtestError, match="cannot convene"):
+    with refused_step(Code.WRONG_STATUS, step_term="protest.step.convene"):
         d.convene(met, ["Kairat"], ["Marat"])
 
 
 def test_clock_and_game_times_must_be_aware() -> None:
-    with pytest.raises(ProtestError, match="aware"):
+    # A naive time is a programming error (the service stamps aware times), not a refusal.
+    with pytest.raises(ValueError, match="aware"):
         game(ended_at=datetime(2026, 5, 1, 15, 0))
     naive = ProtestDesk(lambda: datetime(2026, 5, 1, 15, 10))
-    with pytest.raises(ProtestError, match="aware"):
+    with pytest.raises(ValueError, match="aware"):
         file(naive)
 
 
@@ -229,7 +253,7 @@ def test_upheld_decision_changes_the_result_in_the_tournament() -> None:
     # After round 2 is paired, the pairing time closes protests about round 1 (TK-P3).
     t2 = corrected.add_round([(2, 1)], paired_at=GAME_END + timedelta(minutes=20))
     assert GameFacts.from_tournament(t2, 1, 1).next_round_paired_at == GAME_END + timedelta(minutes=20)
-    with pytest.raises(ProtestError, match="no recorded end time"):
+    with refused_step(Code.NO_END_TIME, round=2, board=1):
         GameFacts.from_tournament(t2, 2, 1)
 
 

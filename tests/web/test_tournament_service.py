@@ -1,5 +1,5 @@
 """Tournaments end to end through the service layer, on a real SQLite log: a 9-player round robin, a 30-player
-Swiss paired round by round by the Dutch engine, TRF export and import, results flowing in from live games."""
+Swiss paired round by round by the Dutch engine, TRF export and import, results pushed by the live games."""
 
 from __future__ import annotations
 
@@ -14,17 +14,31 @@ import pytest
 from toreshi.clock.presets import BLITZ
 from toreshi.live.bus import InProcessBus
 from toreshi.live.registry import Rooms
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.room import Actor, Command
 from toreshi.live.store_log import StoreLog
+from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.store import EventStore, RoomKind, RoomStatus, open_store
 from toreshi.store.accounts import Accounts
+from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.dutch import pair_trf
-from toreshi.tournament.journal import TournamentState
-from toreshi.tournament.model import GameResult, ResultCode
+from toreshi.tournament.journal import ResultOrigin, ResultSource, TournamentState
+from toreshi.tournament.journal.commands import (
+    AddParticipant,
+    Create,
+    EnterResult,
+    ImportParticipants,
+    PairRound,
+    PublishRound,
+    RequestBye,
+    SeedByRating,
+    Withdraw,
+)
+from toreshi.tournament.model import GameResult, ResultCode, TournamentSystem
 from toreshi.tournament.standings import compute_standings, record_from_trf, trf_from_standings
 from toreshi.tournament.trf import format_trf, parse_trf
 from toreshi.web.app import ROOM_KINDS
-from toreshi.web.tournament_service import TournamentService, UnknownTournamentError
+
+from ..tournament.refusals import refused
 
 pytestmark = pytest.mark.anyio
 
@@ -50,27 +64,33 @@ async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
         yield opened
 
 
-def make_service(store: EventStore, clock: Clock) -> tuple[TournamentService, Rooms]:
-    rooms = Rooms(StoreLog(store), InProcessBus(), dict(ROOM_KINDS))
-    return TournamentService(store, rooms, Accounts(store.engine), clock), rooms
+def make_service(store: EventStore, clock: Clock, *, push: bool = True) -> tuple[TournamentService, Rooms]:
+    """The service and the rooms as the app wires them: a game room that finishes tells the service (``push``)."""
+    svc = TournamentService(store, accounts=Accounts(store.engine), clock=clock)
+    hook = svc.game_room_finished if push else None
+    rooms = Rooms(StoreLog(store), InProcessBus(), dict(ROOM_KINDS), on_finished=hook)
+    svc.attach(rooms)
+    return svc, rooms
 
 
 async def play_round(svc: TournamentService, tid: str, decide: dict[tuple[int, int], str]) -> TournamentState:
-    state = await svc.command(tid, "pair_round", {}, "chief")
-    state = await svc.command(tid, "publish_round", {}, "chief")
+    state = await svc.command(tid, PairRound(), "chief")
+    state = await svc.command(tid, PublishRound(), "chief")
     number = len(state.t.rounds)
     for game in state.t.round(number).games:
         result = decide[(game.white, game.black)]
-        state = await svc.command(tid, "enter_result", {"round": number, "board": game.board, "result": result}, "a")
+        state = await svc.command(tid, EnterResult(round=number, board=game.board, result=result), "a")
     return state
 
 
 async def test_a_nine_player_round_robin_to_its_final_standings(store: EventStore) -> None:
     clock = Clock()
     svc, rooms = make_service(store, clock)
-    tid = await svc.create("chief", {"name": "Club championship", "system": "round_robin", "tiebreaks": "DE, SB"})
-    await svc.command(tid, "import_participants", {"csv": "name\n" + "\n".join(f"Player {i}" for i in range(1, 10))},
-                      "chief")  # fmt: skip
+    tid = await svc.create(
+        "chief", Create(name="Club championship", system=TournamentSystem.ROUND_ROBIN, tiebreaks=("DE", "SB"))
+    )
+    players = "name\n" + "\n".join(f"Player {i}" for i in range(1, 10))
+    await svc.command(tid, ImportParticipants(csv=players), "chief")
     # The lower pairing number wins, except that 1–2 and 5–9 are drawn and 3 beats 2.
     results = {}
     for a in range(1, 10):
@@ -91,8 +111,8 @@ async def test_a_nine_player_round_robin_to_its_final_standings(store: EventStor
     assert [row.rank for row in rows] == list(range(1, 10))
     assert [row.points for row in rows] == [Fraction(15, 2), 7, Fraction(13, 2), 5, Fraction(7, 2), 3, 2, 1,
                                             Fraction(1, 2)]  # fmt: skip
-    with pytest.raises(CommandRefusedError, match="all 9 rounds have been paired"):
-        await svc.command(tid, "pair_round", {}, "chief")
+    with refused(TournamentCode.ALL_ROUNDS_PAIRED, rounds=9):
+        await svc.command(tid, PairRound(), "chief")
     await rooms.close()
 
 
@@ -109,25 +129,24 @@ def simulated(rng: random.Random, white_rating: int, black_rating: int) -> str:
 async def test_a_thirty_player_swiss_paired_round_by_round_by_the_dutch_system(store: EventStore) -> None:
     clock = Clock()
     svc, rooms = make_service(store, clock)
-    tid = await svc.create("chief", {"name": "Open", "system": "swiss_dutch", "rounds": 7})
+    tid = await svc.create("chief", Create(name="Open", system=TournamentSystem.SWISS, rounds=7))
     rng = random.Random(2026)
     ratings = sorted((rng.randrange(1200, 2200) for _ in range(30)), reverse=True)
     csv = "name,rating\n" + "\n".join(f"Player {i:02},{r}" for i, r in enumerate(ratings[::-1], start=1))
-    await svc.command(tid, "import_participants", {"csv": csv}, "chief")
-    state = await svc.command(tid, "seed_by_rating", {}, "chief")
+    await svc.command(tid, ImportParticipants(csv=csv), "chief")
+    state = await svc.command(tid, SeedByRating(), "chief")
     assert [p.rating for p in sorted(state.t.participants, key=lambda p: p.number)] == ratings
-    await svc.command(tid, "request_bye", {"number": 7, "round": 4, "code": "H"}, "chief")
+    await svc.command(tid, RequestBye(number=7, round=4), "chief")
     rating = {p.number: p.rating or 0 for p in state.t.participants}
     for number in range(1, 8):
         if number == 6:
-            await svc.command(tid, "withdraw", {"number": 12, "reason": "went home"}, "chief")
-        state = await svc.command(tid, "pair_round", {}, "chief")
-        assert state.draft is not None and state.draft.method == "dutch"
-        state = await svc.command(tid, "publish_round", {}, "chief")
+            await svc.command(tid, Withdraw(number=12, reason="went home"), "chief")
+        state = await svc.command(tid, PairRound(), "chief")
+        assert state.draft is not None and state.draft.method.value == "dutch"
+        state = await svc.command(tid, PublishRound(), "chief")
         for game in state.t.round(number).games:
             result = simulated(rng, rating[game.white], rating[game.black])
-            data = {"round": number, "board": game.board, "result": result}
-            state = await svc.command(tid, "enter_result", data, "arbiter")
+            state = await svc.command(tid, EnterResult(round=number, board=game.board, result=result), "arbiter")
         clock.now += timedelta(hours=2)
     t = state.t
     played: set[frozenset[int]] = set()
@@ -163,14 +182,14 @@ async def test_a_thirty_player_swiss_paired_round_by_round_by_the_dutch_system(s
     await rooms.close()
 
 
-async def test_results_flow_in_from_the_live_game_rooms(store: EventStore) -> None:
+async def test_results_are_pushed_by_the_live_game_rooms(store: EventStore) -> None:
     clock = Clock()
     svc, rooms = make_service(store, clock)
-    tid = await svc.create("chief", {"name": "Blitz", "system": "round_robin", "time_control": "blitz"})
+    tid = await svc.create("chief", Create(name="Blitz", system=TournamentSystem.ROUND_ROBIN, time_control="blitz"))
     for name in ("Abay", "Bolat", "Dana", "Erlan"):
-        await svc.command(tid, "add_participant", {"name": name}, "chief")
-    await svc.command(tid, "pair_round", {}, "chief")
-    state = await svc.command(tid, "publish_round", {}, "chief")
+        await svc.command(tid, AddParticipant(name=name), "chief")
+    await svc.command(tid, PairRound(), "chief")
+    state = await svc.command(tid, PublishRound(), "chief")
     made = await svc.create_game_rooms(tid, 1, "chief", BLITZ.to_dict(), {"flag_mode": "automatic"})
     assert sorted(made) == [1, 2]
     assert await svc.create_game_rooms(tid, 1, "chief", BLITZ.to_dict()) == {}  # a second press makes no new rooms
@@ -180,38 +199,69 @@ async def test_results_flow_in_from_the_live_game_rooms(store: EventStore) -> No
     assert (await store.room(room_1)).kind is RoomKind.TOGYZ
     grant = await Accounts(store.engine).summary(room_1)
     assert grant  # the players' links exist
-    assert await svc.collect_results(tid) == 0  # nothing finished yet
+    assert await svc.reconcile() == 0  # nothing finished yet
+    version = (await store.room(tid)).version
     owner = await rooms.get(room_1, "togyz")
     await owner.handle(Command("start", Actor("arbiter", "chief")))
     await owner.handle(Command("resign", Actor("white", "")))
-    for side in ("white", "black"):
-        await owner.handle(Command("sign", Actor(side, "")))
+    await svc.settled()
+    # The game's end reached the tournament by itself: no page was read, no button pressed.
     assert (await store.room(room_1)).status is RoomStatus.FINISHED
-    assert await svc.collect_results(tid) == 1
-    assert await svc.collect_results(tid) == 0  # collecting again changes nothing
+    assert (await store.room(tid)).version == version + 1
     state = await svc.state(tid)
     game = state.t.round(1).game(1)
     assert game.result is GameResult.BLACK_WINS and game.kazans == (0, 0) and game.ended_at is not None
-    assert state.result_sources[(1, 1)] == "live"
-    assert state.audit[-1].by == "live game" and "[live]" in state.audit[-1].detail
-    signed = await svc.signed_times(tid, 1, 1)
-    assert set(signed) == {"white_signed_at", "black_signed_at"}
-    assert await svc.signed_times(tid, 1, 2) == {}  # not over yet
+    assert state.origin(1, 1) == ResultOrigin(ResultSource.LIVE)
+    assert state.audit[-1].by == "" and state.audit[-1].params["source_term"] == "result.live"
+    for side in ("white", "black"):
+        await owner.handle(Command("sign", Actor(side, "")))  # the game changes after its end: nothing more
+    await svc.settled()
+    assert (await store.room(tid)).version == version + 1
+    assert await svc.reconcile() == 0  # nothing left to push
+    white, black = await svc.signed_times(tid, 1, 1)
+    assert white is not None and black is not None
+    assert await svc.signed_times(tid, 1, 2) == (None, None)  # not over yet
     # The arbiter's correction stands over the game room, which never overwrites it.
-    await svc.command(tid, "enter_result", {"round": 1, "board": 1, "result": "½-½", "reason": "illegal move"}, "a")
-    assert await svc.collect_results(tid) == 0
+    correction = EnterResult(round=1, board=1, result="½-½", reason="illegal move")
+    await svc.command(tid, correction, "a")
+    assert await svc.push_result(room_1) is False
     assert (await svc.state(tid)).t.round(1).game(1).result is GameResult.DRAW
+    await rooms.close()
+
+
+async def test_a_push_that_was_lost_is_made_by_the_reconciliation(store: EventStore) -> None:
+    """The game's owner died between the game's end and the push (here: no hook at all): the next start's
+    reconciliation finds the finished game and enters its result, once."""
+    clock = Clock()
+    svc, rooms = make_service(store, clock, push=False)
+    tid = await svc.create("chief", Create(name="Blitz", system=TournamentSystem.ROUND_ROBIN))
+    for name in ("Abay", "Bolat"):
+        await svc.command(tid, AddParticipant(name=name), "chief")
+    await svc.command(tid, PairRound(), "chief")
+    await svc.command(tid, PublishRound(), "chief")
+    made = await svc.create_game_rooms(tid, 1, "chief", BLITZ.to_dict())
+    owner = await rooms.get(made[1][0], "togyz")
+    await owner.handle(Command("start", Actor("arbiter", "chief")))
+    await owner.handle(Command("resign", Actor("black", "")))
+    await svc.settled()
+    assert (await svc.state(tid)).t.round(1).game(1).result is None  # nobody pushed it
+    await rooms.close()
+    again, rooms = make_service(store, clock)  # a restart, on this or another instance
+    assert await again.link_of(made[1][0]) is not None
+    assert await again.reconcile() == 1
+    assert await again.reconcile() == 0
+    assert (await again.state(tid)).t.round(1).game(1).result is GameResult.WHITE_WINS
     await rooms.close()
 
 
 async def test_tournaments_survive_a_restart_and_bad_ids_are_refused(store: EventStore) -> None:
     clock = Clock()
     svc, rooms = make_service(store, clock)
-    with pytest.raises(CommandRefusedError, match="a Swiss needs its number of rounds"):
-        await svc.create("chief", {"name": "Broken", "system": "swiss_dutch", "rounds": 0})
+    with refused(TournamentCode.SWISS_NEEDS_ROUNDS):
+        await svc.create("chief", Create(name="Broken", system=TournamentSystem.SWISS, rounds=0))
     assert await store.rooms(kind=RoomKind.TOURNAMENT) == []  # a refused creation leaves no room behind
-    tid = await svc.create("chief", {"name": "Cup", "system": "swiss_dutch", "rounds": 5})
-    await svc.command(tid, "add_participant", {"name": "Abay", "rating": 1500}, "chief")
+    tid = await svc.create("chief", Create(name="Cup", system=TournamentSystem.SWISS, rounds=5))
+    await svc.command(tid, AddParticipant(name="Abay", rating=1500), "chief")
     before = await svc.state(tid)
     await rooms.close()
     svc2, rooms2 = make_service(store, clock)

@@ -14,11 +14,11 @@ Two ways in, because two kinds of input exist:
   :class:`~toreshi.kit.refusal.Refused` naming the field. Unknown fields are ignored there (older and newer pages
   may send more), and an unknown command is ``unknown_command``.
 
+>>> import typing
 >>> from dataclasses import dataclass, field
->>> from typing import ClassVar
 >>> @dataclass(frozen=True)
 ... class Move:
-...     type: ClassVar[str] = "move"
+...     type: typing.ClassVar[str] = "move"
 ...     hole: int = field(metadata=spec(minimum=1, maximum=9))
 ...     press: bool = True
 >>> codec = Codec(Move)
@@ -41,7 +41,7 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import MISSING, dataclass
 from enum import Enum
-from typing import Any, ClassVar, Generic, TypeVar, Union
+from typing import Any, Generic, TypeVar, Union
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refused
@@ -362,7 +362,3 @@ class Codec(Generic[T]):
 
 def _optional(hint: Any) -> bool:
     return typing.get_origin(hint) in (Union, types.UnionType) and type(None) in typing.get_args(hint)
-
-
-Named = ClassVar[str]
-"""The annotation of a class's ``type`` name: ``type: Named = "move_played"``."""

@@ -77,6 +77,13 @@ class EventLog(Protocol):
     async def mark_finished(self, room_id: str) -> None: ...
 
 
+FinishedHook = Callable[[str, str], None]
+"""Told ``(room_id, kind)`` when a command or a timer leaves a room finished (and again after each later command
+while it stays finished), once its events are stored and published. It must not block the room: it schedules its
+work (the tournament service pushes a finished game's result to its tournament, :mod:`toreshi.services.tournament`).
+"""
+
+
 class OwnershipLostError(RuntimeError):
     """The room's log moved on without this owner (another instance owns it now)."""
 
@@ -107,6 +114,7 @@ class RoomOwner:
         timeline: RoomTimeline | None = None,
         version: int = 0,
         history: History | None = None,
+        on_finished: FinishedHook | None = None,
     ) -> None:
         self.room_id = room_id
         self.logic = logic
@@ -122,6 +130,7 @@ class RoomOwner:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_task: asyncio.Task[None] | None = None
         self._closed = False
+        self._on_finished = on_finished
 
     @classmethod
     async def load(
@@ -133,6 +142,7 @@ class RoomOwner:
         *,
         clocks: Clocks | None = None,
         history_size: int = 50,
+        on_finished: FinishedHook | None = None,
     ) -> RoomOwner:
         """Rebuild a room from its log (after a restart or a takeover) and arm its timers."""
         clocks = clocks or Clocks()
@@ -180,6 +190,7 @@ class RoomOwner:
             timeline=timeline,
             version=events[-1].version if events else 0,
             history=history,
+            on_finished=on_finished,
         )
         owner._recent = recent
         owner._arm_timer()
@@ -253,11 +264,17 @@ class RoomOwner:
             self._history.add(self.version + offset, message)
             messages.append(message)
         self.version = new_version
-        if not finishes and isinstance(self.logic, Finishing) and self.logic.is_finished():
+        finished = finishes or (isinstance(self.logic, Finishing) and self.logic.is_finished())
+        if finished and not finishes:  # the logic could not tell beforehand: a second write
             await self._log.mark_finished(self.room_id)
         for message in messages:
             await self._bus.publish(self.channel, message)
         self._arm_timer()
+        if finished and self._on_finished is not None:
+            try:
+                self._on_finished(self.room_id, self.logic.kind)
+            except Exception:  # the room's command is done and stored: a failing hook must not undo its answer
+                log.exception("room %s: the finished-room hook failed", self.room_id)
         return Ack(self.version, len(decided))
 
     def catch_up(self, last_version: int) -> list[Message] | None:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Protocol
 
 from toreshi.live.bus import Bus, Message
-from toreshi.live.owner import Ack, EventLog, RoomOwner
+from toreshi.live.owner import Ack, EventLog, FinishedHook, RoomOwner
 from toreshi.live.room import Actor, Command, RoomLogic
 from toreshi.live.timeline import Clocks
 
@@ -61,8 +61,10 @@ class Rooms:
         kinds: dict[str, LogicFactory],
         *,
         clocks: Clocks | None = None,
+        on_finished: FinishedHook | None = None,
     ) -> None:
         self._log = event_log
+        self._on_finished = on_finished
         self._bus = bus
         self._kinds = kinds
         self._clocks = clocks or Clocks()
@@ -90,7 +92,9 @@ class Rooms:
                 factory = self._kinds[kind]
             except KeyError:
                 raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}") from None
-            owner = await RoomOwner.load(room_id, factory, self._log, self._bus, clocks=self._clocks)
+            owner = await RoomOwner.load(
+                room_id, factory, self._log, self._bus, clocks=self._clocks, on_finished=self._on_finished
+            )
             self._owners[room_id] = owner
             return owner
 

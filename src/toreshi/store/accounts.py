@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -12,6 +13,11 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 
 from toreshi.store.errors import StoreError
 from toreshi.store.schema import arbiters, room_events, room_grants
+
+
+def token_digest(token: str) -> str:
+    """Secret links are kept as SHA-256 digests: a leaked database does not leak the links."""
+    return hashlib.sha256(token.encode()).hexdigest()
 
 
 class AccountExistsError(StoreError):

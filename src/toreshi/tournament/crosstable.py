@@ -6,14 +6,18 @@
 * :func:`swiss_table`: one row per player, one cell per round — opponent, colour and result, e.g. ``12b½``
   (``w`` = бастаушы, ``b`` = қостаушы), or the bye letter (``U`` pairing-allocated, ``H``, ``F``, ``Z``).
 
-Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render.
+Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render. The
+column headers and the way points are written come from the caller (:class:`Columns`, ``points``): a page gives
+them in its reader's language, the command line keeps the English defaults.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import jinja2
 
@@ -38,6 +42,23 @@ SYMBOLS = {
 
 
 @dataclass(frozen=True)
+class Columns:
+    """The fixed columns' headers; ``round`` is the Swiss rounds' (``R%(n)s`` style: ``{n}`` is the number)."""
+
+    rank: str = "Rank"
+    number: str = "No"
+    name: str = "Name"
+    rating: str = "Rating"
+    points: str = "Points"
+    round: str = "R{n}"
+
+
+ENGLISH = Columns()
+
+PointsFormat = Callable[[Fraction], str]
+
+
+@dataclass(frozen=True)
 class Table:
     """A crosstable ready to print: a title, column headers and rows of text cells."""
 
@@ -52,16 +73,16 @@ def _rank(row: Standing) -> str:
     return f"{row.rank}=" if row.shared else str(row.rank)
 
 
-def _value(value: Value, code: TieBreakCode) -> str:
+def _value(value: Value, code: TieBreakCode, points: PointsFormat) -> str:
     if value is None:
         return ""
     if code is TieBreakCode.DE:
         return str(value)
-    return format_points(value)
+    return points(value)
 
 
-def _tiebreak_cells(standings: Standings, row: Standing) -> tuple[str, ...]:
-    return tuple(_value(v, tb.code) for v, tb in zip(row.values, standings.tiebreaks, strict=True))
+def _tiebreak_cells(standings: Standings, row: Standing, points: PointsFormat) -> tuple[str, ...]:
+    return tuple(_value(v, tb.code, points) for v, tb in zip(row.values, standings.tiebreaks, strict=True))
 
 
 def _player_cells(row: Standing) -> tuple[str, ...]:
@@ -69,11 +90,17 @@ def _player_cells(row: Standing) -> tuple[str, ...]:
     return (_rank(row), str(row.player.number), row.player.name, "" if rating is None else str(rating))
 
 
-def round_robin_grid(standings: Standings, title: str = "") -> Table:
+def _headers(columns: Columns, middle: Sequence[str], standings: Standings) -> tuple[str, ...]:
+    fixed = (columns.rank, columns.number, columns.name, columns.rating)
+    return (*fixed, *middle, columns.points, *(str(tb) for tb in standings.tiebreaks))
+
+
+def round_robin_grid(
+    standings: Standings, title: str = "", columns: Columns = ENGLISH, points: PointsFormat = format_points
+) -> Table:
     record = standings.record
     order = [row.player.number for row in standings.rows]
-    headers = ("Rank", "No", "Name", "Rating", *(str(i) for i in range(1, len(order) + 1)), "Points")
-    headers += tuple(str(tb) for tb in standings.tiebreaks)
+    headers = _headers(columns, [str(i) for i in range(1, len(order) + 1)], standings)
     rows = []
     for row in standings.rows:
         player = row.player.number
@@ -89,7 +116,7 @@ def round_robin_grid(standings: Standings, title: str = "") -> Table:
             # The opponent's result was annulled (TK-R10): show the game from the other side, in brackets.
             theirs = [e for e in record.rounds_of(other) if e.opponent == player]
             cells.append(" ".join(f"({SYMBOLS[_reply(e)]})" for e in theirs))
-        rows.append((*_player_cells(row), *cells, format_points(row.points), *_tiebreak_cells(standings, row)))
+        rows.append((*_player_cells(row), *cells, points(row.points), *_tiebreak_cells(standings, row, points)))
     return Table(title, headers, tuple(rows))
 
 
@@ -112,23 +139,26 @@ def swiss_cell(entry: RoundEntry | None) -> str:
     return f"{entry.opponent}{colour}{SYMBOLS[entry.code]}"
 
 
-def swiss_table(standings: Standings, title: str = "") -> Table:
+def swiss_table(
+    standings: Standings, title: str = "", columns: Columns = ENGLISH, points: PointsFormat = format_points
+) -> Table:
     record = standings.record
-    headers = ("Rank", "No", "Name", "Rating", *(f"R{r}" for r in range(1, record.rounds + 1)), "Points")
-    headers += tuple(str(tb) for tb in standings.tiebreaks)
+    headers = _headers(columns, [columns.round.format(n=r) for r in range(1, record.rounds + 1)], standings)
     rows = []
     for row in standings.rows:
         entries = record.entries.get(row.player.number, {})
         rounds = (swiss_cell(entries.get(r)) for r in range(1, record.rounds + 1))
-        rows.append((*_player_cells(row), *rounds, format_points(row.points), *_tiebreak_cells(standings, row)))
+        rows.append((*_player_cells(row), *rounds, points(row.points), *_tiebreak_cells(standings, row, points)))
     return Table(title, headers, tuple(rows))
 
 
-def crosstable(standings: Standings, title: str = "") -> Table:
+def crosstable(
+    standings: Standings, title: str = "", columns: Columns = ENGLISH, points: PointsFormat = format_points
+) -> Table:
     """The grid for a round robin, the per-round table for a Swiss."""
     if standings.record.round_robin:
-        return round_robin_grid(standings, title)
-    return swiss_table(standings, title)
+        return round_robin_grid(standings, title, columns, points)
+    return swiss_table(standings, title, columns, points)
 
 
 def to_csv(table: Table) -> str:
@@ -147,6 +177,11 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
-def to_html(table: Table) -> str:
-    """A self-contained printable HTML page (names escaped)."""
-    return _TEMPLATES.get_template("crosstable.html").render(table=table)
+def to_html(
+    table: Table, language: str = "en", *, heading: str = "Crosstable", legend: Sequence[tuple[str, str]] = ()
+) -> str:
+    """A self-contained printable HTML page (names escaped) in ``language`` (its ``lang``), titled ``heading`` when
+    the table has no title; ``legend`` explains the short codes of the columns (``BH`` — Buchholz)."""
+    return _TEMPLATES.get_template("crosstable.html").render(
+        table=table, language=language, heading=heading, legend=legend
+    )

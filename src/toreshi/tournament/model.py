@@ -28,11 +28,16 @@ from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
 
+from toreshi.kit.refusal import Refused
+from toreshi.tournament.codes import TournamentCode as Code
+
 Points = Fraction
 
 
-class TournamentError(ValueError):
-    """A change to a tournament that its state or its regulation does not allow."""
+class TournamentError(Refused):
+    """A change to a tournament that its state or its regulation does not allow: a
+    :class:`~toreshi.tournament.codes.TournamentCode` and its parameters (``TournamentError(NO_BOARD, round=1,
+    board=7)``), which a page renders in its reader's language."""
 
 
 class RecordError(ValueError):
@@ -184,11 +189,16 @@ class Participant:
 
     def __post_init__(self) -> None:
         if self.number < 1:
-            raise TournamentError(f"pairing number must be 1 or more, got {self.number}")
+            raise TournamentError(Code.PAIRING_NUMBER_INVALID, number=self.number)
         if not self.name.strip():
-            raise TournamentError(f"participant {self.number} has an empty name")
+            raise TournamentError(Code.NAME_EMPTY, number=self.number)
         if self.rating is not None and self.rating < 0:
-            raise TournamentError(f"participant {self.number} has a negative rating {self.rating}")
+            raise TournamentError(Code.RATING_NEGATIVE, number=self.number, rating=self.rating)
+
+    @property
+    def label(self) -> str:
+        """How pages and messages name the player: ``12. Абай``."""
+        return f"{self.number}. {self.name}"
 
 
 @dataclass(frozen=True)
@@ -308,7 +318,7 @@ class Bye:
 
     def __post_init__(self) -> None:
         if self.code not in _BYE_CODES:
-            raise TournamentError(f"{self.code.value!r} is not a bye code (H, F, U or Z)")
+            raise ValueError(f"{self.code.value!r} is not a bye code (H, F, U or Z)")  # a programming error
 
 
 @dataclass(frozen=True)
@@ -323,7 +333,7 @@ class Round:
         for game in self.games:
             if game.board == board:
                 return game
-        raise TournamentError(f"round {self.number} has no board {board}")
+        raise TournamentError(Code.NO_BOARD, round=self.number, board=board)
 
     @property
     def complete(self) -> bool:
@@ -343,6 +353,9 @@ class Leaving:
     after_round: int
     kind: Departure
     reason: str = ""
+    forfeit_losses: int | None = None
+    """Set when the rules expelled the player for this many games lost by default (TK-R10); ``reason`` is empty
+    then, the page says why in its own language."""
 
 
 # --- the record: what standings are computed from ---------------------------------------------------------
@@ -479,9 +492,9 @@ class Tournament:
 
     def __post_init__(self) -> None:
         if self.rounds_planned < 1:
-            raise TournamentError(f"a tournament needs at least one round, got {self.rounds_planned}")
+            raise TournamentError(Code.NO_ROUNDS)
         if self.start and self.end and self.end < self.start:
-            raise TournamentError(f"the tournament ends ({self.end}) before it starts ({self.start})")
+            raise TournamentError(Code.ENDS_BEFORE_START, start=self.start.isoformat(), end=self.end.isoformat())
 
     # -- look-ups
 
@@ -489,18 +502,28 @@ class Tournament:
         for p in self.participants:
             if p.number == number:
                 return p
-        raise TournamentError(f"no participant with pairing number {number}")
+        raise TournamentError(Code.UNKNOWN_PLAYER, number=number)
+
+    def label(self, number: int) -> str:
+        """``12. Абай`` for a participant, the bare number for anyone else (messages name people)."""
+        for p in self.participants:
+            if p.number == number:
+                return p.label
+        return str(number)
+
+    def labels(self, numbers: Iterable[int]) -> str:
+        return ", ".join(self.label(number) for number in numbers)
 
     def round(self, number: int) -> Round:
         if not 1 <= number <= len(self.rounds):
-            raise TournamentError(f"round {number} has not been paired (paired: {len(self.rounds)})")
+            raise TournamentError(Code.ROUND_NOT_PAIRED, round=number, paired=len(self.rounds))
         return self.rounds[number - 1]
 
     def team(self, name: str) -> Team:
         for t in self.teams:
             if t.name == name:
                 return t
-        raise TournamentError(f"no team named {name!r}")
+        raise TournamentError(Code.UNKNOWN_TEAM, team=name)
 
     def leaving(self, player: int) -> Leaving | None:
         for leaving in self.leavings:
@@ -532,19 +555,19 @@ class Tournament:
     def with_participant(self, participant: Participant) -> Tournament:
         """Enter a player. After round 1 has been paired this is a late entry, allowed only by the rules."""
         if any(p.number == participant.number for p in self.participants):
-            raise TournamentError(f"pairing number {participant.number} is already taken")
+            raise TournamentError(Code.NUMBER_TAKEN, number=participant.number)
         if participant.team is not None and self.teams and participant.team not in {t.name for t in self.teams}:
-            raise TournamentError(f"{participant.name}: unknown team {participant.team!r}")
+            raise TournamentError(Code.PLAYER_TEAM_UNKNOWN, player=participant.name, team=participant.team)
         entered = dict(self.entered_round)
         if self.rounds:
             next_round = len(self.rounds) + 1
             limit = self.bye_rules.late_entry_until_round
             if self.system.is_round_robin:
-                raise TournamentError("a round robin takes no entries once it has been paired")
+                raise TournamentError(Code.ROUND_ROBIN_CLOSED)
             if limit is None or next_round > limit:
-                raise TournamentError(f"late entries are not allowed before round {next_round}")
+                raise TournamentError(Code.LATE_ENTRY_CLOSED, round=next_round)
             if next_round > self.rounds_planned:
-                raise TournamentError("every round has been paired; the tournament takes no more entries")
+                raise TournamentError(Code.ENTRIES_CLOSED)
             entered[participant.number] = next_round
         return replace(
             self,
@@ -554,33 +577,31 @@ class Tournament:
 
     def with_team(self, team: Team) -> Tournament:
         if any(t.name == team.name for t in self.teams):
-            raise TournamentError(f"team {team.name!r} already exists")
+            raise TournamentError(Code.TEAM_EXISTS, team=team.name)
         return replace(self, teams=(*self.teams, team))
 
     def request_bye(self, player: int, round_number: int, code: ResultCode = ResultCode.HALF_BYE) -> Tournament:
         """A player asks to sit out a round that has not been paired yet, for a half or zero point."""
         self.participant(player)
         if self.system.is_round_robin:
-            raise TournamentError("requested byes exist only in a Swiss; a round robin schedules every game")
+            raise TournamentError(Code.BYES_SWISS_ONLY)
         if code not in (ResultCode.HALF_BYE, ResultCode.ZERO_BYE):
-            raise TournamentError(f"a requested bye is a half-point (H) or zero-point (Z) bye, not {code.value!r}")
+            raise TournamentError(Code.BYE_NOT_REQUESTABLE, code=code.value)
         if round_number <= len(self.rounds):
-            raise TournamentError(f"round {round_number} has already been paired")
+            raise TournamentError(Code.ROUND_ALREADY_PAIRED, round=round_number)
         if round_number > self.rounds_planned:
-            raise TournamentError(f"there is no round {round_number} (rounds: {self.rounds_planned})")
+            raise TournamentError(Code.NO_SUCH_ROUND, round=round_number, rounds=self.rounds_planned)
         if self._gone_before(player, round_number):
-            raise TournamentError(f"player {player} has left the tournament")
+            raise TournamentError(Code.PLAYER_GONE, player=self.label(player))
         if any(b.player == player and b.round == round_number for b in self.bye_requests):
-            raise TournamentError(f"player {player} already has a bye in round {round_number}")
+            raise TournamentError(Code.BYE_TAKEN, player=self.label(player), round=round_number)
         rules = self.bye_rules
         if code is ResultCode.HALF_BYE:
             if rules.last_round_for_half_point_bye is not None and round_number > rules.last_round_for_half_point_bye:
-                raise TournamentError(
-                    f"half-point byes may be requested only up to round {rules.last_round_for_half_point_bye}"
-                )
+                raise TournamentError(Code.HALF_BYE_TOO_LATE, round=rules.last_round_for_half_point_bye)
             taken = sum(1 for b in self.bye_requests if b.player == player and b.code is ResultCode.HALF_BYE)
             if rules.max_half_point_byes is not None and taken >= rules.max_half_point_byes:
-                raise TournamentError(f"player {player} has used all {rules.max_half_point_byes} half-point byes")
+                raise TournamentError(Code.HALF_BYES_USED, player=self.label(player), count=rules.max_half_point_byes)
         return replace(self, bye_requests=(*self.bye_requests, ByeRequest(player, round_number, code)))
 
     def add_round(
@@ -596,11 +617,11 @@ class Tournament:
         """
         number = len(self.rounds) + 1
         if number > self.rounds_planned:
-            raise TournamentError(f"all {self.rounds_planned} rounds have been paired")
+            raise TournamentError(Code.ALL_ROUNDS_PAIRED, rounds=self.rounds_planned)
         if self.rounds and not self.rounds[-1].complete and not self.system.is_round_robin:
-            raise TournamentError(f"round {number - 1} still has games without a result")
+            raise TournamentError(Code.ROUND_INCOMPLETE, round=number - 1)
         if paired_at is not None and paired_at.tzinfo is None:
-            raise TournamentError("paired_at must be an aware datetime")
+            raise ValueError("paired_at must be an aware datetime")  # a programming error
         expected = set(self.players_to_pair(number))
         seen: list[int] = [p for pair in pairs for p in pair]
         if pairing_bye is not None:
@@ -609,13 +630,19 @@ class Tournament:
             self.participant(player)
         duplicates = sorted({p for p in seen if seen.count(p) > 1})
         if duplicates:
-            raise TournamentError(f"round {number}: players paired twice: {duplicates}")
+            raise TournamentError(Code.PAIRED_TWICE, round=number, players=self.labels(duplicates))
         if self.system.is_round_robin:
             # The round-robin schedule still pairs players who have left; their games become forfeits.
             expected |= {lv.player for lv in self.leavings}
         if set(seen) != expected:
             missing, extra = sorted(expected - set(seen)), sorted(set(seen) - expected)
-            raise TournamentError(f"round {number}: not paired {missing}, should not be paired {extra}")
+            if not extra:
+                raise TournamentError(Code.NOT_PAIRED, round=number, players=self.labels(missing))
+            if not missing:
+                raise TournamentError(Code.WRONGLY_PAIRED, round=number, players=self.labels(extra))
+            raise TournamentError(
+                Code.PAIRING_MISMATCH, round=number, missing=self.labels(missing), extra=self.labels(extra)
+            )
         games = tuple(Game(number, board, w, b) for board, (w, b) in enumerate(pairs, start=1))
         byes = [Bye(pairing_bye, ResultCode.PAIRING_BYE)] if pairing_bye is not None else []
         byes += [Bye(b.player, b.code) for b in self.bye_requests if b.round == number]
@@ -635,11 +662,13 @@ class Tournament:
         game = rnd.game(board)
         if kazans is not None:
             if not result.played:
-                raise TournamentError(f"round {round_number}, board {board}: a forfeit has no kazans")
+                raise TournamentError(Code.FORFEIT_HAS_NO_KAZANS, round=round_number, board=board)
             if min(kazans) < 0 or sum(kazans) > 162:
-                raise TournamentError(f"round {round_number}, board {board}: impossible kazans {kazans}")
+                raise TournamentError(
+                    Code.IMPOSSIBLE_KAZANS, round=round_number, board=board, white=kazans[0], black=kazans[1]
+                )
         if ended_at is not None and ended_at.tzinfo is None:
-            raise TournamentError("ended_at must be an aware datetime")
+            raise ValueError("ended_at must be an aware datetime")  # a programming error
         new_game = replace(game, result=result, kazans=kazans, ended_at=ended_at)
         games = tuple(new_game if g.board == board else g for g in rnd.games)
         rounds = list(self.rounds)
@@ -654,8 +683,8 @@ class Tournament:
         result = self
         for player, count in self._forfeit_losses().items():
             if count >= limit and result.leaving(player) is None:
-                reason = f"{count} games lost by default (TK-R10)"
-                result = result._leave(Leaving(player, round_number, Departure.EXPELLED, reason))
+                expelled = Leaving(player, round_number, Departure.EXPELLED, forfeit_losses=count)
+                result = result._leave(expelled)
         return result
 
     def _forfeit_losses(self) -> dict[int, int]:
@@ -678,13 +707,11 @@ class Tournament:
     def _leave(self, leaving: Leaving) -> Tournament:
         self.participant(leaving.player)
         if self.leaving(leaving.player) is not None:
-            raise TournamentError(f"player {leaving.player} has already left the tournament")
+            raise TournamentError(Code.ALREADY_LEFT, player=self.label(leaving.player))
         if not 0 <= leaving.after_round <= self.rounds_planned:
-            raise TournamentError(f"cannot leave after round {leaving.after_round}")
+            raise TournamentError(Code.CANNOT_LEAVE_AFTER, round=leaving.after_round)
         if not self.system.is_round_robin and leaving.after_round < len(self.rounds):
-            raise TournamentError(
-                f"round {leaving.after_round + 1} is already paired; in a Swiss the player leaves after it"
-            )
+            raise TournamentError(Code.SWISS_LEAVES_AFTER_PAIRED_ROUND, round=leaving.after_round + 1)
         return replace(self, leavings=(*self.leavings, leaving))
 
     # -- the record

@@ -12,24 +12,29 @@ The life of a protest::
              ──notify──►  NOTIFIED                             (TK-P7; the decision is final — TK-P8)
 
 Every step, including a refused one, is written to the protest's audit log with the clock's time and the
-actor. An upheld protest may carry a corrected result; :func:`apply_decision` enters it in the tournament.
+actor, as an action and its parameters (the page says it in its reader's language). An upheld protest may carry
+a corrected result; :func:`apply_decision` enters it in the tournament.
 TK-P9 (a player who neither signed within 30 minutes nor protested is warned) is :func:`score_sheet_warnings`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from enum import Enum
+from types import MappingProxyType
 
+from toreshi.kit.refusal import ParamValue, Refused
+from toreshi.tournament.codes import ProtestCode as Code
 from toreshi.tournament.model import GameResult, Officials, Tournament
 
 Clock = Callable[[], datetime]
 
 
-class ProtestError(ValueError):
-    """A step the protest's state or the regulation does not allow."""
+class ProtestError(Refused):
+    """A step the protest's state or the regulation does not allow: a
+    :class:`~toreshi.tournament.codes.ProtestCode` and its parameters."""
 
 
 class FilerRole(Enum):
@@ -95,7 +100,7 @@ class GameFacts:
     def __post_init__(self) -> None:
         for moment in (self.ended_at, self.white_signed_at, self.black_signed_at, self.next_round_paired_at):
             if moment is not None and moment.tzinfo is None:
-                raise ProtestError("game times must be aware datetimes")
+                raise ValueError("game times must be aware datetimes")  # a programming error
 
     @classmethod
     def from_tournament(
@@ -108,7 +113,7 @@ class GameFacts:
     ) -> GameFacts:
         game = tournament.round(round_number).game(board)
         if game.ended_at is None:
-            raise ProtestError(f"round {round_number}, board {board} has no recorded end time")
+            raise ProtestError(Code.NO_END_TIME, round=round_number, board=board)
         following = tournament.rounds[round_number] if round_number < len(tournament.rounds) else None
         return cls(
             round_number,
@@ -127,12 +132,42 @@ class GameFacts:
         return all(s is not None and s <= at for s in (self.white_signed_at, self.black_signed_at))
 
 
+class ProtestAction(Enum):
+    """A step in a protest's audit log."""
+
+    FILED = "filed"
+    NOT_ACCEPTED = "not_accepted"
+    ACCEPTED_NOT_CONSIDERED = "accepted_not_considered"
+    AWAITING_FEE = "awaiting_fee"
+    ACCEPTED = "accepted"
+    FEE_PAID = "fee_paid"
+    NOT_CONSIDERED = "not_considered"
+    MEETING = "meeting"
+    UPHELD = "upheld"
+    REJECTED = "rejected"
+    NOTIFIED = "notified"
+
+    @property
+    def by_board(self) -> bool:
+        """Taken by the chief arbiters' board (the others: by a person, or by the desk applying the rules)."""
+        return self in (
+            ProtestAction.NOT_CONSIDERED,
+            ProtestAction.MEETING,
+            ProtestAction.UPHELD,
+            ProtestAction.REJECTED,
+            ProtestAction.NOTIFIED,
+        )
+
+
 @dataclass(frozen=True)
 class AuditEntry:
+    """One step: when, what (``action`` and its ``params``: a clause ID, amounts, names) and who, if a person
+    (``actor`` is empty when the desk applied the rules or the board acted: ``action.by_board`` says which)."""
+
     at: datetime
-    actor: str
-    action: str
-    detail: str = ""
+    action: ProtestAction
+    actor: str = ""
+    params: Mapping[str, ParamValue] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -155,9 +190,10 @@ class Decision:
 
 @dataclass(frozen=True)
 class Notification:
+    """The chief arbiters' board told ``recipient`` the decision (TK-P7)."""
+
     at: datetime
     recipient: str
-    by: str
 
 
 @dataclass(frozen=True)
@@ -178,8 +214,15 @@ class Protest:
     decision: Decision | None = None
     notification: Notification | None = None
 
-    def _step(self, at: datetime, actor: str, action: str, detail: str = "", **changes: object) -> Protest:
-        entry = AuditEntry(at, actor, action, detail)
+    def _step(
+        self,
+        at: datetime,
+        action: ProtestAction,
+        actor: str = "",
+        params: Mapping[str, ParamValue] | None = None,
+        **changes: object,
+    ) -> Protest:
+        entry = AuditEntry(at, action, actor, MappingProxyType(dict(params or {})))
         return replace(self, log=(*self.log, entry), **changes)  # type: ignore[arg-type]
 
 
@@ -211,7 +254,7 @@ class ProtestDesk:
     def now(self) -> datetime:
         moment = self._clock()
         if moment.tzinfo is None:
-            raise ProtestError("the clock must give aware datetimes")
+            raise ValueError("the clock must give aware datetimes")  # a programming error
         return moment
 
     def file(
@@ -228,19 +271,25 @@ class ProtestDesk:
         """Receive a written protest and decide at once whether it is accepted (TK-P1..P4)."""
         now = self.now()
         if not text.strip():
-            raise ProtestError("a protest must be written: the text is empty")
+            raise ProtestError(Code.TEXT_EMPTY)
         if self.filers is not None and filed_by not in self.filers:
-            raise ProtestError(f"{filed_by!r} is not a team representative or coach and cannot file a protest (TK-P1)")
+            raise ProtestError(Code.NOT_A_FILER, person=filed_by)
         if now < game.ended_at:
-            raise ProtestError("the game has not ended yet; a protest is filed after the end of the game")
+            raise ProtestError(Code.GAME_NOT_OVER)
         if fee_paid < 0:
-            raise ProtestError("a fee cannot be negative")
+            raise ProtestError(Code.FEE_NEGATIVE)
         currency = fee_currency or self.settings.fee_currency
         if fee_paid and currency != self.settings.fee_currency:
-            raise ProtestError(f"the fee is paid in {self.settings.fee_currency}, not {currency}")
+            raise ProtestError(Code.FEE_CURRENCY, currency=self.settings.fee_currency, given=currency)
         paid = fee_paid >= self.settings.fee_amount
         if fee_paid and not paid:
-            raise ProtestError(f"the fee is {self.settings.fee_amount} {self.settings.fee_currency}, got {fee_paid}")
+            raise ProtestError(
+                Code.FEE_AMOUNT,
+                amount=self.settings.fee_amount,
+                currency=self.settings.fee_currency,
+                given=fee_paid,
+                given_currency=currency,
+            )
         protest = Protest(
             protest_id,
             game,
@@ -255,41 +304,46 @@ class ProtestDesk:
             self.settings.fee_currency,
             (),
         )
-        protest = protest._step(now, filed_by, "filed", f"round {game.round}, board {game.board}; {role.value}")
+        filed: dict[str, ParamValue] = {"round": game.round, "board": game.board, "role_term": f"protest.{role.value}"}
+        protest = protest._step(now, ProtestAction.FILED, filed_by, filed)
         refund = FeeStatus.REFUNDED if paid else FeeStatus.UNPAID
+        not_accepted = ProtestStatus.NOT_ACCEPTED
         if game.next_round_paired_at is not None and game.next_round_paired_at <= now:
-            reason = "filed after the pairing of the next round (TK-P3)"
-            return protest._step(now, "system", "not accepted", reason, status=ProtestStatus.NOT_ACCEPTED, fee=refund)
+            return protest._step(now, ProtestAction.NOT_ACCEPTED, params={"clause": "TK-P3"}, status=not_accepted,
+                                 fee=refund)  # fmt: skip
         deadline = game.ended_at + self.settings.filing_window
         if now > deadline:
-            reason = (
-                f"filed {_minutes(now - game.ended_at)} after the end of the game; the limit is "
-                + _minutes(self.settings.filing_window)
-                + " (TK-P1)"
-            )
-            return protest._step(now, "system", "not accepted", reason, status=ProtestStatus.NOT_ACCEPTED, fee=refund)
+            late: dict[str, ParamValue] = {"clause": "TK-P1", "minutes": _minutes(now - game.ended_at),
+                    "limit": _minutes(self.settings.filing_window)}  # fmt: skip
+            return protest._step(now, ProtestAction.NOT_ACCEPTED, params=late, status=not_accepted, fee=refund)
         if game.signed_by_both(now):
-            reason = "the result was written and signed by both players (TK-P2)"
             return protest._step(
                 now,
-                "system",
-                "accepted, not considered",
-                reason,
+                ProtestAction.ACCEPTED_NOT_CONSIDERED,
+                params={"clause": "TK-P2"},
                 status=ProtestStatus.ACCEPTED_NOT_CONSIDERED,
                 fee=refund,
             )
         if paid:
-            detail = f"fee {fee_paid} {currency} paid"
-            return protest._step(now, "system", "accepted", detail, status=ProtestStatus.ACCEPTED)
-        return protest._step(now, "system", "awaiting fee", f"{self.settings.fee_amount} {self.settings.fee_currency}")
+            fee: dict[str, ParamValue] = {"amount": fee_paid, "currency": currency}
+            return protest._step(now, ProtestAction.ACCEPTED, params=fee, status=ProtestStatus.ACCEPTED)
+        due: dict[str, ParamValue] = {"amount": self.settings.fee_amount, "currency": self.settings.fee_currency}
+        return protest._step(now, ProtestAction.AWAITING_FEE, params=due)
 
     def pay_fee(self, protest: Protest, amount: int, currency: str, by: str) -> Protest:
         now = self.now()
-        self._require(protest, ProtestStatus.AWAITING_FEE, "pay the fee")
+        self._require(protest, ProtestStatus.AWAITING_FEE, "pay_fee")
         if currency != protest.fee_currency or amount < protest.fee_amount:
-            raise ProtestError(f"the fee is {protest.fee_amount} {protest.fee_currency}, got {amount} {currency}")
+            raise ProtestError(
+                Code.FEE_AMOUNT,
+                amount=protest.fee_amount,
+                currency=protest.fee_currency,
+                given=amount,
+                given_currency=currency,
+            )
+        paid: dict[str, ParamValue] = {"amount": amount, "currency": currency}
         return protest._step(
-            now, by, "fee paid", f"{amount} {currency}", status=ProtestStatus.ACCEPTED, fee=FeeStatus.PAID
+            now, ProtestAction.FEE_PAID, by, paid, status=ProtestStatus.ACCEPTED, fee=FeeStatus.PAID
         )
 
     def convene(self, protest: Protest, board_members: Iterable[str], committee_members: Iterable[str]) -> Protest:
@@ -297,18 +351,18 @@ class ProtestDesk:
         now = self.now()
         if protest.status is ProtestStatus.AWAITING_FEE:
             return protest._step(
-                now, "chief arbiters' board", "not considered", "the fee was not paid (TK-P4)",
+                now, ProtestAction.NOT_CONSIDERED, params={"clause": "TK-P4"},
                 status=ProtestStatus.NOT_CONSIDERED_UNPAID,
             )  # fmt: skip
-        self._require(protest, ProtestStatus.ACCEPTED, "convene the board")
+        self._require(protest, ProtestStatus.ACCEPTED, "convene")
         board = tuple(board_members)
         committee = tuple(committee_members)
-        _check_members("chief arbiters' board", board, self.officials.chief_arbiters_board)
-        _check_members("appeals committee", committee, self.officials.appeals_committee)
+        _check_members("protest.board", board, self.officials.chief_arbiters_board)
+        _check_members("protest.committee", committee, self.officials.appeals_committee)
         meeting = Meeting(now, board, committee)
-        detail = f"board: {', '.join(board)}; committee: {', '.join(committee)}"
+        present = {"board": ", ".join(board), "committee": ", ".join(committee)}
         return protest._step(
-            now, "chief arbiters' board", "meeting", detail, status=ProtestStatus.UNDER_CONSIDERATION, meeting=meeting
+            now, ProtestAction.MEETING, params=present, status=ProtestStatus.UNDER_CONSIDERATION, meeting=meeting
         )
 
     def decide(
@@ -326,57 +380,61 @@ class ProtestDesk:
         deciding = tuple(members)
         present = {*protest.meeting.board_members, *protest.meeting.committee_members}
         if not deciding:
-            raise ProtestError("a decision names the members who took it")
+            raise ProtestError(Code.NO_MEMBERS)
         absent = [m for m in deciding if m not in present]
         if absent:
-            raise ProtestError(f"{', '.join(absent)} did not attend the meeting")
+            raise ProtestError(Code.ABSENT_MEMBERS, members=", ".join(absent))
         if not reasons.strip():
-            raise ProtestError("a decision gives its reasons")
+            raise ProtestError(Code.NO_REASONS)
         if corrected_result is not None and not upheld:
-            raise ProtestError("only an upheld protest changes the result")
+            raise ProtestError(Code.ONLY_UPHELD_CORRECTS)
         decision = Decision(now, upheld, deciding, reasons, corrected_result)
         fee = FeeStatus.REFUNDED if upheld else FeeStatus.TRANSFERRED
-        verdict = "upheld" if upheld else "rejected"
         if protest.fee is not FeeStatus.PAID:  # pragma: no cover - ACCEPTED implies a paid fee
-            raise ProtestError("the fee has not been paid")
-        detail = f"{verdict} by {', '.join(deciding)}; fee {'refunded' if upheld else 'to the arbiters'}"
+            raise ProtestError(Code.FEE_UNPAID)
+        verdict: dict[str, ParamValue] = {"members": ", ".join(deciding), "fee_term": f"protest.fee.{fee.value}"}
         if corrected_result is not None:
-            detail += f"; result corrected to {corrected_result.value}"
-        return protest._step(
-            now, "chief arbiters' board", verdict, detail, status=ProtestStatus.DECIDED, decision=decision, fee=fee
-        )
+            verdict["result"] = corrected_result.value
+        action = ProtestAction.UPHELD if upheld else ProtestAction.REJECTED
+        return protest._step(now, action, params=verdict, status=ProtestStatus.DECIDED, decision=decision, fee=fee)
 
     def notify(self, protest: Protest, recipient: str | None = None) -> Protest:
         """The board tells the representative or coach the decision (TK-P7)."""
         now = self.now()
         self._require(protest, ProtestStatus.DECIDED, "notify")
         to = recipient or protest.filed_by
-        note = Notification(now, to, "chief arbiters' board")
+        note = Notification(now, to)
         return protest._step(
-            now, "chief arbiters' board", "notified", to, status=ProtestStatus.NOTIFIED, notification=note
+            now, ProtestAction.NOTIFIED, params={"recipient": to}, status=ProtestStatus.NOTIFIED, notification=note
         )
 
     def appeal(self, protest: Protest, by: str) -> Protest:
         """There is no appeal: the board's decision is final (TK-P8)."""
-        raise ProtestError(f"protest {protest.id}: the board's decision is final (TK-P8); {by} cannot appeal")
+        raise ProtestError(Code.FINAL, protest=protest.id, person=by)
 
     @staticmethod
-    def _require(protest: Protest, status: ProtestStatus, action: str) -> None:
+    def _require(protest: Protest, status: ProtestStatus, step: str) -> None:
         if protest.status is not status:
-            raise ProtestError(f"protest {protest.id} is {protest.status.value}; cannot {action}")
+            raise ProtestError(
+                Code.WRONG_STATUS,
+                protest=protest.id,
+                status_term=f"protest.{protest.status.value}",
+                step_term=f"protest.step.{step}",
+            )
 
 
 def _check_members(body: str, present: tuple[str, ...], configured: tuple[str, ...]) -> None:
     if not present:
-        raise ProtestError(f"the {body} must be present at the meeting (TK-P6)")
+        raise ProtestError(Code.BODY_ABSENT, body_term=body)
     if configured:
         strangers = [m for m in present if m not in configured]
         if strangers:
-            raise ProtestError(f"{', '.join(strangers)} not a member of the {body}")
+            raise ProtestError(Code.NOT_MEMBERS, members=", ".join(strangers), body_term=body)
 
 
-def _minutes(delta: timedelta) -> str:
-    return f"{delta.total_seconds() / 60:g} min"
+def _minutes(delta: timedelta) -> int:
+    """Whole minutes, rounded up: 30 min 20 s after the game is 31 minutes, past a 30-minute limit."""
+    return -int(-delta.total_seconds() // 60)
 
 
 def apply_decision(tournament: Tournament, protest: Protest) -> Tournament:
@@ -386,7 +444,7 @@ def apply_decision(tournament: Tournament, protest: Protest) -> Tournament:
         return tournament
     game = tournament.round(protest.game.round).game(protest.game.board)
     if (game.white, game.black) != (protest.game.white, protest.game.black):
-        raise ProtestError(f"protest {protest.id} is about another game than board {game.board}")
+        raise ProtestError(Code.OTHER_GAME, protest=protest.id, board=game.board)
     return tournament.record_result(protest.game.round, protest.game.board, decision.corrected_result,
                                     ended_at=game.ended_at)  # fmt: skip
 

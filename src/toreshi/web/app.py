@@ -26,6 +26,7 @@ from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
+from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts
 from toreshi.store.sessions import Sessions
@@ -73,21 +74,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         async with open_store(settings.database_url, schema=settings.db_schema) as store:
             bus = make_bus(settings.bus_url, settings.bus_prefix)
+            accounts = Accounts(store.engine)
+            # A game room that finishes pushes its result to its tournament, from the instance that owns the game.
+            tournaments = TournamentService(store, accounts=accounts)
+            finished = tournaments.game_room_finished
             rooms: RoomSource
             if isinstance(bus, RedisBus):
                 # Several instances: rooms are leased, commands forwarded; the cluster's scan resumes live rooms.
-                cluster = ClusterRooms(store, bus, ROOM_KINDS)
+                cluster = ClusterRooms(store, bus, ROOM_KINDS, on_finished=finished)
+                tournaments.attach(cluster)
                 await cluster.start()
                 rooms = cluster
             else:
-                rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS))
+                rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS), on_finished=finished)
+                tournaments.attach(rooms)
                 # Resume every live room: its state, clocks and timers come back from the log.
                 for room in await store.rooms(status=RoomStatus.LIVE):
                     if room.kind in ROOM_KINDS:
                         await rooms.get(room.id, room.kind)
             sessions = Sessions(store.engine)
             await sessions.purge()
-            app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms, sessions)
+            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments)
+            # Results that finished games could not push (an instance died between the two): at start, then often.
+            reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
             gc.collect()
             heap.freeze_survivors()
@@ -95,9 +104,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
             try:
                 yield
             finally:
-                freezer.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await freezer
+                for task in (freezer, reconciler):
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                await tournaments.settled()
                 await rooms.close()
                 await bus.close()
 

@@ -13,12 +13,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from toreshi.services.tournament import UnknownTournamentError
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.pages import client_strings
 from toreshi.web.templates import render
 from toreshi.web.tournament_pages import service
-from toreshi.web.tournament_service import UnknownTournamentError
 
 
 @dataclass(frozen=True)
@@ -70,8 +70,6 @@ async def live_round(request: Request) -> Response:
         return _not_found(request)
     if state.tournament is None or not 1 <= number <= len(state.t.rounds):
         return _not_found(request)
-    if await svc.collect_results(tid):
-        state = await svc.state(tid)
     names = {p.number: p.name for p in state.t.participants}
     boards = [
         LiveBoard(

@@ -33,10 +33,11 @@ from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup, Readi
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError, Theme
 from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
+from toreshi.store.accounts import token_digest
 from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
-from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable, token_digest
+from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 
 from starlette.requests import HTTPConnection, Request
@@ -17,7 +16,7 @@ from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
-from toreshi.store.accounts import Grant
+from toreshi.store.accounts import Grant, token_digest
 from toreshi.web import auth, refusals
 from toreshi.web.api_codes import ApiCode
 from toreshi.web.security import AttemptLimiter
@@ -35,11 +34,6 @@ def refused_response(refusal: Refusal, status_code: int) -> JSONResponse:
 
 def new_room_id(prefix: str) -> str:
     return f"{prefix}-{secrets.token_hex(ROOM_ID_BYTES)}"
-
-
-def token_digest(token: str) -> str:
-    """Player tokens are kept as SHA-256 digests: a leaked database does not leak the links."""
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 async def owner_of(connection: HTTPConnection, room_id: str) -> LiveRoom | None:

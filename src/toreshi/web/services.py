@@ -8,6 +8,7 @@ from starlette.requests import HTTPConnection
 
 from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
+from toreshi.services.tournament import TournamentService
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
 from toreshi.store.sessions import Sessions
@@ -24,6 +25,8 @@ class Services:
     bus: Bus
     rooms: RoomSource
     sessions: Sessions
+    tournaments: TournamentService
+    """Tournaments, and the results their finished live games push to them."""
 
 
 def services_of(connection: HTTPConnection) -> Services:

@@ -2,16 +2,20 @@
 publish, game rooms, results), standings and crosstable (with a print view), TRF and CSV export, protests,
 warnings and the audit log.
 
-Everyone may read a tournament; every change is an arbiter's form post (CSRF-checked) that becomes one command
-to the tournament room through :class:`~toreshi.web.tournament_service.TournamentService`. A refused command
-changes nothing; the page comes back with the reason (and, for a CSV import, every bad line).
+Everyone may read a tournament, and reading never writes (a finished game's result is pushed to the tournament
+by the service, :mod:`toreshi.services.tournament`). Every change is an arbiter's form post (CSRF-checked): the
+page reads the form into one typed command (:mod:`toreshi.tournament.journal.commands`) and hands it to the
+service. A refused command changes nothing; the page comes back with the reason in its reader's language (and,
+for a CSV import, every bad line: the refusal's details).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from datetime import datetime
-from typing import Any
+import dataclasses
+import functools
+from collections.abc import Awaitable, Callable
+from enum import Enum
+from typing import Any, TypeVar
 
 import segno
 from starlette.requests import Request
@@ -19,35 +23,70 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
-from toreshi.kit.refusal import Refused
-from toreshi.live.rooms.tournament import TEAM
+from toreshi.kit import payload
+from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.tournament import crosstable as tables
-from toreshi.tournament.journal import CSV_FIELDS, CsvImportError, TournamentState, decide
-from toreshi.tournament.model import GameResult, TournamentSystem, format_points
-from toreshi.tournament.protests import ProtestStatus
+from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
+from toreshi.tournament.journal.commands import (
+    TEAM,
+    AddParticipant,
+    AddTeam,
+    ByeKind,
+    Configure,
+    ConveneProtest,
+    Create,
+    DecideProtest,
+    DiscardPairing,
+    EditParticipant,
+    EnterResult,
+    Expel,
+    FileProtest,
+    ImportParticipants,
+    NotifyProtest,
+    OverridePairing,
+    PairRound,
+    ParticipantEntry,
+    PayProtestFee,
+    PublishRound,
+    RequestBye,
+    SeedByRating,
+    Setting,
+    Warn,
+    Withdraw,
+)
+from toreshi.tournament.journal.values import FirstColour
+from toreshi.tournament.model import GameResult, TournamentSystem
+from toreshi.tournament.protests import FilerRole, ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
-from toreshi.tournament.tiebreaks import TieBreakCode
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, refusals, timecontrols
+from toreshi.web import auth, i18n, refusals, timecontrols
+from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
-from toreshi.web.tournament_service import TournamentService, UnknownTournamentError, utc_now
 
 MAX_PROBLEMS = 25
+"""A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
 MAX_CSV_BYTES = 512 * 1024
 RESULTS = [r.value for r in GameResult]
+E = TypeVar("E", bound=Enum)
 
 
 def service(request: Request) -> TournamentService:
-    services = services_of(request)
-    clock: Callable[[], datetime] = getattr(request.app.state, "clock", utc_now)
-    return TournamentService(services.store, services.rooms, services.accounts, clock)
+    return services_of(request).tournaments
 
 
-async def _form(request: Request) -> dict[str, Any]:
+# --- forms into commands --------------------------------------------------------------------------------------
+
+Form = dict[str, Any]
+"""A posted form: texts, and an uploaded file as bytes (``None`` when it was too large)."""
+
+
+async def _form(request: Request) -> Form:
     form = await request.form()
-    data: dict[str, Any] = {}
+    data: Form = {}
     for key, value in form.multi_items():
         if isinstance(value, str):
             data[key] = value
@@ -57,17 +96,226 @@ async def _form(request: Request) -> dict[str, Any]:
     return data
 
 
-def _flash(request: Request, error: str = "", problems: list[str] | None = None, notice: str = "") -> None:
-    request.session["flash"] = {
-        "error": error[:600],
-        "problems": [p[:200] for p in (problems or [])[:MAX_PROBLEMS]],
-        "notice": notice[:300],
-    }
+def _text(form: Form, key: str) -> str:
+    value = form.get(key, "")
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _int(form: Form, key: str) -> int | None:
+    """A whole number typed into a field, or None when it is empty."""
+    text = _text(form, key)
+    return payload.int_from_text(text, key) if text else None
+
+
+def _number(form: Form, key: str) -> int:
+    value = _int(form, key)
+    if value is None:
+        raise Refused(Common.FIELD_REQUIRED, field=key)
+    return value
+
+
+def _names(form: Form, key: str) -> tuple[str, ...]:
+    """Comma-separated names."""
+    return tuple(part.strip() for part in _text(form, key).split(",") if part.strip())
+
+
+def _choice(form: Form, key: str, choices: type[E], default: E) -> E:
+    text = _text(form, key)
+    return payload.read_choice({key: text}, key, choices) if text else default
+
+
+def _entry(form: Form) -> dict[str, Any]:
+    """The participant fields of a form (those it has)."""
+    entry: dict[str, Any] = {}
+    for field in dataclasses.fields(ParticipantEntry):
+        if field.name == "rating":
+            entry["rating"] = _int(form, "rating")
+        elif field.name in form:
+            entry[field.name] = _text(form, field.name)
+    entry.setdefault("name", "")
+    return entry
+
+
+_CLEARABLE = {setting.value: setting for setting in Setting}
+_SETTING_TEXTS = ("name", "venue", "time_control", "currency", "chief_arbiter", "start", "end", "bye_points")
+_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round")
+
+
+def _settings(form: Form) -> dict[str, Any]:
+    """The settings a form has: an empty number field is "none" (``cleared``) where a setting can be none."""
+    values: dict[str, Any] = {key: _text(form, key) for key in _SETTING_TEXTS if key in form}
+    cleared = []
+    for key in _SETTING_NUMBERS:
+        if key not in form:
+            continue
+        number = _int(form, key)
+        if number is not None:
+            values[key] = number
+        elif key in _CLEARABLE:
+            cleared.append(_CLEARABLE[key])
+    for key in ("tiebreaks", "arbiters", "board", "committee"):
+        if key in form:
+            values[key] = _names(form, key)
+    if _text(form, "system"):
+        values["system"] = _choice(form, "system", TournamentSystem, TournamentSystem.SWISS)
+    if _text(form, "initial_colour"):
+        values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
+    values["cleared"] = tuple(cleared)
+    return values
+
+
+def _create(form: Form) -> Create:
+    values = {key: value for key, value in _settings(form).items() if value not in ("", ())}
+    values.setdefault("name", "")
+    if values.get("system", TournamentSystem.SWISS) is not TournamentSystem.SWISS and "rounds" not in values:
+        values["rounds"] = 0  # a round robin's rounds follow from its entries
+    return Create(**values)
+
+
+def _import(form: Form) -> ImportParticipants:
+    text = _text(form, "csv")
+    upload = form.get("file", b"")
+    if upload is None:
+        raise Refused(TournamentCode.CSV_TOO_LARGE, maximum=MAX_CSV_BYTES // 1024)
+    if isinstance(upload, bytes) and upload:
+        try:
+            text = upload.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise Refused(TournamentCode.CSV_NOT_UTF8) from None
+    return ImportParticipants(csv="\n".join(text.splitlines()))  # any line ends, one kind
+
+
+def _pairs(text: str) -> tuple[tuple[int, int], ...]:
+    """``12 7`` or ``12-7`` per line (White first) → pairs; refuses a line that is not two pairing numbers."""
+    pairs = []
+    for index, line in enumerate(text.splitlines(), start=1):
+        cleaned = line.replace("-", " ").replace("–", " ").replace(",", " ").split()
+        if not cleaned:
+            continue
+        if len(cleaned) != 2 or not all(x.isascii() and x.isdigit() for x in cleaned):
+            raise Refused(TournamentCode.PAIRS_LINE, line=index)
+        pairs.append((int(cleaned[0]), int(cleaned[1])))
+    return tuple(pairs)
+
+
+def _result(form: Form) -> EnterResult:
+    white, black = _int(form, "kazan_white"), _int(form, "kazan_black")
+    if (white is None) != (black is None):
+        raise Refused(Common.FIELD_REQUIRED, field="kazan_white" if white is None else "kazan_black")
+    kazans = (white, black) if white is not None and black is not None else None
+    return EnterResult(round=_number(form, "round"), board=_number(form, "board"), result=_text(form, "result"),
+                       kazans=kazans, reason=_text(form, "reason"))  # fmt: skip
+
+
+def _protest(form: Form) -> FileProtest:
+    return FileProtest(
+        round=_number(form, "round"), board=_number(form, "board"), filed_by=_text(form, "filed_by"),
+        role=_choice(form, "role", FilerRole, FilerRole.REPRESENTATIVE), text=_text(form, "text"),
+        fee_paid=_int(form, "fee_paid") or 0, currency=_text(form, "currency"),
+    )  # fmt: skip
+
+
+def _decision(form: Form) -> DecideProtest:
+    return DecideProtest(
+        id=_text(form, "id"), upheld=_text(form, "upheld") == "yes", members=_names(form, "members"),
+        reasons=_text(form, "reasons"), corrected_result=_text(form, "corrected_result") or None,
+    )  # fmt: skip
+
+
+def _leaving(kind: type[Withdraw] | type[Expel]) -> Callable[[Form], TournamentCommand]:
+    def read(form: Form) -> TournamentCommand:
+        return kind(number=_number(form, "number"), after_round=_int(form, "after_round"), reason=_text(form, "reason"))
+
+    return read
+
+
+ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
+    # action: (form → command, where to go back)
+    "configure": (lambda f: Configure(**_settings(f)), "/settings"),
+    "add-team": (lambda f: AddTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
+                                   coaches=_names(f, "coaches")), ""),
+    "add-participant": (lambda f: AddParticipant(**_entry(f)), ""),
+    "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
+    "import": (_import, ""),
+    "seed": (lambda f: SeedByRating(), ""),
+    "withdraw": (_leaving(Withdraw), ""),
+    "expel": (_leaving(Expel), ""),
+    "bye": (lambda f: RequestBye(number=_number(f, "number"), round=_int(f, "round"),
+                                 code=_choice(f, "code", ByeKind, ByeKind.HALF)), ""),
+    "warn": (lambda f: Warn(number=_number(f, "number"), round=_int(f, "round"), reason=_text(f, "reason"),
+                            penalty=_text(f, "penalty")), "/audit"),
+    "pair": (lambda f: PairRound(), "/rounds/{next}"),
+    "override": (lambda f: OverridePairing(pairs=_pairs(_text(f, "pairs")), bye=_int(f, "bye"),
+                                           reason=_text(f, "reason")), "/rounds/{draft}"),
+    "discard": (lambda f: DiscardPairing(reason=_text(f, "reason")), ""),
+    "publish": (lambda f: PublishRound(), "/rounds/{draft}"),
+    "result": (_result, "/rounds/{round}"),
+    "file-protest": (_protest, "/protests"),
+    "pay-fee": (lambda f: PayProtestFee(id=_text(f, "id"), amount=_number(f, "amount"),
+                                        currency=_text(f, "currency")), "/protests"),
+    "convene": (lambda f: ConveneProtest(id=_text(f, "id"), board=_names(f, "board"),
+                                         committee=_names(f, "committee")), "/protests"),
+    "decide": (_decision, "/protests"),
+    "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+}  # fmt: skip
+
+
+# --- messages of the last action ------------------------------------------------------------------------------
+
+
+def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", **params: int) -> None:
+    """Keep the outcome for the next page as codes and msgids: the page words it in its reader's language."""
+    flash: dict[str, Any] = {"notice": notice, "params": params}
+    if refusal is not None:
+        shown = refusal.details[:MAX_PROBLEMS]
+        if len(refusal.details) > MAX_PROBLEMS:
+            rest = len(refusal.details) - MAX_PROBLEMS
+            shown += (Refusal(TournamentCode.CSV_MORE_PROBLEMS, {"count": rest}),)
+        flash["refusal"] = Refusal(refusal.code, refusal.params, shown).to_dict()
+    request.session["flash"] = flash
+
+
+def _problem(detail: Refusal) -> str:
+    line = detail.params.get("line")
+    text = refusals.render(detail)
+    return _("Line %(line)s: %(problem)s") % {"line": line, "problem": text} if line is not None else text
 
 
 def _take_flash(request: Request) -> dict[str, Any]:
     flash = request.session.pop("flash", None)
-    return flash if isinstance(flash, dict) else {"error": "", "problems": [], "notice": ""}
+    shown: dict[str, Any] = {"error": "", "problems": [], "notice": ""}
+    if not isinstance(flash, dict):
+        return shown
+    stored = flash.get("refusal")
+    if flash.get("expired"):
+        shown["error"] = _(EXPIRED)
+    elif isinstance(stored, dict):
+        refusal = Refusal.from_dict(stored)
+        shown["error"] = refusals.render(refusal)
+        shown["problems"] = [_problem(detail) for detail in refusal.details]
+    notice, params = flash.get("notice"), flash.get("params")
+    if isinstance(notice, str) and notice in _NOTICES:
+        shown["notice"] = _(notice) % (params if isinstance(params, dict) else {})
+    return shown
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
+    return message
+
+
+DONE = N_("Done.")
+ROOMS_MADE = N_("Game rooms created: %(count)s.")
+COLLECTED = N_("Results collected from live games: %(count)s.")
+PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
+_NOTICES = frozenset({DONE, ROOMS_MADE, COLLECTED, PROTEST_RECEIVED})
+EXPIRED = N_("The form has expired; please try again.")
+
+
+def _expired(request: Request) -> None:
+    request.session["flash"] = {"expired": True}
+
+
+# --- pages ----------------------------------------------------------------------------------------------------
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
@@ -78,18 +326,11 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
         flash=_take_flash(request),
-        system_names=system_names(),
-        format_points=format_points,
+        system_names=texts.system_names(),
+        texts=texts,
+        format_points=texts.points,
         **context,
     )
-
-
-def system_names() -> dict[str, str]:
-    return {
-        TournamentSystem.SWISS.value: _("Swiss (Dutch)"),
-        TournamentSystem.ROUND_ROBIN.value: _("Round robin"),
-        TournamentSystem.DOUBLE_ROUND_ROBIN.value: _("Double round robin"),
-    }
 
 
 def _not_found(request: Request) -> Response:
@@ -102,9 +343,6 @@ def _back(tid: str, where: str = "") -> RedirectResponse:
     return RedirectResponse(f"/tournaments/{tid}{where}", status_code=303)
 
 
-# --- reading ----------------------------------------------------------------------------------------------
-
-
 async def tournament_list(request: Request) -> Response:
     found = await service(request).tournaments()
     items = [
@@ -115,32 +353,45 @@ async def tournament_list(request: Request) -> Response:
     return _page(request, "tournaments/list.html", tournaments=items)
 
 
+Page = Callable[[Request, str, TournamentState], Awaitable[Response]]
+
+
+def _reading(page: Page) -> Callable[[Request], Awaitable[Response]]:
+    """A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
+
+    @functools.wraps(page)
+    async def read(request: Request) -> Response:
+        loaded = await _load(request)
+        if loaded is None:
+            return _not_found(request)
+        return await page(request, *loaded)
+
+    return read
+
+
 async def _load(request: Request) -> tuple[str, TournamentState] | None:
     tid = request.path_params["tid"]
     try:
-        return tid, await service(request).state(tid)
+        state = await service(request).state(tid)
     except UnknownTournamentError:
         return None
+    return (tid, state) if state.tournament is not None else None
 
 
-def _names(state: TournamentState) -> dict[int, str]:
+def _players(state: TournamentState) -> dict[int, str]:
     return {p.number: p.name for p in state.t.participants}
 
 
-async def overview(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def overview(request: Request, tid: str, state: TournamentState) -> Response:
     t = state.t
-    leaving = {lv.player: lv for lv in t.leavings}
     return _page(
         request,
         "tournaments/overview.html",
         tid=tid,
         state=state,
         t=t,
-        leaving=leaving,
+        leaving={lv.player: lv for lv in t.leavings},
         csv_fields=", ".join(CSV_FIELDS),
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
@@ -148,11 +399,8 @@ async def overview(request: Request) -> Response:
     )
 
 
-async def settings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def settings_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
         request,
         "tournaments/settings.html",
@@ -161,7 +409,7 @@ async def settings_page(request: Request) -> Response:
         state=state,
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
-        tiebreak_codes=[c.value for c in TieBreakCode],
+        tiebreak_choices=texts.tiebreak_choices(),
     )
 
 
@@ -171,15 +419,13 @@ async def round_page(request: Request) -> Response:
 
 async def _round_response(request: Request, links: dict[int, dict[str, str]]) -> Response:
     loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
+    if loaded is None:
         return _not_found(request)
     tid, state = loaded
     try:
         number = int(request.path_params["number"])
     except ValueError:
         return _not_found(request)
-    if await service(request).collect_results(tid):
-        state = await service(request).state(tid)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return _not_found(request)
@@ -192,91 +438,80 @@ async def _round_response(request: Request, links: dict[int, dict[str, str]]) ->
         number=number,
         rnd=None if draft is not None else state.t.round(number),
         draft=draft,
-        names=_names(state),
+        names=_players(state),
         results=RESULTS,
         links=links,
         presets=timecontrols.preset_names(),
-        sources=state.result_sources,
     )
 
 
-def _standings_context(state: TournamentState) -> dict[str, Any]:
-    standings = state.standings()
-    table = tables.crosstable(standings, state.t.name)
-    return {"standings": standings, "table": table}
+def _crosstable(state: TournamentState) -> tables.Table:
+    return tables.crosstable(state.standings(), state.t.name, texts.columns(), texts.points)
 
 
-async def standings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
-    if await service(request).collect_results(tid):
-        state = await service(request).state(tid)
-    context = _standings_context(state)
+@_reading
+async def standings_page(request: Request, tid: str, state: TournamentState) -> Response:
+    standings, table = state.standings(), _crosstable(state)
+    legend = texts.tiebreak_legend(standings.tiebreaks)
     if request.query_params.get("print"):
-        return Response(tables.to_html(context["table"]), media_type="text/html; charset=utf-8")
-    return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, **context)
+        page = tables.to_html(table, i18n.current_language(), heading=_("Crosstable"), legend=legend)
+        return Response(page, media_type="text/html; charset=utf-8")
+    return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
+                 table=table, legend=legend)  # fmt: skip
 
 
-async def export(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def export(request: Request, tid: str, state: TournamentState) -> Response:
     t = state.t
     kind = request.path_params["format"]
     standings = state.standings()
-    if kind == "trf":
-        system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
+    system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
+    if kind in ("trf", "trf26"):
         trf = trf_from_standings(standings, t.name, t.rounds_planned, system)
-        headers = {"Content-Disposition": f'attachment; filename="{tid}.trf"'}
-        return PlainTextResponse(format_trf(trf, "\r\n"), headers=headers, media_type="text/plain; charset=utf-8")
-    if kind == "trf26":
-        system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
-        trf = to_trf2026(trf_from_standings(standings, t.name, t.rounds_planned, system))
-        headers = {"Content-Disposition": f'attachment; filename="{tid}-trf2026.txt"'}
-        return PlainTextResponse(format_trf(trf, "\r\n"), headers=headers, media_type="text/plain; charset=utf-8")
+        name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
+        headers = {"Content-Disposition": f'attachment; filename="{name}"'}
+        text = format_trf(trf if kind == "trf" else to_trf2026(trf), "\r\n")
+        return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
-        headers = {"Content-Disposition": f'attachment; filename="{tid}.csv"'}
-        body = tables.to_csv(tables.crosstable(standings, t.name))
+        # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read.
+        body = tables.to_csv(tables.crosstable(standings, t.name, texts.columns()))
+        headers = {
+            "Content-Disposition": f'attachment; filename="{tid}.csv"',
+            "Content-Language": i18n.current_language(),
+        }
         return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
     return _not_found(request)
 
 
-async def protests_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
-    if await service(request).collect_results(tid):
-        state = await service(request).state(tid)
-    games = [
-        (rnd.number, g.board, _names(state)[g.white], _names(state)[g.black])
+def _games_with_results(state: TournamentState) -> list[tuple[int, int, str, str]]:
+    names = _players(state)
+    return [
+        (rnd.number, g.board, names[g.white], names[g.black])
         for rnd in state.t.rounds
         for g in rnd.games
         if g.result is not None
     ]
+
+
+@_reading
+async def protests_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
         request,
         "tournaments/protests.html",
         tid=tid,
         state=state,
         t=state.t,
-        games=games,
+        games=_games_with_results(state),
         filers=sorted(state.t.protest_filers()),
         open_statuses={s.value for s in ProtestStatus if not s.closed},
         results=RESULTS,
-        names=_names(state),
+        names=_players(state),
     )
 
 
-async def audit_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None or loaded[1].tournament is None:
-        return _not_found(request)
-    tid, state = loaded
-    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_names(state))
+@_reading
+async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
+    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
 
 
 # --- changing ---------------------------------------------------------------------------------------------
@@ -291,17 +526,14 @@ async def new_tournament(request: Request) -> Response:
     error = ""
     if request.method == "POST":
         form = await _form(request)
-        values.update({k: str(form.get(k, "")).strip() for k in values})
+        values.update({k: _text(form, k) for k in values})
         if not auth.csrf_ok(request, form.get("csrf")):
-            error = _("The form has expired; please try again.")
+            error = _(EXPIRED)
         else:
-            data = {k: v for k, v in values.items() if v != "" or k in ("name", "rounds")}
-            if values["system"] != "swiss_dutch" and not values["rounds"]:
-                data["rounds"] = "0"
             try:
-                tid = await service(request).create(auth.signed_in(request) or "arbiter", data)
+                tid = await service(request).create(auth.signed_in(request) or "arbiter", _create(values))
             except Refused as refused:
-                error = refusals.text_of(refused)
+                error = refusals.render(refused.refusal)
             else:
                 return _back(tid)
     return render(
@@ -311,109 +543,15 @@ async def new_tournament(request: Request) -> Response:
         error=error,
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
-        system_names=system_names(),
+        system_names=texts.system_names(),
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
 
 
-def _pairs_text(text: str) -> list[list[int]]:
-    """``12 7`` or ``12-7`` per line (White first) → pairs; refuses a line that is not two pairing numbers."""
-    pairs = []
-    for index, line in enumerate(text.splitlines(), start=1):
-        cleaned = line.replace("-", " ").replace("–", " ").replace(",", " ").split()
-        if not cleaned:
-            continue
-        if len(cleaned) != 2 or not all(x.isdigit() for x in cleaned):
-            raise ValueError(_("Line %(line)s: write two pairing numbers, White first.") % {"line": index})
-        pairs.append([int(cleaned[0]), int(cleaned[1])])
-    return pairs
-
-
-Converter = Callable[[dict[str, Any]], dict[str, Any]]
-
-
-def _plain(*keys: str) -> Converter:
-    def convert(form: dict[str, Any]) -> dict[str, Any]:
-        return {k: form[k] for k in keys if k in form}
-
-    return convert
-
-
-def _configure(form: dict[str, Any]) -> dict[str, Any]:
-    keys = ("name", "venue", "time_control", "start", "end", "tiebreaks", "fee", "currency", "chief_arbiter",
-            "arbiters", "board", "committee", "expel_after", "max_half_byes", "late_entry_until",
-            "last_half_bye_round", "initial_colour", "bye_points", "system", "rounds")  # fmt: skip
-    return {k: form[k] for k in keys if k in form}
-
-
-def _import(form: dict[str, Any]) -> dict[str, Any]:
-    text = form.get("csv", "")
-    upload = form.get("file", b"")
-    if upload is None:
-        raise ValueError(_("The CSV file is too large (at most 512 KiB)."))
-    if isinstance(upload, bytes) and upload:
-        try:
-            text = upload.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            raise ValueError(_("The CSV file must be UTF-8 text.")) from None
-    return {"csv": text}
-
-
-def _override(form: dict[str, Any]) -> dict[str, Any]:
-    return {"pairs": _pairs_text(str(form.get("pairs", ""))), "bye": form.get("bye") or None,
-            "reason": form.get("reason", "")}  # fmt: skip
-
-
-def _result(form: dict[str, Any]) -> dict[str, Any]:
-    data: dict[str, Any] = {k: form[k] for k in ("round", "board", "result", "reason") if k in form}
-    white, black = str(form.get("kazan_white", "")).strip(), str(form.get("kazan_black", "")).strip()
-    if white or black:
-        if not (white.isdigit() and black.isdigit()):
-            raise ValueError(_("Kazans are two whole numbers."))
-        data["kazans"] = [int(white), int(black)]
-    return data
-
-
-def _decision(form: dict[str, Any]) -> dict[str, Any]:
-    data: dict[str, Any] = {k: form[k] for k in ("id", "members", "reasons", "corrected_result") if k in form}
-    data["upheld"] = form.get("upheld") == "yes"
-    return data
-
-
-def _fee(form: dict[str, Any]) -> dict[str, Any]:
-    return {"id": form.get("id", ""), "amount": form.get("amount", "0"), "currency": form.get("currency", "")}
-
-
-ACTIONS: dict[str, tuple[str, Converter, str]] = {
-    # action: (command, form → data, where to go back)
-    "configure": ("configure", _configure, "/settings"),
-    "add-team": ("add_team", _plain("name", "representatives", "coaches"), ""),
-    "add-participant": ("add_participant", _plain(*CSV_FIELDS), ""),
-    "edit-participant": ("edit_participant", _plain("number", *CSV_FIELDS), ""),
-    "import": ("import_participants", _import, ""),
-    "seed": ("seed_by_rating", _plain(), ""),
-    "withdraw": ("withdraw", _plain("number", "after_round", "reason"), ""),
-    "expel": ("expel", _plain("number", "after_round", "reason"), ""),
-    "bye": ("request_bye", _plain("number", "round", "code"), ""),
-    "warn": ("warn", _plain("number", "round", "reason", "penalty"), "/audit"),
-    "pair": ("pair_round", _plain(), "/rounds/{next}"),
-    "override": ("override_pairing", _override, "/rounds/{draft}"),
-    "discard": ("discard_pairing", _plain("reason"), ""),
-    "publish": ("publish_round", _plain(), "/rounds/{draft}"),
-    "result": ("enter_result", _result, "/rounds/{round}"),
-    "file-protest": ("file_protest", _plain("round", "board", "filed_by", "role", "text", "fee_paid", "currency"),
-                     "/protests"),
-    "pay-fee": ("pay_protest_fee", _fee, "/protests"),
-    "convene": ("convene_protest", _plain("id", "board", "committee"), "/protests"),
-    "decide": ("decide_protest", _decision, "/protests"),
-    "notify": ("notify_protest", _plain("id", "recipient"), "/protests"),
-}  # fmt: skip
-
-
-def _where(template: str, state: TournamentState, form: dict[str, Any]) -> str:
+def _where(template: str, state: TournamentState, form: Form) -> str:
     draft = state.draft.round if state.draft is not None else len(state.t.rounds)
-    return template.format(next=draft, draft=draft, round=form.get("round", draft))
+    return template.format(next=draft, draft=draft, round=_text(form, "round") or draft)
 
 
 @auth.arbiter_only
@@ -422,40 +560,28 @@ async def act(request: Request) -> Response:
     tid, action = request.path_params["tid"], request.path_params["action"]
     if action not in ACTIONS:
         return _not_found(request)
-    kind, convert, where = ACTIONS[action]
+    read, where = ACTIONS[action]
     form = await _form(request)
-    back = str(form.get("back", "")) if str(form.get("back", "")).startswith("/tournaments/") else ""
+    back = _text(form, "back") if _text(form, "back").startswith("/tournaments/") else ""
     svc = service(request)
     try:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return _not_found(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _flash(request, _("The form has expired; please try again."))
+        _expired(request)
         return RedirectResponse(back or f"/tournaments/{tid}", status_code=303)
-    by = auth.signed_in(request) or "arbiter"
     try:
-        data = convert(form)
-        if kind == "file_protest" and data.get("round") and data.get("board"):
-            data.update(await svc.signed_times(tid, int(data["round"]), int(data["board"])))
-        state = await svc.command(tid, kind, data, by)
+        command = read(form)
+        if isinstance(command, FileProtest):
+            white, black = await svc.signed_times(tid, command.round, command.board)
+            command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
+        state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
-        message = refusals.text_of(refused)
-        problems: list[str] = []
-        if kind == "import_participants":
-            try:  # the same decision again, on the pure core, for the list of bad lines
-                decide(state, kind, {**data, "at": utc_now().isoformat()}, by)
-            except CsvImportError as error:
-                problems = list(error.problems)
-                message = _("The CSV was not imported; nothing changed. Fix these lines:")
-            except ValueError:
-                pass
-        _flash(request, message, problems)
-    except ValueError as error:
-        _flash(request, str(error))
+        _flash(request, refused.refusal)
     else:
-        _flash(request, notice=_("Done."))
-        if state.draft is None and kind == "pair_round":
+        _flash(request, notice=DONE)
+        if state.draft is None and action == "pair":
             where = ""
     return RedirectResponse(back or f"/tournaments/{tid}{_where(where, state, form)}", status_code=303)
 
@@ -470,51 +596,49 @@ async def create_games(request: Request) -> Response:
     except ValueError:
         return _not_found(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _flash(request, _("The form has expired; please try again."))
+        _expired(request)
         return _back(tid, f"/rounds/{number}")
-    control = PRESETS.get(str(form.get("control", "")))
     try:
         state = await service(request).state(tid)
     except UnknownTournamentError:
         return _not_found(request)
+    control = PRESETS.get(_text(form, "control")) or PRESETS.get(state.t.time_control or "")
     if control is None:
-        preset = state.t.time_control or ""
-        control = PRESETS.get(preset)
-    if control is None:
-        _flash(request, _("Choose a time control."))
+        _flash(request, Refusal(Common.FIELD_REQUIRED, {"field": "time_control"}))
         return _back(tid, f"/rounds/{number}")
     flag = "claim" if form.get("flag") == "claim" else "automatic"
     try:
         made = await service(request).create_game_rooms(
             tid, number, auth.signed_in(request) or "arbiter", control.to_dict(), {"flag_mode": flag}
         )
-    except Refused as error:
-        _flash(request, refusals.text_of(error))
-    else:
-        # The secret links are shown once, in this answer (not kept in the session cookie, which is small).
-        base = str(request.base_url).rstrip("/")
-        links = {
-            board: {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
-            for board, (room_id, tokens) in made.items()
-        }
-        _flash(request, notice=_("Game rooms created: %(count)s.") % {"count": len(made)})
-        return await _round_response(request, links)
-    return _back(tid, f"/rounds/{number}")
+    except Refused as refused:
+        _flash(request, refused.refusal)
+        return _back(tid, f"/rounds/{number}")
+    # The secret links are shown once, in this answer (not kept in the session cookie, which is small).
+    base = str(request.base_url).rstrip("/")
+    links = {
+        board: {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
+        for board, (room_id, tokens) in made.items()
+    }
+    _flash(request, notice=ROOMS_MADE, count=len(made))
+    return await _round_response(request, links)
 
 
 @auth.arbiter_only
 async def collect(request: Request) -> Response:
+    """The arbiter asks now for the results of finished live games that have not reached the tournament yet
+    (they are pushed when a game ends; this is the same reconciliation the app runs in the background)."""
     tid = request.path_params["tid"]
     form = await _form(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _flash(request, _("The form has expired; please try again."))
+        _expired(request)
         return _back(tid)
     try:
-        count = await service(request).collect_results(tid)
+        count = await service(request).reconcile(tid)
     except UnknownTournamentError:
         return _not_found(request)
-    _flash(request, notice=_("Results collected from live games: %(count)s.") % {"count": count})
-    back = str(form.get("back", ""))
+    _flash(request, notice=COLLECTED, count=count)
+    back = _text(form, "back")
     return RedirectResponse(back if back.startswith("/tournaments/") else f"/tournaments/{tid}", status_code=303)
 
 
@@ -524,16 +648,16 @@ async def team_link(request: Request) -> Response:
     tid = request.path_params["tid"]
     form = await _form(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _flash(request, _("The form has expired; please try again."))
+        _expired(request)
         return _back(tid)
+    team = _text(form, "team")
     try:
         state = await service(request).state(tid)
-        team = str(form.get("team", ""))
         token = await service(request).issue_team_link(tid, team)
     except UnknownTournamentError:
         return _not_found(request)
-    except ValueError as error:
-        _flash(request, str(error))
+    except Refused as refused:
+        _flash(request, refused.refusal)
         return _back(tid)
     url = f"{str(request.base_url).rstrip('/')}/tournaments/{tid}/protest?token={token}"
     qr = segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff")
@@ -545,7 +669,7 @@ async def team_protest(request: Request) -> Response:
     tid = request.path_params["tid"]
     svc = service(request)
     form = await _form(request) if request.method == "POST" else {}
-    token = str(form.get("token") or request.query_params.get("token", ""))
+    token = _text(form, "token") or request.query_params.get("token", "")
     try:
         team = await svc.team_of(tid, token)
         state = await svc.state(tid)
@@ -555,37 +679,28 @@ async def team_protest(request: Request) -> Response:
         return _not_found(request)
     if request.method == "POST":
         if not auth.csrf_ok(request, form.get("csrf")):
-            _flash(request, _("The form has expired; please try again."))
+            _expired(request)
         else:
-            data: dict[str, Any] = {k: form[k] for k in ("round", "board", "filed_by", "role", "text") if k in form}
             try:
-                if data.get("round") and data.get("board"):
-                    data.update(await svc.signed_times(tid, int(data["round"]), int(data["board"])))
-                await svc.command(tid, "file_protest", data, team, role=TEAM)
-            except Refused as error:
-                _flash(request, refusals.text_of(error))
+                command = _protest({key: form[key] for key in ("round", "board", "filed_by", "role", "text")
+                                    if key in form})  # fmt: skip
+                white, black = await svc.signed_times(tid, command.round, command.board)
+                command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
+                await svc.command(tid, command, team, role=TEAM)
+            except Refused as refused:
+                _flash(request, refused.refusal)
             else:
-                _flash(request, notice=_("The protest was received. Pay the fee to the chief arbiter."))
+                _flash(request, notice=PROTEST_RECEIVED)
         return RedirectResponse(f"/tournaments/{tid}/protest?token={token}", status_code=303)
-    await svc.collect_results(tid)
-    state = await svc.state(tid)
-    own = state.t.team(team)
-    names = _names(state)
-    games = [
-        (rnd.number, g.board, names[g.white], names[g.black])
-        for rnd in state.t.rounds
-        for g in rnd.games
-        if g.result is not None
-    ]
     return _page(
         request,
         "tournaments/team_protest.html",
         tid=tid,
         state=state,
         t=state.t,
-        team=own,
+        team=state.t.team(team),
         token=token,
-        games=games,
+        games=_games_with_results(state),
         protests=[p for p in state.protests if p.team == team],
     )
 

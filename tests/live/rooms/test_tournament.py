@@ -7,12 +7,16 @@ from typing import Any
 
 import pytest
 
+from toreshi.kit.refusal import Common, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.store import RoomKind, open_store
+from toreshi.tournament.codes import TournamentCode
+
+from ...tournament.refusals import assert_refusal
 
 pytestmark = pytest.mark.anyio
 
@@ -26,7 +30,8 @@ def anyio_backend() -> str:
 
 
 def command(kind: str, actor: Actor = ARBITER, **data: Any) -> Command:
-    return Command(kind, actor, {**data, "at": AT})
+    """A command as the tournament service sends it: the client's data, the server's wall time in ``meta``."""
+    return Command(kind, actor, data, meta={"at": AT})
 
 
 def run(room: TournamentRoom, kind: str, actor: Actor = ARBITER, **data: Any) -> list[str]:
@@ -34,6 +39,14 @@ def run(room: TournamentRoom, kind: str, actor: Actor = ARBITER, **data: Any) ->
     for event in decided:
         room.apply(event, 0)
     return [event.type for event in decided]
+
+
+def refusal_of(room: TournamentRoom, given: Command) -> Refused:
+    before = room.state
+    with pytest.raises(Refused) as refused:
+        room.decide(given, 0)
+    assert room.state is before
+    return refused.value
 
 
 def created(players: int = 4) -> TournamentRoom:
@@ -46,31 +59,49 @@ def created(players: int = 4) -> TournamentRoom:
 
 async def test_only_an_arbiter_changes_a_tournament() -> None:
     room = TournamentRoom()
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(command("create", Actor("spectator"), name="X", rounds=3), 0)
-    assert refused.value.code == "forbidden"
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(command("pair_round"), 0)
-    assert refused.value.code == "no_tournament"
+    refused = refusal_of(room, command("create", Actor("spectator"), name="X", rounds=3))
+    assert_refusal(refused.refusal, Common.FORBIDDEN, command="create", role="spectator")
+    assert_refusal(refusal_of(room, command("pair_round")).refusal, TournamentCode.NOT_CREATED)
     room = created()
     for actor in (Actor("white", "P1"), Actor("representative", "Almaty"), Actor("spectator")):
-        with pytest.raises(CommandRefusedError, match="only an arbiter"):
-            room.decide(command("pair_round", actor), 0)
-    with pytest.raises(CommandRefusedError, match="only reports results of live games"):
-        room.decide(command("pair_round", Actor("system", "live game")), 0)
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(command("explode"), 0)
-    assert refused.value.code == "unknown"
+        assert refusal_of(room, command("pair_round", actor)).refusal.code is Common.FORBIDDEN
+    system = refusal_of(room, command("pair_round", Actor("system", "live game"))).refusal
+    assert system.code is Common.FORBIDDEN
+    assert [detail.code for detail in system.details] == [TournamentCode.LIVE_RESULTS_ONLY]
+    assert_refusal(refusal_of(room, command("explode")).refusal, Common.UNKNOWN_COMMAND, command="explode")
+
+
+async def test_a_command_is_read_at_the_edge_and_the_wall_time_is_the_servers() -> None:
+    room = created()
+    bad = refusal_of(room, command("add_participant", name="X", rating="1500"))
+    assert_refusal(bad.refusal, Common.FIELD_NOT_INTEGER, field="rating")
+    forged = refusal_of(room, command("add_participant", name="A\r\n001 forged"))
+    assert_refusal(forged.refusal, Common.FIELD_CONTROL_CHARACTERS, field="name")
+    # Over a socket a command has no server time: tournaments change through their pages.
+    socket = refusal_of(room, Command("pair_round", ARBITER, {"at": "2020-01-01T00:00:00+00:00"}))
+    assert_refusal(socket.refusal, TournamentCode.PAGES_ONLY)
+    # A time a client puts among the data is not read at all; the event carries the server's.
+    run(room, "warn", number=1, reason="late", at="2020-01-01T00:00:00+00:00")
+    assert room.state.warnings[-1].at.isoformat() == AT
+    # Only a game room's report says when a game ended.
+    run(room, "pair_round")
+    run(room, "publish_round")
+    early = refusal_of(room, command("enter_result", round=1, board=1, result="1-0", ended_at=AT))
+    assert [detail.code for detail in early.refusal.details] == [TournamentCode.LIVE_RESULTS_ONLY]
 
 
 async def test_refusals_carry_the_reason_and_change_nothing() -> None:
     room = created()
-    before = room.state
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(command("override_pairing", pairs=[[1, 2]], reason="x"), 0)
-    assert refused.value.code == "refused" and "no paired, unpublished round" in str(refused.value)
-    assert room.state is before
+    refused = refusal_of(room, command("override_pairing", pairs=[[1, 2]], reason="x"))
+    assert_refusal(refused.refusal, TournamentCode.NO_DRAFT)
+    assert not isinstance(refused, ValueError)  # a refusal is never mistaken for a programming error
     assert room.deadline_ms() is None and room.on_deadline(10**9) == []
+
+
+async def test_a_programming_error_is_not_a_refusal() -> None:
+    room = created()
+    with pytest.raises(ValueError, match="yesterday"):  # the service's stamp is broken: a server error, not a refusal
+        room.decide(Command("pair_round", ARBITER, {}, meta={"at": "yesterday"}), 0)
 
 
 async def test_everyone_reads_the_tournament() -> None:
@@ -97,7 +128,7 @@ async def test_a_restarted_owner_rebuilds_the_tournament_from_its_log(tmp_path: 
         await owner.handle(command("create", name="Cup", system="round_robin"))
         await owner.handle(command("import_participants", csv="name,rating\nA,1\nB,2\nC,3\n"))
         await owner.handle(command("pair_round"))
-        with pytest.raises(CommandRefusedError):
+        with pytest.raises(Refused):
             await owner.handle(command("publish_round", Actor("spectator")))
         version = owner.version
         await owner.handle(command("publish_round"))
@@ -111,23 +142,27 @@ async def test_a_restarted_owner_rebuilds_the_tournament_from_its_log(tmp_path: 
         stored = await store.load("t-1")
         assert [e.type for e in stored] == ["tournament_created", "participants_imported", "round_paired",
                                             "round_published"]  # fmt: skip
+        assert all("type" not in e.payload and e.payload["at"] == AT for e in stored)
         await again.close()
 
 
 async def test_a_team_link_only_files_protests_for_its_own_people() -> None:
     room = created(players=2)
-    run(room, "add_team", name="Almaty", representatives="Rep A")
-    run(room, "add_team", name="Astana", coaches="Coach B")
+    run(room, "add_team", name="Almaty", representatives=["Rep A"])
+    run(room, "add_team", name="Astana", coaches=["Coach B"])
     run(room, "pair_round")
     run(room, "publish_round")
     run(room, "enter_result", round=1, board=1, result="1-0")
     almaty = Actor("team", "Almaty")
-    with pytest.raises(CommandRefusedError, match="only files protests"):
-        room.decide(command("enter_result", almaty, round=1, board=1, result="0-1"), 0)
-    with pytest.raises(CommandRefusedError, match="only a representative or coach of Almaty"):
-        room.decide(command("file_protest", almaty, round=1, board=1, filed_by="Coach B", text="x"), 0)
-    with pytest.raises(CommandRefusedError, match="belongs to no team"):
-        room.decide(command("file_protest", Actor("team", "Gone"), round=1, board=1, filed_by="Rep A", text="x"), 0)
+    other = refusal_of(room, command("enter_result", almaty, round=1, board=1, result="0-1")).refusal
+    assert_refusal(other, Common.FORBIDDEN, command="enter_result", role="team")
+    assert not other.details
+    stranger = refusal_of(room, command("file_protest", almaty, round=1, board=1, filed_by="Coach B", text="x"))
+    assert_refusal(stranger.refusal, Common.FORBIDDEN, command="file_protest")
+    assert_refusal(stranger.refusal.details[0], TournamentCode.NOT_TEAM_PERSON, person="Coach B", team="Almaty")
+    unknown = command("file_protest", Actor("team", "Gone"), round=1, board=1, filed_by="Rep A", text="x")
+    gone = refusal_of(room, unknown)
+    assert [detail.code for detail in gone.refusal.details] == [TournamentCode.TEAM_LINK_UNKNOWN]
     assert run(room, "file_protest", almaty, round=1, board=1, filed_by="Rep A", text="The clock was wrong.") == [
         "protest_filed"
     ]

@@ -48,7 +48,7 @@ from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeli
 from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
 from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
-from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner, channel_of
+from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
 from toreshi.live.registry import LogicFactory, UnknownRoomKindError
 from toreshi.live.room import Actor, Command, CommandRefusedError, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
@@ -106,8 +106,11 @@ class ClusterRooms:
         instance: str | None = None,
         clocks: Clocks | None = None,
         config: ClusterConfig | None = None,
+        on_finished: FinishedHook | None = None,
     ) -> None:
         self.instance = instance or instance_name()
+        self._on_finished = on_finished
+        """Called by the owners here, so on the instance where a room finishes (whichever owns it then)."""
         self.config = config or ClusterConfig()
         self._store = store
         self._log = StoreLog(store)
@@ -286,7 +289,9 @@ class ClusterRooms:
                 return None
             self._renewed_at[room_id] = started
             try:
-                owner = await RoomOwner.load(room_id, factory, self._log, self._bus, clocks=self._clocks)
+                owner = await RoomOwner.load(
+                    room_id, factory, self._log, self._bus, clocks=self._clocks, on_finished=self._on_finished
+                )
             except BaseException:
                 with contextlib.suppress(Exception):
                     await self.leases.release(room_id)

@@ -1,30 +1,52 @@
-"""A tournament as a live room: the arbiter's commands → :mod:`toreshi.tournament.journal` events → the state.
+"""A tournament as a live room: the room kit's adapter around :mod:`toreshi.tournament.journal`.
 
-Only arbiters act (role ``arbiter``), except that a team's representative or coach files a protest through the
-team's secret link (role ``team``, TK-P1); everyone else reads (the view holds the public tournament: settings,
-participants, published rounds, results, standings, protests' status). Every command carries ``at``, the aware
-ISO wall time the web service stamped on it (see :class:`toreshi.web.tournament_service.TournamentService`);
-room time is not used, so a tournament room never needs a timer.
+The edge: who may give a command (an arbiter; a team's link only files protests for its own people, TK-P1; the
+service only reports results of finished game rooms), then the client's JSON read into a typed command
+(:data:`~toreshi.tournament.journal.commands.COMMANDS`), decided by the pure journal, its events encoded for the
+log. Everyone else reads (the view holds the public tournament: settings, participants, published rounds, results,
+standings, protests' status).
 
-Results flow in from live togyz games through the ``game_room_linked`` events: a game room made for a board is
-linked to ``(round, board)`` in the tournament log, and the service reads the finished games and sends
-``enter_result`` commands with ``source: live`` (see :mod:`toreshi.web.tournament_service`).
+A command's wall time is the server's: ``meta["at"]``, the aware ISO time the tournament service stamped on it
+(:mod:`toreshi.services.tournament`); a command without it — sent over a socket — is refused
+``tournament_pages_only``. Room time is not used, so a tournament room never needs a timer.
+
+Results of live games are pushed, not pulled: when a linked game room ends, the service sends ``enter_result``
+as the ``system`` actor, with the game's end time (:class:`~toreshi.services.tournament.TournamentService`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
 
-from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Payload
-from toreshi.tournament.journal import COMMANDS, TournamentState, apply_event, decide
+from toreshi.kit import payload
+from toreshi.kit.core import Context
+from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.live.room import Actor, Command, Decided, Payload
+from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.journal import COMMANDS, TournamentState, decide, decode_event, encode_event, evolve
+from toreshi.tournament.journal.commands import ARBITER, SYSTEM, TEAM, EnterResult
 from toreshi.tournament.model import format_points
 
 KIND = "tournament"
-ARBITER = "arbiter"
-SYSTEM = "system"
-"""The service itself (collecting results from finished game rooms) acts as ``system``; it may only enter them."""
-TEAM = "team"
-"""A team's representatives, by the team's secret link (``Actor("team", team name)``): they may only file protests."""
+
+__all__ = ["ARBITER", "KIND", "SYSTEM", "TEAM", "TournamentRoom", "view_of"]
+
+
+def _forbidden(command: Command, why: TournamentCode | None = None, **params: str) -> Refused:
+    details = (Refusal(why, params),) if why is not None else ()
+    return Refused(Common.FORBIDDEN, details=details, command=command.type[:40], role=command.actor.role[:20])
+
+
+def _wall_time(meta: Mapping[str, Any]) -> datetime:
+    stamped = meta.get("at")
+    if stamped is None:
+        raise Refused(TournamentCode.PAGES_ONLY)
+    moment = datetime.fromisoformat(str(stamped))  # the service's own stamp: a bad one is a programming error
+    if moment.tzinfo is None:
+        raise ValueError("the service stamps aware times")
+    return moment
 
 
 class TournamentRoom:
@@ -35,40 +57,38 @@ class TournamentRoom:
     def __init__(self) -> None:
         self.state = TournamentState()
 
-    def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
+    def _check_actor(self, command: Command) -> None:
+        """Who may give this command at all (before its fields are read: a stranger learns nothing of them)."""
         role = command.actor.role
+        if role == ARBITER:
+            return
         if role == SYSTEM:
-            if command.type != "enter_result" or command.data.get("source") != "live":
-                raise CommandRefusedError("forbidden", "the system only reports results of live games")
-        elif role == TEAM:
-            self._check_team_protest(command)
-        elif role != ARBITER:
-            raise CommandRefusedError("forbidden", "only an arbiter changes a tournament")
-        if command.type not in COMMANDS:
-            raise CommandRefusedError("unknown", f"unknown tournament command {command.type!r}")
-        if self.state.tournament is None and command.type != "create":
-            raise CommandRefusedError("no_tournament", "the tournament has not been created yet")
-        try:
-            events = decide(self.state, command.type, command.data, command.actor.name or role)
-        except (ValueError, TypeError) as error:
-            raise CommandRefusedError("refused", str(error)) from None
-        except KeyError as error:
-            raise CommandRefusedError("refused", f"missing {error.args[0]!r}") from None
-        return [Decided(event.type, event.payload) for event in events]
-
-    def _check_team_protest(self, command: Command) -> None:
-        """A team (by its representatives' secret link) may only file a protest, in the name of one of its own."""
-        if command.type != "file_protest":
-            raise CommandRefusedError("forbidden", "a team's link only files protests")
+            if command.type != EnterResult.type:
+                raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)
+            return
+        if role != TEAM or command.type != "file_protest":
+            raise _forbidden(command)
         t = self.state.tournament
         team = next((x for x in t.teams if x.name == command.actor.name), None) if t is not None else None
         if team is None:
-            raise CommandRefusedError("forbidden", "this link belongs to no team of the tournament")
-        if command.data.get("filed_by") not in (*team.representatives, *team.coaches):
-            raise CommandRefusedError("forbidden", f"only a representative or coach of {team.name} files for it")
+            raise _forbidden(command, TournamentCode.TEAM_LINK_UNKNOWN)
+        filer = payload.read_name(command.data, "filed_by", max_length=80)
+        if filer not in (*team.representatives, *team.coaches):
+            raise _forbidden(command, TournamentCode.NOT_TEAM_PERSON, person=filer, team=team.name)
+
+    def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
+        self._check_actor(command)
+        typed = COMMANDS.read(command.type, command.data)
+        if isinstance(typed, EnterResult) and typed.ended_at is not None and command.actor.role != SYSTEM:
+            raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)  # only a game room's end is "when it ended"
+        context = Context(command.actor, now_ms, meta={"at": _wall_time(command.meta)})
+        decision = decide(self.state, typed, context)
+        if isinstance(decision, Refusal):
+            raise Refused(decision)
+        return [Decided(*encode_event(event)) for event in decision]
 
     def apply(self, event: Decided, at_ms: int) -> None:
-        self.state = apply_event(self.state, event.type, event.payload)
+        self.state = evolve(self.state, decode_event(event.type, event.payload))
 
     def deadline_ms(self) -> int | None:
         return None

@@ -25,11 +25,11 @@ from types import ModuleType
 
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
 from toreshi.web.i18n import gettext
-from toreshi.web.refusals import common, togyz
+from toreshi.web.refusals import common, togyz, tournament
 
 log = logging.getLogger(__name__)
 
-MODULES: tuple[ModuleType, ...] = (common, togyz)
+MODULES: tuple[ModuleType, ...] = (common, togyz, tournament)
 """Every module of messages; a room kind's module is added here."""
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -50,16 +50,33 @@ def _merged(attribute: str) -> dict[str, str]:
 
 MESSAGES: Mapping[str, str] = _merged("MESSAGES")
 """Every refusal code's English msgid."""
-TERMS: Mapping[str, str] = _merged("TERMS")
-"""Interface words that refusals name (fields, roles, commands, statuses), by their identifier."""
+
+_AREA_TERMS: dict[str, Mapping[str, str]] = {}
+"""Each code's own area's words first: the same field name may mean something else in another area (a togyz
+arbiter's "text" is a note, a tournament's "text" the protest's statement)."""
+for _module in MODULES:
+    for _code in getattr(_module, "MESSAGES", {}):
+        _AREA_TERMS.setdefault(_code.value, getattr(_module, "TERMS", {}))
+COMMON_TERMS: Mapping[str, str] = getattr(common, "TERMS", {})
 
 
-def _param(key: str, value: ParamValue) -> str:
+def _term(code: str, identifier: str) -> str | None:
+    for terms in (_AREA_TERMS.get(code, {}), COMMON_TERMS):
+        if identifier in terms:
+            return terms[identifier]
+    for module in MODULES:  # a field named by a shared code (field_too_large …) in any area's words
+        found = getattr(module, "TERMS", {}).get(identifier)
+        if found is not None:
+            return str(found)
+    return None
+
+
+def _param(code: str, key: str, value: ParamValue) -> str:
     if isinstance(value, int):
         return str(value)
     if key in TRANSLATED_PARAMS or key.endswith("_term"):
         base = _INDEX.sub("", value).rsplit(".", 1)[-1]  # "players[2].rating" → "rating"
-        msgid = TERMS.get(value) or TERMS.get(base)
+        msgid = _term(code, value) or _term(code, base)
         if msgid is not None:
             return gettext(msgid)
     return value
@@ -78,7 +95,7 @@ def render(refusal: Refusal) -> str:
         log.error("refusal code %r has no message", refusal.code.value)
         msgid = MESSAGES[Common.BAD_REQUEST.value]
     first = gettext(msgid)
-    values = _Params({key: _param(key, value) for key, value in refusal.params.items()})
+    values = _Params({key: _param(refusal.code.value, key, value) for key, value in refusal.params.items()})
     text = first % values if "%(" in first else first
     return text[:1].upper() + text[1:]
 

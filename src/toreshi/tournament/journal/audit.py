@@ -1,0 +1,83 @@
+"""The audit log's particulars of each event: parameters (round, board, the pairs, the result and the one it
+replaced, who was concerned, the reason), never a sentence — the page words them in its reader's language.
+
+>>> from datetime import datetime
+>>> from toreshi.tournament.journal.state import PairingMethod
+>>> at = datetime.fromisoformat("2026-11-30T09:00:00+00:00")
+>>> event = ev.RoundPaired(at=at, by="chief", round=1, method=PairingMethod.DUTCH, pairs=((1, 4), (3, 2)), bye=5)
+>>> audit_params(None, event)
+{'round': 1, 'pairs': '1–4, 3–2', 'bye': 5, 'method_term': 'pairing.dutch'}
+"""
+
+from __future__ import annotations
+
+from toreshi.kit.refusal import ParamValue
+from toreshi.tournament.journal import events as ev
+from toreshi.tournament.journal.events import TournamentEvent
+from toreshi.tournament.model import Tournament
+
+Params = dict[str, ParamValue]
+
+
+def _pairs(pairs: tuple[tuple[int, int], ...]) -> str:
+    return ", ".join(f"{white}–{black}" for white, black in pairs)
+
+
+def _with(params: Params, **optional: ParamValue | None) -> Params:
+    """``params`` and those of ``optional`` that are given (a reason, a bye: only when there is one)."""
+    return {**params, **{key: value for key, value in optional.items() if value not in (None, "")}}
+
+
+def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Params:
+    """The particulars of ``event``; players are named as the tournament (after the event) knows them."""
+
+    def player(number: int) -> str:
+        return tournament.label(number) if tournament is not None else str(number)
+
+    match event:
+        case ev.TournamentCreated() | ev.TournamentConfigured():
+            return _with({}, name=event.name)
+        case ev.TeamAdded() | ev.TeamEdited():
+            return {"team": event.name}
+        case ev.ParticipantAdded() | ev.ParticipantEdited():
+            return {"player": player(event.number)}
+        case ev.ParticipantsImported():
+            return {"count": len(event.participants)}
+        case ev.ParticipantsRenumbered():
+            return {"count": len(event.order)}
+        case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
+            return _with({"player": player(event.number), "round": event.after_round}, reason=event.reason)
+        case ev.ByeRequested():
+            return {"player": player(event.number), "round": event.round, "code": event.code.value}
+        case ev.RoundPaired():
+            return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye,
+                         method_term=f"pairing.{event.method.value}")  # fmt: skip
+        case ev.PairingOverridden():
+            return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye, reason=event.reason)
+        case ev.PairingDiscarded():
+            return _with({"round": event.round}, reason=event.reason)
+        case ev.RoundPublished():
+            return {"round": event.round}
+        case ev.GameRoomLinked():
+            return {"round": event.round, "board": event.board, "room": event.room_id}
+        case ev.ResultCorrected():
+            return {"round": event.round, "board": event.board, "result": event.result.value,
+                    "previous": event.previous.value, "source_term": f"result.{event.source.value}",
+                    "reason": event.reason}  # fmt: skip
+        case ev.ResultEntered():
+            return _with({"round": event.round, "board": event.board, "result": event.result.value,
+                          "source_term": f"result.{event.source.value}"},
+                         kazans=f"{event.kazans[0]}:{event.kazans[1]}" if event.kazans else None)  # fmt: skip
+        case ev.WarningIssued():
+            return _with({"player": player(event.number), "reason": event.reason}, round=event.round,
+                         penalty=event.penalty)  # fmt: skip
+        case ev.ProtestFiled():
+            return {"protest": event.id, "round": event.round, "board": event.board, "person": event.filed_by}
+        case ev.ProtestFeePaid():
+            return {"protest": event.id, "amount": event.amount}
+        case ev.ProtestConvened() | ev.ProtestNotified():
+            return {"protest": event.id}
+        case ev.ProtestDecided():
+            verdict = "protest.upheld" if event.upheld else "protest.rejected"
+            return _with({"protest": event.id, "verdict_term": verdict},
+                         result=event.corrected_result.value if event.corrected_result else None)  # fmt: skip

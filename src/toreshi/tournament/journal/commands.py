@@ -1,0 +1,330 @@
+"""The tournament's commands: what an arbiter (a team's link, the service) asks, as typed values.
+
+A client's JSON becomes one of these at the edge through :data:`COMMANDS` (``COMMANDS.read(name, data)``), every
+field checked by the kit's readers (lengths, one-line names, bounds) with a refusal that names the field; the
+journal's :func:`~toreshi.tournament.journal.decide.decide` then only meets well-formed commands. The wall time
+and the actor are not in a command: the server brings them (``Context``).
+
+>>> COMMANDS.read("add_participant", {"name": "  Абай  ", "rating": 1650})
+AddParticipant(name='Абай', rating=1650, club='', team='', federation_id='', federation='', title='', sex='', \
+birth_date='')
+>>> COMMANDS.read("withdraw", {"number": 0})
+Traceback (most recent call last):
+...
+toreshi.kit.refusal.Refused: field_too_small (field='number', minimum=1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from typing import Any, ClassVar
+
+from toreshi.kit.codec import Codec, spec
+from toreshi.tournament.journal.values import CONVERTERS, FirstColour
+from toreshi.tournament.model import TournamentSystem
+from toreshi.tournament.protests import FilerRole
+
+ARBITER = "arbiter"
+"""The role that runs a tournament."""
+TEAM = "team"
+"""A team's representatives and coaches, by the team's secret link (``Actor("team", team)``): they file protests."""
+SYSTEM = "system"
+"""The service, reporting the result of a finished linked game room."""
+
+MAX_PLAYERS = 10_000
+MAX_ROUNDS = 1_000
+
+_NUMBER = spec(minimum=1, maximum=MAX_PLAYERS)
+_ROUND = spec(minimum=1, maximum=MAX_ROUNDS)
+_PERSON = spec(name=True, max_length=80)
+_PEOPLE = spec(name=True, max_length=80, max_items=50)
+_REASON = spec(max_length=500)
+_COUNT = spec(minimum=0, maximum=MAX_ROUNDS)
+_MONEY = spec(minimum=0, maximum=10**12)
+_CURRENCY = spec(max_length=3)
+_PROTEST_ID = spec(name=True, max_length=32)
+
+
+class Setting(Enum):
+    """A setting that can be set to "none" (no date, never expel, no limit), named in ``Configure.cleared``."""
+
+    START = "start"
+    END = "end"
+    EXPEL_AFTER = "expel_after"
+    MAX_HALF_BYES = "max_half_byes"
+    LATE_ENTRY_UNTIL = "late_entry_until"
+    LAST_HALF_BYE_ROUND = "last_half_bye_round"
+
+
+class ByeKind(Enum):
+    """A bye a player may ask for (TRF letters)."""
+
+    HALF = "H"
+    ZERO = "Z"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Settings:
+    """The settings a command changes; ``None`` leaves one as it is, ``cleared`` sets the listed ones to none, and
+    an empty text clears a text (venue, time control, chief arbiter)."""
+
+    name: str | None = field(default=None, metadata=spec(name=True, max_length=120))
+    system: TournamentSystem | None = None
+    rounds: int | None = field(default=None, metadata=_COUNT)
+    """0 for a round robin: one round per opponent, set when round 1 is paired."""
+    venue: str | None = field(default=None, metadata=spec(max_length=120))
+    time_control: str | None = field(default=None, metadata=spec(max_length=40))
+    """A time-control preset's key (``rapid``, ``blitz`` …)."""
+    currency: str | None = field(default=None, metadata=_CURRENCY)
+    chief_arbiter: str | None = field(default=None, metadata=spec(max_length=80))
+    start: str | None = field(default=None, metadata=spec(max_length=10))
+    end: str | None = field(default=None, metadata=spec(max_length=10))
+    tiebreaks: tuple[str, ...] | None = field(default=None, metadata=spec(name=True, max_length=16, max_items=20))
+    arbiters: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
+    board: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
+    """The chief arbiters' board (TK-P6)."""
+    committee: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
+    """The appeals committee (TK-P6)."""
+    fee: int | None = field(default=None, metadata=_MONEY)
+    """The protest fee (TK-P4)."""
+    expel_after: int | None = field(default=None, metadata=_COUNT)
+    """Games lost by default that expel a player (0: never; TK-R10)."""
+    max_half_byes: int | None = field(default=None, metadata=_COUNT)
+    late_entry_until: int | None = field(default=None, metadata=_COUNT)
+    last_half_bye_round: int | None = field(default=None, metadata=_COUNT)
+    initial_colour: FirstColour | None = None
+    bye_points: str | None = field(default=None, metadata=spec(max_length=12))
+    cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Create(_Settings):
+    type: ClassVar[str] = "create"
+    name: str = field(metadata=spec(name=True, max_length=120))
+
+
+@dataclass(frozen=True, kw_only=True)
+class Configure(_Settings):
+    type: ClassVar[str] = "configure"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Team:
+    name: str = field(metadata=_PERSON)
+    representatives: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+    coaches: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddTeam(_Team):
+    type: ClassVar[str] = "add_team"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditTeam(_Team):
+    type: ClassVar[str] = "edit_team"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantEntry:
+    """A participant as a form or a CSV line gives it (the pairing number is the journal's to give)."""
+
+    name: str = field(metadata=_PERSON)
+    rating: int | None = field(default=None, metadata=spec(minimum=0, maximum=9_999))
+    club: str = field(default="", metadata=spec(max_length=120))
+    team: str = field(default="", metadata=spec(max_length=80))
+    federation_id: str = field(default="", metadata=spec(max_length=20))
+    federation: str = field(default="", metadata=spec(max_length=3))
+    title: str = field(default="", metadata=spec(max_length=3))
+    sex: str = field(default="", metadata=spec(max_length=1))
+    """``m`` or ``w`` (``f`` is read as ``w``); empty if not given."""
+    birth_date: str = field(default="", metadata=spec(max_length=10))
+
+
+@dataclass(frozen=True, kw_only=True)
+class AddParticipant(ParticipantEntry):
+    type: ClassVar[str] = "add_participant"
+
+
+@dataclass(frozen=True, kw_only=True)
+class EditParticipant(ParticipantEntry):
+    type: ClassVar[str] = "edit_participant"
+    number: int = field(metadata=_NUMBER)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportParticipants:
+    """Participants from CSV text with a header row (:mod:`~toreshi.tournament.journal.csv_import`)."""
+
+    type: ClassVar[str] = "import_participants"
+    csv: str = field(metadata=spec(max_length=1_000_000, multiline=True))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeedByRating:
+    """Pairing numbers in rating order (only before round 1 is paired)."""
+
+    type: ClassVar[str] = "seed_by_rating"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Leaving:
+    number: int = field(metadata=_NUMBER)
+    after_round: int | None = field(default=None, metadata=_COUNT)
+    """``None``: after the rounds published so far."""
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Withdraw(_Leaving):
+    type: ClassVar[str] = "withdraw"
+
+
+@dataclass(frozen=True, kw_only=True)
+class Expel(_Leaving):
+    type: ClassVar[str] = "expel"
+
+
+@dataclass(frozen=True, kw_only=True)
+class RequestBye:
+    type: ClassVar[str] = "request_bye"
+    number: int = field(metadata=_NUMBER)
+    round: int | None = field(default=None, metadata=_ROUND)
+    """``None``: the next round."""
+    code: ByeKind = ByeKind.HALF
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairRound:
+    """Pair the next round (Berger tables for a round robin, the FIDE Dutch engine for a Swiss)."""
+
+    type: ClassVar[str] = "pair_round"
+
+
+@dataclass(frozen=True, kw_only=True)
+class OverridePairing:
+    """The arbiter's own pairing of the round paired, with the reason (kept in the audit log)."""
+
+    type: ClassVar[str] = "override_pairing"
+    pairs: tuple[tuple[int, int], ...] = field(metadata=spec(minimum=1, maximum=MAX_PLAYERS, max_items=MAX_PLAYERS))
+    bye: int | None = field(default=None, metadata=_NUMBER)
+    reason: str = field(metadata=spec(name=True, max_length=500))
+
+
+@dataclass(frozen=True, kw_only=True)
+class DiscardPairing:
+    type: ClassVar[str] = "discard_pairing"
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PublishRound:
+    type: ClassVar[str] = "publish_round"
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkGameRoom:
+    type: ClassVar[str] = "link_game_room"
+    round: int = field(metadata=_ROUND)
+    board: int = field(metadata=_NUMBER)
+    room_id: str = field(metadata=spec(name=True, max_length=64))
+
+
+@dataclass(frozen=True, kw_only=True)
+class EnterResult:
+    """A result entered (the arbiter) or reported (the service, for a game room that ended: ``ended_at``).
+
+    A correction of a result already there needs its ``reason``."""
+
+    type: ClassVar[str] = "enter_result"
+    round: int = field(metadata=_ROUND)
+    board: int = field(metadata=_NUMBER)
+    result: str = field(metadata=spec(name=True, max_length=12))
+    kazans: tuple[int, int] | None = field(default=None, metadata=spec(minimum=0, maximum=162, max_items=2))
+    reason: str = field(default="", metadata=_REASON)
+    ended_at: datetime | None = None
+    """When the game ended; only the service gives it (a result the arbiter enters ended when it was entered)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class Warn:
+    type: ClassVar[str] = "warn"
+    number: int = field(metadata=_NUMBER)
+    round: int | None = field(default=None, metadata=_ROUND)
+    reason: str = field(metadata=spec(name=True, max_length=500))
+    penalty: str = field(default="", metadata=spec(max_length=200))
+
+
+@dataclass(frozen=True, kw_only=True)
+class FileProtest:
+    """A written protest received (TK-P1); the signature times come from the game room (TK-P2)."""
+
+    type: ClassVar[str] = "file_protest"
+    round: int = field(metadata=_ROUND)
+    board: int = field(metadata=_NUMBER)
+    filed_by: str = field(metadata=_PERSON)
+    role: FilerRole = FilerRole.REPRESENTATIVE
+    text: str = field(metadata=spec(max_length=4_000, multiline=True))
+    fee_paid: int = field(default=0, metadata=_MONEY)
+    currency: str = field(default="", metadata=_CURRENCY)
+    id: str = field(default="", metadata=spec(max_length=32))
+    """Empty: the next free ``P<n>``."""
+    white_signed_at: datetime | None = None
+    black_signed_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayProtestFee:
+    type: ClassVar[str] = "pay_protest_fee"
+    id: str = field(metadata=_PROTEST_ID)
+    amount: int = field(metadata=_MONEY)
+    currency: str = field(default="", metadata=_CURRENCY)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConveneProtest:
+    type: ClassVar[str] = "convene_protest"
+    id: str = field(metadata=_PROTEST_ID)
+    board: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+    committee: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+
+
+@dataclass(frozen=True, kw_only=True)
+class DecideProtest:
+    type: ClassVar[str] = "decide_protest"
+    id: str = field(metadata=_PROTEST_ID)
+    upheld: bool
+    members: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+    reasons: str = field(metadata=spec(max_length=2_000, multiline=True))
+    corrected_result: str | None = field(default=None, metadata=spec(name=True, max_length=12))
+
+
+@dataclass(frozen=True, kw_only=True)
+class NotifyProtest:
+    type: ClassVar[str] = "notify_protest"
+    id: str = field(metadata=_PROTEST_ID)
+    recipient: str = field(default="", metadata=spec(max_length=80))
+
+
+TournamentCommand = (
+    Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
+    | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
+    | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
+)  # fmt: skip
+
+COMMANDS: Codec[TournamentCommand] = Codec(
+    Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
+    Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
+    EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
+    converters=CONVERTERS,
+)  # fmt: skip
+"""Every tournament command, by its name."""
+
+
+def command_data(command: TournamentCommand) -> dict[str, Any]:
+    """The JSON object of a command without its ``type`` (what a client sends as ``data``)."""
+    data = COMMANDS.encode(command)
+    del data["type"]
+    return data

@@ -1,0 +1,93 @@
+"""From a command to its events: :func:`decide`, pure, proven by folding the events into the state.
+
+The wall time of the command and who gives it come from the :class:`~toreshi.kit.core.Context`
+(``context.meta["at"]``, an aware datetime the server measured, and ``context.actor``), never from the command.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from toreshi.kit.core import Context, fold
+from toreshi.kit.refusal import Refusal, Refused
+from toreshi.tournament.codes import TournamentCode as Code
+from toreshi.tournament.journal import commands as c
+from toreshi.tournament.journal.commands import SYSTEM, TournamentCommand
+from toreshi.tournament.journal.csv_import import decide_import
+from toreshi.tournament.journal.events import Stamp, TournamentEvent
+from toreshi.tournament.journal.evolve import evolve
+from toreshi.tournament.journal.pairing import decide_discard, decide_override, decide_pairing, decide_publish
+from toreshi.tournament.journal.participants import (
+    decide_bye,
+    decide_leaving,
+    decide_participant,
+    decide_seeding,
+    decide_team,
+    decide_warning,
+)
+from toreshi.tournament.journal.protests import decide_protest
+from toreshi.tournament.journal.results import decide_link, decide_result
+from toreshi.tournament.journal.settings import decide_settings
+from toreshi.tournament.journal.state import ResultSource, TournamentState
+
+
+def wall_time(context: Context) -> datetime:
+    """The command's aware wall time, as the server stamped it."""
+    at = context.meta.get("at")
+    if not isinstance(at, datetime) or at.tzinfo is None:
+        raise TypeError("a tournament command's context carries 'at', an aware datetime")  # a programming error
+    return at
+
+
+def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str) -> Sequence[TournamentEvent]:
+    match command:
+        case c.Create() | c.Configure():
+            return decide_settings(state, command, stamp)
+        case c.AddTeam() | c.EditTeam():
+            return decide_team(command, stamp)
+        case c.AddParticipant() | c.EditParticipant():
+            return decide_participant(state, command, stamp)
+        case c.ImportParticipants():
+            return decide_import(state, command, stamp)
+        case c.SeedByRating():
+            return decide_seeding(state, command, stamp)
+        case c.Withdraw() | c.Expel():
+            return decide_leaving(state, command, stamp)
+        case c.RequestBye():
+            return decide_bye(state, command, stamp)
+        case c.PairRound():
+            return decide_pairing(state, command, stamp)
+        case c.OverridePairing():
+            return decide_override(state, command, stamp)
+        case c.DiscardPairing():
+            return decide_discard(state, command, stamp)
+        case c.PublishRound():
+            return decide_publish(state, command, stamp)
+        case c.LinkGameRoom():
+            return decide_link(command, stamp)
+        case c.EnterResult():
+            source = ResultSource.LIVE if role == SYSTEM else ResultSource.ARBITER
+            return decide_result(state, command, stamp, source)
+        case c.Warn():
+            return decide_warning(command, stamp)
+        case c.FileProtest() | c.PayProtestFee() | c.ConveneProtest() | c.DecideProtest() | c.NotifyProtest():
+            return decide_protest(state, command, stamp)
+
+
+def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:
+    """The events of ``command`` (possibly none: the same result entered again), or why it is refused.
+
+    The events are proven by folding them into ``state``: the log only ever holds events that apply. Only
+    refusals are caught; any other exception is a programming error and goes up."""
+    actor = context.actor
+    # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
+    stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
+    try:
+        if state.tournament is None and not isinstance(command, c.Create):
+            raise Refused(Code.NOT_CREATED)
+        events = _events(state, command, stamp, actor.role)
+        fold(evolve, state, events)
+    except Refused as refused:
+        return refused.refusal
+    return events

@@ -1,0 +1,376 @@
+"""The tournament's events: what happened, typed, as the log stores them.
+
+Every event names who did it (``by``) and when (``at``, the server's aware wall time). :func:`encode_event` gives
+the ``(type, payload)`` the log stores; :func:`decode_event` reads one back strictly (an unknown field or a wrong
+type is a :class:`~toreshi.kit.codec.CodecError`: a corrupt log, never a polite refusal).
+
+Logs written before the events were typed still replay: :func:`decode_event` first brings their payloads to
+today's shape (:data:`LEGACY`) — settings cleared by a ``null`` become ``cleared``, and a protest's numbers typed
+into a form (``"1"``) become numbers.
+
+>>> at = datetime.fromisoformat("2026-11-30T09:00:00+00:00")
+>>> kind, payload = encode_event(RoundPublished(at=at, by="chief", round=1))
+>>> kind, payload
+('round_published', {'at': '2026-11-30T09:00:00+00:00', 'by': 'chief', 'round': 1})
+>>> decode_event(kind, payload).round
+1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import date, datetime
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from toreshi.kit.codec import Codec
+from toreshi.tournament.journal.commands import Setting
+from toreshi.tournament.journal.state import PairingMethod, ResultSource
+from toreshi.tournament.journal.values import CONVERTERS, FirstColour
+from toreshi.tournament.model import GameResult, Participant, ResultCode, TournamentSystem
+from toreshi.tournament.protests import FilerRole
+
+Payload = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Stamp:
+    """When a command was given (the server's aware wall time) and by whom: every event of it carries both."""
+
+    at: datetime
+    by: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Stamped:
+    at: datetime
+    by: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class _SettingsChanged(_Stamped):
+    """The settings given (``None``: unchanged; ``cleared``: set to none; an empty text clears a text)."""
+
+    name: str | None = None
+    system: TournamentSystem | None = None
+    rounds: int | None = None
+    venue: str | None = None
+    time_control: str | None = None
+    currency: str | None = None
+    chief_arbiter: str | None = None
+    start: date | None = None
+    end: date | None = None
+    tiebreaks: tuple[str, ...] | None = None
+    arbiters: tuple[str, ...] | None = None
+    board: tuple[str, ...] | None = None
+    committee: tuple[str, ...] | None = None
+    fee: int | None = None
+    expel_after: int | None = None
+    max_half_byes: int | None = None
+    late_entry_until: int | None = None
+    last_half_bye_round: int | None = None
+    initial_colour: FirstColour | None = None
+    bye_points: Fraction | None = None
+    cleared: tuple[Setting, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentCreated(_SettingsChanged):
+    type: ClassVar[str] = "tournament_created"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TournamentConfigured(_SettingsChanged):
+    type: ClassVar[str] = "tournament_configured"
+
+
+@dataclass(frozen=True, kw_only=True)
+class _TeamEvent(_Stamped):
+    name: str
+    representatives: tuple[str, ...] = ()
+    coaches: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamAdded(_TeamEvent):
+    type: ClassVar[str] = "team_added"
+
+
+@dataclass(frozen=True, kw_only=True)
+class TeamEdited(_TeamEvent):
+    type: ClassVar[str] = "team_edited"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantFields:
+    """A participant as the log keeps it (the model's :class:`~toreshi.tournament.model.Participant`)."""
+
+    number: int
+    name: str
+    rating: int | None = None
+    club: str | None = None
+    team: str | None = None
+    federation_id: str | None = None
+    federation: str | None = None
+    title: str | None = None
+    sex: str | None = None
+    birth_date: date | None = None
+
+    def participant(self) -> Participant:
+        return Participant(
+            self.number, self.name, self.rating, self.club, self.team, self.federation_id, self.federation,
+            self.title, self.sex, self.birth_date,
+        )  # fmt: skip
+
+    @staticmethod
+    def of(p: Participant) -> dict[str, Any]:
+        """The fields of a participant, for a constructor (``ParticipantAdded(**ParticipantFields.of(p), …)``)."""
+        return {
+            "number": p.number, "name": p.name, "rating": p.rating, "club": p.club, "team": p.team,
+            "federation_id": p.federation_id, "federation": p.federation, "title": p.title, "sex": p.sex,
+            "birth_date": p.birth_date,
+        }  # fmt: skip
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantAdded(_Stamped, ParticipantFields):
+    type: ClassVar[str] = "participant_added"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantEdited(_Stamped, ParticipantFields):
+    type: ClassVar[str] = "participant_edited"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportedParticipant(ParticipantFields):
+    line: int
+    """The CSV line it came from."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantsImported(_Stamped):
+    """One chunk of a CSV import (a large file is several of these, appended together)."""
+
+    type: ClassVar[str] = "participants_imported"
+    participants: tuple[ImportedParticipant, ...]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantsRenumbered(_Stamped):
+    type: ClassVar[str] = "participants_renumbered"
+    order: tuple[int, ...]
+    """The old pairing numbers, in the order of the new ones (1, 2, …)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class _Left(_Stamped):
+    number: int
+    after_round: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantWithdrawn(_Left):
+    type: ClassVar[str] = "participant_withdrawn"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ParticipantExpelled(_Left):
+    type: ClassVar[str] = "participant_expelled"
+
+
+@dataclass(frozen=True, kw_only=True)
+class ByeRequested(_Stamped):
+    type: ClassVar[str] = "bye_requested"
+    number: int
+    round: int
+    code: ResultCode
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundPaired(_Stamped):
+    type: ClassVar[str] = "round_paired"
+    round: int
+    method: PairingMethod
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairingOverridden(_Stamped):
+    type: ClassVar[str] = "pairing_overridden"
+    round: int
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None = None
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairingDiscarded(_Stamped):
+    type: ClassVar[str] = "pairing_discarded"
+    round: int
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundPublished(_Stamped):
+    type: ClassVar[str] = "round_published"
+    round: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRoomLinked(_Stamped):
+    type: ClassVar[str] = "game_room_linked"
+    round: int
+    board: int
+    room_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultEntered(_Stamped):
+    type: ClassVar[str] = "result_entered"
+    round: int
+    board: int
+    result: GameResult
+    source: ResultSource = ResultSource.ARBITER
+    kazans: tuple[int, int] | None = None
+    ended_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultCorrected(ResultEntered):
+    type: ClassVar[str] = "result_corrected"
+    previous: GameResult
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class WarningIssued(_Stamped):
+    type: ClassVar[str] = "warning_issued"
+    number: int
+    round: int | None = None
+    reason: str
+    penalty: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestFiled(_Stamped):
+    type: ClassVar[str] = "protest_filed"
+    id: str
+    round: int
+    board: int
+    filed_by: str
+    role: FilerRole = FilerRole.REPRESENTATIVE
+    text: str
+    fee_paid: int = 0
+    currency: str | None = None
+    white_signed_at: datetime | None = None
+    black_signed_at: datetime | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestFeePaid(_Stamped):
+    type: ClassVar[str] = "protest_fee_paid"
+    id: str
+    amount: int
+    currency: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestConvened(_Stamped):
+    type: ClassVar[str] = "protest_convened"
+    id: str
+    board: tuple[str, ...] = ()
+    committee: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestDecided(_Stamped):
+    type: ClassVar[str] = "protest_decided"
+    id: str
+    upheld: bool
+    members: tuple[str, ...] = ()
+    reasons: str
+    corrected_result: GameResult | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestNotified(_Stamped):
+    type: ClassVar[str] = "protest_notified"
+    id: str
+    recipient: str = ""
+
+
+TournamentEvent = (
+    TournamentCreated | TournamentConfigured | TeamAdded | TeamEdited | ParticipantAdded | ParticipantEdited
+    | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
+    | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
+    | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
+    | ProtestNotified
+)  # fmt: skip
+
+EVENTS: Codec[TournamentEvent] = Codec(
+    TournamentCreated, TournamentConfigured, TeamAdded, TeamEdited, ParticipantAdded, ParticipantEdited,
+    ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
+    RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
+    ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
+    converters=CONVERTERS,
+)  # fmt: skip
+EVENT_TYPES = frozenset(EVENTS.names)
+
+
+# --- logs written before the events were typed ----------------------------------------------------------------
+
+_CLEARABLE = tuple(setting.value for setting in Setting)
+
+
+def _legacy_settings(payload: Mapping[str, object]) -> Payload:
+    """Settings of an untyped log: a ``null`` set a setting to none (``cleared`` now) and a ``null`` fee changed
+    nothing. A payload with ``cleared`` is today's."""
+    out = dict(payload)
+    if "cleared" in out:
+        return out
+    cleared = [key for key in _CLEARABLE if key in out and out[key] is None]
+    for key in cleared:
+        del out[key]
+    if "fee" in out and out["fee"] is None:
+        del out["fee"]
+    out["cleared"] = cleared
+    return out
+
+
+def _whole(value: object) -> object:
+    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+        return int(value.strip())
+    return value
+
+
+def _legacy_protest(payload: Mapping[str, object]) -> Payload:
+    """A protest of an untyped log kept the form's texts: ``"1"`` for round 1, ``""`` for no currency or role."""
+    out = {key: _whole(value) if key in ("round", "board", "fee_paid") else value for key, value in payload.items()}
+    for key in ("role", "currency", "white_signed_at", "black_signed_at"):
+        if out.get(key) == "":
+            del out[key]
+    return out
+
+
+LEGACY: Mapping[str, Callable[[Mapping[str, object]], Payload]] = {
+    TournamentCreated.type: _legacy_settings,
+    TournamentConfigured.type: _legacy_settings,
+    ProtestFiled.type: _legacy_protest,
+}
+"""Per event type, what brings a payload of an untyped log to today's shape (and leaves today's as it is)."""
+
+
+def decode_event(kind: str, payload: Mapping[str, object]) -> TournamentEvent:
+    """The event stored as ``(kind, payload)``; raises :class:`~toreshi.kit.codec.CodecError` for a corrupt one."""
+    upgrade = LEGACY.get(kind)
+    return EVENTS.decode(upgrade(payload) if upgrade is not None else payload, name=kind)
+
+
+def encode_event(event: TournamentEvent) -> tuple[str, Payload]:
+    """``(type, payload)`` as the log stores it (the payload without its ``type``)."""
+    payload = EVENTS.encode(event)
+    return str(payload.pop("type")), payload

@@ -1,0 +1,60 @@
+"""Results: game rooms linked to boards, results entered by the arbiter or reported by a finished game room, and
+corrections (with their reason). A game room's report never overwrites a result already there.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import replace
+from types import MappingProxyType
+
+from toreshi.kit.refusal import Common, Refused
+from toreshi.tournament.codes import TournamentCode as Code
+from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom
+from toreshi.tournament.journal.events import GameRoomLinked, ResultCorrected, ResultEntered, Stamp
+from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
+from toreshi.tournament.journal.values import game_result
+
+
+def decide_link(command: LinkGameRoom, stamp: Stamp) -> list[GameRoomLinked]:
+    return [GameRoomLinked(at=stamp.at, by=stamp.by, round=command.round, board=command.board,
+                           room_id=command.room_id)]  # fmt: skip
+
+
+def apply_linked(state: TournamentState, event: GameRoomLinked) -> TournamentState:
+    state.t.round(event.round).game(event.board)
+    if (event.round, event.board) in state.game_rooms:
+        raise Refused(Code.ROOM_ALREADY_LINKED, round=event.round, board=event.board)
+    rooms = {**state.game_rooms, (event.round, event.board): event.room_id}
+    return replace(state, game_rooms=MappingProxyType(rooms))
+
+
+def decide_result(
+    state: TournamentState, command: EnterResult, stamp: Stamp, source: ResultSource
+) -> list[ResultEntered | ResultCorrected]:
+    """The result as an event — none when it is already the board's, or when a game room reports a board that
+    has a result (the arbiter's or a protest's stands)."""
+    game = state.t.round(command.round).game(command.board)
+    result = game_result(command.result, "result")
+    kazans = command.kazans
+    if kazans is not None and len(kazans) != 2:
+        raise Refused(Common.BAD_REQUEST, field="kazans")  # White's and Black's
+    # A result without an end time ended when it was entered; a correction keeps the game's end time.
+    ended = command.ended_at or game.ended_at or stamp.at
+    entered = ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=command.board, result=result,
+                            source=source, kazans=kazans, ended_at=ended)  # fmt: skip
+    if game.result is None:
+        return [entered]
+    if (game.result is result and game.kazans == kazans) or source is ResultSource.LIVE:
+        return []
+    if not command.reason:
+        raise Refused(Common.FIELD_REQUIRED, field="reason")  # a correction says why, for the audit log
+    fields = {f.name: getattr(entered, f.name) for f in dataclasses.fields(entered)}
+    return [ResultCorrected(**fields, previous=game.result, reason=command.reason)]
+
+
+def apply_result(state: TournamentState, event: ResultEntered) -> TournamentState:
+    """A result entered or corrected (:class:`ResultCorrected` is a :class:`ResultEntered`)."""
+    tournament = state.t.record_result(event.round, event.board, event.result, event.kazans, event.ended_at)
+    sources = {**state.result_sources, (event.round, event.board): ResultOrigin(event.source)}
+    return replace(state, tournament=tournament, result_sources=MappingProxyType(sources))

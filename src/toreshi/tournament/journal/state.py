@@ -1,0 +1,126 @@
+"""What a tournament room knows: the tournament, the draft pairing, the linked game rooms, the protests, the
+warnings and the audit log — the fold of its events (:mod:`~toreshi.tournament.journal.evolve`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import Enum
+from types import MappingProxyType
+
+from toreshi.kit.refusal import ParamValue, Refused
+from toreshi.tournament.codes import TournamentCode as Code
+from toreshi.tournament.model import Colour, Tournament
+from toreshi.tournament.protests import Protest, ProtestSettings
+from toreshi.tournament.standings import Standings, standings_for
+
+Board = tuple[int, int]
+"""``(round, board)``."""
+
+
+@dataclass(frozen=True)
+class AuditLine:
+    """One line of the tournament's audit log, one per event: when, who, what (the event's type) and the
+    particulars as parameters (round, board, result, reason …), which the page words in its language."""
+
+    at: datetime
+    by: str
+    action: str
+    params: Mapping[str, ParamValue] = field(default_factory=lambda: MappingProxyType({}))
+
+
+class PairingMethod(Enum):
+    BERGER = "berger"
+    DUTCH = "dutch"
+
+
+@dataclass(frozen=True)
+class DraftRound:
+    """The pairing of the next round: made by the engine, possibly overridden, not published yet."""
+
+    round: int
+    method: PairingMethod
+    pairs: tuple[tuple[int, int], ...]
+    bye: int | None = None
+    overridden: bool = False
+
+
+@dataclass(frozen=True)
+class PlayerWarning:
+    """A warning or penalty given to a player by the arbiter."""
+
+    at: datetime
+    by: str
+    player: int
+    round: int | None
+    reason: str
+    penalty: str = ""
+
+
+class ResultSource(Enum):
+    """Who entered a game's result."""
+
+    ARBITER = "arbiter"
+    LIVE = "live"
+    """The game room, when the game ended (pushed by the service)."""
+    PROTEST = "protest"
+    """An upheld protest's corrected result."""
+
+
+@dataclass(frozen=True)
+class ResultOrigin:
+    source: ResultSource
+    protest: str = ""
+    """The protest's id, for :attr:`ResultSource.PROTEST`."""
+
+
+ARBITER_ENTERED = ResultOrigin(ResultSource.ARBITER)
+
+
+@dataclass(frozen=True)
+class TournamentState:
+    """Everything a tournament room knows; ``tournament`` is None until the ``tournament_created`` event."""
+
+    tournament: Tournament | None = None
+    protest_settings: ProtestSettings = field(default_factory=ProtestSettings)
+    initial_colour: Colour = Colour.WHITE
+    draft: DraftRound | None = None
+    game_rooms: Mapping[Board, str] = field(default_factory=lambda: MappingProxyType({}))
+    result_sources: Mapping[Board, ResultOrigin] = field(default_factory=lambda: MappingProxyType({}))
+    protests: tuple[Protest, ...] = ()
+    warnings: tuple[PlayerWarning, ...] = ()
+    audit: tuple[AuditLine, ...] = ()
+
+    @property
+    def t(self) -> Tournament:
+        """The tournament; refuses while it has not been created."""
+        if self.tournament is None:
+            raise Refused(Code.NOT_CREATED)
+        return self.tournament
+
+    def standings(self) -> Standings:
+        return standings_for(self.t)
+
+    def protest(self, protest_id: str) -> Protest:
+        for protest in self.protests:
+            if protest.id == protest_id:
+                return protest
+        raise Refused(Code.UNKNOWN_PROTEST, protest=protest_id)
+
+    def room_of(self, round_number: int, board: int) -> str | None:
+        return self.game_rooms.get((round_number, board))
+
+    def board_of(self, room_id: str) -> Board | None:
+        """The ``(round, board)`` a game room was linked to."""
+        for key, linked in self.game_rooms.items():
+            if linked == room_id:
+                return key
+        return None
+
+    def origin(self, round_number: int, board: int) -> ResultOrigin:
+        return self.result_sources.get((round_number, board), ARBITER_ENTERED)
+
+    @property
+    def next_round(self) -> int:
+        return len(self.t.rounds) + 1

@@ -1,0 +1,299 @@
+"""The tournament's words in the reader's language: systems, tie-breaks (and a legend of their codes), the
+crosstable's columns, results' sources, protests' steps and fee states, the audit log's actions and particulars.
+
+The cores keep codes and parameters (an audit line is an event type and its params, a protest's step an action and
+its params); this module words them with the catalogues, as :mod:`toreshi.web.refusals` words refusals.
+
+>>> from toreshi.web import i18n
+>>> i18n.activate("ru")
+>>> tiebreak_legend(["BH/C1", "DE"])
+[('BH/C1', 'Бухгольц, без худших: 1'), ('DE', 'Личная встреча')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from fractions import Fraction
+
+from toreshi.kit.refusal import ParamValue
+from toreshi.tournament.crosstable import Columns
+from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
+from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
+from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
+from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
+from toreshi.web import formatting, i18n
+from toreshi.web.i18n import gettext as _
+
+
+def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
+    return message
+
+
+# --- names ----------------------------------------------------------------------------------------------------
+
+
+def system_names() -> dict[str, str]:
+    return {
+        TournamentSystem.SWISS.value: _("Swiss (Dutch)"),
+        TournamentSystem.ROUND_ROBIN.value: _("Round robin"),
+        TournamentSystem.DOUBLE_ROUND_ROBIN.value: _("Double round robin"),
+    }
+
+
+_TIEBREAKS: dict[str, str] = {
+    TieBreakCode.DE.value: N_("Direct encounter"),
+    TieBreakCode.BPTS.value: N_("Points scored as Black"),
+    TieBreakCode.WIN.value: N_("Rounds won (played or not)"),
+    TieBreakCode.WON.value: N_("Games won over the board"),
+    TieBreakCode.BPG.value: N_("Games played as Black"),
+    TieBreakCode.BWG.value: N_("Games won as Black"),
+    TieBreakCode.SB.value: N_("Sonneborn–Berger"),
+    TieBreakCode.BH.value: N_("Buchholz"),
+    TieBreakCode.PS.value: N_("Progressive score"),
+    TieBreakCode.KS.value: N_("Koya system"),
+    TieBreakCode.ARO.value: N_("Average rating of the opponents"),
+    TieBreakCode.TPR.value: N_("Tournament performance rating"),
+    TieBreakCode.KUM.value: N_("Kumalaks captured"),
+}
+
+
+def tiebreak_name(text: str) -> str:
+    """A tie-break's full name with its modifier (``BH/C1`` → "Buchholz, cut 1"), the code itself if unknown."""
+    try:
+        tiebreak = TieBreak.parse(text)
+    except TieBreakError:
+        return text
+    msgid = _TIEBREAKS.get(tiebreak.code.value)
+    if msgid is None:
+        return text
+    name = _(msgid)
+    if tiebreak.cut_lowest and tiebreak.cut_lowest == tiebreak.cut_highest:
+        return _("%(name)s, median %(n)s") % {"name": name, "n": tiebreak.cut_lowest}
+    if tiebreak.cut_lowest:
+        return _("%(name)s, without the %(n)s lowest") % {"name": name, "n": tiebreak.cut_lowest}
+    if tiebreak.code is TieBreakCode.KS and tiebreak.koya_limit != 50:
+        return _("%(name)s, opponents with %(n)s%% of the points or more") % {
+            "name": name,
+            "n": format(float(tiebreak.koya_limit), "g"),
+        }
+    return name
+
+
+def tiebreak_legend(codes: Iterable[object]) -> list[tuple[str, str]]:
+    """``(code, full name)`` for each tie-break of an order, to explain a table's short column headers."""
+    return [(str(code), tiebreak_name(str(code))) for code in codes]
+
+
+def tiebreak_choices() -> list[tuple[str, str]]:
+    """Every tie-break code and its name, for a form's hint."""
+    return [(code.value, tiebreak_name(code.value)) for code in TieBreakCode]
+
+
+def columns() -> Columns:
+    """The crosstable's column headers in the current language."""
+    return Columns(
+        rank=_("Rank"),
+        number=_("No"),
+        name=_("Name"),
+        rating=_("Rating"),
+        points=_("Points"),
+        round=_("R%(n)s") % {"n": "{n}"},
+    )
+
+
+def points(value: Fraction) -> str:
+    """Points as the reader writes numbers: ``4,5`` in Kazakh and Russian, ``4.5`` in English."""
+    shown: float | int = value.numerator if value.denominator == 1 else float(value)
+    return formatting.format_number(shown, i18n.current_language())
+
+
+def status_names() -> dict[str, str]:
+    return {
+        ProtestStatus.AWAITING_FEE.value: _("Awaiting the fee"),
+        ProtestStatus.ACCEPTED.value: _("Accepted"),
+        ProtestStatus.NOT_ACCEPTED.value: _("Not accepted"),
+        ProtestStatus.ACCEPTED_NOT_CONSIDERED.value: _("Accepted, not considered"),
+        ProtestStatus.NOT_CONSIDERED_UNPAID.value: _("Not considered: fee unpaid"),
+        ProtestStatus.UNDER_CONSIDERATION.value: _("Under consideration"),
+        ProtestStatus.DECIDED.value: _("Decided"),
+        ProtestStatus.NOTIFIED.value: _("Decision notified"),
+    }
+
+
+def fee_names() -> dict[str, str]:
+    return {
+        FeeStatus.UNPAID.value: _("not paid"),
+        FeeStatus.PAID.value: _("paid"),
+        FeeStatus.REFUNDED.value: _("refunded"),
+        FeeStatus.TRANSFERRED.value: _("to the arbiters' pay"),
+    }
+
+
+def result_origin(origin: ResultOrigin) -> str:
+    """Who entered a result, when it was not the arbiter: "live game", "protest P1"."""
+    if origin.source is ResultSource.LIVE:
+        return _("live game")
+    if origin.source is ResultSource.PROTEST:
+        return _("protest %(id)s") % {"id": origin.protest}
+    return ""
+
+
+def bye_name(code: ResultCode) -> str:
+    """A bye by its name and TRF letter: "Half-point bye (H)"."""
+    names = {
+        ResultCode.PAIRING_BYE: N_("Pairing-allocated bye"),
+        ResultCode.HALF_BYE: N_("Half-point bye"),
+        ResultCode.FULL_BYE: N_("Full-point bye"),
+        ResultCode.ZERO_BYE: N_("Zero-point bye"),
+    }
+    return f"{_(names[code])} ({code.value})" if code in names else code.value
+
+
+def leaving_reason(leaving: Leaving) -> str:
+    """Why a player left: the arbiter's words, or the rule that expelled them."""
+    if leaving.forfeit_losses is not None:
+        return _("%(count)s games lost by default (TK-R10)") % {"count": leaving.forfeit_losses}
+    return leaving.reason
+
+
+# --- parameters -----------------------------------------------------------------------------------------------
+
+_TERMS: dict[str, str] = {
+    "result.arbiter": N_("the arbiter"),
+    "result.live": N_("live game"),
+    "result.protest": N_("protest"),
+    "pairing.berger": N_("Berger tables"),
+    "pairing.dutch": N_("FIDE Dutch system"),
+    "protest.upheld": N_("upheld"),
+    "protest.rejected": N_("rejected"),
+    "protest.representative": N_("team representative"),
+    "protest.coach": N_("coach"),
+    "protest.fee.refunded": N_("refunded"),
+    "protest.fee.transferred": N_("to the arbiters' pay"),
+}
+_AMOUNTS = frozenset({"amount"})
+
+
+def _values(params: Mapping[str, ParamValue]) -> dict[str, str]:
+    values = {}
+    for key, value in params.items():
+        if key.endswith("_term") and isinstance(value, str):
+            values[key] = _(_TERMS[value]) if value in _TERMS else value
+        elif key in _AMOUNTS and isinstance(value, int):
+            values[key] = formatting.format_number(value, i18n.current_language())
+        else:
+            values[key] = str(value)
+    return values
+
+
+def _worded(msgid: str, params: Mapping[str, ParamValue]) -> str:
+    return _(msgid) % _values(params)
+
+
+# --- the audit log --------------------------------------------------------------------------------------------
+
+_ACTIONS: dict[str, tuple[str, str | None]] = {
+    "tournament_created": (N_("Tournament created"), None),
+    "tournament_configured": (N_("Settings changed"), None),
+    "team_added": (N_("Team added"), N_("Team %(team)s")),
+    "team_edited": (N_("Team changed"), N_("Team %(team)s")),
+    "participant_added": (N_("Participant added"), N_("Participant %(player)s")),
+    "participant_edited": (N_("Participant changed"), N_("Participant %(player)s")),
+    "participants_imported": (N_("Participants imported from CSV"), N_("Participants: %(count)s")),
+    "participants_renumbered": (N_("Numbered by rating"), N_("Participants: %(count)s")),
+    "participant_withdrawn": (N_("Withdrawn"), N_("%(player)s after round %(round)s")),
+    "participant_expelled": (N_("Expelled"), N_("%(player)s after round %(round)s")),
+    "bye_requested": (N_("Bye requested"), N_("%(player)s, round %(round)s: bye %(code)s")),
+    "round_paired": (N_("Round paired"), N_("Round %(round)s: %(pairs)s")),
+    "pairing_overridden": (N_("Pairing overridden"), N_("Round %(round)s: %(pairs)s")),
+    "pairing_discarded": (N_("Pairing discarded"), N_("Round %(round)s")),
+    "round_published": (N_("Round published"), N_("Round %(round)s")),
+    "game_room_linked": (N_("Game room linked"), N_("Round %(round)s, board %(board)s: room %(room)s")),
+    "result_entered": (N_("Result entered"), N_("Round %(round)s, board %(board)s: %(result)s")),
+    "result_corrected": (
+        N_("Result corrected"),
+        N_("Round %(round)s, board %(board)s: %(result)s (was %(previous)s)"),
+    ),
+    "warning_issued": (N_("Warning or penalty"), N_("%(player)s, reason: %(reason)s")),
+    "protest_filed": (N_("Protest filed"), N_("Protest %(protest)s: round %(round)s, board %(board)s, %(person)s")),
+    "protest_fee_paid": (N_("Protest fee paid"), N_("Protest %(protest)s: %(amount)s")),
+    "protest_convened": (N_("The board met"), N_("Protest %(protest)s")),
+    "protest_decided": (N_("Protest decided"), N_("Protest %(protest)s: %(verdict_term)s")),
+    "protest_notified": (N_("Decision notified"), N_("Protest %(protest)s")),
+}
+_EXTRAS: tuple[tuple[str, str], ...] = (
+    ("name", N_("name: %(name)s")),
+    ("method_term", N_("pairing by %(method_term)s")),
+    ("bye", N_("bye: %(bye)s")),
+    ("kazans", N_("kazans %(kazans)s")),
+    ("round", N_("round %(round)s")),
+    ("penalty", N_("penalty: %(penalty)s")),
+    ("result", N_("result corrected to %(result)s")),
+    ("reason", N_("reason: %(reason)s")),
+)
+"""Particulars an event has only sometimes, added after its main one when it has them."""
+
+
+def audit_action(line: AuditLine) -> str:
+    known = _ACTIONS.get(line.action)
+    return _(known[0]) if known is not None else line.action
+
+
+def audit_by(line: AuditLine) -> str:
+    """Who: the arbiter's name, or the game room when the service reported its result."""
+    return line.by or _("live game")
+
+
+def audit_detail(line: AuditLine) -> str:
+    """The line's particulars as one phrase: the main one of its action, then the optional ones it has."""
+    known = _ACTIONS.get(line.action)
+    main = known[1] if known is not None else None
+    used = set(_placeholders(main)) if main else set()
+    parts = [_worded(main, line.params)] if main else []
+    for key, msgid in _EXTRAS:
+        if key in line.params and key not in used:
+            parts.append(_worded(msgid, line.params))
+    if line.params.get("source_term") == "result.live":
+        parts.append(_("from the game room"))
+    return "; ".join(parts)
+
+
+def _placeholders(msgid: str) -> list[str]:
+    return [part.split(")s", 1)[0] for part in msgid.split("%(")[1:]]
+
+
+# --- a protest's own journal ----------------------------------------------------------------------------------
+
+_STEPS: dict[ProtestAction, str] = {
+    ProtestAction.FILED: N_("Filed: round %(round)s, board %(board)s; as %(role_term)s"),
+    ProtestAction.ACCEPTED_NOT_CONSIDERED: N_(
+        "Accepted, not considered: the result was written and signed by both players (%(clause)s)"
+    ),
+    ProtestAction.AWAITING_FEE: N_("Awaiting the fee of %(amount)s %(currency)s"),
+    ProtestAction.ACCEPTED: N_("Accepted: the fee of %(amount)s %(currency)s is paid"),
+    ProtestAction.FEE_PAID: N_("Fee paid: %(amount)s %(currency)s"),
+    ProtestAction.NOT_CONSIDERED: N_("Not considered: the fee was not paid (%(clause)s)"),
+    ProtestAction.MEETING: N_("The board meets: %(board)s; appeals committee: %(committee)s"),
+    ProtestAction.UPHELD: N_("Upheld by %(members)s; fee: %(fee_term)s"),
+    ProtestAction.REJECTED: N_("Rejected by %(members)s; fee: %(fee_term)s"),
+    ProtestAction.NOTIFIED: N_("The decision was told to %(recipient)s"),
+}
+_LATE = N_("Not accepted: filed %(minutes)s min after the end of the game; the limit is %(limit)s min (%(clause)s)")
+_AFTER_PAIRING = N_("Not accepted: filed after the next round was paired (%(clause)s)")
+
+
+def protest_step(entry: AuditEntry) -> str:
+    """One step of a protest's journal, worded."""
+    if entry.action is ProtestAction.NOT_ACCEPTED:
+        return _worded(_LATE if "minutes" in entry.params else _AFTER_PAIRING, entry.params)
+    text = _worded(_STEPS[entry.action], entry.params)
+    if "result" in entry.params:
+        text += "; " + _worded(N_("result corrected to %(result)s"), entry.params)
+    return text
+
+
+def protest_actor(entry: AuditEntry) -> str:
+    """Who took the step: a person, the chief arbiters' board, or the regulation applied at once."""
+    if entry.actor:
+        return entry.actor
+    return _("Chief arbiters' board") if entry.action.by_board else _("By the regulation")
