@@ -129,3 +129,14 @@ def test_html_is_printable_and_escaped() -> None:
     grid = to_html(round_robin_grid(standings_for(four_player_round_robin()), "RR"))
     assert grid.count("<tr>") == 1 + 4  # header + one row per player
     assert "Dauletov" in grid and "×" in grid
+
+
+def test_tables_name_the_tiebreak_rules() -> None:
+    standings = standings_for(four_player_round_robin())
+    table = crosstable(standings, "RR")
+    assert table.rules is standings.rules
+    assert table.rules_note == f"Tie-breaks: {standings.rules.title}"
+    assert table.rules_note in to_html(table)
+    # The CSV stays a plain grid: a header line and one line per player.
+    assert len(to_csv(table).splitlines()) == 1 + len(standings.rows)
+    assert "FIDE C.07" not in to_html(Table("Plain", ("No",), (("1",),)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 from itertools import combinations, pairwise
 from pathlib import Path
@@ -27,7 +28,8 @@ from toreshi.tournament.standings import (
     standings_from_trf,
     trf_from_standings,
 )
-from toreshi.tournament.trf import format_trf, parse_trf
+from toreshi.tournament.tiebreak_rules import TieBreakRules
+from toreshi.tournament.trf import RawLine, TrfFile, format_trf, parse_trf
 
 F = Fraction
 W, B = Colour.WHITE, Colour.BLACK
@@ -217,3 +219,44 @@ def test_ranks_follow_points_and_are_consistent(games: list[tuple[int, int, Resu
         if above.rank == below.rank:
             assert above.points == below.points and above.values == below.values
     assert rows[0].rank == 1
+
+
+def swiss_with_a_bye(start: date | None, rules: TieBreakRules | None = None) -> Tournament:
+    """Three players, two rounds: R1 1–2 1-0, 3 gets the PAB; R2 3–1 ½-½, 2 gets the PAB.
+
+    Scores: 1 → 1½, 2 → 1, 3 → 1½. BH(3): R1 PAB → a dummy with 3's own score 1½ (2024) or at most a draw in
+    each of the 2 rounds, 1 (2026); R2 drew 1 (1½) → 3 (2024) or 2½ (2026). BH(1) = 1 (2) + 1½ (3) = 2½.
+    """
+    t = Tournament(name="Swiss", system=TournamentSystem.SWISS, rounds_planned=2, start=start,
+                   tiebreaks=("BH",), tiebreak_rules=rules)  # fmt: skip
+    for n in range(1, 4):
+        t = t.with_participant(Participant(n, f"P{n}"))
+    t = t.add_round([(1, 2)], pairing_bye=3).record_result(1, 1, GameResult.WHITE_WINS)
+    return t.add_round([(3, 1)], pairing_bye=2).record_result(2, 1, GameResult.DRAW)
+
+
+def test_standings_use_the_rules_in_force_on_the_start_date() -> None:
+    before = standings_for(swiss_with_a_bye(date(2026, 2, 28)))
+    assert before.rules is TieBreakRules.C07_2024
+    assert before.row(3).values == (F(3),) and before.order() == [3, 1, 2]
+    after = standings_for(swiss_with_a_bye(date(2026, 3, 1)))
+    assert after.rules is TieBreakRules.C07_2026
+    assert after.row(3).values == (F(5, 2),)
+    # 1 and 3 now have the same Buchholz (2½) and share first place.
+    assert after.row(1).rank == after.row(3).rank == 1
+    assert standings_for(swiss_with_a_bye(None)).rules is TieBreakRules.C07_2026
+
+
+def test_the_tournament_may_name_its_rules() -> None:
+    chosen = standings_for(swiss_with_a_bye(date(2026, 5, 1), TieBreakRules.C07_2024))
+    assert chosen.rules is TieBreakRules.C07_2024 and chosen.row(3).values == (F(3),)
+
+
+def test_trf_standings_follow_the_start_date_record(shared_data: Path) -> None:
+    trf = parse_trf((shared_data / DUTCH / "t003-n9-r6.trf").read_text())
+    assert trf.start_date is None
+    assert standings_from_trf(trf).rules is TieBreakRules.C07_2026
+    dated = TrfFile((RawLine("042 2025/09/01"), *trf.lines))
+    assert dated.start_date == date(2025, 9, 1)
+    assert standings_from_trf(dated).rules is TieBreakRules.C07_2024
+    assert standings_from_trf(dated, rules=TieBreakRules.C07_2026).rules is TieBreakRules.C07_2026

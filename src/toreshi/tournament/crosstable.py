@@ -6,7 +6,9 @@
 * :func:`swiss_table`: one row per player, one cell per round — opponent, colour and result, e.g. ``12b½``
   (``w`` = бастаушы, ``b`` = қостаушы), or the bye letter (``U`` pairing-allocated, ``H``, ``F``, ``Z``).
 
-Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render.
+Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render. A table
+made from standings carries the version of FIDE C.07 its tie-breaks were computed by; the HTML page names it
+under the grid (the CSV stays a plain grid, one header line and one line per player, for spreadsheets).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import jinja2
 
 from toreshi.tournament.model import ResultCode, RoundEntry, format_points
 from toreshi.tournament.standings import Standing, Standings
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.tiebreaks import TieBreakCode, Value
 
 SYMBOLS = {
@@ -44,6 +47,19 @@ class Table:
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    rules: TieBreakRules | None = None
+    """The version of FIDE C.07 of the tie-break columns (None for a table not made from standings)."""
+
+    @property
+    def rules_note(self) -> str:
+        """The version in words, for print: ``Tie-breaks: FIDE C.07 in force from 2026-03-01``.
+
+        >>> Table("", (), (), TieBreakRules.C07_2024).rules_note
+        'Tie-breaks: FIDE C.07 in force from 2024-08-01'
+        """
+        if self.rules is None:
+            return ""
+        return f"Tie-breaks: {self.rules.title}"
 
 
 def _rank(row: Standing) -> str:
@@ -90,7 +106,7 @@ def round_robin_grid(standings: Standings, title: str = "") -> Table:
             theirs = [e for e in record.rounds_of(other) if e.opponent == player]
             cells.append(" ".join(f"({SYMBOLS[_reply(e)]})" for e in theirs))
         rows.append((*_player_cells(row), *cells, format_points(row.points), *_tiebreak_cells(standings, row)))
-    return Table(title, headers, tuple(rows))
+    return Table(title, headers, tuple(rows), standings.rules)
 
 
 def _reply(entry: RoundEntry) -> ResultCode:
@@ -121,7 +137,7 @@ def swiss_table(standings: Standings, title: str = "") -> Table:
         entries = record.entries.get(row.player.number, {})
         rounds = (swiss_cell(entries.get(r)) for r in range(1, record.rounds + 1))
         rows.append((*_player_cells(row), *rounds, format_points(row.points), *_tiebreak_cells(standings, row)))
-    return Table(title, headers, tuple(rows))
+    return Table(title, headers, tuple(rows), standings.rules)
 
 
 def crosstable(standings: Standings, title: str = "") -> Table:

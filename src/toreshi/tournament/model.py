@@ -28,6 +28,8 @@ from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
 
+from toreshi.tournament.tiebreak_rules import TieBreakRules
+
 Points = Fraction
 
 
@@ -467,6 +469,8 @@ class Tournament:
     scoring: Scoring = field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()
     """Tie-break order as FIDE codes with modifiers, e.g. ``("DE", "BPTS")`` (see :mod:`.tiebreaks`)."""
+    tiebreak_rules: TieBreakRules | None = None
+    """The version of FIDE C.07 to rank by; None: the one in force on ``start`` (see :mod:`.tiebreak_rules`)."""
     withdrawal_rules: WithdrawalRules = field(default_factory=WithdrawalRules)
     bye_rules: ByeRules = field(default_factory=ByeRules)
     participants: tuple[Participant, ...] = ()
