@@ -234,6 +234,8 @@ def violations(measured: Mapping[Criterion, _Measure], engine: Mapping[Criterion
     found = []
     for criterion in Criterion:
         ours = measured[criterion]
+        if engine is None and not criterion.absolute:
+            continue  # without a valid pairing there is nothing to measure the quality criteria against
         best = engine[criterion] if engine is not None else _Measure(0, ())
         if criterion.absolute:
             broken = ours.value > 0
@@ -260,7 +262,9 @@ def review_pairing(
     present, everyone = round_states(trf, round_number, forbidden=forbidden, accelerations=accelerations)
     planned = trf.rounds or round_number
     measured = measure_pairing(pairing, present, everyone, played_rounds=round_number - 1, planned_rounds=planned)
-    initial = initial_colour or trf.initial_colour or inferred_initial_colour(trf, round_number) or Colour.WHITE
+    # The top seed's round-1 colour: given, or the file's, or inferred from every round the file records.
+    inferred = inferred_initial_colour(trf, max(round_number, trf.played_rounds + 1))
+    initial = initial_colour or trf.initial_colour or inferred or Colour.WHITE
     try:
         engine: RoundPairing | None = pair_players(
             present, everyone, played_rounds=round_number - 1, planned_rounds=planned, initial_colour=initial
