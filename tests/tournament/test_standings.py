@@ -10,6 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toreshi.tournament.berger import berger_table
 from toreshi.tournament.model import (
     Colour,
     GameResult,
@@ -260,3 +261,28 @@ def test_trf_standings_follow_the_start_date_record(shared_data: Path) -> None:
     assert dated.start_date == date(2025, 9, 1)
     assert standings_from_trf(dated).rules is TieBreakRules.C07_2024
     assert standings_from_trf(dated, rules=TieBreakRules.C07_2026).rules is TieBreakRules.C07_2026
+
+
+def test_a_double_round_robin_trf_is_read_as_two_cycles() -> None:
+    # Four players, Berger double round robin (6 rounds), every game drawn except 1 beating 2 twice.
+    t = Tournament(name="Double", system=TournamentSystem.DOUBLE_ROUND_ROBIN, rounds_planned=6, tiebreaks=("KS",))
+    for n in range(1, 5):
+        t = t.with_participant(Participant(n, f"P{n}"))
+    for number, boards in enumerate(berger_table(4, double=True), start=1):
+        t = t.add_round([(b.white, b.black) for b in boards if b.black is not None])
+        for index, b in enumerate(boards, start=1):
+            won = {b.white, b.black} == {1, 2}
+            result = (GameResult.WHITE_WINS if b.white == 1 else GameResult.BLACK_WINS) if won else GameResult.DRAW
+            t = t.record_result(number, index, result)
+    direct = standings_for(t)
+    assert direct.record.cycles == 2
+    text = format_trf(trf_from_standings(direct, "Double", 6, "ROUND ROBIN"))
+    again = record_from_trf(parse_trf(text))
+    assert again.round_robin and again.cycles == 2
+    # Koya: the maximum is 3 opponents × 2 games = 6 points, half of it 3 (one cycle would make it 1½, and 2 —
+    # on 2 points — would count). Scores: 1 → 4, 2 → 2, 3 and 4 → 3, so 1, 3 and 4 qualify. 1: his draws with 3
+    # and 4 (1 + 1) = 2; 2: the same draws with 3 and 4 = 2 (his two losses to 1 add 0); 3 and 4: their draws
+    # with 1 and with each other, 1 + 1 = 2 (the draws with 2 do not count).
+    assert {p: again.points(p) for p in range(1, 5)} == {1: 4, 2: 2, 3: 3, 4: 3}
+    koya = standings_from_trf(parse_trf(text), ["KS"])
+    assert [koya.row(p).values for p in range(1, 5)] == [(F(2),), (F(2),), (F(2),), (F(2),)]

@@ -339,12 +339,20 @@ class Departure(Enum):
 
 @dataclass(frozen=True)
 class Leaving:
-    """A player leaving the competition after ``after_round`` (0: before the first round)."""
+    """A player leaving the competition after ``after_round`` (0: before the first round).
+
+    ``back_for_round``: a Swiss player who withdrew and re-entered is paired again from that round on (the rounds
+    between are absences, ``Z``); None while they stay away.
+    """
 
     player: int
     after_round: int
     kind: Departure
     reason: str = ""
+    back_for_round: int | None = None
+
+    def away_in(self, round_number: int) -> bool:
+        return self.after_round < round_number and (self.back_for_round is None or round_number < self.back_for_round)
 
 
 # --- the record: what standings are computed from ---------------------------------------------------------
@@ -507,7 +515,8 @@ class Tournament:
         raise TournamentError(f"no team named {name!r}")
 
     def leaving(self, player: int) -> Leaving | None:
-        for leaving in self.leavings:
+        """The player's latest leaving (a re-entered player may leave again)."""
+        for leaving in reversed(self.leavings):
             if leaving.player == player:
                 return leaving
         return None
@@ -528,8 +537,12 @@ class Tournament:
         ]
 
     def _gone_before(self, player: int, round_number: int) -> bool:
+        return any(lv.player == player and lv.away_in(round_number) for lv in self.leavings)
+
+    def _is_out(self, player: int) -> bool:
+        """Left and not (yet) back."""
         leaving = self.leaving(player)
-        return leaving is not None and leaving.after_round < round_number
+        return leaving is not None and leaving.back_for_round is None
 
     # -- changes
 
@@ -657,7 +670,7 @@ class Tournament:
             return self
         result = self
         for player, count in self._forfeit_losses().items():
-            if count >= limit and result.leaving(player) is None:
+            if count >= limit and not result._is_out(player):
                 reason = f"{count} games lost by default (TK-R10)"
                 result = result._leave(Leaving(player, round_number, Departure.EXPELLED, reason))
         return result
@@ -679,10 +692,36 @@ class Tournament:
     def expel(self, player: int, after_round: int, reason: str = "") -> Tournament:
         return self._leave(Leaving(player, after_round, Departure.EXPELLED, reason))
 
+    def readmit(self, player: int, round_number: int) -> Tournament:
+        """A Swiss player who withdrew enters again and is paired from ``round_number`` on (a re-entry).
+
+        Allowed as late entries are (``ByeRules.late_entry_until_round``), for a round not yet paired; the rounds
+        missed are absences (``Z``). Expelled players do not come back.
+        """
+        leaving = self.leaving(player)
+        if leaving is None or leaving.back_for_round is not None:
+            raise TournamentError(f"player {player} has not left the tournament")
+        if self.system.is_round_robin:
+            raise TournamentError("a round robin takes no re-entries")
+        if leaving.kind is Departure.EXPELLED:
+            raise TournamentError(f"player {player} was expelled and cannot enter again")
+        limit = self.bye_rules.late_entry_until_round
+        if limit is None or round_number > limit:
+            raise TournamentError(f"entries are not allowed for round {round_number}")
+        if round_number <= len(self.rounds) or round_number > self.rounds_planned:
+            raise TournamentError(f"round {round_number} is not a round still to be paired")
+        if round_number <= leaving.after_round:
+            raise TournamentError(f"player {player} left after round {leaving.after_round}")
+        leavings = tuple(replace(lv, back_for_round=round_number) if lv is leaving else lv for lv in self.leavings)
+        return replace(self, leavings=leavings)
+
     def _leave(self, leaving: Leaving) -> Tournament:
         self.participant(leaving.player)
-        if self.leaving(leaving.player) is not None:
+        if self._is_out(leaving.player):
             raise TournamentError(f"player {leaving.player} has already left the tournament")
+        back = previous.back_for_round if (previous := self.leaving(leaving.player)) is not None else None
+        if back is not None and leaving.after_round < back - 1:
+            raise TournamentError(f"player {leaving.player} is back only from round {back}")
         if not 0 <= leaving.after_round <= self.rounds_planned:
             raise TournamentError(f"cannot leave after round {leaving.after_round}")
         if not self.system.is_round_robin and leaving.after_round < len(self.rounds):
