@@ -101,3 +101,8 @@ def test_the_rules_are_chosen_printed_and_can_be_set(tmp_path: Path) -> None:
     assert bh_column(runner.invoke(app, ["standings", str(dated), "-t", "BH"]).output)["Dauletov"] == "4"
     bad = runner.invoke(app, ["standings", str(path), "--rules", "1999"])
     assert bad.exit_code == 2 and "unknown tie-break rules" in bad.output
+
+
+def test_the_printable_crosstable_names_the_rules(tmp_path: Path) -> None:
+    page = runner.invoke(app, ["standings", str(write(tmp_path, CAPPED)), "--html", "--rules", "2024"])
+    assert page.exit_code == 0 and "Tie-breaks: FIDE C.07 in force from 2024-08-01" in page.output

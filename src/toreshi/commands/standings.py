@@ -69,7 +69,7 @@ def standings(
     result = compute(file, tiebreak, chosen)
     if csv or html:
         table = crosstable.crosstable(result, file.stem)
-        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table), nl=False)
+        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table, table.rules_note), nl=False)
         return
     console = Console(width=200)
     view = RichTable(title=file.name)

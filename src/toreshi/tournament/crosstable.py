@@ -7,8 +7,9 @@
   (``w`` = бастаушы, ``b`` = қостаушы), or the bye letter (``U`` pairing-allocated, ``H``, ``F``, ``Z``).
 
 Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render. A table
-made from standings carries the version of FIDE C.07 its tie-breaks were computed by; the HTML page names it
-under the grid (the CSV stays a plain grid, one header line and one line per player, for spreadsheets).
+made from standings carries the version of FIDE C.07 its tie-breaks were computed by (``Table.rules``); the HTML
+page prints a note under the grid when given one, e.g. ``rules_note`` (the CSV stays a plain grid, one header
+line and one line per player, for spreadsheets).
 """
 
 from __future__ import annotations
@@ -163,6 +164,7 @@ _TEMPLATES = jinja2.Environment(
 )
 
 
-def to_html(table: Table) -> str:
-    """A self-contained printable HTML page (names escaped)."""
-    return _TEMPLATES.get_template("crosstable.html").render(table=table)
+def to_html(table: Table, note: str | None = None) -> str:
+    """A self-contained printable HTML page (names escaped); ``note`` is printed under the grid — e.g. the
+    table's ``rules_note`` (English; a page in another language passes its own words)."""
+    return _TEMPLATES.get_template("crosstable.html").render(table=table, note=note)

@@ -61,20 +61,21 @@ def recorded_round(trf: TrfFile, number: int) -> RoundPairing:
             bye = p.number
         elif block.opponent is not None and block.colour is Colour.WHITE:
             boards.append(Pairing(p.number, block.opponent))
+        elif block.opponent is not None and block.colour is None and p.number < block.opponent:
+            boards.append(Pairing(p.number, block.opponent))  # a forfeit written without colours
     return RoundPairing(tuple(sorted(boards, key=lambda b: (b.white, b.black))), bye)
 
 
 def _absences_marked(trf: TrfFile, number: int) -> TrfFile:
     """Blank blocks of a recorded round are absences (``Z``), not players still to pair."""
-    blank = [p for p in trf.players if p.round(number) is None]
-    if not blank:
-        return trf
     absent = TrfRound(None, None, ResultCode.ZERO_BYE)
-    return trf.with_players(
-        replace(p, rounds=(*p.rounds, *([None] * (number - 1 - len(p.rounds))), absent) if len(p.rounds) < number
-                else (*p.rounds[: number - 1], absent, *p.rounds[number:]))
-        for p in blank
-    )  # fmt: skip
+
+    def marked(rounds: tuple[TrfRound | None, ...]) -> tuple[TrfRound | None, ...]:
+        padded = (*rounds, *([None] * (number - len(rounds))))
+        return (*padded[: number - 1], absent, *padded[number:])
+
+    blank = [p for p in trf.players if p.round(number) is None]
+    return trf.with_players(replace(p, rounds=marked(p.rounds)) for p in blank) if blank else trf
 
 
 def check_trf(trf: TrfFile, *, initial_colour: Colour | None = None, explain: bool = True) -> list[RoundCheck]:
