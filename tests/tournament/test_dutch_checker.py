@@ -8,7 +8,7 @@ from pathlib import Path
 from toreshi.tournament.dutch.checker import RoundCheck, check_trf, recorded_round
 from toreshi.tournament.dutch.engine import Pairing, RoundPairing
 from toreshi.tournament.dutch.review import Criterion
-from toreshi.tournament.trf import PlayerRecord, TrfFile, TrfRound, parse_trf
+from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound, parse_trf
 
 from .builders import R, tournament
 
@@ -96,3 +96,11 @@ def test_round_pairing_equality_ignores_board_order() -> None:
     b = RoundPairing((Pairing(3, 4), Pairing(1, 2)))
     assert RoundCheck(1, a, b).agrees
     assert not RoundCheck(1, a, RoundPairing((Pairing(2, 1), Pairing(3, 4)))).agrees
+
+
+def test_a_file_without_its_number_of_rounds_is_taken_as_complete(shared_data: Path) -> None:
+    # bbpPairings' generator writes no XXR: the checker must still judge the last round as the last.
+    trf = reference(shared_data, "t003-n9-r6.trf")
+    bare = TrfFile(tuple(line for line in trf.lines if not (isinstance(line, RawLine) and line.code == "XXR")))
+    assert bare.rounds is None
+    assert [c.agrees for c in check_trf(bare)] == [c.agrees for c in check_trf(trf)] == [True] * 6

@@ -2,10 +2,10 @@
 
 Round N is paired from rounds 1..N-1 and the round-N absences (``H``, ``F``, ``Z``, or a blank block), with the
 file's prohibited pairings and accelerations, and compared with what the file records — boards, colours and
-the pairing-allocated bye. The top seed's round-1 colour is the file's (``XXC``/``152``), else inferred from
-its earliest round with colours, as bbpPairings' checker does. For a round that differs, the criteria the
-file's pairing breaks compared with the engine's are listed (:mod:`.review`).
-"""
+the pairing-allocated bye. A file that does not give its number of rounds is taken as complete. The top seed's
+round-1 colour is the file's (``XXC``/``152``), else inferred from its earliest round with colours, as
+bbpPairings' checker does. For a round that differs, the criteria the file's pairing breaks compared with the
+engine's are listed (:mod:`.review`)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from toreshi.tournament.dutch.engine import NoValidPairingError, Pairing, RoundP
 from toreshi.tournament.dutch.review import Violation, review_pairing
 from toreshi.tournament.dutch.round import inferred_initial_colour, pair_trf
 from toreshi.tournament.model import Colour, ResultCode
-from toreshi.tournament.trf import TrfFile, TrfRound
+from toreshi.tournament.trf import RawLine, TrfFile, TrfRound
 
 
 @dataclass(frozen=True)
@@ -81,6 +81,9 @@ def _absences_marked(trf: TrfFile, number: int) -> TrfFile:
 def check_trf(trf: TrfFile, *, initial_colour: Colour | None = None, explain: bool = True) -> list[RoundCheck]:
     """Every recorded round of ``trf`` re-paired; ``explain`` adds the broken criteria of rounds that differ."""
     played = trf.played_rounds
+    if trf.rounds is None:
+        # A file without its number of rounds (bbpPairings' generator writes none) is taken as complete.
+        trf = TrfFile((RawLine(f"XXR {played}"), *trf.lines))
     initial = initial_colour or trf.initial_colour or inferred_initial_colour(trf, played + 1) or Colour.WHITE
     checks = []
     for number in range(1, played + 1):
