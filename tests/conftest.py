@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-SHARED = Path(os.environ.get("TORESHI_SHARED") or Path(__file__).resolve().parents[1].parent / "shared")
-"""``../shared`` beside the project; ``TORESHI_SHARED`` points elsewhere (a git worktree has no ``../shared``)."""
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 
 
 @pytest.fixture(scope="session")

@@ -9,13 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from tests.conftest import SHARED
 
 from toreshi.tournament.dutch import inferred_initial_colour, pair_trf
 from toreshi.tournament.model import Colour, ResultCode
 from toreshi.tournament.trf import TrfFile, parse_trf
 
-REFERENCE = SHARED / "data" / "pairings" / "dutch-2025"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pairings" / "dutch-2025"
 REFERENCE_FILES = sorted(p.name for p in REFERENCE.glob("*.trf")) if REFERENCE.is_dir() else []
 
 

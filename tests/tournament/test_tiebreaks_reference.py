@@ -23,13 +23,12 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from tests.conftest import SHARED
 
 from toreshi.tournament.standings import Standings, compute_standings, record_from_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.trf import TrfFile, parse_trf
 
-DATA = SHARED / "data"
+DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 ORDER = ("BH", "BH/C1", "BH/M1", "SB", "ARO", "WIN", "PS", "KS", "DE")
 FOLDERS = {TieBreakRules.C07_2024: "c07-2024", TieBreakRules.C07_2026: "c07-2026"}
 NAMES = sorted(p.stem for p in (DATA / "tiebreaks" / "c07-2026").glob("*.tsv")) if DATA.is_dir() else []

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tests.conftest import SHARED
 
 from toreshi.tournament.model import Colour, ResultCode
 from toreshi.tournament.trf import (
@@ -22,7 +21,7 @@ from toreshi.tournament.trf import (
     player_line,
 )
 
-REFERENCE = SHARED / "data" / "pairings" / "dutch-2025"
+REFERENCE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "pairings" / "dutch-2025"
 REFERENCE_FILES = sorted(p.name for p in REFERENCE.glob("*.trf")) if REFERENCE.is_dir() else []
 
 # The constructed example of shared/docs/tournaments.md §4.3, checked there column by column.
