@@ -8,24 +8,32 @@ machines, each figure is also given as a ratio to a fixed pure-Python baseline m
 200,000 integers), and the number of brackets that needed the full matching over everyone is shown.
 
 Goals (issue 4): at most 0.5 s for a 100-player round, at most 60 s for 1,000 players. For reference,
-bbpPairings (C++) takes 0.02 s for 100 players and about 19 s for 1,000 on a 2-core machine.
+bbpPairings (C++) takes 0.02 s for 100 players and about 19 s for 1,000 on a 2-core machine; with ``--bbp PATH``
+(a bbpPairings executable built outside the repository) it pairs the same files in the same run, and its CPU time
+(of the child process) is printed beside ours, with whether the two pairings agree.
 
-    python benchmarks/pairing.py [--players 100 200] [--rounds 9] [--pair-rounds 1 2 5 9] [--repeat 5] [--seed 1]
+    python benchmarks/pairing.py [--players 100 500 1000] [--rounds 9] [--pair-rounds 1 2 5 9] [--repeat 5]
+                                 [--seed 1] [--bbp PATH] [--bbp-repeat 1]
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import resource
 import statistics
+import subprocess
+import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
+from pathlib import Path
 
-from toreshi.tournament.dutch import engine, pair_trf
+from toreshi.tournament.dutch import RoundPairing, engine, pair_trf
 from toreshi.tournament.dutch.simulate import play_round, start
 from toreshi.tournament.model import Colour, ResultCode
-from toreshi.tournament.trf import TrfFile
+from toreshi.tournament.trf import RawLine, TrfFile, format_trf
 
 GOALS = {100: 0.5, 1000: 60.0}
 
@@ -51,22 +59,45 @@ def before_round(trf: TrfFile, number: int) -> TrfFile:
         block = p.round(number)
         keep = block is not None and block.code in (ResultCode.HALF_BYE, ResultCode.ZERO_BYE)
         rounds = (*p.rounds[: number - 1], block) if keep else p.rounds[: number - 1]
-        players.append(type(p)(**{**p.__dict__, "rounds": rounds}))
+        # The points column as it stood (bbpPairings checks it against the results).
+        players.append(replace(p, rounds=rounds, points=p.computed_points(number - 1)))
     return trf.with_players(players)
+
+
+def bbp_round(executable: str, trf: TrfFile, number: int) -> tuple[float, set[tuple[int, int]], int | None]:
+    """bbpPairings' pairing of round ``number`` of ``trf``: child CPU seconds, boards, bye."""
+    with tempfile.TemporaryDirectory() as folder:
+        source, output = Path(folder) / "in.trf", Path(folder) / "out.txt"
+        source.write_text(format_trf(TrfFile((RawLine("XXC white1"), *trf.lines))), newline="")
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run([executable, "--dutch", str(source), "-p", str(output)], check=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        lines = output.read_text().split()
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    pairs = [(int(a), int(b)) for a, b in zip(lines[1::2], lines[2::2], strict=True)]
+    return cpu, {p for p in pairs if p[1] != 0}, next((a for a, b in pairs if b == 0), None)
+
+
+def agrees(ours: RoundPairing, boards: set[tuple[int, int]], bye: int | None) -> bool:
+    return {(p.white, p.black) for p in ours.pairs} == boards and ours.bye == bye
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--players", type=int, nargs="+", default=[100])
+    parser.add_argument("--players", type=int, nargs="+", default=[100, 500, 1000])
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--pair-rounds", type=int, nargs="+", default=[1, 2, 5, 9])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--bbp", help="a bbpPairings executable, to time it on the same files")
+    parser.add_argument("--bbp-repeat", type=int, default=1)
     args = parser.parse_args()
 
     base = baseline(args.repeat)
     print(f"baseline (sort 200,000 ints): {base * 1000:.1f} ms CPU")
-    print(f"{'players':>7} {'round':>5} {'median s':>9} {'min':>7} {'max':>7} {'x baseline':>10} {'full':>4}  goal")
+    extra = f" {'bbp s':>8} {'same':>4}" if args.bbp else ""
+    head = f"{'players':>7} {'round':>5} {'median s':>9} {'min':>7} {'max':>7} {'x baseline':>10} {'full':>4}"
+    print(f"{head}{extra}  goal")
     for players in args.players:
         rng = random.Random(args.seed)
         trf = start(players, args.rounds, rng)
@@ -81,9 +112,14 @@ def main() -> None:
             full = (engine.STATS.full_matchings - full_before) // args.repeat
             goal = GOALS.get(players)
             verdict = "" if goal is None else f"{'ok' if median <= goal else 'OVER'} (≤ {goal:g} s)"
+            theirs = ""
+            if args.bbp:
+                runs = [bbp_round(args.bbp, source, number) for _ in range(args.bbp_repeat)]
+                same = agrees(pair_trf(source, number, initial_colour=Colour.WHITE), runs[0][1], runs[0][2])
+                theirs = f" {statistics.median(r[0] for r in runs):>8.3f} {'yes' if same else 'NO':>4}"
             print(
                 f"{players:>7} {number:>5} {median:>9.3f} {low:>7.3f} {high:>7.3f} {median / base:>10.1f}"
-                f" {full:>4}  {verdict}"
+                f" {full:>4}{theirs}  {verdict}"
             )
 
 

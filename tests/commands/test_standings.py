@@ -67,3 +67,42 @@ def test_every_reference_tournament_gets_standings(shared_data: Path) -> None:
         result = runner.invoke(app, ["standings", str(path), "--csv"])
         assert result.exit_code == 0, (path.name, result.output)
         assert len(result.output.strip().splitlines()) > 1
+
+
+# A Swiss where the 2026 cap matters. R1: Abenov beat Bekov, Dauletov got the PAB. R2: Abenov did not come and
+# lost by forfeit to Dauletov, Bekov got the PAB. Scores: Abenov 1, Bekov 1, Dauletov 2.
+CAPPED = (
+    "012 Cap\r"
+    "XXR 2\r"
+    "001    1      Abenov                            1600                             1.0          2 w 1     3 b -\r"
+    "001    2      Bekov                             1500                             1.0          1 b 0  0000 - U\r"
+    "001    3      Dauletov                          1400                             2.0       0000 - U     1 w +\r"
+)
+
+
+def bh_column(output: str) -> dict[str, str]:
+    rows = [line.split("│") for line in output.splitlines() if "│" in line]
+    return {cells[3].strip(): cells[5].strip() for cells in rows if cells[3].strip() not in ("Name", "")}
+
+
+def test_the_rules_are_chosen_printed_and_can_be_set(tmp_path: Path) -> None:
+    # Dauletov (2 points): a PAB and a forfeit win, two dummy opponents. 2024: each has his own score 2 → BH 4.
+    # 2026: the PAB's is capped at a draw in each of the 2 rounds (1), the forfeit's at Abenov's score (1) → 2.
+    path = write(tmp_path, CAPPED)
+    auto = runner.invoke(app, ["standings", str(path), "-t", "BH"])
+    assert auto.exit_code == 0, auto.output
+    assert "Tie-breaks: FIDE C.07 in force from 2026-03-01 (c07-2026)" in auto.output
+    assert bh_column(auto.output)["Dauletov"] == "2"
+    old = runner.invoke(app, ["standings", str(path), "-t", "BH", "--rules", "2024"])
+    assert "in force from 2024-08-01 (c07-2024)" in old.output
+    assert bh_column(old.output)["Dauletov"] == "4"
+    # A start date before 2026-03-01 picks the 2024 rules by itself.
+    dated = write(tmp_path, "042 2025/11/20\r" + CAPPED)
+    assert bh_column(runner.invoke(app, ["standings", str(dated), "-t", "BH"]).output)["Dauletov"] == "4"
+    bad = runner.invoke(app, ["standings", str(path), "--rules", "1999"])
+    assert bad.exit_code == 2 and "unknown tie-break rules" in bad.output
+
+
+def test_the_printable_crosstable_names_the_rules(tmp_path: Path) -> None:
+    page = runner.invoke(app, ["standings", str(write(tmp_path, CAPPED)), "--html", "--rules", "2024"])
+    assert page.exit_code == 0 and "Tie-breaks: FIDE C.07 in force from 2024-08-01" in page.output

@@ -142,3 +142,15 @@ def test_a_page_gives_the_columns_and_the_way_points_are_written() -> None:
     assert '<html lang="kk">' in page and "<title>Турнир кестесі</title>" in page
     assert "<dt>SB</dt><dd>Зонненборн–Бергер</dd>" in page
     assert to_html(table).startswith("<!DOCTYPE html>\n<html lang=\"en\">")  # the command line's default
+
+
+def test_tables_name_the_tiebreak_rules() -> None:
+    standings = standings_for(four_player_round_robin())
+    table = crosstable(standings, "RR")
+    assert table.rules is standings.rules
+    assert table.rules_note == f"Tie-breaks: {standings.rules.title}"
+    assert table.rules_note in to_html(table, note=table.rules_note)
+    assert "FIDE C.07" not in to_html(table)  # a page in Kazakh or Russian passes its own words, or none
+    # The CSV stays a plain grid: a header line and one line per player.
+    assert len(to_csv(table).splitlines()) == 1 + len(standings.rows)
+    assert Table("Plain", ("No",), (("1",),)).rules_note == ""

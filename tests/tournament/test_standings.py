@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date
 from fractions import Fraction
 from itertools import combinations, pairwise
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toreshi.tournament.berger import berger_table
 from toreshi.tournament.model import (
     Colour,
     GameResult,
@@ -27,7 +29,8 @@ from toreshi.tournament.standings import (
     standings_from_trf,
     trf_from_standings,
 )
-from toreshi.tournament.trf import format_trf, parse_trf
+from toreshi.tournament.tiebreak_rules import TieBreakRules
+from toreshi.tournament.trf import RawLine, TrfFile, format_trf, parse_trf
 
 F = Fraction
 W, B = Colour.WHITE, Colour.BLACK
@@ -217,3 +220,69 @@ def test_ranks_follow_points_and_are_consistent(games: list[tuple[int, int, Resu
         if above.rank == below.rank:
             assert above.points == below.points and above.values == below.values
     assert rows[0].rank == 1
+
+
+def swiss_with_a_bye(start: date | None, rules: TieBreakRules | None = None) -> Tournament:
+    """Three players, two rounds: R1 1–2 1-0, 3 gets the PAB; R2 3–1 ½-½, 2 gets the PAB.
+
+    Scores: 1 → 1½, 2 → 1, 3 → 1½. BH(3): R1 PAB → a dummy with 3's own score 1½ (2024) or at most a draw in
+    each of the 2 rounds, 1 (2026); R2 drew 1 (1½) → 3 (2024) or 2½ (2026). BH(1) = 1 (2) + 1½ (3) = 2½.
+    """
+    t = Tournament(name="Swiss", system=TournamentSystem.SWISS, rounds_planned=2, start=start,
+                   tiebreaks=("BH",), tiebreak_rules=rules)  # fmt: skip
+    for n in range(1, 4):
+        t = t.with_participant(Participant(n, f"P{n}"))
+    t = t.add_round([(1, 2)], pairing_bye=3).record_result(1, 1, GameResult.WHITE_WINS)
+    return t.add_round([(3, 1)], pairing_bye=2).record_result(2, 1, GameResult.DRAW)
+
+
+def test_standings_use_the_rules_in_force_on_the_start_date() -> None:
+    before = standings_for(swiss_with_a_bye(date(2026, 2, 28)))
+    assert before.rules is TieBreakRules.C07_2024
+    assert before.row(3).values == (F(3),) and before.order() == [3, 1, 2]
+    after = standings_for(swiss_with_a_bye(date(2026, 3, 1)))
+    assert after.rules is TieBreakRules.C07_2026
+    assert after.row(3).values == (F(5, 2),)
+    # 1 and 3 now have the same Buchholz (2½) and share first place.
+    assert after.row(1).rank == after.row(3).rank == 1
+    assert standings_for(swiss_with_a_bye(None)).rules is TieBreakRules.C07_2026
+
+
+def test_the_tournament_may_name_its_rules() -> None:
+    chosen = standings_for(swiss_with_a_bye(date(2026, 5, 1), TieBreakRules.C07_2024))
+    assert chosen.rules is TieBreakRules.C07_2024 and chosen.row(3).values == (F(3),)
+
+
+def test_trf_standings_follow_the_start_date_record(shared_data: Path) -> None:
+    trf = parse_trf((shared_data / DUTCH / "t003-n9-r6.trf").read_text())
+    assert trf.start_date is None
+    assert standings_from_trf(trf).rules is TieBreakRules.C07_2026
+    dated = TrfFile((RawLine("042 2025/09/01"), *trf.lines))
+    assert dated.start_date == date(2025, 9, 1)
+    assert standings_from_trf(dated).rules is TieBreakRules.C07_2024
+    assert standings_from_trf(dated, rules=TieBreakRules.C07_2026).rules is TieBreakRules.C07_2026
+
+
+def test_a_double_round_robin_trf_is_read_as_two_cycles() -> None:
+    # Four players, Berger double round robin (6 rounds), every game drawn except 1 beating 2 twice.
+    t = Tournament(name="Double", system=TournamentSystem.DOUBLE_ROUND_ROBIN, rounds_planned=6, tiebreaks=("KS",))
+    for n in range(1, 5):
+        t = t.with_participant(Participant(n, f"P{n}"))
+    for number, boards in enumerate(berger_table(4, double=True), start=1):
+        t = t.add_round([(b.white, b.black) for b in boards if b.black is not None])
+        for index, b in enumerate(boards, start=1):
+            won = {b.white, b.black} == {1, 2}
+            result = (GameResult.WHITE_WINS if b.white == 1 else GameResult.BLACK_WINS) if won else GameResult.DRAW
+            t = t.record_result(number, index, result)
+    direct = standings_for(t)
+    assert direct.record.cycles == 2
+    text = format_trf(trf_from_standings(direct, "Double", 6, "ROUND ROBIN"))
+    again = record_from_trf(parse_trf(text))
+    assert again.round_robin and again.cycles == 2
+    # Koya: the maximum is 3 opponents × 2 games = 6 points, half of it 3 (one cycle would make it 1½, and 2 —
+    # on 2 points — would count). Scores: 1 → 4, 2 → 2, 3 and 4 → 3, so 1, 3 and 4 qualify. 1: his draws with 3
+    # and 4 (1 + 1) = 2; 2: the same draws with 3 and 4 = 2 (his two losses to 1 add 0); 3 and 4: their draws
+    # with 1 and with each other, 1 + 1 = 2 (the draws with 2 do not count).
+    assert {p: again.points(p) for p in range(1, 5)} == {1: 4, 2: 2, 3: 3, 4: 3}
+    koya = standings_from_trf(parse_trf(text), ["KS"])
+    assert [koya.row(p).values for p in range(1, 5)] == [(F(2),), (F(2),), (F(2),), (F(2),)]

@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from toreshi.tournament.model import Colour, Participant, Record, ResultCode, RoundEntry, Scoring, build_record
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.tiebreaks import (
     TieBreak,
     TieBreakCode,
@@ -18,6 +19,7 @@ from toreshi.tournament.tiebreaks import (
     average_rating,
     compute,
     direct_encounter_ranks,
+    dummy_score,
     is_voluntarily_unplayed,
     rating_difference,
 )
@@ -60,8 +62,11 @@ def swiss_example() -> Record:
     return build_record(people, 3, entries)
 
 
-def values(code: str, record: Record | None = None) -> dict[int, Fraction | None]:
-    return compute(TieBreak.parse(code), record or swiss_example())
+def values(
+    code: str, record: Record | None = None, rules: TieBreakRules = TieBreakRules.C07_2024
+) -> dict[int, Fraction | None]:
+    """The worked examples below are for the 2024 rules unless a test says otherwise."""
+    return compute(TieBreak.parse(code), record or swiss_example(), rules)
 
 
 def test_voluntarily_unplayed_rounds() -> None:
@@ -114,6 +119,71 @@ def test_buchholz_cut_one_prefers_a_vur_even_when_it_is_not_the_lowest() -> None
     )
     assert values("BH", record) == {1: F(3, 2), 2: F(7, 2), 3: F(2)}
     assert values("BH/C1", record) == {1: F(0), 2: F(2), 3: F(2)}
+
+
+# --- the 2026 amendment: capped dummy opponents (C.07 16.4 as in force from 2026-03-01) ----------------------
+
+
+def test_2026_caps_the_dummy_of_a_bye_at_a_draw_in_every_round() -> None:
+    # Same worked example. Only player 4's PAB changes: its dummy opponent had 4's own score 2 (2024); from 2026
+    # it is at most a draw in each of the 3 rounds, 1½ (16.4.2). BH(4) = 1½ (3) + 1½ (dummy) + 2½ (1) = 5½.
+    # Player 5's dummies stay at 5's own score 1 (below both caps: 1½ for rounds without an opponent, and the
+    # forfeit opponent 2's adjusted score 1); player 2's forfeit win: min(own 1, adjusted(5) = 1½) = 1.
+    assert values("BH", rules=TieBreakRules.C07_2026) == {1: F(9, 2), 2: F(5), 3: F(11, 2), 4: F(11, 2), 5: F(3)}
+    # SB(4) = 1½ × ½ (drew 3) + 1½ × 1 (PAB) + 2½ × ½ (drew 1) = ¾ + 1½ + 1¼ = 3½ (2024: 4).
+    assert values("SB", rules=TieBreakRules.C07_2026)[4] == F(7, 2)
+    assert values("SB", rules=TieBreakRules.C07_2024)[4] == F(4)
+
+
+def forfeit_example() -> Record:
+    """Four players, three rounds; player 3 does not come to round 2 and loses it by forfeit.
+
+    R1: 1–2 1-0, 3–4 1-0.  R2: 1–3 + − (3 absent), 2–4 ½-½.  R3: 4–1 0-1, 2–3 0-1.
+    Scores: 1 → 3, 2 → ½, 3 → 2, 4 → ½. Nobody withdrew, so adjusted scores are the scores.
+    """
+    people = [Participant(n, f"P{n}") for n in (1, 2, 3, 4)]
+    entries = {
+        1: [RoundEntry(1, WIN, 2, W), RoundEntry(2, ResultCode.FORFEIT_WIN, 3, W), RoundEntry(3, WIN, 4, B)],
+        2: [RoundEntry(1, LOSS, 1, B), RoundEntry(2, DRAW, 4, W), RoundEntry(3, LOSS, 3, W)],
+        3: [RoundEntry(1, WIN, 4, W), RoundEntry(2, ResultCode.FORFEIT_LOSS, 1, B), RoundEntry(3, WIN, 2, B)],
+        4: [RoundEntry(1, LOSS, 3, B), RoundEntry(2, DRAW, 2, B), RoundEntry(3, LOSS, 1, W)],
+    }
+    return build_record(people, 3, entries)
+
+
+def test_2026_caps_the_dummy_of_a_forfeit_at_the_opponents_adjusted_score() -> None:
+    record = forfeit_example()
+    assert adjusted_scores(record) == {1: F(3), 2: F(1, 2), 3: F(2), 4: F(1, 2)}
+    # 1's forfeit win over 3. 2024: a dummy with 1's own score 3 → BH(1) = ½ + 3 + ½ = 4, SB the same (all wins).
+    # 2026 (16.4.1): at most the forfeiting opponent's adjusted score, min(3, 2) = 2 → BH(1) = SB(1) = 3.
+    assert values("BH", record)[1] == F(4)
+    assert values("BH", record, TieBreakRules.C07_2026)[1] == F(3)
+    assert values("SB", record)[1] == F(4)
+    assert values("SB", record, TieBreakRules.C07_2026)[1] == F(3)
+    # Cut-1 (2026): the contributions are ½, 2 (the forfeit win, not voluntary) and ½ → drop a ½ → 2½.
+    assert values("BH/C1", record, TieBreakRules.C07_2026)[1] == F(5, 2)
+    # 3's forfeit loss: the cap is min(own 2, adjusted(1) 3) = 2, 3's own score, as in 2024:
+    # BH(3) = ½ (4) + 2 + ½ (2) = 3 both times; SB(3) = ½ + 0 × 2 + ½ = 1.
+    for rules in TieBreakRules:
+        assert values("BH", record, rules)[3] == F(3)
+        assert values("SB", record, rules)[3] == F(1)
+
+
+def test_dummy_score_by_version() -> None:
+    record = forfeit_example()
+    adjusted = adjusted_scores(record)
+    forfeit = record.entries[1][2]
+    bye = RoundEntry(2, ResultCode.HALF_BYE)
+    assert dummy_score(record, forfeit, adjusted, F(3), TieBreakRules.C07_2024) == 3
+    assert dummy_score(record, forfeit, adjusted, F(3), TieBreakRules.C07_2026) == 2
+    # Without an opponent the cap is a draw in each of the record's 3 rounds: 1½; a lower own score stays.
+    assert dummy_score(record, bye, adjusted, F(5, 2), TieBreakRules.C07_2026) == F(3, 2)
+    assert dummy_score(record, bye, adjusted, F(1), TieBreakRules.C07_2026) == 1
+    assert dummy_score(record, bye, adjusted, F(5, 2), TieBreakRules.C07_2024) == F(5, 2)
+
+
+def test_the_newest_rules_are_the_default() -> None:
+    assert compute(TieBreak.parse("BH"), forfeit_example())[1] == F(3)
 
 
 def test_median_buchholz() -> None:

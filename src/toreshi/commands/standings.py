@@ -15,12 +15,14 @@ from rich.table import Table as RichTable
 from toreshi.tournament import crosstable
 from toreshi.tournament.model import RecordError, format_points
 from toreshi.tournament.standings import Standings, standings_from_trf
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.tiebreaks import TieBreakError
 from toreshi.tournament.trf import TrfError, parse_trf
 
 
-def compute(path: Path, tiebreaks: list[str] | None) -> Standings:
-    """The standings of the TRF at ``path`` (the tie-breaks given, else the system's default order)."""
+def compute(path: Path, tiebreaks: list[str] | None, rules: TieBreakRules | None = None) -> Standings:
+    """The standings of the TRF at ``path`` (the tie-breaks given, else the system's default order), by the C.07
+    version given, else the one in force on the file's start date (``042``)."""
     try:
         text = path.read_bytes().decode("utf-8")
     except OSError as error:
@@ -29,7 +31,7 @@ def compute(path: Path, tiebreaks: list[str] | None) -> Standings:
         text = path.read_bytes().decode("latin-1")
     try:
         trf = parse_trf(text)
-        return standings_from_trf(trf, tiebreaks or None)
+        return standings_from_trf(trf, tiebreaks or None, rules=rules)
     except (TrfError, RecordError, TieBreakError) as error:
         raise typer.BadParameter(str(error), param_hint="FILE" if not isinstance(error, TieBreakError) else
                                  "--tiebreak") from None  # fmt: skip
@@ -48,14 +50,26 @@ def standings(
     ] = None,
     csv: Annotated[bool, typer.Option("--csv", help="Print the crosstable as CSV.")] = False,
     html: Annotated[bool, typer.Option("--html", help="Print the crosstable as a printable HTML page.")] = False,
+    rules: Annotated[
+        str,
+        typer.Option(
+            "--rules",
+            help="FIDE C.07 version: 2024 (in force from 2024-08-01), 2026 (as amended from 2026-03-01), or auto: "
+            "the one in force on the file's start date (042), 2026 without one.",
+        ),
+    ] = "auto",
 ) -> None:
     """Rank the players of FILE.trf: points, then the tie-breaks in order (FIDE C.07)."""
     if csv and html:
         raise typer.BadParameter("choose one of --csv and --html")
-    result = compute(file, tiebreak)
+    try:
+        chosen = None if rules.strip().lower() == "auto" else TieBreakRules.parse(rules)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--rules") from None
+    result = compute(file, tiebreak, chosen)
     if csv or html:
         table = crosstable.crosstable(result, file.stem)
-        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table), nl=False)
+        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table, table.rules_note), nl=False)
         return
     console = Console(width=200)
     view = RichTable(title=file.name)
@@ -66,3 +80,4 @@ def standings(
         values = ("" if v is None else format_points(v) for v in row.values)
         view.add_row(rank, str(row.player.number), row.player.name, format_points(row.points), *values)
     console.print(view)
+    typer.echo(f"Tie-breaks: {result.rules.title} ({result.rules.value})")

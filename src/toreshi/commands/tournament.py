@@ -1,4 +1,5 @@
-"""``toreshi tournament …``: Swiss pairings from a TRF, Berger round-robin tables, standings."""
+"""``toreshi tournament …``: Swiss pairings from a TRF, Berger round-robin tables, standings, and the pairing tools
+(check, generate, review, prohibit, baku: :mod:`toreshi.commands.pairing_tools`)."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from typing import Annotated
 
 import typer
 
+from toreshi.commands import pairing_tools
 from toreshi.commands.standings import standings
 from toreshi.tournament.berger import BergerError, berger_table
 from toreshi.tournament.dutch import NoValidPairingError, PairingInputError, pair_trf
 from toreshi.tournament.trf import TrfError, parse_trf
 
-app = typer.Typer(help="Tournaments: Swiss pairings, round-robin tables, standings.", no_args_is_help=True)
+app = typer.Typer(
+    help="Tournaments: Swiss pairings and the pairing checker and generator, round-robin tables, standings.",
+    no_args_is_help=True,
+)
 app.command("standings")(standings)
+pairing_tools.register(app)
 
 
 def _read_text(path: Path) -> str:

@@ -8,7 +8,9 @@
 
 Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render. The
 column headers and the way points are written come from the caller (:class:`Columns`, ``points``): a page gives
-them in its reader's language, the command line keeps the English defaults.
+them in its reader's language, the command line keeps the English defaults. A table made from standings carries
+the version of FIDE C.07 its tie-breaks were computed by (``Table.rules``); the HTML page prints a note under the
+grid when given one, e.g. ``rules_note`` (the CSV stays a plain grid, one header line and one line per player).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ import jinja2
 
 from toreshi.tournament.model import ResultCode, RoundEntry, format_points
 from toreshi.tournament.standings import Standing, Standings
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.tiebreaks import TieBreakCode, Value
 
 SYMBOLS = {
@@ -65,6 +68,19 @@ class Table:
     title: str
     headers: tuple[str, ...]
     rows: tuple[tuple[str, ...], ...]
+    rules: TieBreakRules | None = None
+    """The version of FIDE C.07 of the tie-break columns (None for a table not made from standings)."""
+
+    @property
+    def rules_note(self) -> str:
+        """The version in words, for print: ``Tie-breaks: FIDE C.07 in force from 2026-03-01``.
+
+        >>> Table("", (), (), TieBreakRules.C07_2024).rules_note
+        'Tie-breaks: FIDE C.07 in force from 2024-08-01'
+        """
+        if self.rules is None:
+            return ""
+        return f"Tie-breaks: {self.rules.title}"
 
 
 def _rank(row: Standing) -> str:
@@ -117,7 +133,7 @@ def round_robin_grid(
             theirs = [e for e in record.rounds_of(other) if e.opponent == player]
             cells.append(" ".join(f"({SYMBOLS[_reply(e)]})" for e in theirs))
         rows.append((*_player_cells(row), *cells, points(row.points), *_tiebreak_cells(standings, row, points)))
-    return Table(title, headers, tuple(rows))
+    return Table(title, headers, tuple(rows), standings.rules)
 
 
 def _reply(entry: RoundEntry) -> ResultCode:
@@ -149,7 +165,7 @@ def swiss_table(
         entries = record.entries.get(row.player.number, {})
         rounds = (swiss_cell(entries.get(r)) for r in range(1, record.rounds + 1))
         rows.append((*_player_cells(row), *rounds, points(row.points), *_tiebreak_cells(standings, row, points)))
-    return Table(title, headers, tuple(rows))
+    return Table(title, headers, tuple(rows), standings.rules)
 
 
 def crosstable(
@@ -178,10 +194,17 @@ _TEMPLATES = jinja2.Environment(
 
 
 def to_html(
-    table: Table, language: str = "en", *, heading: str = "Crosstable", legend: Sequence[tuple[str, str]] = ()
+    table: Table,
+    language: str = "en",
+    *,
+    heading: str = "Crosstable",
+    legend: Sequence[tuple[str, str]] = (),
+    note: str | None = None,
 ) -> str:
     """A self-contained printable HTML page (names escaped) in ``language`` (its ``lang``), titled ``heading`` when
-    the table has no title; ``legend`` explains the short codes of the columns (``BH`` — Buchholz)."""
+    the table has no title; ``legend`` explains the short codes of the columns (``BH`` — Buchholz) and ``note`` is
+    printed under the grid (e.g. the table's ``rules_note``, English: a page in another language passes its own
+    words)."""
     return _TEMPLATES.get_template("crosstable.html").render(
-        table=table, language=language, heading=heading, legend=legend
+        table=table, language=language, heading=heading, legend=legend, note=note
     )

@@ -30,6 +30,7 @@ from types import MappingProxyType
 
 from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 Points = Fraction
 
@@ -347,7 +348,11 @@ class Departure(Enum):
 
 @dataclass(frozen=True)
 class Leaving:
-    """A player leaving the competition after ``after_round`` (0: before the first round)."""
+    """A player leaving the competition after ``after_round`` (0: before the first round).
+
+    ``back_for_round``: a Swiss player who withdrew and re-entered is paired again from that round on (the rounds
+    between are absences, ``Z``); None while they stay away.
+    """
 
     player: int
     after_round: int
@@ -356,6 +361,11 @@ class Leaving:
     forfeit_losses: int | None = None
     """Set when the rules expelled the player for this many games lost by default (TK-R10); ``reason`` is empty
     then, the page says why in its own language."""
+    back_for_round: int | None = None
+    """Set when the player entered again (a re-entry): away only from ``after_round + 1`` to this round."""
+
+    def away_in(self, round_number: int) -> bool:
+        return self.after_round < round_number and (self.back_for_round is None or round_number < self.back_for_round)
 
 
 # --- the record: what standings are computed from ---------------------------------------------------------
@@ -480,6 +490,8 @@ class Tournament:
     scoring: Scoring = field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()
     """Tie-break order as FIDE codes with modifiers, e.g. ``("DE", "BPTS")`` (see :mod:`.tiebreaks`)."""
+    tiebreak_rules: TieBreakRules | None = None
+    """The version of FIDE C.07 to rank by; None: the one in force on ``start`` (see :mod:`.tiebreak_rules`)."""
     withdrawal_rules: WithdrawalRules = field(default_factory=WithdrawalRules)
     bye_rules: ByeRules = field(default_factory=ByeRules)
     participants: tuple[Participant, ...] = ()
@@ -526,7 +538,8 @@ class Tournament:
         raise TournamentError(Code.UNKNOWN_TEAM, team=name)
 
     def leaving(self, player: int) -> Leaving | None:
-        for leaving in self.leavings:
+        """The player's latest leaving (a re-entered player may leave again)."""
+        for leaving in reversed(self.leavings):
             if leaving.player == player:
                 return leaving
         return None
@@ -547,8 +560,12 @@ class Tournament:
         ]
 
     def _gone_before(self, player: int, round_number: int) -> bool:
+        return any(lv.player == player and lv.away_in(round_number) for lv in self.leavings)
+
+    def _is_out(self, player: int) -> bool:
+        """Left and not (yet) back."""
         leaving = self.leaving(player)
-        return leaving is not None and leaving.after_round < round_number
+        return leaving is not None and leaving.back_for_round is None
 
     # -- changes
 
@@ -682,7 +699,7 @@ class Tournament:
             return self
         result = self
         for player, count in self._forfeit_losses().items():
-            if count >= limit and result.leaving(player) is None:
+            if count >= limit and not result._is_out(player):
                 expelled = Leaving(player, round_number, Departure.EXPELLED, forfeit_losses=count)
                 result = result._leave(expelled)
         return result
@@ -704,10 +721,36 @@ class Tournament:
     def expel(self, player: int, after_round: int, reason: str = "") -> Tournament:
         return self._leave(Leaving(player, after_round, Departure.EXPELLED, reason))
 
+    def readmit(self, player: int, round_number: int) -> Tournament:
+        """A Swiss player who withdrew enters again and is paired from ``round_number`` on (a re-entry).
+
+        Allowed as late entries are (``ByeRules.late_entry_until_round``), for a round not yet paired; the rounds
+        missed are absences (``Z``). Expelled players do not come back.
+        """
+        leaving = self.leaving(player)
+        if leaving is None or leaving.back_for_round is not None:
+            raise TournamentError(Code.NOT_LEFT, player=self.label(player))
+        if self.system.is_round_robin:
+            raise TournamentError(Code.NO_REENTRY_IN_ROUND_ROBIN)
+        if leaving.kind is Departure.EXPELLED:
+            raise TournamentError(Code.EXPELLED_CANNOT_REENTER, player=self.label(player))
+        limit = self.bye_rules.late_entry_until_round
+        if limit is None or round_number > limit:
+            raise TournamentError(Code.REENTRY_CLOSED, round=round_number)
+        if round_number <= len(self.rounds) or round_number > self.rounds_planned:
+            raise TournamentError(Code.ROUND_NOT_TO_BE_PAIRED, round=round_number)
+        if round_number <= leaving.after_round:
+            raise TournamentError(Code.REENTRY_BEFORE_LEAVING, player=self.label(player), round=leaving.after_round)
+        leavings = tuple(replace(lv, back_for_round=round_number) if lv is leaving else lv for lv in self.leavings)
+        return replace(self, leavings=leavings)
+
     def _leave(self, leaving: Leaving) -> Tournament:
         self.participant(leaving.player)
-        if self.leaving(leaving.player) is not None:
+        if self._is_out(leaving.player):
             raise TournamentError(Code.ALREADY_LEFT, player=self.label(leaving.player))
+        back = previous.back_for_round if (previous := self.leaving(leaving.player)) is not None else None
+        if back is not None and leaving.after_round < back - 1:
+            raise TournamentError(Code.BACK_ONLY_FROM_ROUND, player=self.label(leaving.player), round=back)
         if not 0 <= leaving.after_round <= self.rounds_planned:
             raise TournamentError(Code.CANNOT_LEAVE_AFTER, round=leaving.after_round)
         if not self.system.is_round_robin and leaving.after_round < len(self.rounds):

@@ -1,7 +1,9 @@
 """Standings: points first, then the tournament's tie-breaks in their configured order.
 
 Players still level after every tie-break share a rank (listed by pairing number). Round-robin players whose
-results were annulled under TK-R10 are listed after the ranked players, without a rank.
+results were annulled under TK-R10 are listed after the ranked players, without a rank. The standings say which
+version of FIDE C.07 they were computed by (``Standings.rules``): the tournament's setting, else the version in
+force on its start date (:mod:`.tiebreak_rules`).
 
 >>> from toreshi.tournament.model import Participant, RoundEntry, ResultCode, Colour, build_record
 >>> people = [Participant(1, "Abenov"), Participant(2, "Bekov")]
@@ -19,6 +21,7 @@ from fractions import Fraction
 from types import MappingProxyType
 
 from toreshi.tournament.model import Participant, Record, ResultCode, RoundEntry, Scoring, Tournament, freeze_entries
+from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 from toreshi.tournament.tiebreaks import (
     TieBreak,
     TieBreakCode,
@@ -52,6 +55,8 @@ class Standings:
     tiebreaks: tuple[TieBreak, ...]
     rows: tuple[Standing, ...]
     record: Record
+    rules: TieBreakRules = TieBreakRules.C07_2026
+    """The version of FIDE C.07 the tie-breaks were computed by."""
 
     def row(self, player: int) -> Standing:
         for row in self.rows:
@@ -64,7 +69,12 @@ class Standings:
         return [row.player.number for row in self.rows]
 
 
-def compute_standings(record: Record, tiebreaks: Iterable[str | TieBreak] = ()) -> Standings:
+def compute_standings(
+    record: Record,
+    tiebreaks: Iterable[str | TieBreak] = (),
+    rules: TieBreakRules = TieBreakRules.C07_2026,
+) -> Standings:
+    """Rank the players of ``record`` by points, then ``tiebreaks`` in order, by the C.07 version ``rules``."""
     order = parse_order(tiebreaks)
     players = record.ranked_players()
     points = {p: record.points(p) for p in players}
@@ -80,7 +90,7 @@ def compute_standings(record: Record, tiebreaks: Iterable[str | TieBreak] = ()) 
                 values[p][index] = Fraction(r)
             groups = _split(groups, {p: (0, Fraction(ranks.get(p, 0))) for p in players})
         else:
-            computed = compute(tiebreak, record)
+            computed = compute(tiebreak, record, rules)
             for p in players:
                 values[p][index] = computed[p]
             groups = _split(groups, {p: _descending(computed[p]) for p in players})
@@ -92,7 +102,7 @@ def compute_standings(record: Record, tiebreaks: Iterable[str | TieBreak] = ()) 
         position += len(group)
     for p in sorted(record.excluded):
         rows.append(Standing(None, record.participants[p], record.points(p), (None,) * len(order)))
-    return Standings(order, tuple(rows), record)
+    return Standings(order, tuple(rows), record, rules)
 
 
 def _descending(value: Value) -> tuple[int, Fraction]:
@@ -110,22 +120,37 @@ def _split(groups: list[list[int]], key: Mapping[int, tuple[int, Fraction]]) -> 
 
 
 def standings_for(tournament: Tournament) -> Standings:
-    """The standings of a tournament by its own tie-break order (or the system's default order)."""
+    """The standings of a tournament by its own tie-break order (or the system's default order), by the C.07
+    version it names, else the one in force on its start date."""
     default = DEFAULT_ROUND_ROBIN_TIEBREAKS if tournament.system.is_round_robin else DEFAULT_SWISS_TIEBREAKS
-    return compute_standings(tournament.record(), tournament.tiebreaks or default)
+    rules = choose_rules(tournament.tiebreak_rules, tournament.start)
+    return compute_standings(tournament.record(), tournament.tiebreaks or default, rules)
 
 
 # --- TRF --------------------------------------------------------------------------------------------------
 
 
+_ROUND_ROBIN_WORDS = ("ROBIN", "BERGER", "RR")
+
+
+def is_round_robin_trf(trf: TrfFile) -> bool:
+    """Whether the tournament type (``192``/``092``) names a round robin; anything else is ranked as a Swiss.
+
+    (FIDE's TieBreakServer also guesses a round robin from the player and round counts when the type does not
+    say ``SWISS``; we do not guess: a Dutch file of 10 players and 9 rounds is a Swiss.)
+    """
+    kind = (trf.system or "").upper()
+    return any(word in kind for word in _ROUND_ROBIN_WORDS)
+
+
 def record_from_trf(trf: TrfFile, scoring: Scoring | None = None, round_robin: bool | None = None) -> Record:
     """The record of a parsed TRF. Blank round blocks inside the played rounds are absences (``Z``).
 
-    ``round_robin`` defaults to what the tournament type (``192``/``092``) says.
+    ``round_robin`` defaults to :func:`is_round_robin_trf`. A round robin of twice as many rounds as one cycle
+    needs is a double round robin (two games per pair, e.g. for Koya's maximum).
     """
     if round_robin is None:
-        kind = (trf.system or "").upper()
-        round_robin = any(word in kind for word in ("ROBIN", "BERGER", "RR"))
+        round_robin = is_round_robin_trf(trf)
     rounds = trf.played_rounds
     participants = {
         p.number: Participant(
@@ -148,12 +173,15 @@ def record_from_trf(trf: TrfFile, scoring: Scoring | None = None, round_robin: b
                 entries[p.number][rnd] = RoundEntry(rnd, ResultCode.ZERO_BYE)
             else:
                 entries[p.number][rnd] = RoundEntry(rnd, block.code, block.opponent, block.colour)
+    cycle = len(participants) - 1 + len(participants) % 2
+    planned = trf.rounds or rounds
     return Record(
         participants=MappingProxyType(participants),
         rounds=rounds,
         entries=freeze_entries(entries),
         scoring=scoring or Scoring(),
         round_robin=round_robin,
+        cycles=2 if round_robin and cycle > 0 and planned == 2 * cycle else 1,
     )
 
 
@@ -162,12 +190,16 @@ def standings_from_trf(
     tiebreaks: Sequence[str | TieBreak] | None = None,
     scoring: Scoring | None = None,
     round_robin: bool | None = None,
+    rules: TieBreakRules | None = None,
 ) -> Standings:
-    """Standings of a parsed TRF (what ``toreshi tournament standings FILE.trf`` prints)."""
+    """Standings of a parsed TRF (what ``toreshi tournament standings FILE.trf`` prints).
+
+    ``rules`` defaults to the C.07 version in force on the file's start date (``042``), the newest without one.
+    """
     record = record_from_trf(trf, scoring, round_robin)
     if tiebreaks is None:
         tiebreaks = DEFAULT_ROUND_ROBIN_TIEBREAKS if record.round_robin else DEFAULT_SWISS_TIEBREAKS
-    return compute_standings(record, tiebreaks)
+    return compute_standings(record, tiebreaks, choose_rules(rules, trf.start_date))
 
 
 def trf_from_standings(

@@ -1,18 +1,21 @@
-"""Tie-breaks by FIDE C.07 (2023/2024 "Play-off and Tie-Break Regulations"), plus two togyz-specific ones.
+"""Tie-breaks by FIDE C.07 ("Play-off and Tie-Break Regulations", 2024 and as amended in 2026), plus two togyz ones.
 
 Each tie-break is a :class:`TieBreak`: a code and its modifiers, written as FIDE writes them (``BH/C1`` for
 Buchholz cut-1, ``BH/M1`` for median Buchholz, ``PS/C1``, ``KS/L60``, ``ARO/C1``). :func:`compute` gives every
 ranked player's value; direct encounter (``DE``) depends on the group of tied players and is computed by
 :func:`direct_encounter_ranks` instead.
 
-Unplayed rounds follow C.07 §16 as FIDE's own TieBreakServer implements it (2024 rules):
+Unplayed rounds follow C.07 §16 as FIDE's own TieBreakServer implements it, in the version given as a
+:class:`~toreshi.tournament.tiebreak_rules.TieBreakRules` (2024 rules, or as amended from 2026-03-01):
 
 * a *voluntarily unplayed round* (VUR) is any round without a game over the board that did not bring a win's
   points: forfeit loss, half- or zero-point bye, absence. Forfeit wins, full-point byes and the PAB are not VURs;
 * an opponent's score is *adjusted* for Buchholz-like values: the VURs without an opponent after their last
   round that was not a VUR (typically the rounds after a withdrawal) count as draws;
 * in a Swiss, each of a player's own rounds without a game over the board contributes a dummy opponent whose
-  score is the player's own final score; cutting drops VUR contributions first;
+  score is the player's own final score; cutting drops VUR contributions first. From 2026 (§16.4) that score is
+  capped: for a forfeit (a scheduled opponent exists) at that opponent's adjusted score, for a round without an
+  opponent (a bye, an absence) at a draw in every round played so far;
 * in a round robin the scheduled game counts as if played (everyone has the same schedule).
 
 The togyz codes: ``BPTS`` — points scored as қостаушы (Black), the second criterion of the 2014 computer
@@ -29,6 +32,7 @@ from enum import Enum
 from fractions import Fraction
 
 from toreshi.tournament.model import Colour, Record, ResultCode, RoundEntry
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 Value = Fraction | None
 
@@ -173,8 +177,23 @@ class _Contribution:
     voluntary: bool
 
 
+def dummy_score(
+    record: Record, entry: RoundEntry, adjusted: Mapping[int, Fraction], own_score: Fraction, rules: TieBreakRules
+) -> Fraction:
+    """The score of the dummy opponent that stands in for an unplayed round of a Swiss (C.07 16.4).
+
+    2024: the player's own final score. 2026: the same, but at most the scheduled opponent's adjusted score
+    for a forfeit (16.4.1), and at most a draw in every round for a round without an opponent (16.4.2).
+    """
+    if not rules.caps_dummy_opponents:
+        return own_score
+    if entry.opponent is not None:
+        return min(own_score, adjusted[entry.opponent])
+    return min(own_score, record.scoring.draw * record.rounds)
+
+
 def _contributions(
-    record: Record, player: int, adjusted: Mapping[int, Fraction], own_score: Fraction
+    record: Record, player: int, adjusted: Mapping[int, Fraction], own_score: Fraction, rules: TieBreakRules
 ) -> list[_Contribution]:
     scoring = record.scoring
     entries = record.entries.get(player, {})
@@ -195,8 +214,9 @@ def _contributions(
             score = adjusted[entry.opponent]
             result.append(_Contribution(score, score * own, voluntary=False))
         else:
-            # C.07 16.4: a dummy opponent with the player's own score.
-            result.append(_Contribution(own_score, own_score * own, is_voluntarily_unplayed(entry)))
+            # C.07 16.4: a dummy opponent with the player's own score (capped from 2026).
+            score = dummy_score(record, entry, adjusted, own_score, rules)
+            result.append(_Contribution(score, score * own, is_voluntarily_unplayed(entry)))
     return result
 
 
@@ -215,8 +235,12 @@ def _cut(contributions: list[_Contribution], lowest: int, highest: int) -> list[
 # --- the tie-breaks ---------------------------------------------------------------------------------------
 
 
-def compute(tiebreak: TieBreak, record: Record) -> dict[int, Value]:
-    """The value of ``tiebreak`` for every ranked player (higher is better). Not for ``DE``."""
+def compute(tiebreak: TieBreak, record: Record, rules: TieBreakRules = TieBreakRules.C07_2026) -> dict[int, Value]:
+    """The value of ``tiebreak`` for every ranked player (higher is better). Not for ``DE``.
+
+    ``rules`` is the version of C.07 (it matters for Buchholz and Sonneborn–Berger in a Swiss with unplayed
+    rounds); the newest by default, as for a tournament without a date.
+    """
     players = record.ranked_players()
     code = tiebreak.code
     if code is TieBreakCode.DE:
@@ -225,7 +249,7 @@ def compute(tiebreak: TieBreak, record: Record) -> dict[int, Value]:
         adjusted = adjusted_scores(record)
         values: dict[int, Value] = {}
         for p in players:
-            contributions = _contributions(record, p, adjusted, record.points(p))
+            contributions = _contributions(record, p, adjusted, record.points(p), rules)
             kept = _cut(contributions, tiebreak.cut_lowest, tiebreak.cut_highest)
             parts = [c.score if code is TieBreakCode.BH else c.value for c in kept]
             values[p] = sum(parts, Fraction(0))

@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from datetime import date
 from fractions import Fraction
 
 from toreshi.tournament.model import Colour, ResultCode
@@ -201,6 +202,22 @@ class TrfFile:
         if rounds < 1:
             raise TrfError(f"number of rounds must be positive, not {rounds}")
         return rounds
+
+    @property
+    def start_date(self) -> date | None:
+        """The start date (``042``, ``YYYY/MM/DD``; ``-`` and ``.`` separators accepted); None if absent or unreadable.
+
+        >>> parse_trf("042 2026/03/01\\r").start_date, parse_trf("042 soon\\r").start_date
+        (datetime.date(2026, 3, 1), None)
+        """
+        value = self._value("042")
+        match = re.fullmatch(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})", value or "")
+        if match is None:
+            return None
+        try:
+            return date(int(match[1]), int(match[2]), int(match[3]))
+        except ValueError:
+            return None
 
     @property
     def initial_colour(self) -> Colour | None:

@@ -3,6 +3,10 @@
 Scores are kept in tenths of a point (a win is 10, a draw 5) so that every comparison is exact and the
 packed edge weights stay integers. Only **played** games count for colours and for the rematch ban; a
 forfeit keeps its scheduled opponent for the float rules but is not a meeting (C1, C.04.3 1.4.3).
+
+With an accelerated system (Baku, C.04.5.1) the *pairing score* is the score plus the round's virtual points:
+it sorts the brackets, decides the bye's score, the topscorers and, for earlier rounds, the floats (each with
+that round's virtual points), as in bbpPairings. Points for tie-breaks and standings never include them.
 """
 
 from __future__ import annotations
@@ -71,6 +75,7 @@ class PlayerState:
     """Effective pairing number, 0-based (players who never took part and are absent now are skipped)."""
     rounds: tuple[PastRound, ...]
     score: int
+    """The pairing score in tenths: points so far plus this round's virtual points (none without acceleration)."""
     white_games: int
     black_games: int
     preference: Colour | None
@@ -81,7 +86,13 @@ class PlayerState:
     """Opponents met over the board (C1)."""
     bye_eligible: bool
     """C2: no pairing-allocated bye yet and no win's points without playing."""
+    forbidden: frozenset[int] = frozenset()
+    """Players the organiser keeps apart from this one in this round (club, family): C1 as well."""
+    accelerations: tuple[int, ...] = ()
+    """Virtual points (tenths) by round index: ``accelerations[r - 1]`` when round r is paired."""
 
+    barred: frozenset[int] = field(init=False)
+    """Everyone this player may not be paired with (C1): opponents met, and the organiser's prohibitions."""
     imbalance: int = field(init=False)
     """|colour difference| over played games."""
     absolute_imbalance: bool = field(init=False)
@@ -93,18 +104,36 @@ class PlayerState:
         # Derived once: the edge weights ask for these hundreds of thousands of times per round.
         imbalance = abs(self.white_games - self.black_games)
         absolute = imbalance > 1 or self.repeated is not None
+        object.__setattr__(self, "barred", self.opponents | self.forbidden)
         object.__setattr__(self, "imbalance", imbalance)
         object.__setattr__(self, "absolute_imbalance", imbalance > 1)
         object.__setattr__(self, "absolute", absolute)
         object.__setattr__(self, "strong", not absolute and imbalance > 0)
 
+    def acceleration(self, round_index: int) -> int:
+        """The virtual points (tenths) when the round with 0-based index ``round_index`` was (or is) paired."""
+        return self.accelerations[round_index] if 0 <= round_index < len(self.accelerations) else 0
+
     def score_before(self, rounds_back: int) -> int:
-        """The score ``rounds_back`` rounds ago."""
-        return self.score - sum(r.points for r in self.rounds[len(self.rounds) - rounds_back :])
+        """The pairing score ``rounds_back`` rounds ago (real points then, plus that round's virtual points)."""
+        played = len(self.rounds)
+        real = self.score - self.acceleration(played)
+        since = sum(r.points for r in self.rounds[played - rounds_back :])
+        return real - since + self.acceleration(played - rounds_back)
 
 
-def build_state(number: int, rank: int, rounds: Sequence[PastRound]) -> PlayerState:
-    """Colour preference and the rest, computed from the player's earlier rounds."""
+def build_state(
+    number: int,
+    rank: int,
+    rounds: Sequence[PastRound],
+    forbidden: frozenset[int] = frozenset(),
+    accelerations: Sequence[int] = (),
+) -> PlayerState:
+    """Colour preference and the rest, computed from the player's earlier rounds.
+
+    ``forbidden``: players the organiser keeps apart from this one this round; ``accelerations``: virtual points
+    (tenths) by round index, ``score`` then includes those of the round being paired.
+    """
     white = black = 0
     streak = 0
     last: Colour | None = None
@@ -136,7 +165,7 @@ def build_state(number: int, rank: int, rounds: Sequence[PastRound]) -> PlayerSt
         number=number,
         rank=rank,
         rounds=tuple(rounds),
-        score=sum(r.points for r in rounds),
+        score=sum(r.points for r in rounds) + (accelerations[len(rounds)] if len(accelerations) > len(rounds) else 0),
         white_games=white,
         black_games=black,
         preference=preference,
@@ -144,6 +173,8 @@ def build_state(number: int, rank: int, rounds: Sequence[PastRound]) -> PlayerSt
         played_games=sum(1 for r in rounds if r.played),
         opponents=frozenset(r.opponent for r in rounds if r.played and r.opponent is not None),
         bye_eligible=not any(not r.played and r.points >= WIN for r in rounds),
+        forbidden=forbidden,
+        accelerations=tuple(accelerations),
     )
 
 

@@ -80,8 +80,8 @@ def make_layout(scores_descending: list[int], played_rounds: int, planned_rounds
 
 
 def compatible(a: PlayerState, b: PlayerState, layout: Layout) -> bool:
-    """Absolute criteria C1 and C3 (C3 is waived in the last round when a topscorer is involved)."""
-    if b.number in a.opponents:
+    """Absolute criteria C1 (no rematch, no prohibited pair) and C3 (waived in the last round for topscorers)."""
+    if b.number in a.barred:
         return False
     if not (a.absolute and b.absolute and a.preference is b.preference):
         return True

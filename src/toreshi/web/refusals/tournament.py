@@ -48,6 +48,13 @@ MESSAGES: dict[RefusalCode, str] = {
     T.ALREADY_LEFT: N_("%(player)s has already left the tournament."),
     T.CANNOT_LEAVE_AFTER: N_("A player cannot leave after round %(round)s."),
     T.SWISS_LEAVES_AFTER_PAIRED_ROUND: N_("Round %(round)s is already paired: in a Swiss the player leaves after it."),
+    T.BACK_ONLY_FROM_ROUND: N_("%(player)s plays again only from round %(round)s."),
+    T.NOT_LEFT: N_("%(player)s has not left the tournament."),
+    T.NO_REENTRY_IN_ROUND_ROBIN: N_("A round robin takes no re-entries."),
+    T.EXPELLED_CANNOT_REENTER: N_("%(player)s was expelled and cannot enter again."),
+    T.REENTRY_CLOSED: N_("Re-entries are not allowed for round %(round)s."),
+    T.ROUND_NOT_TO_BE_PAIRED: N_("Round %(round)s is not a round still to be paired."),
+    T.REENTRY_BEFORE_LEAVING: N_("%(player)s left after round %(round)s: a re-entry comes after that."),
     # the journal
     T.NOT_CREATED: N_("The tournament has not been created yet."),
     T.ALREADY_CREATED: N_("The tournament already exists."),
