@@ -25,11 +25,11 @@ from types import ModuleType
 
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
 from toreshi.web.i18n import gettext
-from toreshi.web.refusals import common
+from toreshi.web.refusals import common, quiz
 
 log = logging.getLogger(__name__)
 
-MODULES: tuple[ModuleType, ...] = (common,)
+MODULES: tuple[ModuleType, ...] = (common, quiz)
 """Every module of messages; a room kind's module is added here."""
 
 _INDEX = re.compile(r"\[\d+\]")
