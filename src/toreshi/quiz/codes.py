@@ -46,8 +46,6 @@ class QuizCode(RefusalCode):
 
     # teams and turns
     NOT_A_TEAM = "quiz_not_a_team"
-    NO_TEAM = "quiz_no_team"
-    """Nobody to ``action_term`` now (no chooser, no striker, nobody answering)."""
     NOT_YOUR_STRIKE = "quiz_not_your_strike"
     NOT_CHOOSER = "quiz_not_chooser"
     NOT_ANSWERING = "quiz_not_answering"

@@ -383,12 +383,16 @@ class GameState:
             raise Refused(QuizCode.TIMERS)
         return GameState(setup=setup, phase=Phase.DRAW, last_ms=event.at_ms)
 
+    def not_now(self, doing: str) -> Refused:
+        """Why ``doing`` (a key of :data:`~toreshi.quiz.codes.ACTIONS`) cannot be done at the game's stage."""
+        if self.phase is Phase.FINISHED:
+            return Refused(QuizCode.FINISHED)
+        return Refused(QuizCode.WRONG_PHASE, action_term=ACTIONS[doing], phase_term=phase_term(self.phase.value))
+
     def _require(self, *phases: Phase, doing: str) -> None:
-        """``doing`` (a key of :data:`~toreshi.quiz.codes.ACTIONS`) needs the game in one of ``phases``."""
+        """``doing`` needs the game in one of ``phases``."""
         if self.phase not in phases:
-            if self.phase is Phase.FINISHED:
-                raise Refused(QuizCode.FINISHED)
-            raise Refused(QuizCode.WRONG_PHASE, action_term=ACTIONS[doing], phase_term=phase_term(self.phase.value))
+            raise self.not_now(doing)
 
     def _require_team(self, team: str) -> None:
         if team not in self.teams:

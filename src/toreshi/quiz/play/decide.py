@@ -19,7 +19,7 @@ from collections.abc import Sequence
 
 from toreshi.kit.core import Context, Decision
 from toreshi.kit.refusal import Common, Refused
-from toreshi.quiz.codes import ACTIONS, QuizCode
+from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import (
     AnswerJudged,
     AnswerTimeExtended,
@@ -178,11 +178,14 @@ def _sync(state: PlayState, context: Context) -> Sequence[Event]:
     return [LinkMeasured(state.game.last_ms, team, sync)]
 
 
-def _team(team: str | None, default: str | None, doing: str) -> str:
-    """The team a host's command names, or the one the game implies (the chooser, the striker, the answerer)."""
+def _team(team: str | None, default: str | None, game: GameState, doing: str) -> str:
+    """The team a host's command names, or the one the game implies (the chooser, the striker, the answerer).
+
+    The game implies nobody only when it is not at the stage for ``doing`` (before the draw, outside the striking or
+    the answering), which is what the refusal says."""
     chosen = default if team is None else team
     if chosen is None:
-        raise Refused(QuizCode.NO_TEAM, action_term=ACTIONS[doing])
+        raise game.not_now(doing)
     return chosen
 
 
@@ -197,11 +200,11 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
         case Draw(team=str(team)):
             return [FirstChooserDrawn(now, team)]
         case Strike():
-            return [ThemeStruck(now, _team(command.team, game.striker, "strike"), command.theme)]
+            return [ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
         case AnnounceTheme():
             return [ThemeAnnounced(now, command.theme, command.explanation)]
         case Choose():
-            team = _team(command.team, game.chooser, "choose")
+            team = _team(command.team, game.chooser, game, "choose")
             events: list[Event] = []
             if command.theme not in game.announced and command.theme in range(len(game._setup.board.themes)):
                 events.append(ThemeAnnounced(now, command.theme))  # choosing from a theme announces it
@@ -215,13 +218,13 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
             return [ReadingFinished(now)]
         case Right() | Wrong():
             correct = isinstance(command, Right)
-            return [AnswerJudged(now, _team(command.team, answering, "judge"), correct)]
+            return [AnswerJudged(now, _team(command.team, answering, game, "judge"), correct)]
         case Clarify():
             return [ClarificationRequested(now)]
         case Extend():
             return [AnswerTimeExtended(now, command.ms if command.ms is not None else game._setup.answer_ms)]
         case CancelPress():
-            return [PressCancelled(now, _team(command.team, answering, "cancel_press"))]
+            return [PressCancelled(now, _team(command.team, answering, game, "cancel_press"))]
         case Replace():
             return [QuestionReplaced(now, command.reason, command.theme, command.reserve)]
         case Reverse():

@@ -40,7 +40,6 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.TIMERS: N_("The reading speed, the press window and the answer time must be more than zero."),
     # teams and turns
     QuizCode.NOT_A_TEAM: N_("%(team)s does not play in this game."),
-    QuizCode.NO_TEAM: N_("There is no team to %(action_term)s for now."),
     QuizCode.NOT_YOUR_STRIKE: N_("It is %(striker)s's turn to strike a theme, not %(team)s's (%(clause)s)."),
     QuizCode.NOT_CHOOSER: N_("%(chooser)s chooses the question, not %(team)s (%(clause)s)."),
     QuizCode.NOT_ANSWERING: N_("%(answering)s is answering, not %(team)s."),
