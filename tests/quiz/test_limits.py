@@ -217,32 +217,28 @@ def _package(question: Question | None = None, **fields: Any) -> Package:
     return dataclasses.replace(Package("P", rounds=(Round("R", (theme,)),)), **fields)
 
 
-def _items(term: str) -> str:
-    return f"pack_items_{term}"
-
-
 @pytest.mark.parametrize(
     ("package", "code", "params"),
     [
         (
             _package(name="x" * 351),
-            PackCode.PACKAGE_TEXT_TOO_LONG,
-            {"item_term": "pack_item_package_name", "length": 351, "limit": 350},
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_package_name", "place": "x" * 59 + "…", "length": 351, "limit": 350},
         ),
         (
             _package(rounds=tuple(Round(f"R{index}") for index in range(51))),
-            PackCode.PACKAGE_TOO_MANY,
-            {"count": 51, "items_term": _items("rounds"), "limit": 50},
+            PackCode.TOO_MANY_ROUNDS,
+            {"place": "P", "count": 51, "limit": 50},
         ),
         (
             _package(rounds=(Round("R", tuple(Theme(f"T{i}") for i in range(31))),)),
-            PackCode.TOO_MANY,
-            {"place": "R", "count": 31, "items_term": _items("themes"), "limit": 30},
+            PackCode.TOO_MANY_THEMES,
+            {"place": "R", "count": 31, "limit": 30},
         ),
         (
             _package(rounds=(Round("R", (Theme("T", tuple(Question(i) for i in range(31))),)),)),
-            PackCode.TOO_MANY,
-            {"place": "R › T", "count": 31, "items_term": _items("questions"), "limit": 30},
+            PackCode.TOO_MANY_QUESTIONS,
+            {"place": "R › T", "count": 31, "limit": 30},
         ),
         (
             _package(Question(1, params=(Parameter.content("question", (ContentItem.text("q" * 1501),)),))),
@@ -251,13 +247,13 @@ def _items(term: str) -> str:
         ),
         (
             _package(Question(1, params=(Parameter.content("question", (ContentItem.text("q"),) * 31),))),
-            PackCode.TOO_MANY,
-            {"place": "R › T › 1 › question", "count": 31, "items_term": _items("content_items"), "limit": 30},
+            PackCode.TOO_MANY_CONTENT_ITEMS,
+            {"place": "R › T › 1 › question", "count": 31, "limit": 30},
         ),
         (
             _package(Question(1, params=tuple(Parameter.simple(f"p{i}", "") for i in range(31)))),
-            PackCode.TOO_MANY,
-            {"place": "R › T › 1", "count": 31, "items_term": _items("parameters"), "limit": 30},
+            PackCode.TOO_MANY_PARAMETERS,
+            {"place": "R › T › 1", "count": 31, "limit": 30},
         ),
         (
             _package(Question(1, right=("a" * 351,))),
@@ -266,18 +262,18 @@ def _items(term: str) -> str:
         ),
         (
             _package(Question(1, params=(Parameter.numbers("price", NumberSet(1, 999_999_999, 1)),))),
-            PackCode.TOO_MANY,
-            {"place": "R › T › 1 › price", "count": 999_999_999, "items_term": _items("numbers"), "limit": 1000},
+            PackCode.TOO_MANY_NUMBERS,
+            {"place": "R › T › 1 › price", "count": 999_999_999, "limit": 1000},
         ),
         (
             _package(info=Info(authors=tuple("a" for _ in range(11)))),
-            PackCode.PACKAGE_TOO_MANY,
-            {"count": 11, "items_term": _items("authors"), "limit": 10},
+            PackCode.TOO_MANY_AUTHORS,
+            {"place": "P", "count": 11, "limit": 10},
         ),
         (
             _package(info=Info(comments="c" * 1501)),
-            PackCode.PACKAGE_TEXT_TOO_LONG,
-            {"item_term": "pack_item_comments", "length": 1501, "limit": 1500},
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_comments", "place": "P", "length": 1501, "limit": 1500},
         ),
     ],
 )
@@ -290,7 +286,9 @@ def test_content_limits_name_the_breach(package: Package, code: PackCode, params
 
 def test_content_limits_apply_when_reading() -> None:
     data = write_siq(_package(name="x" * 400))
-    with unsafe(PackCode.PACKAGE_TEXT_TOO_LONG, item_term="pack_item_package_name", length=400, limit=350):
+    with unsafe(
+        PackCode.TEXT_TOO_LONG, item_term="pack_item_package_name", place="x" * 59 + "…", length=400, limit=350
+    ):
         read_siq(data)
     assert read_siq(data, Limits(max_text=500)).name == "x" * 400
 

@@ -119,9 +119,9 @@ class QuizCode(RefusalCode):
 class PackCode(RefusalCode):
     """A question pack that cannot be read, or that breaks a safety limit (:mod:`toreshi.quiz.limits`).
 
-    ``place`` is where in the pack, as a path of the pack's own names (``"Бой 1 › Реки › 300"``: round, theme,
-    question price, parameter), so that it reads the same in every language; ``item_term`` names the kind of text
-    (a theme name, an answer, a comment)."""
+    ``place`` is where in the pack, as the pack's own names so that it reads the same in every language: the pack's
+    name for the pack itself, else the path ``"Бой 1 › Реки › 300"`` (round, theme, question price, parameter);
+    ``item_term`` names the kind of text (a theme name, an answer, a comment)."""
 
     NOT_A_PACK = "pack_not_a_pack"
     FILE_TOO_LARGE = "pack_file_too_large"
@@ -163,11 +163,17 @@ class PackCode(RefusalCode):
     # content limits (SIGame's PackageLimits)
     TEXT_TOO_LONG = "pack_text_too_long"
     """The ``item_term`` at ``place`` is ``length`` characters, more than ``limit``."""
-    PACKAGE_TEXT_TOO_LONG = "pack_package_text_too_long"
-    """The same for a text of the package itself (its name, a tag, its authors): no ``place``."""
-    TOO_MANY = "pack_too_many"
-    """``place`` has ``count`` ``items_term``, more than ``limit``."""
-    PACKAGE_TOO_MANY = "pack_package_too_many"
+    TOO_MANY_ROUNDS = "pack_too_many_rounds"
+    """``place`` has ``count`` of them, more than ``limit`` (and so on for the others)."""
+    TOO_MANY_THEMES = "pack_too_many_themes"
+    TOO_MANY_QUESTIONS = "pack_too_many_questions"
+    TOO_MANY_PARAMETERS = "pack_too_many_parameters"
+    TOO_MANY_CONTENT_ITEMS = "pack_too_many_content_items"
+    TOO_MANY_SCRIPT_STEPS = "pack_too_many_script_steps"
+    TOO_MANY_AUTHORS = "pack_too_many_authors"
+    TOO_MANY_SOURCES = "pack_too_many_sources"
+    TOO_MANY_NUMBERS = "pack_too_many_numbers"
+    """A number set offers ``count`` numbers to choose from, more than ``limit``."""
     # writing
     MEDIA_TWICE = "pack_media_twice"
     MEDIA_NAME = "pack_media_name"
@@ -257,16 +263,6 @@ PACK_TERMS = {
     "comments": "pack_item_comments",
     "showman_comments": "pack_item_showman_comments",
     "extension": "pack_item_extension",
-    # what a pack holds too many of (``items_term``)
-    "rounds": "pack_items_rounds",
-    "themes": "pack_items_themes",
-    "questions": "pack_items_questions",
-    "parameters": "pack_items_parameters",
-    "content_items": "pack_items_content_items",
-    "script_steps": "pack_items_script_steps",
-    "authors": "pack_items_authors",
-    "sources": "pack_items_sources",
-    "numbers": "pack_items_numbers",
     # what a value should have been (``kind_term``)
     "integer": "pack_kind_integer",
     "boolean": "pack_kind_boolean",

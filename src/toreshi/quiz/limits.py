@@ -241,28 +241,29 @@ def _check_tree(root: Element, what: str, limits: Limits) -> None:
 
 
 def check_package(package: Package, limits: Limits = DEFAULT_LIMITS) -> None:
-    """Apply SIGame's content limits; raises :class:`UnsafePackError` naming the first breach and where (``place``,
-    the pack's own names from the round down)."""
-    _check_text(package.name, "package_name", (), limits.max_text)
-    _check_count(package.rounds, limits.max_rounds, "rounds", ())
-    _check_texts(package.tags, "tag", (), limits.max_text)
-    _check_info(package.info, (), limits)
+    """Apply SIGame's content limits; raises :class:`UnsafePackError` naming the first breach and where (``place``:
+    the pack's name for the pack itself, else its own names from the round down)."""
+    top: Place = (package.name,)
+    _check_text(package.name, "package_name", top, limits.max_text)
+    _check_count(package.rounds, limits.max_rounds, PackCode.TOO_MANY_ROUNDS, top)
+    _check_texts(package.tags, "tag", top, limits.max_text)
+    _check_info(package.info, top, limits)
     for round_ in package.rounds:
         place: Place = (round_.name,)
         _check_text(round_.name, "round_name", place, limits.max_text)
-        _check_count(round_.themes, limits.max_themes, "themes", place)
+        _check_count(round_.themes, limits.max_themes, PackCode.TOO_MANY_THEMES, place)
         _check_info(round_.info, place, limits)
         for theme in round_.themes:
             place = (round_.name, theme.name)
             _check_text(theme.name, "theme_name", place, limits.max_text)
-            _check_count(theme.questions, limits.max_questions, "questions", place)
+            _check_count(theme.questions, limits.max_questions, PackCode.TOO_MANY_QUESTIONS, place)
             _check_info(theme.info, place, limits)
             for question in theme.questions:
                 _check_question(question, (*place, str(question.price)), limits)
 
 
 Place = tuple[str, ...]
-"""Where in a pack: the names from the round down (round, theme, question price, parameters)."""
+"""Where in a pack: its name, or the names from the round down (round, theme, question price, parameters)."""
 
 
 def _check_question(question: Question, place: Place, limits: Limits) -> None:
@@ -272,31 +273,31 @@ def _check_question(question: Question, place: Place, limits: Limits) -> None:
     _check_texts(question.wrong, "wrong_answer", place, limits.max_text)
     _check_info(question.info, place, limits)
     if question.script is not None:
-        _check_count(question.script, limits.max_steps, "script_steps", place)
+        _check_count(question.script, limits.max_steps, PackCode.TOO_MANY_SCRIPT_STEPS, place)
         for step in question.script:
             _check_params(step.params, place, limits)
 
 
 def _check_params(params: tuple[Parameter, ...], place: Place, limits: Limits) -> None:
-    _check_count(params, limits.max_params, "parameters", place)
+    _check_count(params, limits.max_params, PackCode.TOO_MANY_PARAMETERS, place)
     for param in params:
         _check_text(param.name, "parameter_name", place, limits.max_text)
         inner = (*place, param.name)
         _check_text(param.text, "parameter_value", inner, limits.max_content)
-        _check_count(param.items, limits.max_items, "content_items", inner)
+        _check_count(param.items, limits.max_items, PackCode.TOO_MANY_CONTENT_ITEMS, inner)
         for item in param.items:
             _check_text(item.value, "content", inner, limits.max_content)
         if param.number_set is not None and param.number_set.size > limits.max_number_set:
             raise UnsafePackError(
-                PackCode.TOO_MANY, place=place_of(*inner), count=param.number_set.size,
-                items_term=PACK_TERMS["numbers"], limit=limits.max_number_set,
+                PackCode.TOO_MANY_NUMBERS, place=place_of(*inner), count=param.number_set.size,
+                limit=limits.max_number_set,
             )  # fmt: skip
         _check_params(param.children, inner, limits)
 
 
 def _check_info(info: Info, place: Place, limits: Limits) -> None:
-    _check_count(info.authors, limits.max_info_items, "authors", place)
-    _check_count(info.sources, limits.max_info_items, "sources", place)
+    _check_count(info.authors, limits.max_info_items, PackCode.TOO_MANY_AUTHORS, place)
+    _check_count(info.sources, limits.max_info_items, PackCode.TOO_MANY_SOURCES, place)
     _check_texts(info.authors, "author", place, limits.max_text)
     _check_texts(info.sources, "source", place, limits.max_content)
     _check_text(info.comments, "comments", place, limits.max_content)
@@ -304,15 +305,9 @@ def _check_info(info: Info, place: Place, limits: Limits) -> None:
     _check_text(info.extension, "extension", place, limits.max_content)
 
 
-def _check_count(things: tuple[object, ...], limit: int, what: str, place: Place) -> None:
+def _check_count(things: tuple[object, ...], limit: int, code: PackCode, place: Place) -> None:
     if len(things) > limit:
-        if not place:
-            raise UnsafePackError(
-                PackCode.PACKAGE_TOO_MANY, count=len(things), items_term=PACK_TERMS[what], limit=limit
-            )
-        raise UnsafePackError(
-            PackCode.TOO_MANY, place=place_of(*place), count=len(things), items_term=PACK_TERMS[what], limit=limit
-        )
+        raise UnsafePackError(code, place=place_of(*place), count=len(things), limit=limit)
 
 
 def _check_texts(texts: Iterable[str], what: str, place: Place, limit: int) -> None:
@@ -322,10 +317,6 @@ def _check_texts(texts: Iterable[str], what: str, place: Place, limit: int) -> N
 
 def _check_text(text: str, what: str, place: Place, limit: int) -> None:
     if len(text) > limit:
-        if not place:
-            raise UnsafePackError(
-                PackCode.PACKAGE_TEXT_TOO_LONG, item_term=PACK_TERMS[what], length=len(text), limit=limit
-            )
         raise UnsafePackError(
             PackCode.TEXT_TOO_LONG, item_term=PACK_TERMS[what], place=place_of(*place), length=len(text), limit=limit
         )

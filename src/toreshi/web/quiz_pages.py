@@ -428,6 +428,7 @@ def client_strings() -> dict[str, str]:
         "source_serial": _("serial port"),
         "connecting": _("Connecting…"),
         "online": _("Connected"),
+        "key_space": _("Space"),
         "offline": _("Connection lost — reconnecting…"),
         "locked": _("Wait"),
         "open": _("Press!"),

@@ -24,7 +24,8 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
-from toreshi.web.i18n import gettext
+from toreshi.web.formatting import format_number
+from toreshi.web.i18n import current_language, gettext
 from toreshi.web.refusals import common, quiz
 
 log = logging.getLogger(__name__)
@@ -56,7 +57,7 @@ TERMS: Mapping[str, str] = _merged("TERMS")
 
 def _param(key: str, value: ParamValue) -> str:
     if isinstance(value, int):
-        return str(value)
+        return format_number(value, current_language())  # "60 000" in Kazakh and Russian, "60,000" in English
     if key in TRANSLATED_PARAMS or key.endswith("_term"):
         base = _INDEX.sub("", value).rsplit(".", 1)[-1]  # "players[2].rating" → "rating"
         msgid = TERMS.get(value) or TERMS.get(base)

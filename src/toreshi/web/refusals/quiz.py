@@ -100,7 +100,7 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.NO_FREE_CODE: N_("Could not find a free room code; try again."),
     QuizCode.NO_SUCH_GAME: N_("There is no such game."),
     QuizCode.REPORT_CLOSED: N_("The report opens once the game is over."),
-    QuizCode.SERIAL_PORT_NAME: N_("A serial port is a /dev/… path or COM and a number."),
+    QuizCode.SERIAL_PORT_NAME: N_("A serial port is a /dev/ path or COM and a number."),
     QuizCode.SERIAL_PORT_UNAVAILABLE: N_("The port %(port)s cannot be opened: it is not there, or it is busy."),
     # packs
     PackCode.NOT_A_PACK: N_("This is not a question pack: neither a .siq archive, nor SIQ XML, nor db.chgk.info text."),
@@ -132,9 +132,15 @@ MESSAGES: dict[RefusalCode, str] = {
     PackCode.ARCHIVE_TOO_LARGE: N_("The archive unpacks to %(size)s bytes, more than %(limit)s."),
     PackCode.TEXT_TOO_LARGE: N_("The text is too large: %(size)s, at most %(limit)s."),
     PackCode.TEXT_TOO_LONG: N_("%(item_term)s (%(place)s): %(length)s characters, at most %(limit)s."),
-    PackCode.PACKAGE_TEXT_TOO_LONG: N_("%(item_term)s of the pack: %(length)s characters, at most %(limit)s."),
-    PackCode.TOO_MANY: N_("%(place)s: too many %(items_term)s — %(count)s, at most %(limit)s."),
-    PackCode.PACKAGE_TOO_MANY: N_("The pack has too many %(items_term)s — %(count)s, at most %(limit)s."),
+    PackCode.TOO_MANY_ROUNDS: N_("%(place)s: %(count)s rounds, at most %(limit)s."),
+    PackCode.TOO_MANY_THEMES: N_("%(place)s: %(count)s themes, at most %(limit)s."),
+    PackCode.TOO_MANY_QUESTIONS: N_("%(place)s: %(count)s questions, at most %(limit)s."),
+    PackCode.TOO_MANY_PARAMETERS: N_("%(place)s: %(count)s parameters, at most %(limit)s."),
+    PackCode.TOO_MANY_CONTENT_ITEMS: N_("%(place)s: %(count)s content items, at most %(limit)s."),
+    PackCode.TOO_MANY_SCRIPT_STEPS: N_("%(place)s: %(count)s script steps, at most %(limit)s."),
+    PackCode.TOO_MANY_AUTHORS: N_("%(place)s: %(count)s authors, at most %(limit)s."),
+    PackCode.TOO_MANY_SOURCES: N_("%(place)s: %(count)s sources, at most %(limit)s."),
+    PackCode.TOO_MANY_NUMBERS: N_("%(place)s offers %(count)s numbers to choose from, at most %(limit)s."),
     PackCode.MEDIA_TWICE: N_("The media file %(entry)s appears twice in the pack."),
     PackCode.MEDIA_NAME: N_("The media file name %(name)s cannot be a file of an archive."),
     PackCode.UNWRITABLE_TEXT: N_("<%(element)s> holds a control character that XML cannot carry."),
@@ -149,7 +155,7 @@ MESSAGES: dict[RefusalCode, str] = {
     PackCode.CHGK_NO_ANSWER: N_("«Вопрос» at line %(line)s (theme «%(theme)s»): question %(question)s has no answer."),
     PackCode.CHGK_BAD_NUMBER: N_(
         "«Вопрос» at line %(line)s (theme «%(theme)s»), «%(label)s»: item %(number)s does not follow a numbering "
-        "1, 2, 3… or 10, 20, 30…"
+        "1, 2, 3 or 10, 20, 30."
     ),
     PackCode.CHGK_NUMBER_TWICE: N_(
         "«Вопрос» at line %(line)s (theme «%(theme)s»), «%(label)s»: item %(number)s appears twice."
@@ -239,16 +245,6 @@ TERMS: dict[str, str] = {
     PACK_TERMS["comments"]: N_("The comments"),
     PACK_TERMS["showman_comments"]: N_("The host's comments"),
     PACK_TERMS["extension"]: N_("The extension"),
-    # what a pack holds too many of (``items_term``)
-    PACK_TERMS["rounds"]: N_("rounds"),
-    PACK_TERMS["themes"]: N_("themes"),
-    PACK_TERMS["questions"]: N_("questions"),
-    PACK_TERMS["parameters"]: N_("parameters"),
-    PACK_TERMS["content_items"]: N_("content items"),
-    PACK_TERMS["script_steps"]: N_("script steps"),
-    PACK_TERMS["authors"]: N_("authors"),
-    PACK_TERMS["sources"]: N_("sources"),
-    PACK_TERMS["numbers"]: N_("numbers to choose from"),
     # what a value should have been (``kind_term``)
     PACK_TERMS["integer"]: N_("a whole number"),
     PACK_TERMS["boolean"]: N_("True or False"),

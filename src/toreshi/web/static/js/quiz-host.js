@@ -33,7 +33,7 @@ function notice(text) {
 const ACTIONS = [
   // [command, label key, key hint, data]
   ["draw", "draw", "D"],
-  ["finish_reading", "finish_reading", "Space"],
+  ["finish_reading", "finish_reading", "key_space"],
   ["right", "right", "Enter"],
   ["wrong", "wrong", "−"],
   ["clarify", "clarify", "C"],
@@ -143,7 +143,7 @@ function renderActions() {
     if (!state.can.includes(type)) continue;
     const button = element("button", type === "right" ? "primary" : type === "wrong" ? "danger" : "", t(label));
     button.type = "button";
-    button.append(element("kbd", "", hint));
+    button.append(element("kbd", "", hint.startsWith("key_") ? t(hint) : hint));
     button.addEventListener("click", () => act(type));
     bar.append(button);
   }
