@@ -30,7 +30,7 @@ the theme, the clause) and leaves the state unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, TypeVar
 
@@ -90,6 +90,9 @@ def replace(state: _State, /, **changes: Any) -> _State:
     some thirty events, and ``dataclasses.replace`` was half of that time."""
     new = object.__new__(type(state))
     for name in type(state).__slots__:
+        if name == "_memo":
+            object.__setattr__(new, name, {})  # what was derived from the old state is not the new one's
+            continue
         object.__setattr__(new, name, changes.pop(name) if name in changes else getattr(state, name))
     if changes:
         raise TypeError(f"{type(state).__name__} has no fields {sorted(changes)}")
@@ -204,6 +207,8 @@ class GameState:
     score_requests: tuple[str, ...] = ()
     announcements: tuple[ScoreSnapshot, ...] = ()
     announced_at_cells_left: int | None = None
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    """Values derived from this state, computed once (the state never changes; a new state starts empty)."""
 
     # -- derived views -------------------------------------------------------------------------------------
 
@@ -238,9 +243,14 @@ class GameState:
 
     @property
     def open_cells(self) -> tuple[tuple[int, int], ...]:
-        if self.phase is Phase.STRIKING:
-            return ()
-        return tuple((t, v) for t in self.themes_in_play for v in VALUES if self.is_open(t, v))
+        found: tuple[tuple[int, int], ...] | None = self._memo.get("open_cells")
+        if found is None:
+            if self.phase is Phase.STRIKING:
+                found = ()
+            else:
+                found = tuple((t, v) for t in self.themes_in_play for v in VALUES if self.is_open(t, v))
+            self._memo["open_cells"] = found
+        return found
 
     @property
     def sudden_death(self) -> bool:
@@ -318,8 +328,14 @@ class GameState:
         handler = _HANDLERS.get(type(event))
         if handler is None:  # pragma: no cover - every event type has a handler
             raise TypeError(f"no handler for the event {event.type!r}")
-        state = handler(self._advance(event.at_ms) if not isinstance(event, Buzzed) else self, event)
-        return replace(state, last_ms=event.at_ms)
+        base = self._advance(event.at_ms) if not isinstance(event, Buzzed) else self
+        state = handler(base, event)
+        if state is base or state is self:
+            return replace(state, last_ms=event.at_ms)
+        # The handler made this state just now and nobody holds it yet: stamping it saves a copy per event (the
+        # rooms ask the rules about every host tool after each event, so this is most of what they do).
+        object.__setattr__(state, "last_ms", event.at_ms)
+        return state
 
     def at(self, now_ms: int) -> GameState:
         """The state as it stands at ``now_ms`` with no new event (simulated reading may have ended)."""
