@@ -77,7 +77,12 @@ class Views:
             self._can.clear()
         role, name = group
         context = Context(Actor(role, name), now_ms=now)
-        found = sorted(set(allowed(decide, state, context, probes(state, role, game), name=_name)))
+        offered: set[str] = set()
+        for probe in probes(state, role, game):
+            # Several probes of one kind (a key per buzzer): the first one the rules take is enough.
+            if probe.type not in offered and allowed(decide, state, context, (probe,), name=_name):
+                offered.add(probe.type)
+        found = sorted(offered)
         self._can[key] = found
         return found
 
