@@ -228,6 +228,15 @@ def test_a_whole_qualifying_game_of_five_themes(
     expect(host.locator(".q-presses, .q-late").filter(has_text=second)).to_have_count(1)  # lost, or too late
     screenshot(phones[first], "quiz-buzzer-your-turn")
     screenshot(host, "quiz-host-console")
+    # The same console in Kazakh (a second screen on the host's link): the status, the presses' sources and the
+    # 5-second timer in Kazakh units, no English.
+    kazakh = new_page(browser, locale="kk-KZ", viewport={"width": 1366, "height": 900})
+    kazakh.goto(game.links["host"].replace("?token=", "?lang=kk&token="))
+    expect(kazakh.locator(".q-status")).to_have_text(f"Жауап береді: {first}")
+    expect(kazakh.locator(".q-timer")).to_have_text(re.compile(r"^\d,\d с$"))
+    expect(kazakh.locator(".q-actions")).to_contain_text("Дұрыс")
+    screenshot(kazakh, "quiz-host-console-kk")
+    kazakh.context.close()
     screenshot(projector, "quiz-projector-answering-1920")
     table.judge(first, 1, right=False)
     table.status("Reading")  # the host reads on (SI-3.9)

@@ -16,7 +16,7 @@ from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refusal
 from toreshi.quiz.codes import PackCode
-from toreshi.web import i18n, refusals
+from toreshi.web import formatting, i18n, refusals
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
@@ -35,6 +35,11 @@ def web(tmp_path: Path) -> Iterator[TestClient]:
 @pytest.fixture
 def pack(shared_data: Path) -> Path:
     return shared_data / "quiz" / "siq" / "1.siq"
+
+
+def i18n_phone(language: str) -> str:
+    i18n.activate(language)
+    return i18n.gettext("phone")
 
 
 def sign_in(client: TestClient) -> None:
@@ -177,6 +182,12 @@ def test_a_socket_session_host_and_teams_press_and_verdict(web: TestClient, pack
     assert first["rulings"][0] == {**first["rulings"][0], "team": TEAMS[1], "correct": True}
     page = web.get(f"/quiz/{room_id}/report")
     assert page.status_code == 200 and TEAMS[1] in page.text
+    # Times on the report are written for the reader: the press on the game's clock, the arbiter's wait in ms.
+    russian = web.get(f"/quiz/{room_id}/report?lang=ru").text
+    received = first["presses"][0]["received_ms"]
+    assert f"({i18n_phone('ru')}, {formatting.format_clock(received)})" in russian
+    waited = first["decisions"][0]["waited_ms"]
+    assert f"{formatting.format_milliseconds(waited, 'ru')}" in html.unescape(russian) and " ms" not in russian
 
 
 def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -> None:
