@@ -10,11 +10,7 @@ from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
 from toreshi.quiz.codes import ACTIONS, PACK_TERMS, PackCode, QuizCode, StageCode, game_term, phase_term
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
+from toreshi.web.refusals.common import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     # the game's life

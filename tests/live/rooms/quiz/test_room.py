@@ -408,3 +408,12 @@ def test_a_programming_error_is_raised_not_refused(monkeypatch: pytest.MonkeyPat
     with pytest.raises(CodecError, match="unknown fields"):  # a stored event that this program did not write
         room.apply(Decided("press_late", {"team": A.name, "question": 1, "reason": "closed", "received_ms": 0,
                                           "at_ms": 2_500, "forged": True}), 2_500)  # fmt: skip
+
+
+def test_who_asks_is_checked_before_what_they_sent() -> None:
+    room = chosen()
+    forged = Command("press", SPECTATOR, {"tc": "soon"}, meta={"received_ms": 2_500})
+    assert refusal_of(room, forged, 2_500) == Refusal(Common.FORBIDDEN, {"command": "press", "role": "spectator"})
+    assert refusal_of(room, Command("press", A, {"tc": "soon"}), 2_500) == Refusal(
+        Common.FIELD_NOT_NUMBER, {"field": "tc"}
+    )

@@ -18,14 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from toreshi.kit.core import Actor, Context
-from toreshi.kit.refusal import Refusal, Refused
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.room import Command, Decided, Payload
 from toreshi.live.rooms.quiz.report import Logged, report
 from toreshi.live.rooms.quiz.roles import KIND, role_of
 from toreshi.live.rooms.quiz.views import Views
 from toreshi.quiz.events import Event
 from toreshi.quiz.game import GameState
-from toreshi.quiz.play.commands import COMMANDS, TICK
+from toreshi.quiz.play.commands import COMMANDS, ROLE_COMMANDS, TICK
 from toreshi.quiz.play.commands import Command as QuizCommand
 from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import (
@@ -88,8 +88,11 @@ class QuizRoom:
         return COMMANDS.read(command.type, command.data)
 
     def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
-        typed = self.read(command)
         actor = Actor(role_of(command.actor), command.actor.name)
+        if COMMANDS.class_of(command.type) is not None and command.type not in ROLE_COMMANDS.get(actor.role, ()):
+            # Who asks is checked before what they sent: a spectator's press is forbidden, whatever its fields.
+            raise Refused(Common.FORBIDDEN, command=command.type, role=actor.role)
+        typed = self.read(command)
         return self._decided(typed, Context(actor, now_ms, self._random, command.meta))
 
     def _decided(self, command: QuizCommand, context: Context) -> list[Decided]:
