@@ -75,7 +75,7 @@ from toreshi.quiz.play.commands import (
     Wrong,
 )
 from toreshi.quiz.play.events import KeysMapped, LinkMeasured, QuizCreated
-from toreshi.quiz.play.state import PlayState
+from toreshi.quiz.play.state import PlayState, checked
 
 __all__ = ["decide"]
 
@@ -125,9 +125,9 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             team = context.actor.name if role == TEAM else command.team
             if team is None:
                 raise Refused(Common.FIELD_REQUIRED, field="team")
-            return presses.checked(state.game, [ScoreRequested(now, team)])
+            return checked(state.game, [ScoreRequested(now, team)])
         case _:
-            return presses.checked(state.game, _host(state, command, now, context.random))
+            return checked(state.game, _host(state, command, now, context.random))
 
 
 def _create(command: CreateGame, now: int) -> Sequence[Event]:
@@ -259,8 +259,3 @@ def _undo(game: GameState, now: int) -> Event:
             raise Refused(QuizCode.UNDO_IN_PLAY)
         return DecisionReversed(now, record.question, record.team)
     raise Refused(QuizCode.NOTHING_TO_UNDO)
-
-
-def commands_of(role: str) -> frozenset[str]:
-    """The commands ``role`` may give at all (whether now is for :func:`decide` to say)."""
-    return ROLE_COMMANDS.get(role, frozenset())

@@ -20,16 +20,9 @@ from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import AnswerTimeExpired, Buzzed, Event, TimeCalled
 from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play.events import BuzzDecided, LateReason, PlacedEntry, PressLate, PressReceived
-from toreshi.quiz.play.state import PendingPress, PlayState, opening_ms
+from toreshi.quiz.play.state import PendingPress, PlayState, checked, opening_ms
 
-__all__ = ["checked", "decision", "press", "received_ms", "sync_from_meta", "tick"]
-
-
-def checked(game: GameState, events: Sequence[Event]) -> list[Event]:
-    """``events`` as they are, once the game's rules accept them in turn (raises :class:`Refused` otherwise)."""
-    for event in events:
-        game = game.apply(event)
-    return list(events)
+__all__ = ["decision", "press", "received_ms", "sync_from_meta", "tick"]
 
 
 def received_ms(meta: Mapping[str, Any], now: int) -> int:

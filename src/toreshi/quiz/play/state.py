@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, replace
 
 from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, Press
 from toreshi.quiz.events import Event, GameCreated
-from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.game import GameState, Phase, replay
 from toreshi.quiz.play.commands import KeyMap, Note
 from toreshi.quiz.play.events import (
     BuzzDecided,
@@ -23,7 +23,7 @@ from toreshi.quiz.play.events import (
     QuizCreated,
 )
 
-__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "evolve", "opening_ms"]
+__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "checked", "evolve", "opening_ms"]
 
 FALLBACK_RTT_MS = 150
 """The uplink assumed for a team whose link has not been measured yet (compensated mode needs one)."""
@@ -40,6 +40,13 @@ class PendingPress:
 
     def press(self) -> Press:
         return Press(self.team, self.received_ms, self.client_ms)
+
+
+def checked(game: GameState, events: Sequence[Event]) -> list[Event]:
+    """``events`` as they are, once the game's rules accept them in turn on ``game`` (raises
+    :class:`~toreshi.kit.refusal.Refused` otherwise): what ``decide`` returns, ``evolve`` folds."""
+    replay(events, game)
+    return list(events)
 
 
 def opening_ms(game: GameState) -> int | None:
