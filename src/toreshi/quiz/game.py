@@ -265,10 +265,26 @@ class GameState:
             self._memo["open_cells"] = found
         return found
 
+    def _open_count(self, enough: int) -> int:
+        """How many cells are open, counting no further than ``enough`` (is any open? is one left?)."""
+        found: tuple[tuple[int, int], ...] | None = self._memo.get("open_cells")
+        if found is not None:
+            return min(len(found), enough)
+        if self.phase is Phase.STRIKING:
+            return 0
+        count = 0
+        for theme in self.themes_in_play:
+            for value in VALUES:
+                if self.is_open(theme, value):
+                    count += 1
+                    if count >= enough:
+                        return count
+        return count
+
     @property
     def sudden_death(self) -> bool:
         """A shootout whose theme is exhausted with the tie unbroken: single reserve questions (SI-2.2)."""
-        return self.setup is not None and self.setup.kind is GameKind.SHOOTOUT and not self.open_cells
+        return self.setup is not None and self.setup.kind is GameKind.SHOOTOUT and not self._open_count(1)
 
     @property
     def score_announcement_due(self) -> bool:
@@ -282,7 +298,7 @@ class GameState:
     def _last_question_needs_announcement(self) -> bool:
         if self.setup is None or self.setup.assistant is None or self.phase is not Phase.CHOOSING:
             return False
-        return len(self.open_cells) == 1 and self.announced_at_cells_left != 1
+        return self._open_count(2) == 1 and self.announced_at_cells_left != 1
 
     @property
     def eligible(self) -> tuple[str, ...]:
@@ -654,7 +670,7 @@ class GameState:
         if setup.kind is GameKind.SHOOTOUT:
             remaining = [v for _, v in self.open_cells]
             return is_decided(self.scores, setup.shootout_cuts, remaining)
-        return not self.open_cells
+        return not self._open_count(1)
 
     # -- host tools ----------------------------------------------------------------------------------------
 
