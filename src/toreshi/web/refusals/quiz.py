@@ -269,7 +269,6 @@ TERMS: dict[str, str] = {
     "button": N_("Button"),
     "buttons": N_("Buttons"),
     "tc": N_("Touch time"),
-    "title": N_("Title"),
     # the roles of a quiz room
     "host": N_("Host"),
     "assistant": N_("Assistant"),
