@@ -217,6 +217,11 @@ def test_a_whole_qualifying_game_of_five_themes(
         assert answer not in page.locator("body").inner_text()
     table.expect_buzzers("open")
     screenshot(phones[b], "quiz-buzzer-open")
+    # A second screen on the host's link, in Kazakh, opened before the press: on a loaded machine the 5-second
+    # answer time would run out while a page is still being opened.
+    kazakh = new_page(browser, locale="kk-KZ", viewport={"width": 1366, "height": 900})
+    kazakh.goto(game.links["host"].replace("?token=", "?lang=kk&token="))
+    expect(kazakh.locator(".q-status")).not_to_be_empty()
     table.tap_at_once(b, c)  # two teams press while the host reads
     table.status(re.compile(rf"^Answering: ({b}|{c})$"))
     first = host.locator(".q-status").inner_text().removeprefix("Answering: ")
@@ -228,6 +233,13 @@ def test_a_whole_qualifying_game_of_five_themes(
     expect(host.locator(".q-presses, .q-late").filter(has_text=second)).to_have_count(1)  # lost, or too late
     screenshot(phones[first], "quiz-buzzer-your-turn")
     screenshot(host, "quiz-host-console")
+    # The same console in Kazakh (a second screen on the host's link): the status, the presses' sources and the
+    # 5-second timer in Kazakh units, no English.
+    expect(kazakh.locator(".q-status")).to_have_text(f"Жауап береді: {first}")
+    expect(kazakh.locator(".q-timer")).to_have_text(re.compile(r"^\d,\d с$"))
+    expect(kazakh.locator(".q-actions")).to_contain_text("Дұрыс")
+    screenshot(kazakh, "quiz-host-console-kk")
+    kazakh.context.close()
     screenshot(projector, "quiz-projector-answering-1920")
     table.judge(first, 1, right=False)
     table.status("Reading")  # the host reads on (SI-3.9)

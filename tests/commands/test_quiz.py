@@ -12,7 +12,10 @@ import pytest
 from typer.testing import CliRunner
 
 from toreshi.cli import app
+from toreshi.kit.refusal import Refusal
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.siq import read_siq
+from toreshi.web import i18n, refusals
 
 from ..quiz.test_chgk import PACK
 
@@ -110,20 +113,24 @@ def test_inspect_summary_is_readable(shared_data: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("content", "message"),
+    ("content", "refusal"),
     [
-        (b"just some text", "not a question pack"),
-        (b"PK\x03\x04broken", "not a ZIP archive"),
-        (b"<package version='9' name='x'/>", "version 9 is not supported"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   2. О.\n".encode(), "has no question"),
+        (b"just some text", Refusal(PackCode.NOT_A_PACK)),
+        (b"PK\x03\x04broken", Refusal(PackCode.NOT_A_ZIP)),
+        (b"<package version='9' name='x'/>", Refusal(PackCode.UNSUPPORTED_VERSION, {"version": "9", "maximum": 5})),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   2. О.\n".encode(),
+            Refusal(PackCode.CHGK_NO_SUCH_QUESTION, {"line": 1, "theme": "Тема", "label": "Ответ", "number": 2}),
+        ),
     ],
 )
-def test_inspect_fails_cleanly_on_a_file_it_cannot_read(tmp_path: Path, content: bytes, message: str) -> None:
+def test_inspect_fails_cleanly_on_a_file_it_cannot_read(tmp_path: Path, content: bytes, refusal: Refusal) -> None:
     path = tmp_path / "bad.siq"
     path.write_bytes(content)
     result = runner.invoke(app, ["quiz", "inspect", str(path), "--json"])
     assert result.exit_code == 1
-    assert message in result.stderr
+    i18n.activate("en")  # the command line speaks English: the refusal's English sentence, on one line
+    assert " ".join(result.stderr.split()) == f"error: cannot read {path}: {refusals.render(refusal)}"
     assert "Traceback" not in result.output
     assert result.exception is None or isinstance(result.exception, SystemExit)
 

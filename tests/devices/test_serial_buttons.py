@@ -18,12 +18,15 @@ from toreshi.devices.serial_buttons import (
     feed_owner,
     parse_line,
 )
+from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.quiz import DECIDED, PRESS, QuizRoom
 from toreshi.quiz.board import Board
+from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameSetup
+from toreshi.quiz.play.commands import COMMANDS, CreateGame
 
 pytestmark = pytest.mark.anyio
 
@@ -115,7 +118,8 @@ async def test_serial_presses_feed_the_quiz_rooms_arbitration(pty: tuple[int, st
     owner = RoomOwner("q", QuizRoom(), log, InProcessBus())
     host = Actor("host", "Жанна")
     setup = GameSetup(("Алтын", "Барыс"), Board.of("1", "2", "3", "4", "5"), assistant=Assistant("Е", "Тұлпар"))
-    await owner.handle(Command("create", host, {"setup": setup.to_dict(), "buttons": {"1": "Алтын", "2": "Барыс"}}))
+    create = CreateGame(setup, buttons={"1": "Алтын", "2": "Барыс"})
+    await owner.handle(Command("create", host, COMMANDS.encode(create)))
     await owner.handle(Command("draw", host, {"team": "Алтын"}))
     await owner.handle(Command("choose", host, {"theme": 0, "value": 1}))
     pressed = asyncio.Event()
@@ -141,4 +145,11 @@ async def test_serial_presses_feed_the_quiz_rooms_arbitration(pty: tuple[int, st
     press = next(payload for kind, payload, _ in log.events if kind == PRESS)
     assert press["team"] == "Барыс" and press["source"] == "serial" and press["client_ms"] is None
     assert owner.snapshot(None)["data"]["current"]["answering"] == "Барыс"
+    # A button that is not wired to a team is refused by the room (quiz_unmapped_button): the feed drops it.
+    count = len(log.events)
+    await feed(7, owner.now_ms())
+    assert len(log.events) == count
+    with pytest.raises(Refused) as refused:
+        await owner.handle(Command("press", Actor("buttons", "serial"), {"button": "7"}))
+    assert refused.value.refusal == Refusal(QuizCode.UNMAPPED_BUTTON, {"button": "7"})
     await owner.close()

@@ -1,10 +1,12 @@
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
 from toreshi.quiz.board import Board, BoardError, BoardQuestion, BoardTheme
+from toreshi.quiz.events import GAME_EVENTS, GameCreated, GameSetup
 from toreshi.quiz.pack import EMPTY_PRICE, ContentItem, Parameter, Question, Round, Theme
 
 SIQ = Path(__file__).resolve().parents[3] / "shared" / "data" / "quiz" / "siq"
@@ -46,7 +48,8 @@ def test_picked_themes_are_played_and_the_rest_go_to_the_reserve() -> None:
 def test_empty_pack_cell_stays_empty() -> None:
     board = Board.from_round(Round("R", (theme("T", (100, EMPTY_PRICE, 300, 400, 500)),)))
     assert board.themes[0].cell(2).empty
-    assert Board.from_dict(board.to_dict()) == board
+    stored = GAME_EVENTS.encode(GameCreated(0, GameSetup(("A", "B"), board)))
+    assert GAME_EVENTS.decode(json.loads(json.dumps(stored))) == GameCreated(0, GameSetup(("A", "B"), board))
 
 
 def test_real_siq_round_becomes_a_board() -> None:

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toreshi.quiz.chgk import ChgkFormatError, decode_text, looks_like_chgk, read_chgk
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.limits import Limits, UnsafePackError
 from toreshi.quiz.pack import PackError
 from toreshi.quiz.siq import read_siq, write_siq
+
+from .refusals import refused
 
 PACK = """Чемпионат:
 Кубок клуба по "Своей игре" - 2026
@@ -178,38 +179,80 @@ def test_looks_like_chgk_needs_a_question_and_an_answer() -> None:
     assert not looks_like_chgk("hello")
 
 
+THEME = {"line": 1, "theme": "Тема"}
+
+
 @pytest.mark.parametrize(
-    ("text", "message"),
+    ("text", "code", "params"),
     [
-        ("Чемпионат:\nпусто\n", "no «Вопрос N:» field"),
-        ("Вопрос 1:\nТема\n   1. Вопрос?\n", "has no «Ответ» field"),
-        ("Вопрос 1:\nТема\n   1. В?\n   2. В?\n\nОтвет:\n   1. О.\n", "question 2 has no answer"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n   2. Лишний.\n", "«ответ» 2 has no question"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\nНе по номерам.\n", "«ответ» is not numbered like the questions"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n\nЗачет:\nвсё подряд\n", "«зачет» is not numbered"),
-        ("Вопрос 1:\nТема\n   1. В?\n   1. Снова?\n\nОтвет:\n   1. О.\n", "item 1 appears twice"),
-        ("Вопрос 1:\nТема\n   10. В?\n   45. В?\n\nОтвет:\n   10. О.\n", "item 45 does not follow a numbering"),
-        ("Вопрос 1:\n   1. В?\n\nОтвет:\n   1. О.\n", "no theme name"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n\nОтвет:\n   1. О.\n", "a second «ответ» field"),
-        ("Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\nи ещё\n   без номера\n\nЗачет:\nx\n   1. y\n", "mixes"),
+        ("Чемпионат:\nпусто\n", PackCode.CHGK_NO_QUESTION, {}),
+        ("Вопрос 1:\nТема\n   1. Вопрос?\n", PackCode.CHGK_NO_ANSWER_FIELD, {**THEME, "label": "Вопрос"}),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n   2. В?\n\nОтвет:\n   1. О.\n",
+            PackCode.CHGK_NO_ANSWER,
+            {**THEME, "label": "Вопрос", "question": 2},
+        ),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n   2. Лишний.\n",
+            PackCode.CHGK_NO_SUCH_QUESTION,
+            {**THEME, "label": "Ответ", "number": 2},
+        ),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\nНе по номерам.\n",
+            PackCode.CHGK_NOT_NUMBERED,
+            {**THEME, "label": "Ответ"},
+        ),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n\nЗачет:\nвсё подряд\n",
+            PackCode.CHGK_NOT_NUMBERED,
+            {**THEME, "label": "Зачет"},
+        ),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n   1. Снова?\n\nОтвет:\n   1. О.\n",
+            PackCode.CHGK_NUMBER_TWICE,
+            {**THEME, "label": "Вопрос", "number": 1},
+        ),
+        (
+            "Вопрос 1:\nТема\n   10. В?\n   45. В?\n\nОтвет:\n   10. О.\n",
+            PackCode.CHGK_BAD_NUMBER,
+            {**THEME, "label": "Вопрос", "number": 45},
+        ),
+        ("Вопрос 1:\n   1. В?\n\nОтвет:\n   1. О.\n", PackCode.CHGK_NO_THEME_NAME, {"line": 1}),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\n\nОтвет:\n   1. О.\n",
+            PackCode.CHGK_SECOND_FIELD,
+            {"line": 8, "label": "Ответ"},
+        ),
+        (
+            "Вопрос 1:\nТема\n   1. В?\n\nОтвет:\n   1. О.\nи ещё\n   без номера\n\nЗачет:\nx\n   1. y\n",
+            PackCode.CHGK_MIXED,
+            {"line": 10, "label": "Зачет"},
+        ),
     ],
 )
-def test_text_that_does_not_fit_is_reported_not_guessed(text: str, message: str) -> None:
-    with pytest.raises(ChgkFormatError, match=re.escape(message)):
+def test_text_that_does_not_fit_is_reported_not_guessed(text: str, code: PackCode, params: dict[str, object]) -> None:
+    with pytest.raises(ChgkFormatError) as refused:
         read_chgk(text)
+    assert refused.value.refusal.code is code
+    assert dict(refused.value.refusal.params) == params
 
 
 def test_errors_give_the_line_of_the_theme() -> None:
-    with pytest.raises(ChgkFormatError, match=r"«Вопрос» at line 17 \(theme 'Реки России'\)"):
+    with refused(PackCode.CHGK_NO_ANSWER, line=17, theme="Реки России", label="Вопрос", question=5):
         read_chgk(PACK.replace("   5. Енисей.\n", ""))
 
 
 def test_oversized_input_is_refused() -> None:
-    with pytest.raises(UnsafePackError, match="more than 100"):
+    size = len(PACK.encode())
+    with refused(PackCode.TEXT_TOO_LARGE, size=size, limit=100) as caught:
         read_chgk(PACK.encode(), Limits(max_xml_size=100))
-    with pytest.raises(UnsafePackError, match="more than 100"):
+    assert isinstance(caught.value, UnsafePackError)
+    with refused(PackCode.TEXT_TOO_LARGE, size=len(PACK), limit=100):
         read_chgk(PACK, Limits(max_xml_size=100))
-    with pytest.raises(UnsafePackError, match="theme name is 400 characters long"):
+    with refused(
+        PackCode.TEXT_TOO_LONG, item_term="pack_item_theme_name", place="db.chgk.info › " + "Т" * 59 + "…", length=400,
+        limit=350,
+    ):  # fmt: skip
         read_chgk("Вопрос 1:\n" + "Т" * 400 + "\n   1. В?\n\nОтвет:\n   1. О.\n")
 
 

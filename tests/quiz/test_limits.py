@@ -6,7 +6,6 @@ import contextlib
 import dataclasses
 import io
 import os
-import re
 import struct
 import zipfile
 from typing import Any
@@ -15,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.limits import (
     DEFAULT_LIMITS,
     Limits,
@@ -37,6 +37,8 @@ from toreshi.quiz.pack import (
 )
 from toreshi.quiz.siq import read_siq, write_siq
 
+from .refusals import unsafe
+
 _CONTENT = (
     b'<package version="5" name="N"><rounds><round name="R"><themes><theme name="T"><questions>'
     b'<question price="1"><params><param name="question" type="content"><item>Q</item></param></params>'
@@ -57,8 +59,12 @@ def _zip(files: dict[str, bytes], compression: int = zipfile.ZIP_DEFLATED) -> by
 
 def test_a_high_compression_ratio_is_refused_before_decompressing() -> None:
     bomb = _zip({"content.xml": _CONTENT, "Images/zeros.png": bytes(4 * 1024 * 1024)})
-    with pytest.raises(UnsafePackError, match=r"compression ratio \d+:1, more than 200:1 \(zip bomb\?\)"):
+    with pytest.raises(UnsafePackError) as caught:
         read_siq(bomb)
+    refusal = caught.value.refusal
+    assert refusal.code is PackCode.ENTRY_RATIO
+    assert {key: refusal.params[key] for key in ("entry", "limit")} == {"entry": "Images/zeros.png", "limit": 200}
+    assert int(refusal.params["ratio"]) > 200
 
 
 def test_small_entries_are_exempt_from_the_ratio_check() -> None:
@@ -68,19 +74,19 @@ def test_small_entries_are_exempt_from_the_ratio_check() -> None:
 
 def test_an_oversized_entry_is_refused() -> None:
     data = _zip({"content.xml": _CONTENT, "Video/v.mp4": os.urandom(5_000)})
-    with pytest.raises(UnsafePackError, match="unpacks to 5000 bytes, more than 4096"):
+    with unsafe(PackCode.ENTRY_TOO_LARGE, entry="Video/v.mp4", size=5_000, limit=4_096):
         read_siq(data, Limits(max_entry_size=4096))
 
 
 def test_an_oversized_archive_is_refused() -> None:
     data = _zip({"content.xml": _CONTENT, "Video/a.mp4": os.urandom(3_000), "Video/b.mp4": os.urandom(3_000)})
-    with pytest.raises(UnsafePackError, match=r"archive unpacks to \d+ bytes, more than 5000"):
+    with unsafe(PackCode.ARCHIVE_TOO_LARGE, size=len(_CONTENT) + 6_000, limit=5_000):
         read_siq(data, Limits(max_total_size=5_000))
 
 
 def test_too_many_entries_are_refused() -> None:
     files = {"content.xml": _CONTENT} | {f"Images/{index}.png": b"x" for index in range(10)}
-    with pytest.raises(UnsafePackError, match="archive has 11 entries, more than 10"):
+    with unsafe(PackCode.TOO_MANY_ENTRIES, count=11, limit=10):
         read_siq(_zip(files), Limits(max_entries=10))
 
 
@@ -104,7 +110,7 @@ def test_an_encrypted_entry_is_refused() -> None:
     data = bytearray(_zip({"content.xml": _CONTENT}))
     central = data.rfind(b"PK\x01\x02")
     data[central + 8] |= 0x1  # general purpose flag: encrypted
-    with pytest.raises(UnsafePackError, match="is encrypted"):
+    with unsafe(PackCode.ENTRY_ENCRYPTED, entry="content.xml"):
         read_siq(bytes(data))
 
 
@@ -112,46 +118,49 @@ def test_a_corrupt_entry_is_a_pack_error() -> None:
     data = bytearray(_zip({"content.xml": _CONTENT * 20}))
     start = data.find(b"content.xml") + len("content.xml")
     data[start + 10 : start + 40] = b"\xff" * 30  # inside the deflate stream
-    with pytest.raises(PackError, match=r"content\.xml|not well-formed|cannot be decompressed"):
+    with pytest.raises(PackError) as caught:
         read_siq(bytes(data))
+    assert caught.value.refusal.code in (PackCode.ENTRY_UNREADABLE, PackCode.XML_MALFORMED, PackCode.NO_CONTENT)
+    assert caught.value.refusal.params.get("entry") == "content.xml"
 
 
 # -------------------------------------------------------------------------------------------- path traversal
 
 
 @pytest.mark.parametrize(
-    ("name", "message"),
+    ("name", "reason"),
     [
-        ("../evil.png", "path traversal"),
-        ("Images/../../evil.png", "path traversal"),
-        ("Images/%2e%2e/%2e%2e/evil.png", "path traversal"),
-        ("Images/..%2F..%2Fevil.png", "path traversal"),
-        ("/etc/passwd", "absolute path"),
-        ("%2Fetc%2Fpasswd", "absolute path"),
-        ("C:/Windows/evil.dll", "absolute path"),
+        ("../evil.png", "traversal"),
+        ("Images/../../evil.png", "traversal"),
+        ("Images/%2e%2e/%2e%2e/evil.png", "traversal"),
+        ("Images/..%2F..%2Fevil.png", "traversal"),
+        ("/etc/passwd", "absolute"),
+        ("%2Fetc%2Fpasswd", "absolute"),
+        ("C:/Windows/evil.dll", "absolute"),
         ("Images\\..\\evil.png", "backslash"),
         ("Images/a%5C..%5Cb.png", "backslash"),
-        ("Images/a\x00.png", "control characters"),
-        ("Images/%00.png", "control characters"),
+        ("Images/a\x00.png", "control"),
+        ("Images/%00.png", "control"),
     ],
 )
-def test_dangerous_entry_names_are_refused(name: str, message: str) -> None:
-    with pytest.raises(UnsafePackError, match=re.escape(message)):
+def test_dangerous_entry_names_are_refused(name: str, reason: str) -> None:
+    shown = repr(name)[1:-1]  # as a refusal shows it: a control character escaped
+    with unsafe(PackCode.ENTRY_NAME_UNSAFE, entry=shown, reason_term=f"pack_reason_{reason}"):
         safe_entry_name(name)
 
 
 def test_traversal_inside_an_archive_is_refused() -> None:
-    with pytest.raises(UnsafePackError, match="path traversal"):
+    with unsafe(PackCode.ENTRY_NAME_UNSAFE, entry="Images/../../../tmp/x.png", reason_term="pack_reason_traversal"):
         read_siq(_zip({"content.xml": _CONTENT, "Images/../../../tmp/x.png": b"x"}))
 
 
 def test_names_that_collide_after_unescaping_are_refused() -> None:
-    with pytest.raises(UnsafePackError, match="appears twice"):
+    with unsafe(PackCode.ENTRY_TWICE, entry="Images/a b.png"):
         read_siq(_zip({"content.xml": _CONTENT, "Images/a b.png": b"1", "Images/a%20b.png": b"2"}))
 
 
 def test_an_overlong_entry_name_is_refused() -> None:
-    with pytest.raises(UnsafePackError, match="longer than 1024"):
+    with unsafe(PackCode.ENTRY_NAME_TOO_LONG, length=1_107, limit=1_024):
         safe_entry_name("Images/" + "a" * 1100)
 
 
@@ -177,24 +186,26 @@ _DTD_ONLY = b"""<?xml version="1.0"?><!DOCTYPE package SYSTEM "http://example.or
 
 @pytest.mark.parametrize("xml", [_BILLION_LAUGHS, _EXTERNAL_ENTITY, _DTD_ONLY])
 def test_xml_entities_and_dtds_are_refused(xml: bytes) -> None:
-    with pytest.raises(UnsafePackError, match="forbidden XML feature"):
+    with pytest.raises(UnsafePackError) as caught:
         read_siq(_zip({"content.xml": xml}))
+    assert caught.value.refusal.code is PackCode.XML_FORBIDDEN
+    assert caught.value.refusal.params["entry"] == "content.xml"
 
 
 def test_deep_nesting_is_refused() -> None:
     xml = b"<package>" + b"<a>" * 200 + b"</a>" * 200 + b"</package>"
-    with pytest.raises(UnsafePackError, match="nests elements 33 deep, more than 32"):
+    with unsafe(PackCode.XML_TOO_DEEP, entry="content.xml", depth=33, limit=32):
         parse_xml(xml, "content.xml")
 
 
 def test_an_oversized_xml_file_is_refused_before_parsing() -> None:
-    with pytest.raises(UnsafePackError, match=r"content\.xml is 2000 bytes, more than 1000"):
+    with unsafe(PackCode.XML_TOO_LARGE, entry="content.xml", size=2_000, limit=1_000):
         parse_xml(b" " * 2000, "content.xml", Limits(max_xml_size=1000))
 
 
 def test_too_many_elements_are_refused() -> None:
     xml = b"<package>" + b"<tag/>" * 50 + b"</package>"
-    with pytest.raises(UnsafePackError, match="more than 40 elements"):
+    with unsafe(PackCode.XML_TOO_MANY_ELEMENTS, entry="content.xml", limit=40):
         parse_xml(xml, "content.xml", Limits(max_elements=40))
 
 
@@ -207,38 +218,77 @@ def _package(question: Question | None = None, **fields: Any) -> Package:
 
 
 @pytest.mark.parametrize(
-    ("package", "message"),
+    ("package", "code", "params"),
     [
-        (_package(name="x" * 351), "package name is 351 characters long, more than 350"),
-        (_package(rounds=tuple(Round(f"R{index}") for index in range(51))), "the package has 51 rounds, more than 50"),
-        (_package(rounds=(Round("R", tuple(Theme(f"T{i}") for i in range(31))),)), "has 31 themes, more than 30"),
-        (_package(rounds=(Round("R", (Theme("T", tuple(Question(i) for i in range(31))),)),)), "31 questions"),
+        (
+            _package(name="x" * 351),
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_package_name", "place": "x" * 59 + "…", "length": 351, "limit": 350},
+        ),
+        (
+            _package(rounds=tuple(Round(f"R{index}") for index in range(51))),
+            PackCode.TOO_MANY_ROUNDS,
+            {"place": "P", "count": 51, "limit": 50},
+        ),
+        (
+            _package(rounds=(Round("R", tuple(Theme(f"T{i}") for i in range(31))),)),
+            PackCode.TOO_MANY_THEMES,
+            {"place": "R", "count": 31, "limit": 30},
+        ),
+        (
+            _package(rounds=(Round("R", (Theme("T", tuple(Question(i) for i in range(31))),)),)),
+            PackCode.TOO_MANY_QUESTIONS,
+            {"place": "R › T", "count": 31, "limit": 30},
+        ),
         (
             _package(Question(1, params=(Parameter.content("question", (ContentItem.text("q" * 1501),)),))),
-            "content of parameter 'question' of question 1 of theme 'T' of round 'R' is 1501 characters long",
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_content", "place": "R › T › 1 › question", "length": 1501, "limit": 1500},
         ),
         (
             _package(Question(1, params=(Parameter.content("question", (ContentItem.text("q"),) * 31),))),
-            "31 content items",
+            PackCode.TOO_MANY_CONTENT_ITEMS,
+            {"place": "R › T › 1 › question", "count": 31, "limit": 30},
         ),
-        (_package(Question(1, params=tuple(Parameter.simple(f"p{i}", "") for i in range(31)))), "31 parameters"),
-        (_package(Question(1, right=("a" * 351,))), "right answer of question 1"),
+        (
+            _package(Question(1, params=tuple(Parameter.simple(f"p{i}", "") for i in range(31)))),
+            PackCode.TOO_MANY_PARAMETERS,
+            {"place": "R › T › 1", "count": 31, "limit": 30},
+        ),
+        (
+            _package(Question(1, right=("a" * 351,))),
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_right_answer", "place": "R › T › 1", "length": 351, "limit": 350},
+        ),
         (
             _package(Question(1, params=(Parameter.numbers("price", NumberSet(1, 999_999_999, 1)),))),
-            "parameter 'price' of question 1 of theme 'T' of round 'R' offers 999999999 numbers, more than 1000",
+            PackCode.TOO_MANY_NUMBERS,
+            {"place": "R › T › 1 › price", "count": 999_999_999, "limit": 1000},
         ),
-        (_package(info=Info(authors=tuple("a" for _ in range(11)))), "the package has 11 authors, more than 10"),
-        (_package(info=Info(comments="c" * 1501)), "comments of the package is 1501 characters long"),
+        (
+            _package(info=Info(authors=tuple("a" for _ in range(11)))),
+            PackCode.TOO_MANY_AUTHORS,
+            {"place": "P", "count": 11, "limit": 10},
+        ),
+        (
+            _package(info=Info(comments="c" * 1501)),
+            PackCode.TEXT_TOO_LONG,
+            {"item_term": "pack_item_comments", "place": "P", "length": 1501, "limit": 1500},
+        ),
     ],
 )
-def test_content_limits_name_the_breach(package: Package, message: str) -> None:
-    with pytest.raises(UnsafePackError, match=re.escape(message)):
+def test_content_limits_name_the_breach(package: Package, code: PackCode, params: dict[str, object]) -> None:
+    with pytest.raises(UnsafePackError) as caught:
         check_package(package)
+    assert caught.value.refusal.code is code
+    assert dict(caught.value.refusal.params) == params
 
 
 def test_content_limits_apply_when_reading() -> None:
     data = write_siq(_package(name="x" * 400))
-    with pytest.raises(UnsafePackError, match="package name is 400 characters long"):
+    with unsafe(
+        PackCode.TEXT_TOO_LONG, item_term="pack_item_package_name", place="x" * 59 + "…", length=400, limit=350
+    ):
         read_siq(data)
     assert read_siq(data, Limits(max_text=500)).name == "x" * 400
 

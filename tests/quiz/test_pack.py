@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.pack import (
     EMPTY_PRICE,
     ContentItem,
@@ -17,7 +18,6 @@ from toreshi.quiz.pack import (
     MediaFile,
     NumberSet,
     Package,
-    PackError,
     Parameter,
     ParameterKind,
     Placement,
@@ -28,6 +28,8 @@ from toreshi.quiz.pack import (
     Step,
     Theme,
 )
+
+from .refusals import refused
 
 
 def _question() -> Question:
@@ -167,7 +169,7 @@ def test_number_set_text_forms(text: str, expected: NumberSet, values: tuple[int
 
 @pytest.mark.parametrize("text", ["", "abc", "[100;]", "[1;2]/x", "1.5"])
 def test_number_set_rejects_other_text(text: str) -> None:
-    with pytest.raises(PackError, match="not a number set"):
+    with refused(PackCode.BAD_VALUE, value=text, kind_term="pack_kind_number_set"):
         NumberSet.parse(text)
 
 

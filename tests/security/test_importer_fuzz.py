@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import os
+import re
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -21,6 +22,7 @@ from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refused
 from toreshi.quiz.chgk import read_chgk
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import PackError
 from toreshi.quiz.siq import parse_content_xml, read_siq
@@ -30,6 +32,7 @@ from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import parse_participants
 from toreshi.tournament.journal.csv_import import MAX_LISTED
 from toreshi.tournament.trf import TrfError, format_trf, parse_trf
+from toreshi.web import refusals
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
@@ -153,6 +156,20 @@ def test_trf_refuses_only_with_trf_error(shared_data: Path) -> None:
 
 # --- quiz packs: SIQ archives, bare content.xml, db.chgk.info text, and the sniffing reader -----------------------
 
+PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+def refuses_only_with_a_pack_code(read: Callable[[], Any]) -> None:
+    """Read a pack: it is read, or refused with a :class:`PackError` whose code has a message and every parameter
+    that message needs (so that the host reads what is wrong, in any language); anything else fails."""
+    try:
+        read()
+    except PackError as refused:
+        refusal = refused.refusal
+        assert isinstance(refusal.code, PackCode), refusal
+        needed = set(PLACEHOLDER.findall(refusals.MESSAGES[refusal.code.value]))
+        assert needed <= set(refusal.params), (str(refusal), needed)
+
 
 def test_siq_archives_refuse_only_with_pack_error(shared_data: Path) -> None:
     seed = (shared_data / "quiz" / "siq" / "1.siq").read_bytes()
@@ -162,17 +179,17 @@ def test_siq_archives_refuse_only_with_pack_error(shared_data: Path) -> None:
     @FUZZ
     @given(data=mutations(seed) | mutations(seed[:600]) | st.binary(max_size=200))
     def archives(data: bytes) -> None:
-        refuses_only_with(PackError, lambda: read_siq(data))
-        refuses_only_with(PackError, lambda: read_pack(data))
+        refuses_only_with_a_pack_code(lambda: read_siq(data))
+        refuses_only_with_a_pack_code(lambda: read_pack(data))
 
     @FUZZ
     @given(data=mutations(xml) | mutations(xml[:1500]))
     def content(data: bytes) -> None:
-        refuses_only_with(PackError, lambda: parse_content_xml(data))
+        refuses_only_with_a_pack_code(lambda: parse_content_xml(data))
         rezipped = io.BytesIO()
         with zipfile.ZipFile(rezipped, "w") as archive:
             archive.writestr("content.xml", data)
-        refuses_only_with(PackError, lambda: read_siq(rezipped.getvalue()))
+        refuses_only_with_a_pack_code(lambda: read_siq(rezipped.getvalue()))
 
     archives()
     content()
@@ -197,14 +214,14 @@ def test_hostile_xml_is_refused(xml: bytes) -> None:
 @FUZZ
 @given(text=mutated_text(CHGK))
 def test_chgk_text_refuses_only_with_pack_error(text: str) -> None:
-    refuses_only_with(PackError, lambda: read_chgk(text, name="fuzz"))
-    refuses_only_with(PackError, lambda: read_pack(text.encode("utf-8"), name="fuzz"))
+    refuses_only_with_a_pack_code(lambda: read_chgk(text, name="fuzz"))
+    refuses_only_with_a_pack_code(lambda: read_pack(text.encode("utf-8"), name="fuzz"))
 
 
 @FUZZ
 @given(data=mutations(CHGK.encode("cp1251")) | st.binary(max_size=300))
 def test_chgk_bytes_in_any_encoding_refuse_only_with_pack_error(data: bytes) -> None:
-    refuses_only_with(PackError, lambda: read_chgk(data, name="fuzz"))
+    refuses_only_with_a_pack_code(lambda: read_chgk(data, name="fuzz"))
 
 
 # --- tournament CSV: the parser, and the import through the web (a refused import writes nothing) --------------

@@ -114,7 +114,7 @@ def test_a_re_entered_player_may_leave_again() -> None:
     t = t.record_result(1, 1, GameResult.WHITE_WINS).record_result(1, 2, GameResult.BLACK_WINS)
     t = t.withdraw(3, after_round=1).readmit(3, 3)
     assert 3 not in t.players_to_pair(2) and 3 in t.players_to_pair(3) and 3 in t.players_to_pair(5)
-    with pytest.raises(TournamentError, match="back_only_from_round .*round=3"):
+    with pytest.raises(TournamentError, match=r"back_only_from_round .*round=3"):
         t.withdraw(3, after_round=0)
     again = t.withdraw(3, after_round=2)  # changed their mind before round 3: away for good
     assert 3 not in again.players_to_pair(3)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -13,10 +14,10 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from toreshi.quiz.events import GameKind
-from toreshi.quiz.formats import read_pack
+from toreshi.kit.refusal import Refusal
+from toreshi.quiz.codes import PackCode
+from toreshi.web import formatting, i18n, refusals
 from toreshi.web.app import create_app
-from toreshi.web.quiz_pages import SetupError, setup_from_pack, split_join_code
 from toreshi.web.settings import Settings
 
 from .helpers import csrf_in, receive_until
@@ -36,14 +37,19 @@ def pack(shared_data: Path) -> Path:
     return shared_data / "quiz" / "siq" / "1.siq"
 
 
+def i18n_phone(language: str) -> str:
+    i18n.activate(language)
+    return i18n.gettext("phone")
+
+
 def sign_in(client: TestClient) -> None:
     token = csrf_in(client.get("/setup").text)
     form = {"name": NAME, "password": PASSWORD, "confirm": PASSWORD, "csrf": token}
     assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
 
 
-def create_quiz(client: TestClient, pack: Path, **extra: str) -> Any:
-    token = csrf_in(client.get("/quiz/new").text)
+def create_quiz(client: TestClient, pack: Path, query: str = "", **extra: str) -> Any:
+    token = csrf_in(client.get(f"/quiz/new{query}").text)
     form = {
         "csrf": token,
         "title": "Бой 1",
@@ -63,7 +69,7 @@ def create_quiz(client: TestClient, pack: Path, **extra: str) -> Any:
         **extra,
     }
     files = {"pack": (pack.name, pack.read_bytes(), "application/zip")}
-    return client.post("/quiz/new", data=form, files=files, follow_redirects=False)
+    return client.post(f"/quiz/new{query}", data=form, files=files, follow_redirects=False)
 
 
 def created_game(client: TestClient, pack: Path) -> tuple[str, dict[str, str], dict[str, str]]:
@@ -80,25 +86,6 @@ def created_game(client: TestClient, pack: Path) -> tuple[str, dict[str, str], d
     return room_id, codes, tokens
 
 
-def test_a_pack_becomes_a_board_with_a_reserve_and_host_notes(pack: Path) -> None:
-    package = read_pack(pack.read_bytes())
-    setup, notes = setup_from_pack(package, kind=GameKind.QUALIFYING, teams=TEAMS, assistant=None, round_number=2)
-    assert len(setup.board.themes) == 5
-    assert setup.board.themes[0].name == package.rounds[1].themes[0].name
-    assert len(setup.board.reserve) == 13 * 5  # every other theme of 5 questions
-    assert set(notes) >= {"0:1", "4:5", "r:0"}
-    final, _ = setup_from_pack(package, kind=GameKind.FINAL, teams=TEAMS[:2], assistant=None)
-    assert len(final.board.themes) == 11
-    with pytest.raises(SetupError):
-        setup_from_pack(package, kind=GameKind.FINAL, teams=TEAMS[:2], assistant=None, round_number=3)
-
-
-def test_join_codes_are_read_leniently() -> None:
-    assert split_join_code("7kdm-x4pqr") == ("q-7kdm", "X4PQR")
-    assert split_join_code(" 7KDM X4PQR ") == ("q-7kdm", "X4PQR")
-    assert split_join_code("7KDM-X4PQ") is None and split_join_code("7KD0-X4PQR") is None
-
-
 def test_only_a_signed_in_arbiter_creates_a_game(web: TestClient) -> None:
     response = web.get("/quiz/new", follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"].startswith("/login")
@@ -109,9 +96,15 @@ def test_a_bad_pack_is_refused_with_a_message(web: TestClient, tmp_path: Path) -
     bogus = tmp_path / "pack.siq"
     bogus.write_bytes(b"not a pack at all")
     response = create_quiz(web, bogus)
-    assert response.status_code == 400 and "not a question pack" in response.text
+    i18n.activate("en")
+    assert response.status_code == 400 and html.escape(refusals.render(Refusal(PackCode.NOT_A_PACK))) in response.text
     response = create_quiz(web, bogus, team2="", team3="")
-    assert "2 to 4 teams" in response.text
+    assert "Enter the names of 2 to 4 teams." in response.text
+    # The page speaks its reader's language: Kazakh by default, the pack's problem included.
+    response = create_quiz(web, bogus, query="?lang=kk")
+    i18n.activate("kk")
+    kazakh = refusals.render(Refusal(PackCode.NOT_A_PACK))
+    assert response.status_code == 400 and html.escape(kazakh) in response.text and "question pack" not in response.text
 
 
 def test_create_join_and_the_screens(web: TestClient, pack: Path) -> None:
@@ -189,6 +182,12 @@ def test_a_socket_session_host_and_teams_press_and_verdict(web: TestClient, pack
     assert first["rulings"][0] == {**first["rulings"][0], "team": TEAMS[1], "correct": True}
     page = web.get(f"/quiz/{room_id}/report")
     assert page.status_code == 200 and TEAMS[1] in page.text
+    # Times on the report are written for the reader: the press on the game's clock, the arbiter's wait in ms.
+    russian = web.get(f"/quiz/{room_id}/report?lang=ru").text
+    received = first["presses"][0]["received_ms"]
+    assert f"({i18n_phone('ru')}, {formatting.format_clock(received)})" in russian
+    waited = first["decisions"][0]["waited_ms"]
+    assert f"{formatting.format_milliseconds(waited, 'ru')}" in html.unescape(russian) and " ms" not in russian
 
 
 def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -> None:

@@ -1,4 +1,8 @@
-"""``toreshi quiz …``: inspect and convert «Своя игра» question packs."""
+"""``toreshi quiz …``: inspect and convert «Своя игра» question packs.
+
+A pack that cannot be read is reported on one line in English: its refusal rendered by the same messages as the
+pages' (:mod:`toreshi.web.refusals`), with no language activated.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +16,12 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError
 from toreshi.quiz.siq import write_siq
+from toreshi.web import i18n
+from toreshi.web.refusals import text_of
 
 app = typer.Typer(help="«Своя игра» question packs: inspect and convert.", no_args_is_help=True)
 
@@ -27,10 +34,10 @@ def _load(path: Path) -> Package:
     errors = Console(stderr=True)
     try:
         if path.stat().st_size > _MAX_FILE_BYTES:
-            raise PackError(f"file is larger than {_MAX_FILE_BYTES} bytes")
+            raise PackError(PackCode.FILE_TOO_LARGE, limit=_MAX_FILE_BYTES)
         return read_pack(path.read_bytes(), name=path.stem)
     except (PackError, OSError) as error:
-        message = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        message = _problem(error)
         errors.print(
             f"[red]error:[/] cannot read {escape(str(path))}: {escape(message)}", soft_wrap=True, highlight=False
         )
@@ -39,6 +46,13 @@ def _load(path: Path) -> Package:
             f"[red]error:[/] cannot read {escape(str(path))}: too complex ({type(error).__name__})", highlight=False
         )
     raise typer.Exit(1)
+
+
+def _problem(error: PackError | OSError) -> str:
+    if isinstance(error, PackError):
+        i18n.activate("en")  # the command line speaks English
+        return text_of(error)
+    return error.strerror or str(error)
 
 
 def summary(package: Package) -> dict[str, Any]:
@@ -121,7 +135,7 @@ def convert(
         data = write_siq(package)
         target.write_bytes(data)
     except (PackError, OSError) as error:
-        Console(stderr=True).print(f"[red]error:[/] cannot write {escape(str(target))}: {escape(str(error))}")
+        Console(stderr=True).print(f"[red]error:[/] cannot write {escape(str(target))}: {escape(_problem(error))}")
         raise typer.Exit(1) from None
     questions = sum(1 for _ in package.questions())
     Console().print(escape(f"wrote {target} ({len(data)} bytes, {questions} questions)"), highlight=False)

@@ -40,7 +40,8 @@ from typing import Any
 
 import serial
 
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.kit.refusal import Refused
+from toreshi.live.room import Actor, Command
 from toreshi.live.timeline import monotonic_ms
 
 __all__ = [
@@ -227,7 +228,7 @@ def feed_owner(owner: Any, *, source: str = "serial", clock: Callable[[], int] =
         command = Command(
             "press", Actor("buttons", source), {"button": str(button)}, meta={"received_ms": room_ms, "source": source}
         )
-        with contextlib.suppress(CommandRefusedError):  # a press when the buttons are closed, an unmapped button
+        with contextlib.suppress(Refused):  # a press when the game is over, an unmapped button: nothing to do
             await owner.handle(command)
 
     return on_press

@@ -2,8 +2,9 @@
 
 A :class:`Codec` knows a closed set of classes, each named by its ``type`` class attribute; the JSON object carries
 that name under ``"type"``. Field types are read from the annotations: ``int``, ``float``, ``bool``, ``str``,
-``X | None``, ``tuple[X, ...]``, fixed tuples, ``dict[str, X]``, enumerations (by value), nested dataclasses, and
-any type given a :class:`Converter` (``Side`` as ``"white"``/``"black"``, a ``TimeControl`` by its own dict).
+``X | None``, ``tuple[X, ...]``, fixed tuples, ``dict[str, X]`` (or ``Mapping[str, X]``), enumerations (by value),
+nested dataclasses, and any type given a :class:`Converter` (``Side`` as ``"white"``/``"black"``, a ``TimeControl``
+by its own dict).
 
 Two ways in, because two kinds of input exist:
 
@@ -296,6 +297,20 @@ class Codec(Generic[T]):
                 lambda raw, where: self._read(item_hint, {where: raw}, where, limits),
                 max_items=limits["max_items"] or 100,
             )
+        if origin in (dict, Mapping):
+            # A JSON object of names to values (keys of buzzers → teams, notes by cell): its names are clean
+            # texts, each value is read by the field's limits, and there are at most ``max_items`` of them.
+            _key, value_hint = typing.get_args(hint)
+            found = payload.read_object(data, key)
+            most = limits["max_items"] or 100
+            if len(found) > most:
+                raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=most)
+            read: dict[str, Any] = {}
+            for name, raw in found.items():
+                payload.check_text(name, key, max_length=payload.MAX_NAME)
+                where = f"{key}.{name}"
+                read[name] = self._read(value_hint, {where: raw}, where, limits)
+            return read
         converter = self._converters.get(hint)
         if converter is not None:
             try:

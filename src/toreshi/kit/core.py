@@ -84,9 +84,7 @@ def allowed(
 ) -> tuple[str, ...]:
     """The names of the probe commands that ``decide`` would accept now (their events are thrown away)."""
     return tuple(
-        name(probe)
-        for probe in probes
-        if not isinstance(decide_catching(decide, state, probe, context), Refusal)
+        name(probe) for probe in probes if not isinstance(decide_catching(decide, state, probe, context), Refusal)
     )
 
 

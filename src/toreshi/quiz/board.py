@@ -16,10 +16,10 @@ price (SI-3.1). An empty pack cell (price −1) stays on the board as a cell tha
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 
+from toreshi.kit.codec import spec
 from toreshi.quiz.pack import Question, Round, Theme
 
 __all__ = ["QUESTIONS_PER_THEME", "VALUES", "Board", "BoardError", "BoardQuestion", "BoardTheme"]
@@ -28,9 +28,20 @@ QUESTIONS_PER_THEME = 5
 VALUES = (1, 2, 3, 4, 5)
 """The values of a theme's questions, cheapest first (SI-3.1)."""
 
+# What a board read from a host's page may hold: a pack within :mod:`toreshi.quiz.limits` (a question's text is
+# up to 30 text items of 1,500 characters, a name or an answer 350; 50 rounds of 30 themes at most).
+MAX_QUESTION_TEXT = 45_000
+MAX_SHORT_TEXT = 350
+MAX_LONG_TEXT = 1_500
+MAX_RESERVE = 50 * 30 * QUESTIONS_PER_THEME
+
 
 class BoardError(ValueError):
-    """A pack round that cannot be played as a board, or a board value that breaks SI-3.1."""
+    """A board value that breaks SI-3.1, or a pack round cut into a board it cannot be.
+
+    A broken invariant of a value, raised while it is built: a board from a client is read by the room kit's codec,
+    which answers such a value with ``bad_request`` naming the field, and a board cut from a pack takes only its
+    5-question themes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,9 +52,9 @@ class BoardQuestion:
     no question (price −1), which no team may choose.
     """
 
-    value: int
-    text: str = ""
-    answers: tuple[str, ...] = ()
+    value: int = field(metadata=spec(minimum=1, maximum=QUESTIONS_PER_THEME))
+    text: str = field(default="", metadata=spec(max_length=MAX_QUESTION_TEXT, multiline=True))
+    answers: tuple[str, ...] = field(default=(), metadata=spec(max_length=MAX_SHORT_TEXT, multiline=True))
     source_price: int = 0
     empty: bool = False
 
@@ -61,33 +72,14 @@ class BoardQuestion:
             empty=question.is_empty,
         )
 
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "value": self.value,
-            "text": self.text,
-            "answers": list(self.answers),
-            "source_price": self.source_price,
-            "empty": self.empty,
-        }
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> BoardQuestion:
-        return BoardQuestion(
-            value=int(data["value"]),
-            text=str(data.get("text", "")),
-            answers=tuple(str(a) for a in data.get("answers", ())),
-            source_price=int(data.get("source_price", 0)),
-            empty=bool(data.get("empty", False)),
-        )
-
 
 @dataclass(frozen=True, slots=True)
 class BoardTheme:
     """A theme on the board: its name, the host's explanation (SI-3.4) and five cells valued 1–5."""
 
-    name: str
-    cells: tuple[BoardQuestion, ...]
-    explanation: str = ""
+    name: str = field(metadata=spec(max_length=MAX_SHORT_TEXT, multiline=True))
+    cells: tuple[BoardQuestion, ...] = field(metadata=spec(max_items=QUESTIONS_PER_THEME))
+    explanation: str = field(default="", metadata=spec(max_length=MAX_LONG_TEXT, multiline=True))
 
     def __post_init__(self) -> None:
         values = tuple(cell.value for cell in self.cells)
@@ -116,21 +108,13 @@ class BoardTheme:
         cells = tuple(BoardQuestion(v, t) for v, t in zip(VALUES, texts, strict=True))
         return BoardTheme(name, cells, explanation)
 
-    def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "explanation": self.explanation, "cells": [c.to_dict() for c in self.cells]}
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> BoardTheme:
-        cells = tuple(BoardQuestion.from_dict(c) for c in data["cells"])
-        return BoardTheme(str(data["name"]), cells, str(data.get("explanation", "")))
-
 
 @dataclass(frozen=True, slots=True)
 class Board:
     """The themes of one game and the reserve it may draw replacement or shootout questions from."""
 
-    themes: tuple[BoardTheme, ...]
-    reserve: tuple[BoardQuestion, ...] = ()
+    themes: tuple[BoardTheme, ...] = field(metadata=spec(max_items=30))
+    reserve: tuple[BoardQuestion, ...] = field(default=(), metadata=spec(max_items=MAX_RESERVE))
 
     def __post_init__(self) -> None:
         if not self.themes:
@@ -159,11 +143,3 @@ class Board:
         """A board of simple themes, for tests and quick games: ``Board.of("A", "B")``."""
         reserve = tuple(BoardQuestion(v, f"reserve {i + 1} ({v})") for i, v in enumerate(reserve_values))
         return Board(tuple(BoardTheme.simple(n) for n in names), reserve)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"themes": [t.to_dict() for t in self.themes], "reserve": [q.to_dict() for q in self.reserve]}
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> Board:
-        themes = tuple(BoardTheme.from_dict(t) for t in data["themes"])
-        return Board(themes, tuple(BoardQuestion.from_dict(q) for q in data.get("reserve", ())))

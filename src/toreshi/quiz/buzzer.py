@@ -49,7 +49,9 @@ __all__ = [
 
 
 class BuzzerError(ValueError):
-    """A press or a request the arbiter refuses (a team not eligible, a second press, deciding too early)."""
+    """A press or a request that breaks the arbiter's contract (a team not eligible, a second press, deciding too
+    early, no ping samples). The live room checks all of these before it asks, so none reaches a user: one that
+    does is a programming error."""
 
 
 class ArbitrationMode(StrEnum):
@@ -260,8 +262,8 @@ class Arbiter:
         return max(latest, min(first + settings.max_window_ms, max(first + settings.min_window_ms, needed)))
 
     def decide(self, now_ms: int, rng: random.Random | None = None) -> Decision:
-        """The winner and the full order. ``rng`` draws the random pick (RANDOM_WINDOW, or a random tie rule);
-        pass a seeded one to make a replay identical."""
+        """The winner and the full order. ``rng`` draws the random pick (RANDOM_WINDOW, or a random tie rule) and
+        is required when one is made: the arbiter has no randomness of its own."""
         due = self.decision_due_ms
         if due is None:
             raise BuzzerError("nobody has pressed")
@@ -273,7 +275,7 @@ class Arbiter:
         mode = self.settings.mode
         if mode is ArbitrationMode.RANDOM_WINDOW:
             considered = [p for p in considered if p.press.received_ms <= due]
-            pick = (rng or random.Random()).randrange(len(considered))
+            pick = _draw(rng, len(considered))
             winner = considered[pick]
             order = (winner, *(p for p in considered if p is not winner))
             return Decision(winner.team, order, now_ms, first, tie=len(considered) > 1)
@@ -287,6 +289,12 @@ class Arbiter:
                 if self.settings.tie_rule is TieRule.EARLIER_ARRIVAL:
                     ordered = [*sorted(level, key=lambda p: p.press.received_ms), *rest]
                 else:
-                    chosen = level[(rng or random.Random()).randrange(len(level))]
+                    chosen = level[_draw(rng, len(level))]
                     ordered = [chosen, *(p for p in ordered if p is not chosen)]
         return Decision(ordered[0].team, tuple(ordered), now_ms, first, tie=tie)
+
+
+def _draw(rng: random.Random | None, count: int) -> int:
+    if rng is None:
+        raise TypeError("a random pick needs the generator passed to Arbiter.decide")
+    return rng.randrange(count)

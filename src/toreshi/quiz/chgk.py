@@ -9,7 +9,8 @@ of price 0 (a final-style theme). Prices are ``10 × index`` as in SIQuester's i
 the club's 1–5 by position. Every ``Тур:`` starts a round; without one, all themes form one standard round.
 
 Anything that does not fit — a numbered answer with no question, a question with no answer — is reported as
-:class:`ChgkFormatError` with its line number rather than guessed.
+:class:`ChgkFormatError` (a :class:`~toreshi.quiz.codes.PackCode` with the ``line``, the ``theme`` and the field's
+``label``) rather than guessed.
 
 >>> text = '''Чемпионат:
 ... Тренировка
@@ -39,6 +40,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from toreshi.kit.refusal import ParamValue, Refusal
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.limits import DEFAULT_LIMITS, Limits, UnsafePackError, check_package
 from toreshi.quiz.pack import ContentItem, Info, Package, PackError, Parameter, ParameterName, Question, Round, Theme
 
@@ -49,7 +52,25 @@ PRICE_STEP = 10
 
 
 class ChgkFormatError(PackError):
-    """A db.chgk.info text that does not fit the «Своя игра» pattern; the message gives the line."""
+    """A db.chgk.info text that does not fit the «Своя игра» pattern; its parameters give the line."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Where:
+    """Where a theme's problem is: the line of its «Вопрос», its name once known, the field (canonical label)."""
+
+    line: int
+    theme: str = ""
+    label: str = "вопрос"
+
+    def refusal(self, code: PackCode, **more: ParamValue) -> Refusal:
+        params = {"line": self.line, "theme": self.theme[:100], "label": _shown_label(self.label), **more}
+        return Refusal(code, params)
+
+
+def _shown_label(label: str) -> str:
+    """A field's label as the file writes it: ``Ответ``, ``Зачет``."""
+    return label[:1].upper() + label[1:]
 
 
 _LABEL = re.compile(
@@ -102,15 +123,13 @@ def read_chgk(source: str | bytes, limits: Limits = DEFAULT_LIMITS, *, name: str
     ``name`` is used when the file has no ``Чемпионат`` field. Raises :class:`ChgkFormatError` for text that
     does not fit the pattern and :class:`~toreshi.quiz.limits.UnsafePackError` for oversized input.
     """
+    if len(source) > limits.max_xml_size:
+        raise UnsafePackError(PackCode.TEXT_TOO_LARGE, size=len(source), limit=limits.max_xml_size)
     if isinstance(source, bytes):
-        if len(source) > limits.max_xml_size:
-            raise UnsafePackError(f"text file is {len(source)} bytes, more than {limits.max_xml_size}")
         source = decode_text(source)
-    elif len(source) > limits.max_xml_size:
-        raise UnsafePackError(f"text is {len(source)} characters, more than {limits.max_xml_size}")
     fields = _fields(source)
     if not any(_canonical(f.label) == "вопрос" for f in fields):
-        raise ChgkFormatError("no «Вопрос N:» field: not a db.chgk.info question file")
+        raise ChgkFormatError(PackCode.CHGK_NO_QUESTION)
     package = _build(fields, name)
     check_package(package, limits)
     return package
@@ -162,12 +181,12 @@ def _build(fields: list[_Field], fallback_name: str) -> Package:
         elif drafts and item.label in ("ответ", "зачет", "незачет", "комментарий", "источник", "автор"):
             draft = drafts[-1]
             if item.label in draft.extras:
-                raise ChgkFormatError(f"line {item.line}: a second «{item.label}» field for the same «Вопрос»")
+                raise ChgkFormatError(PackCode.CHGK_SECOND_FIELD, line=item.line, label=_shown_label(item.label))
             draft.extras[item.label] = item
         elif not drafts or item.label not in ("ответ", "зачет", "незачет"):
             meta.setdefault(item.label, item.text)
         else:
-            raise ChgkFormatError(f"line {item.line}: «{item.label}» before any «Вопрос»")
+            raise ChgkFormatError(PackCode.CHGK_FIELD_FIRST, line=item.line, label=_shown_label(item.label))
     themes_by_round: list[list[Theme]] = [[] for _ in range(max(len(round_names), 1))]
     for draft in drafts:
         themes_by_round[draft.round_index].append(_build_theme(draft))
@@ -188,14 +207,14 @@ _Numbered = list[tuple[int, str]]
 
 
 def _build_theme(draft: _ThemeDraft) -> Theme:
-    where = f"«Вопрос» at line {draft.question.line}"
     name_lines, comment_lines, raw_questions = _split_question_field(draft.question)
     theme_name = " ".join(" ".join(name_lines).split())
     if not theme_name:
-        raise ChgkFormatError(f"{where}: no theme name before the numbered questions")
+        raise ChgkFormatError(PackCode.CHGK_NO_THEME_NAME, line=draft.question.line)
+    where = _Where(draft.question.line, theme_name)
     answer_field = draft.extras.get("ответ")
     if answer_field is None:
-        raise ChgkFormatError(f"{where} (theme {theme_name!r}) has no «Ответ» field")
+        raise ChgkFormatError(where.refusal(PackCode.CHGK_NO_ANSWER_FIELD))
     extras = {label: _numbered_or_whole(item) for label, item in draft.extras.items() if label != "автор"}
     authors = tuple(_lines(draft.extras["автор"].text)) if "автор" in draft.extras else ()
     theme_comment_parts = [" ".join(" ".join(comment_lines).split())]
@@ -215,25 +234,24 @@ def _build_theme(draft: _ThemeDraft) -> Theme:
         )
         return Theme(theme_name, (question,), Info(authors=authors))
 
-    where = f"{where} (theme {theme_name!r})"
     unit = _unit(raw_questions)
     numbered = _by_index(raw_questions, unit, where)
     by_label: dict[str, dict[int, str]] = {}
     for label in ("ответ", "зачет", "незачет", "комментарий", "источник"):
         value = extras.get(label)
         if isinstance(value, list):
-            by_label[label] = _index_extra(value, unit, set(numbered), f"{where}: «{label}»")
+            by_label[label] = _index_extra(value, unit, set(numbered), _Where(where.line, theme_name, label))
         elif value and label == "комментарий":
             theme_comment_parts.append(value)
         elif value and label == "источник":
             theme_sources = tuple(_lines(value))
         elif value or label == "ответ":
-            raise ChgkFormatError(f"{where}: «{label}» is not numbered like the questions")
+            raise ChgkFormatError(_Where(where.line, theme_name, label).refusal(PackCode.CHGK_NOT_NUMBERED))
     answers = by_label["ответ"]
     questions: list[Question] = []
     for index, text in numbered.items():
         if index not in answers:
-            raise ChgkFormatError(f"{where}: question {index} has no answer")
+            raise ChgkFormatError(where.refusal(PackCode.CHGK_NO_ANSWER, question=index))
         questions.append(
             Question(
                 price=PRICE_STEP * index,
@@ -281,20 +299,20 @@ def _unit(raw: _Numbered) -> int:
     return next((unit for unit in (1000, 100, 10) if all(n % unit == 0 and n > 0 for n in numbers)), 1)
 
 
-def _by_index(raw: _Numbered, unit: int, where: str) -> dict[int, str]:
+def _by_index(raw: _Numbered, unit: int, where: _Where) -> dict[int, str]:
     """Written numbers as indexes 1, 2, … of the theme's questions."""
     result: dict[int, str] = {}
     for number, text in raw:
         index, remainder = divmod(number, unit)
         if remainder or not 0 < index <= _MAX_INDEX:
-            raise ChgkFormatError(f"{where}: item {number} does not follow a numbering 1, 2, 3… or 10, 20, 30…")
+            raise ChgkFormatError(where.refusal(PackCode.CHGK_BAD_NUMBER, number=number))
         if index in result:
-            raise ChgkFormatError(f"{where}: item {number} appears twice")
+            raise ChgkFormatError(where.refusal(PackCode.CHGK_NUMBER_TWICE, number=number))
         result[index] = text
     return result
 
 
-def _index_extra(raw: _Numbered, unit: int, questions: set[int], where: str) -> dict[int, str]:
+def _index_extra(raw: _Numbered, unit: int, questions: set[int], where: _Where) -> dict[int, str]:
     """A numbered answer, comment … field by question index: numbered like the questions, or by its own step."""
     attempts: list[ChgkFormatError] = []
     for candidate in dict.fromkeys((unit, _unit(raw))):
@@ -306,7 +324,7 @@ def _index_extra(raw: _Numbered, unit: int, questions: set[int], where: str) -> 
         stray = sorted(set(indexed) - questions)
         if not stray:
             return indexed
-        attempts.append(ChgkFormatError(f"{where} {stray[0] * candidate} has no question"))
+        attempts.append(ChgkFormatError(where.refusal(PackCode.CHGK_NO_SUCH_QUESTION, number=stray[0] * candidate)))
     raise attempts[0]
 
 
@@ -327,7 +345,7 @@ def _numbered_or_whole(item: _Field) -> _Numbered | str:
     if not raw:
         return "\n".join(loose)
     if loose:
-        raise ChgkFormatError(f"line {item.line}: «{item.label}» mixes numbered and unnumbered text")
+        raise ChgkFormatError(PackCode.CHGK_MIXED, line=item.line, label=_shown_label(item.label))
     return raw
 
 

@@ -1,26 +1,32 @@
 """The typed events of one «Своя игра» game; the game state is a fold of them (:mod:`toreshi.quiz.game`).
 
 Every event carries ``at_ms``: the server's monotonic time in integer milliseconds when it was recorded. Events
-are JSON-serialisable so that the live layer can persist the log and rebuild a room by replay:
+travel as JSON through the room kit's one codec (:data:`GAME_EVENTS`, a :class:`toreshi.kit.codec.Codec`), so that
+the live layer can persist the log and rebuild a room by replay:
 
 >>> event = Buzzed(at_ms=12_500, team="Арыстан", press_ms=12_430)
->>> event.to_dict()
+>>> GAME_EVENTS.encode(event)
 {'type': 'buzzed', 'at_ms': 12500, 'team': 'Арыстан', 'press_ms': 12430}
->>> event_from_dict(event.to_dict()) == event
+>>> GAME_EVENTS.decode(GAME_EVENTS.encode(event)) == event
 True
+
+The setup (:class:`GameSetup`, its :class:`~toreshi.quiz.board.Board`) carries the limits a host's page is read
+with (:func:`toreshi.kit.codec.spec`): the game is created by a command whose setup comes from a client.
 """
 
 from __future__ import annotations
 
-import types
-from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, ClassVar, Union, get_args, get_origin, get_type_hints
+from typing import ClassVar
 
+from toreshi.kit.codec import Codec, spec
+from toreshi.kit.payload import MAX_NAME
 from toreshi.quiz.board import Board
 
 __all__ = [
+    "EVENT_TYPES",
+    "GAME_EVENTS",
     "AnswerJudged",
     "AnswerTimeExpired",
     "AnswerTimeExtended",
@@ -49,11 +55,12 @@ __all__ = [
     "ThemeAnnounced",
     "ThemeStruck",
     "TimeCalled",
-    "event_from_dict",
 ]
 
 MAX_TEAMS = 4
 """At most 4 teams play in each game (SI-3.0.1)."""
+MAX_TIMER_MS = 120_000
+"""The longest press window or answer time a game may set."""
 
 
 class GameKind(StrEnum):
@@ -90,64 +97,30 @@ class SanctionScope(StrEnum):
 class Assistant:
     """The host's assistant, a player of a team not in this game (SI-4.1); keeps and announces the score."""
 
-    name: str
-    team: str
+    name: str = field(metadata=spec(name=True))
+    team: str = field(metadata=spec(name=True))
 
 
 @dataclass(frozen=True, slots=True)
 class GameSetup:
     """Who plays, on which board, and the game's settings. Times are integer milliseconds."""
 
-    teams: tuple[str, ...]
+    teams: tuple[str, ...] = field(metadata=spec(name=True, max_length=MAX_NAME, max_items=16))
     board: Board
     kind: GameKind = GameKind.QUALIFYING
     assistant: Assistant | None = None
     reading: ReadingMode = ReadingMode.HOST
-    chars_per_second: int = 20
+    chars_per_second: int = field(default=20, metadata=spec(minimum=1, maximum=1_000))
     """Simulated reading speed (SIGame's default is 20 characters per second)."""
-    press_window_ms: int = 5_000
+    press_window_ms: int = field(default=5_000, metadata=spec(minimum=1, maximum=MAX_TIMER_MS))
     """Time to press after reading or after "неверно" before "время" (SI-3.9, SI-3.10)."""
-    answer_ms: int = 5_000
+    answer_ms: int = field(default=5_000, metadata=spec(minimum=1, maximum=MAX_TIMER_MS))
     """Time the recognised team has to answer (SI-3.7)."""
-    qualifying_themes: int = 5
-    final_themes: int = 11
-    final_themes_kept: int = 5
-    shootout_cuts: tuple[int, ...] = ()
+    qualifying_themes: int = field(default=5, metadata=spec(minimum=1, maximum=30))
+    final_themes: int = field(default=11, metadata=spec(minimum=1, maximum=30))
+    final_themes_kept: int = field(default=5, metadata=spec(minimum=1, maximum=30))
+    shootout_cuts: tuple[int, ...] = field(default=(), metadata=spec(minimum=1, maximum=MAX_TEAMS, max_items=MAX_TEAMS))
     """For a shootout: after how many of the tied teams each advancing boundary falls (e.g. ``(1,)``)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "teams": list(self.teams),
-            "board": self.board.to_dict(),
-            "kind": self.kind.value,
-            "assistant": None if self.assistant is None else {"name": self.assistant.name, "team": self.assistant.team},
-            "reading": self.reading.value,
-            "chars_per_second": self.chars_per_second,
-            "press_window_ms": self.press_window_ms,
-            "answer_ms": self.answer_ms,
-            "qualifying_themes": self.qualifying_themes,
-            "final_themes": self.final_themes,
-            "final_themes_kept": self.final_themes_kept,
-            "shootout_cuts": list(self.shootout_cuts),
-        }
-
-    @staticmethod
-    def from_dict(data: Mapping[str, Any]) -> GameSetup:
-        assistant = data.get("assistant")
-        return GameSetup(
-            teams=tuple(str(t) for t in data["teams"]),
-            board=Board.from_dict(data["board"]),
-            kind=GameKind(data.get("kind", GameKind.QUALIFYING)),
-            assistant=None if assistant is None else Assistant(str(assistant["name"]), str(assistant["team"])),
-            reading=ReadingMode(data.get("reading", ReadingMode.HOST)),
-            chars_per_second=int(data.get("chars_per_second", 20)),
-            press_window_ms=int(data.get("press_window_ms", 5_000)),
-            answer_ms=int(data.get("answer_ms", 5_000)),
-            qualifying_themes=int(data.get("qualifying_themes", 5)),
-            final_themes=int(data.get("final_themes", 11)),
-            final_themes_kept=int(data.get("final_themes_kept", 5)),
-            shootout_cuts=tuple(int(c) for c in data.get("shootout_cuts", ())),
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,59 +129,6 @@ class Event:
 
     type: ClassVar[str] = ""
     at_ms: int
-
-    def to_dict(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": self.type}
-        for f in fields(self):
-            data[f.name] = _encode(getattr(self, f.name))
-        return data
-
-
-def _encode(value: Any) -> Any:
-    if isinstance(value, GameSetup):
-        return value.to_dict()
-    if isinstance(value, StrEnum):
-        return value.value
-    if isinstance(value, tuple):
-        return [_encode(v) for v in value]
-    return value
-
-
-def _decode(hint: Any, value: Any) -> Any:
-    if get_origin(hint) in (Union, types.UnionType):
-        if value is None:
-            return None
-        (hint,) = (arg for arg in get_args(hint) if arg is not type(None))
-    if hint is GameSetup:
-        return GameSetup.from_dict(value)
-    if isinstance(hint, type) and issubclass(hint, StrEnum):
-        return hint(value)
-    if hint is bool:
-        if not isinstance(value, bool):
-            raise ValueError(f"expected true/false, got {value!r}")
-        return value
-    if hint is int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"expected an integer, got {value!r}")
-        return value
-    if hint is str:
-        return str(value)
-    raise TypeError(f"cannot decode a field of type {hint!r}")  # pragma: no cover - a programming error
-
-
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """Rebuild an event from its JSON form; an unknown type or a bad field is a ``ValueError``."""
-    kind = data.get("type")
-    cls = _REGISTRY.get(str(kind))
-    if cls is None:
-        raise ValueError(f"unknown game event type {kind!r}")
-    hints = get_type_hints(cls)
-    values: dict[str, Any] = {}
-    for f in fields(cls):
-        if f.name not in data:
-            raise ValueError(f"event {kind!r} lacks the field {f.name!r}")
-        values[f.name] = _decode(hints[f.name], data[f.name])
-    return cls(**values)
 
 
 @dataclass(frozen=True, slots=True)
@@ -404,4 +324,5 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ScoreRequested,
     ScoreAnnounced,
 )
-_REGISTRY: dict[str, type[Event]] = {cls.type: cls for cls in EVENT_TYPES}
+GAME_EVENTS: Codec[Event] = Codec(*EVENT_TYPES)
+"""The codec of the game's events (the live room's log adds its own events: :mod:`toreshi.quiz.play.events`)."""

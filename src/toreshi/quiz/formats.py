@@ -3,12 +3,13 @@
 >>> read_pack(b"not a pack at all")
 Traceback (most recent call last):
 ...
-toreshi.quiz.pack.PackError: not a question pack: neither a .siq archive, nor SIQ XML, nor db.chgk.info text
+toreshi.quiz.pack.PackError: pack_not_a_pack
 """
 
 from __future__ import annotations
 
 from toreshi.quiz.chgk import decode_text, looks_like_chgk, read_chgk
+from toreshi.quiz.codes import PackCode
 from toreshi.quiz.limits import DEFAULT_LIMITS, Limits
 from toreshi.quiz.pack import Package, PackError
 from toreshi.quiz.siq import parse_content_xml, read_siq
@@ -31,4 +32,4 @@ def read_pack(data: bytes, limits: Limits = DEFAULT_LIMITS, *, name: str = "") -
         return parse_content_xml(data, limits)
     if len(data) <= limits.max_xml_size and looks_like_chgk(decode_text(data)):
         return read_chgk(data, limits, name=name)
-    raise PackError("not a question pack: neither a .siq archive, nor SIQ XML, nor db.chgk.info text")
+    raise PackError(PackCode.NOT_A_PACK)

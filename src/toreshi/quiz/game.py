@@ -4,7 +4,8 @@ The core is pure: it never reads a clock. Every event carries the server's monot
 state derives every deadline from those times (the 5 s press window, SI-3.10; the 5 s answer time, SI-3.7; the end
 of simulated reading, SI-3.6). The live layer schedules its timers from :attr:`GameState.next_deadline_ms` and
 posts ``TimeCalled`` / ``AnswerTimeExpired`` when they fire; an event that breaks the rules raises
-:class:`GameError` and leaves the state unchanged.
+:class:`~toreshi.kit.refusal.Refused` with a :class:`~toreshi.quiz.codes.QuizCode` and its parameters (the team,
+the theme, the clause) and leaves the state unchanged.
 
 >>> from toreshi.quiz.board import Board
 >>> from toreshi.quiz.events import *
@@ -29,11 +30,13 @@ posts ``TimeCalled`` / ``AnswerTimeExpired`` when they fire; an event that break
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
+from toreshi.kit.refusal import Refused
 from toreshi.quiz.board import VALUES, BoardQuestion
+from toreshi.quiz.codes import ACTIONS, QuizCode, game_term, phase_term
 from toreshi.quiz.events import (
     MAX_TEAMS,
     AnswerJudged,
@@ -68,7 +71,6 @@ from toreshi.quiz.shootout import is_decided
 __all__ = [
     "AnswerRecord",
     "CurrentQuestion",
-    "GameError",
     "GameState",
     "Outcome",
     "Phase",
@@ -79,8 +81,35 @@ __all__ = [
 ]
 
 
-class GameError(ValueError):
-    """An event the game refuses; the message names the rule (and clause) it breaks."""
+_State = TypeVar("_State", "GameState", "CurrentQuestion", "AnswerRecord")
+
+
+def replace(state: _State, /, **changes: Any) -> _State:
+    """``dataclasses.replace`` for the game's frozen, slotted values (which have no ``__post_init__``), without
+    running ``__init__`` again: a room asks the rules about every tool of the host after each event, which applies
+    some thirty events, and ``dataclasses.replace`` was half of that time. A state's ``_memo`` starts empty."""
+    copy = _COPIERS.get(type(state))
+    if copy is None:
+        copy = _COPIERS[type(state)] = _copier(type(state))
+    copied: _State = copy(state, changes)
+    return copied
+
+
+_COPIERS: dict[type[Any], Callable[[Any, dict[str, Any]], Any]] = {}
+
+
+def _copier(cls: type[Any]) -> Callable[[Any, dict[str, Any]], Any]:
+    """A copy function for ``cls`` with one line per field (a loop of ``getattr``/``setattr`` is twice as slow),
+    made once per class the way ``dataclasses`` makes ``__init__``."""
+    lines = ["def copy(state, changes):", "    new = new_object(cls)", "    take = changes.pop"]
+    for name in cls.__slots__:
+        value = "{}" if name == "_memo" else f"take({name!r}, state.{name}) if changes else state.{name}"
+        lines.append(f"    set_slot(new, {name!r}, {value})")
+    lines += ["    if changes:", "        raise TypeError(f'no fields {sorted(changes)}')", "    return new"]
+    namespace: dict[str, Any] = {"new_object": object.__new__, "set_slot": object.__setattr__, "cls": cls}
+    exec("\n".join(lines), namespace)  # the code is made of the class's own field names, nothing else
+    copy: Callable[[Any, dict[str, Any]], Any] = namespace["copy"]
+    return copy
 
 
 class Phase(StrEnum):
@@ -191,6 +220,8 @@ class GameState:
     score_requests: tuple[str, ...] = ()
     announcements: tuple[ScoreSnapshot, ...] = ()
     announced_at_cells_left: int | None = None
+    _memo: dict[str, Any] = field(default_factory=dict, init=False, repr=False, compare=False, hash=False)
+    """Values derived from this state, computed once (the state never changes; a new state starts empty)."""
 
     # -- derived views -------------------------------------------------------------------------------------
 
@@ -201,7 +232,7 @@ class GameState:
     @property
     def _setup(self) -> GameSetup:
         if self.setup is None:
-            raise GameError("the game has not been created yet")
+            raise Refused(QuizCode.NOT_CREATED)
         return self.setup
 
     @property
@@ -225,14 +256,35 @@ class GameState:
 
     @property
     def open_cells(self) -> tuple[tuple[int, int], ...]:
+        found: tuple[tuple[int, int], ...] | None = self._memo.get("open_cells")
+        if found is None:
+            if self.phase is Phase.STRIKING:
+                found = ()
+            else:
+                found = tuple((t, v) for t in self.themes_in_play for v in VALUES if self.is_open(t, v))
+            self._memo["open_cells"] = found
+        return found
+
+    def _open_count(self, enough: int) -> int:
+        """How many cells are open, counting no further than ``enough`` (is any open? is one left?)."""
+        found: tuple[tuple[int, int], ...] | None = self._memo.get("open_cells")
+        if found is not None:
+            return min(len(found), enough)
         if self.phase is Phase.STRIKING:
-            return ()
-        return tuple((t, v) for t in self.themes_in_play for v in VALUES if self.is_open(t, v))
+            return 0
+        count = 0
+        for theme in self.themes_in_play:
+            for value in VALUES:
+                if self.is_open(theme, value):
+                    count += 1
+                    if count >= enough:
+                        return count
+        return count
 
     @property
     def sudden_death(self) -> bool:
         """A shootout whose theme is exhausted with the tie unbroken: single reserve questions (SI-2.2)."""
-        return self.setup is not None and self.setup.kind is GameKind.SHOOTOUT and not self.open_cells
+        return self.setup is not None and self.setup.kind is GameKind.SHOOTOUT and not self._open_count(1)
 
     @property
     def score_announcement_due(self) -> bool:
@@ -246,7 +298,7 @@ class GameState:
     def _last_question_needs_announcement(self) -> bool:
         if self.setup is None or self.setup.assistant is None or self.phase is not Phase.CHOOSING:
             return False
-        return len(self.open_cells) == 1 and self.announced_at_cells_left != 1
+        return self._open_count(2) == 1 and self.announced_at_cells_left != 1
 
     @property
     def eligible(self) -> tuple[str, ...]:
@@ -294,18 +346,25 @@ class GameState:
     # -- transitions ---------------------------------------------------------------------------------------
 
     def apply(self, event: Event) -> GameState:
-        """The state after ``event``; raises :class:`GameError` (the state is unchanged) if the rules refuse it."""
+        """The state after ``event``; raises :class:`~toreshi.kit.refusal.Refused` (the state is unchanged) if the
+        rules refuse it."""
         if isinstance(event, GameCreated):
             return self._create(event)
         if self.setup is None:
-            raise GameError(f"{event.type} before the game was created")
+            raise Refused(QuizCode.NOT_CREATED)
         if event.at_ms < self.last_ms:
-            raise GameError(f"event at {event.at_ms} ms is earlier than the previous event ({self.last_ms} ms)")
+            raise Refused(QuizCode.TIME_WENT_BACK, at_ms=event.at_ms, last_ms=self.last_ms)
         handler = _HANDLERS.get(type(event))
         if handler is None:  # pragma: no cover - every event type has a handler
-            raise GameError(f"unknown event {event.type}")
-        state = handler(self._advance(event.at_ms) if not isinstance(event, Buzzed) else self, event)
-        return replace(state, last_ms=event.at_ms)
+            raise TypeError(f"no handler for the event {event.type!r}")
+        base = self._advance(event.at_ms) if not isinstance(event, Buzzed) else self
+        state = handler(base, event)
+        if state is base or state is self:
+            return replace(state, last_ms=event.at_ms)
+        # The handler made this state just now and nobody holds it yet: stamping it saves a copy per event (the
+        # rooms ask the rules about every host tool after each event, so this is most of what they do).
+        object.__setattr__(state, "last_ms", event.at_ms)
+        return state
 
     def at(self, now_ms: int) -> GameState:
         """The state as it stands at ``now_ms`` with no new event (simulated reading may have ended)."""
@@ -334,13 +393,13 @@ class GameState:
 
     def _create(self, event: GameCreated) -> GameState:
         if self.setup is not None:
-            raise GameError("the game has already been created")
+            raise Refused(QuizCode.ALREADY_CREATED)
         setup = event.setup
         teams = setup.teams
         if not 2 <= len(teams) <= MAX_TEAMS:
-            raise GameError(f"a game has 2 to {MAX_TEAMS} teams (SI-3.0.1), got {len(teams)}")
+            raise Refused(QuizCode.TEAM_COUNT, count=len(teams), minimum=2, maximum=MAX_TEAMS, clause="SI-3.0.1")
         if len(set(teams)) != len(teams) or not all(t.strip() for t in teams):
-            raise GameError(f"team names must be distinct and non-empty: {teams}")
+            raise Refused(QuizCode.TEAM_NAMES)
         themes = len(setup.board.themes)
         expected = {
             GameKind.QUALIFYING: setup.qualifying_themes,
@@ -348,37 +407,47 @@ class GameState:
             GameKind.SHOOTOUT: 1,
         }[setup.kind]
         if themes != expected:
-            raise GameError(
-                f"a {setup.kind.value} game plays {expected} themes (SI-3.3, SI-2.2), the board has {themes}"
-            )
+            clause = "SI-2.2" if setup.kind is GameKind.SHOOTOUT else "SI-3.3"
+            raise Refused(
+                QuizCode.THEME_COUNT, game_term=game_term(setup.kind.value), expected=expected, themes=themes,
+                clause=clause,
+            )  # fmt: skip
         if setup.kind is GameKind.FINAL and not 0 < setup.final_themes_kept <= setup.final_themes:
-            raise GameError(f"the final keeps {setup.final_themes_kept} of {setup.final_themes} themes")
+            raise Refused(QuizCode.FINAL_KEPT, kept=setup.final_themes_kept, themes=setup.final_themes)
         if setup.assistant is None and setup.kind is not GameKind.SHOOTOUT:
-            raise GameError("the host appoints an assistant before the game (SI-4.1)")
+            raise Refused(QuizCode.ASSISTANT_REQUIRED, clause="SI-4.1")
         if setup.assistant is not None and setup.assistant.team in teams:
-            raise GameError(
-                f"the assistant {setup.assistant.name!r} plays for {setup.assistant.team!r}, "
-                "a team in this game; choose one from a team not playing (SI-4.1)"
+            raise Refused(
+                QuizCode.ASSISTANT_PLAYS, assistant=setup.assistant.name, team=setup.assistant.team, clause="SI-4.1"
             )
         if setup.kind is GameKind.SHOOTOUT:
             cuts = setup.shootout_cuts
             if not cuts or any(not 0 < c < len(teams) for c in cuts):
-                raise GameError(f"shootout boundaries {cuts} must fall between the {len(teams)} tied teams (SI-2.2)")
+                raise Refused(QuizCode.SHOOTOUT_CUTS, teams=len(teams), clause="SI-2.2")
         if setup.chars_per_second <= 0 or setup.press_window_ms <= 0 or setup.answer_ms <= 0:
-            raise GameError("reading speed, press window and answer time must be positive")
+            raise Refused(QuizCode.TIMERS)
         return GameState(setup=setup, phase=Phase.DRAW, last_ms=event.at_ms)
 
+    def not_now(self, doing: str) -> Refused:
+        """Why ``doing`` (a key of :data:`~toreshi.quiz.codes.ACTIONS`) cannot be done at the game's stage."""
+        if self.phase is Phase.FINISHED:
+            return Refused(QuizCode.FINISHED)
+        return Refused(QuizCode.WRONG_PHASE, action_term=ACTIONS[doing], phase_term=phase_term(self.phase.value))
+
     def _require(self, *phases: Phase, doing: str) -> None:
+        """``doing`` needs the game in one of ``phases``."""
         if self.phase not in phases:
-            allowed = " or ".join(p.value for p in phases)
-            raise GameError(f"cannot {doing} now: the game is in {self.phase.value}, not {allowed}")
+            raise self.not_now(doing)
 
     def _require_team(self, team: str) -> None:
         if team not in self.teams:
-            raise GameError(f"{team!r} does not play in this game (teams: {', '.join(self.teams)})")
+            raise Refused(QuizCode.NOT_A_TEAM, team=team)
+
+    def _theme_name(self, theme: int) -> str:
+        return self._setup.board.themes[theme].name
 
     def _draw(self, event: FirstChooserDrawn) -> GameState:
-        self._require(Phase.DRAW, doing="draw the first chooser")
+        self._require(Phase.DRAW, doing="draw")
         self._require_team(event.team)
         striking = self._setup.kind is GameKind.FINAL
         return replace(
@@ -397,12 +466,11 @@ class GameState:
         return self.teams[(first + len(self.struck)) % len(self.teams)]
 
     def _strike(self, event: ThemeStruck) -> GameState:
-        self._require(Phase.STRIKING, doing="strike a theme")
+        self._require(Phase.STRIKING, doing="strike")
         self._require_team(event.team)
         if event.team != self.striker:
-            raise GameError(f"it is {self.striker!r}'s turn to strike a theme, not {event.team!r} (SI-3.3)")
-        if event.theme not in self.themes_in_play:
-            raise GameError(f"theme {event.theme} is not on the board to strike")
+            raise Refused(QuizCode.NOT_YOUR_STRIKE, striker=str(self.striker), team=event.team, clause="SI-3.3")
+        self._require_in_play(event.theme)
         struck = (*self.struck, event.theme)
         setup = self._setup
         done = len(setup.board.themes) - len(struck) == setup.final_themes_kept
@@ -410,28 +478,35 @@ class GameState:
 
     def _announce_theme(self, event: ThemeAnnounced) -> GameState:
         if self.phase is Phase.FINISHED:
-            raise GameError(f"cannot announce a theme in {self.phase.value}")
-        if event.theme not in self.themes_in_play:
-            raise GameError(f"theme {event.theme} is not in play")
+            raise Refused(QuizCode.FINISHED)
+        self._require_in_play(event.theme)
         if event.theme in self.announced:
             return self
         return replace(self, announced=(*self.announced, event.theme))
 
+    def _require_theme(self, theme: int) -> None:
+        if theme not in range(len(self._setup.board.themes)):
+            raise Refused(QuizCode.NO_SUCH_THEME, number=theme + 1)
+
+    def _require_in_play(self, theme: int) -> None:
+        self._require_theme(theme)
+        if theme in self.struck:
+            raise Refused(QuizCode.THEME_STRUCK, theme=self._theme_name(theme))
+
     def _choose(self, event: QuestionChosen) -> GameState:
-        self._require(Phase.CHOOSING, doing="choose a question")
+        self._require(Phase.CHOOSING, doing="choose")
         self._require_team(event.team)
         if event.team != self.chooser:
-            raise GameError(f"{self.chooser!r} chooses the question, not {event.team!r} (SI-3.2)")
-        if event.theme not in range(len(self._setup.board.themes)):
-            raise GameError(f"there is no theme {event.theme} on the board")
+            raise Refused(QuizCode.NOT_CHOOSER, chooser=str(self.chooser), team=event.team, clause="SI-3.2")
+        self._require_in_play(event.theme)
         if event.value not in VALUES:
-            raise GameError(f"question values are 1-5 (SI-3.1), got {event.value}")
+            raise Refused(QuizCode.NO_SUCH_VALUE, value=event.value, clause="SI-3.1")
         if not self.is_open(event.theme, event.value):
-            raise GameError(f"question {event.value} of theme {event.theme} is not on the board any more")
+            raise Refused(QuizCode.CELL_PLAYED, theme=self._theme_name(event.theme), value=event.value)
         if event.theme not in self.announced:
-            raise GameError(f"the host has not announced theme {event.theme} yet (SI-3.4)")
+            raise Refused(QuizCode.THEME_NOT_ANNOUNCED, theme=self._theme_name(event.theme), clause="SI-3.4")
         if self._last_question_needs_announcement():
-            raise GameError("the assistant must announce the score before the last question (SI-4.7)")
+            raise Refused(QuizCode.SCORE_FIRST, clause="SI-4.7")
         question = self._setup.board.themes[event.theme].cell(event.value)
         return self._start_question(event.at_ms, event.theme, event.value, question)._with_used(
             (event.theme, event.value)
@@ -441,9 +516,9 @@ class GameState:
         return replace(self, used=self.used | {cell})
 
     def _choose_reserve(self, event: ReserveQuestionChosen) -> GameState:
-        self._require(Phase.CHOOSING, doing="ask a single reserve question")
+        self._require(Phase.CHOOSING, doing="reserve")
         if not self.sudden_death:
-            raise GameError("single reserve questions come only after the shootout theme is exhausted (SI-2.2)")
+            raise Refused(QuizCode.NOT_SUDDEN_DEATH, clause="SI-2.2")
         reserve = self._reserve_question(event.reserve)
         state = self._start_question(event.at_ms, None, reserve.value, reserve)
         return replace(state, used_reserve=self.used_reserve | {event.reserve})
@@ -451,9 +526,9 @@ class GameState:
     def _reserve_question(self, index: int) -> BoardQuestion:
         reserve = self._setup.board.reserve
         if index not in range(len(reserve)):
-            raise GameError(f"there is no reserve question {index} (the reserve holds {len(reserve)})")
+            raise Refused(QuizCode.NO_SUCH_RESERVE, number=index + 1, count=len(reserve))
         if index in self.used_reserve:
-            raise GameError(f"reserve question {index} has already been used")
+            raise Refused(QuizCode.RESERVE_USED, number=index + 1)
         return reserve[index]
 
     def _start_question(self, at_ms: int, theme: int | None, value: int, question: BoardQuestion) -> GameState:
@@ -472,39 +547,37 @@ class GameState:
         return replace(self, phase=Phase.READING, current=current)._advance(at_ms)
 
     def _reading_finished(self, event: ReadingFinished) -> GameState:
-        self._require(Phase.READING, doing="finish reading")
+        self._require(Phase.READING, doing="finish_reading")
         current = self._current
         if current.reading_total_ms is not None:
-            raise GameError("reading is simulated: it ends by itself when the whole text is shown")
+            raise Refused(QuizCode.READING_SIMULATED)
         if current.reading_since_ms is None:
-            raise GameError("reading is interrupted by a press; it continues only after the answer (SI-3.9)")
+            raise Refused(QuizCode.READING_INTERRUPTED, clause="SI-3.9")
         done = replace(current, reading_since_ms=None, reading_done=True, window_start_ms=event.at_ms)
         return replace(self, phase=Phase.PRESS_WINDOW, current=done)
 
     @property
     def _current(self) -> CurrentQuestion:
         if self.current is None:
-            raise GameError("no question is in play")
+            raise Refused(QuizCode.NO_QUESTION)
         return self.current
 
     def _buzz(self, event: Buzzed) -> GameState:
         if event.press_ms > event.at_ms:
-            raise GameError(f"a press at {event.press_ms} ms cannot be recognised before it, at {event.at_ms} ms")
+            raise Refused(QuizCode.PRESS_NOT_MADE_YET)
         state = self._advance(event.press_ms)
-        state._require(Phase.READING, Phase.PRESS_WINDOW, doing="recognise a press")
+        state._require(Phase.READING, Phase.PRESS_WINDOW, doing="press")
         state._require_team(event.team)
         current = state._current
         if event.team in current.answered:
-            raise GameError(f"{event.team!r} has already answered this question; one answer per team (SI-3.5)")
+            raise Refused(QuizCode.ALREADY_ANSWERED, team=event.team, clause="SI-3.5")
         started = current.reading_since_ms if state.phase is Phase.READING else current.window_start_ms
         if started is not None and event.press_ms < started:
-            raise GameError(f"a press at {event.press_ms} ms is before the buttons opened at {started} ms")
+            raise Refused(QuizCode.PRESS_BEFORE_OPENING)
         if state.phase is Phase.PRESS_WINDOW and current.window_start_ms is not None:
             closes = current.window_start_ms + self._setup.press_window_ms
             if event.press_ms > closes:
-                raise GameError(
-                    f'a press at {event.press_ms} ms came after "время" ({closes} ms); it does not count (SI-3.10)'
-                )
+                raise Refused(QuizCode.PRESS_AFTER_TIME, clause="SI-3.10")
         if state.phase is Phase.READING and current.reading_since_ms is not None:
             # An early press stops reading; the rest is read after a wrong answer (SI-3.6, SI-3.9).
             current = replace(current, read_ms=current.read_ms + event.press_ms - current.reading_since_ms)
@@ -518,18 +591,16 @@ class GameState:
         return replace(state, phase=Phase.ANSWERING, current=current)
 
     def _judge(self, event: AnswerJudged) -> GameState:
-        self._require(Phase.ANSWERING, doing="judge an answer")
-        current = self._current
-        if event.team != current.answering_team:
-            raise GameError(f"{current.answering_team!r} is answering, not {event.team!r}")
+        self._require(Phase.ANSWERING, doing="judge")
+        self._require_answering(event.team)
         return self._record_answer(event.at_ms, event.team, event.correct, timed_out=False)
 
     def _answer_expired(self, event: AnswerTimeExpired) -> GameState:
-        self._require(Phase.ANSWERING, doing="call time on the answer")
+        self._require(Phase.ANSWERING, doing="expire")
         current = self._current
         assert current.answering_team is not None and current.answer_deadline_ms is not None
         if event.at_ms < current.answer_deadline_ms:
-            raise GameError(f"the answer time runs until {current.answer_deadline_ms} ms (SI-3.7)")
+            raise Refused(QuizCode.ANSWER_TIME_RUNS, clause="SI-3.7")
         return self._record_answer(event.at_ms, current.answering_team, False, timed_out=True)
 
     def _record_answer(self, at_ms: int, team: str, correct: bool, *, timed_out: bool) -> GameState:
@@ -566,26 +637,26 @@ class GameState:
         return replace(self, phase=Phase.READING, current=replace(current, reading_since_ms=at_ms))._advance(at_ms)
 
     def _extend(self, event: AnswerTimeExtended) -> GameState:
-        self._require(Phase.ANSWERING, doing="extend the answer time")
+        self._require(Phase.ANSWERING, doing="extend")
         if event.extra_ms <= 0:
-            raise GameError(f"an extension must be positive, got {event.extra_ms} ms")
+            raise Refused(QuizCode.EXTENSION_NOT_POSITIVE)
         current = self._current
         assert current.answer_deadline_ms is not None
         current = replace(current, answer_deadline_ms=max(current.answer_deadline_ms, event.at_ms) + event.extra_ms)
         return replace(self, current=current, audit=(*self.audit, event))
 
     def _clarify(self, event: ClarificationRequested) -> GameState:
-        self._require(Phase.ANSWERING, doing='ask "уточните"')
+        self._require(Phase.ANSWERING, doing="clarify")
         current = replace(self._current, answer_deadline_ms=event.at_ms + self._setup.answer_ms)
         return replace(self, current=current, audit=(*self.audit, event))
 
     def _time(self, event: TimeCalled) -> GameState:
-        self._require(Phase.PRESS_WINDOW, doing='call "время"')
+        self._require(Phase.PRESS_WINDOW, doing="call_time")
         current = self._current
         assert current.window_start_ms is not None
         closes = current.window_start_ms + self._setup.press_window_ms
         if event.at_ms < closes:
-            raise GameError(f"the press window runs until {closes} ms (SI-3.10)")
+            raise Refused(QuizCode.WINDOW_RUNS, clause="SI-3.10")
         return self._close(Outcome.TIME)
 
     def _close(self, outcome: Outcome) -> GameState:
@@ -599,27 +670,30 @@ class GameState:
         if setup.kind is GameKind.SHOOTOUT:
             remaining = [v for _, v in self.open_cells]
             return is_decided(self.scores, setup.shootout_cuts, remaining)
-        return not self.open_cells
+        return not self._open_count(1)
 
     # -- host tools ----------------------------------------------------------------------------------------
 
     def _cancel_press(self, event: PressCancelled) -> GameState:
-        self._require(Phase.ANSWERING, doing="cancel a press")
-        current = self._current
-        if event.team != current.answering_team:
-            raise GameError(f"{current.answering_team!r} holds the answer, not {event.team!r}")
+        self._require(Phase.ANSWERING, doing="cancel_press")
+        self._require_answering(event.team)
         return replace(self, audit=(*self.audit, event))._reopen(event.at_ms)
+
+    def _require_answering(self, team: str) -> None:
+        answering = self._current.answering_team
+        if team != answering:
+            raise Refused(QuizCode.NOT_ANSWERING, answering=str(answering), team=team)
 
     def _reverse(self, event: DecisionReversed) -> GameState:
         if self.current is not None and self.current.number == event.question:
-            raise GameError(f"question {event.question} is still in play; reverse a ruling once it is over")
+            raise Refused(QuizCode.QUESTION_IN_PLAY, question=event.question)
         matches = [
             i
             for i, r in enumerate(self.answers)
             if r.question == event.question and r.team == event.team and not r.void
         ]
         if not matches:
-            raise GameError(f"{event.team!r} gave no counted answer to question {event.question}")
+            raise Refused(QuizCode.NO_COUNTED_ANSWER, team=event.team, question=event.question)
         (index,) = matches
         record = self.answers[index]
         flipped = replace(record, correct=not record.correct, reversed=not record.reversed)
@@ -629,31 +703,35 @@ class GameState:
     def _correct_score(self, event: ScoreCorrected) -> GameState:
         self._require_team(event.team)
         if event.delta == 0:
-            raise GameError("a score correction of 0 changes nothing")
+            raise Refused(QuizCode.ZERO_CORRECTION)
         if not event.reason.strip():
-            raise GameError("a score correction needs a reason for the record")
+            raise Refused(QuizCode.CORRECTION_REASON)
         return replace(self, corrections=(*self.corrections, event), audit=(*self.audit, event))
 
     def _replace_question(self, event: QuestionReplaced) -> GameState:
-        self._require(Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING, doing="replace the question")
+        self._require(Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING, doing="replace")
         current = self._current
         if (event.theme is None) == (event.reserve is None):
-            raise GameError("replace the question by either another theme's question or a reserve one (SI-4.6)")
+            raise Refused(QuizCode.REPLACEMENT_EITHER, clause="SI-4.6")
         state = self
         if event.theme is not None:
             if event.theme == current.theme:
-                raise GameError("the replacement must come from another theme (SI-4.6)")
-            if event.theme not in range(len(self._setup.board.themes)) or not self.is_open(event.theme, current.value):
-                raise GameError(f"theme {event.theme} has no unplayed question worth {current.value} (SI-4.6)")
+                raise Refused(QuizCode.REPLACEMENT_SAME_THEME, clause="SI-4.6")
+            self._require_theme(event.theme)
+            if not self.is_open(event.theme, current.value):
+                raise Refused(
+                    QuizCode.NO_REPLACEMENT, theme=self._theme_name(event.theme), value=current.value, clause="SI-4.6"
+                )
             question = self._setup.board.themes[event.theme].cell(current.value)
             state = state._with_used((event.theme, current.value))
         else:
             assert event.reserve is not None
             question = self._reserve_question(event.reserve)
             if question.value != current.value:
-                raise GameError(
-                    f"reserve question {event.reserve} is worth {question.value}, not {current.value} (SI-4.6)"
-                )
+                raise Refused(
+                    QuizCode.RESERVE_WRONG_VALUE, number=event.reserve + 1, reserve_value=question.value,
+                    value=current.value, clause="SI-4.6",
+                )  # fmt: skip
             state = replace(state, used_reserve=self.used_reserve | {event.reserve})
         # The replaced question is void: its answers no longer count and every team may answer the new one.
         answers = tuple(replace(r, void=True) if r.question == current.number else r for r in self.answers)
@@ -662,21 +740,23 @@ class GameState:
 
     def _warn(self, event: AudienceWarned) -> GameState:
         if not event.person.strip():
-            raise GameError("name the person who prompted")
+            raise Refused(QuizCode.PERSON_REQUIRED)
         return replace(self, warnings=(*self.warnings, event.person), audit=(*self.audit, event))
 
     def _sanction(self, event: AudienceSanctioned) -> GameState:
         if event.person not in self.warnings:
-            raise GameError(f"{event.person!r} has not been warned; a sanction follows a repeated prompt (SI-4.5)")
+            raise Refused(QuizCode.NOT_WARNED, person=event.person, clause="SI-4.5")
         return replace(self, sanctions=(*self.sanctions, (event.person, event.scope)), audit=(*self.audit, event))
 
     def _request_score(self, event: ScoreRequested) -> GameState:
+        if self.phase is Phase.FINISHED:
+            raise Refused(QuizCode.FINISHED)
         self._require_team(event.team)
         return replace(self, score_requests=(*self.score_requests, event.team))
 
     def _announce_score(self, event: ScoreAnnounced) -> GameState:
         if self._setup.assistant is None:
-            raise GameError("this game has no assistant to announce the score")
+            raise Refused(QuizCode.NO_ASSISTANT)
         snapshot = ScoreSnapshot(event.at_ms, tuple(self.scores.items()))
         cells_left = len(self.open_cells) if self.phase is Phase.CHOOSING else None
         return replace(
@@ -722,5 +802,5 @@ def replay(events: Iterable[Event], state: GameState | None = None) -> GameState
 def final_scores(state: GameState) -> Mapping[str, int]:
     """The scores of a finished game (the tournament records these)."""
     if not state.finished:
-        raise GameError(f"the game is not finished (it is in {state.phase.value})")
+        raise Refused(QuizCode.NOT_FINISHED)
     return state.scores

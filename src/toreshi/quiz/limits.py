@@ -8,10 +8,10 @@ with DTDs forbidden, and the resulting package is checked against SIGame's own c
 
 >>> safe_entry_name("Images/map%201.png")
 'Images/map 1.png'
->>> safe_entry_name("../../etc/passwd")
+>>> safe_entry_name("../../etc/passwd")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-toreshi.quiz.limits.UnsafePackError: entry name '../../etc/passwd' leaves the archive (path traversal)
+toreshi.quiz.limits.UnsafePackError: pack_entry_name_unsafe (entry='../../etc/passwd', reason_term=...traversal')
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from xml.etree.ElementTree import Element, ParseError
 import defusedxml
 import defusedxml.ElementTree as SafeElementTree
 
+from toreshi.quiz.codes import PACK_TERMS, PackCode, place_of
 from toreshi.quiz.pack import Info, Package, PackError, Parameter, Question
 
 __all__ = [
@@ -43,7 +44,12 @@ _MIB = 1024 * 1024
 
 
 class UnsafePackError(PackError):
-    """A pack that breaks a safety limit (or looks crafted to); the message names the limit."""
+    """A pack that breaks a safety limit (or looks crafted to); its parameters name the limit and where."""
+
+
+def shown_name(name: str) -> str:
+    """An archive entry's name as a refusal may show it: control characters escaped, at most 200 characters."""
+    return repr(name)[1:-1][:200]
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,20 +106,23 @@ def safe_entry_name(raw: str, limits: Limits = DEFAULT_LIMITS) -> str:
     both as written and after percent-decoding (``%2e%2e%2f`` is ``../``).
     """
     if len(raw) > limits.max_name_length:
-        raise UnsafePackError(f"entry name of {len(raw)} characters is longer than {limits.max_name_length}")
+        raise UnsafePackError(PackCode.ENTRY_NAME_TOO_LONG, length=len(raw), limit=limits.max_name_length)
     try:
         name = unquote(raw, errors="strict")
     except UnicodeDecodeError:
         name = raw  # like .NET's UnescapeDataString: an invalid escape stays as written
     for candidate in (raw, name):
+        reason = None
         if any(ord(char) < 32 for char in candidate):
-            raise UnsafePackError(f"entry name {raw!r} contains control characters")
-        if "\\" in candidate:
-            raise UnsafePackError(f"entry name {raw!r} contains a backslash")
-        if candidate.startswith("/") or (len(candidate) > 1 and candidate[1] == ":"):
-            raise UnsafePackError(f"entry name {raw!r} is an absolute path")
-        if ".." in candidate.split("/"):
-            raise UnsafePackError(f"entry name {raw!r} leaves the archive (path traversal)")
+            reason = "control"
+        elif "\\" in candidate:
+            reason = "backslash"
+        elif candidate.startswith("/") or (len(candidate) > 1 and candidate[1] == ":"):
+            reason = "absolute"
+        elif ".." in candidate.split("/"):
+            reason = "traversal"
+        if reason is not None:
+            raise UnsafePackError(PackCode.ENTRY_NAME_UNSAFE, entry=shown_name(raw), reason_term=PACK_TERMS[reason])
     return name
 
 
@@ -126,8 +135,8 @@ def read_archive(source: bytes | BinaryIO, limits: Limits = DEFAULT_LIMITS) -> d
     stream: BinaryIO = io.BytesIO(source) if isinstance(source, bytes) else source
     try:
         archive = zipfile.ZipFile(stream)
-    except Exception as error:  # zipfile raises a zoo of types on crafted headers; all mean "not readable"
-        raise PackError(f"not a ZIP archive (a .siq file is one): {error}") from None
+    except Exception:  # zipfile raises a zoo of types on crafted headers; all mean "not readable"
+        raise PackError(PackCode.NOT_A_ZIP) from None
     with archive:
         members = archive.infolist()
         _check_directory(members, limits)
@@ -135,12 +144,12 @@ def read_archive(source: bytes | BinaryIO, limits: Limits = DEFAULT_LIMITS) -> d
         total = 0
         for member in members:
             if not member.filename:
-                raise UnsafePackError("the archive has an entry with an empty name")
+                raise UnsafePackError(PackCode.ENTRY_EMPTY_NAME)
             if member.filename.endswith("/"):
                 continue  # a directory entry
             name = safe_entry_name(_utf8_name(member), limits)
             if name in files:
-                raise UnsafePackError(f"entry {name!r} appears twice in the archive")
+                raise UnsafePackError(PackCode.ENTRY_TWICE, entry=shown_name(name))
             data = _read_capped(archive, member, limits, limits.max_total_size - total)
             total += len(data)
             files[name] = data
@@ -160,25 +169,26 @@ def _utf8_name(member: zipfile.ZipInfo) -> str:
 def _check_directory(members: list[zipfile.ZipInfo], limits: Limits) -> None:
     """Refuse a bomb from its central directory alone, before decompressing a byte."""
     if len(members) > limits.max_entries:
-        raise UnsafePackError(f"archive has {len(members)} entries, more than {limits.max_entries}")
+        raise UnsafePackError(PackCode.TOO_MANY_ENTRIES, count=len(members), limit=limits.max_entries)
     declared_total = 0
     for member in members:
         if member.flag_bits & 0x1:
-            raise UnsafePackError(f"entry {member.filename!r} is encrypted")
+            raise UnsafePackError(PackCode.ENTRY_ENCRYPTED, entry=shown_name(member.filename))
         if member.file_size > limits.max_entry_size:
             raise UnsafePackError(
-                f"entry {member.filename!r} unpacks to {member.file_size} bytes, more than {limits.max_entry_size}"
-            )
+                PackCode.ENTRY_TOO_LARGE, entry=shown_name(member.filename), size=member.file_size,
+                limit=limits.max_entry_size,
+            )  # fmt: skip
         if member.file_size >= limits.ratio_floor:
             ratio = member.file_size / max(member.compress_size, 1)
             if ratio > limits.max_ratio:
                 raise UnsafePackError(
-                    f"entry {member.filename!r} has compression ratio {ratio:.0f}:1, more than "
-                    f"{limits.max_ratio:.0f}:1 (zip bomb?)"
-                )
+                    PackCode.ENTRY_RATIO, entry=shown_name(member.filename), ratio=round(ratio),
+                    limit=round(limits.max_ratio),
+                )  # fmt: skip
         declared_total += member.file_size
     if declared_total > limits.max_total_size:
-        raise UnsafePackError(f"archive unpacks to {declared_total} bytes, more than {limits.max_total_size}")
+        raise UnsafePackError(PackCode.ARCHIVE_TOO_LARGE, size=declared_total, limit=limits.max_total_size)
 
 
 def _read_capped(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limits: Limits, budget: int) -> bytes:
@@ -191,25 +201,28 @@ def _read_capped(archive: zipfile.ZipFile, member: zipfile.ZipInfo, limits: Limi
             while chunk := entry.read(256 * 1024):
                 size += len(chunk)
                 if size > cap:
-                    raise UnsafePackError(f"entry {member.filename!r} unpacks to more than its limit of {cap} bytes")
+                    raise UnsafePackError(
+                        PackCode.ENTRY_TOO_LARGE, entry=shown_name(member.filename), size=size, limit=cap
+                    )
                 chunks.append(chunk)
     except PackError:
         raise
-    except Exception as error:  # zlib.error, lzma.LZMAError, BadZipFile (CRC), NotImplementedError (method), …
-        raise PackError(f"entry {member.filename!r} cannot be decompressed: {error}") from None
+    except Exception:  # zlib.error, lzma.LZMAError, BadZipFile (CRC), NotImplementedError (method), …
+        raise PackError(PackCode.ENTRY_UNREADABLE, entry=shown_name(member.filename)) from None
     return b"".join(chunks)
 
 
 def parse_xml(data: bytes, what: str, limits: Limits = DEFAULT_LIMITS) -> Element:
     """Parse untrusted XML: no DTD, no entities, no external references, bounded size."""
     if len(data) > limits.max_xml_size:
-        raise UnsafePackError(f"{what} is {len(data)} bytes, more than {limits.max_xml_size}")
+        raise UnsafePackError(PackCode.XML_TOO_LARGE, entry=what, size=len(data), limit=limits.max_xml_size)
     try:
         root: Element = SafeElementTree.fromstring(data, forbid_dtd=True, forbid_entities=True, forbid_external=True)
     except defusedxml.DefusedXmlException as error:
-        raise UnsafePackError(f"{what} uses a forbidden XML feature ({type(error).__name__}): {error}") from None
+        raise UnsafePackError(PackCode.XML_FORBIDDEN, entry=what, feature=type(error).__name__) from None
     except ParseError as error:
-        raise PackError(f"{what} is not well-formed XML: {error}") from None
+        line, column = error.position
+        raise PackError(PackCode.XML_MALFORMED, entry=what, line=line, column=column + 1) from None
     _check_tree(root, what, limits)
     return root
 
@@ -221,80 +234,89 @@ def _check_tree(root: Element, what: str, limits: Limits) -> None:
         element, depth = stack.pop()
         count += 1
         if depth > limits.max_depth:
-            raise UnsafePackError(f"{what} nests elements {depth} deep, more than {limits.max_depth}")
+            raise UnsafePackError(PackCode.XML_TOO_DEEP, entry=what, depth=depth, limit=limits.max_depth)
         if count > limits.max_elements:
-            raise UnsafePackError(f"{what} has more than {limits.max_elements} elements")
+            raise UnsafePackError(PackCode.XML_TOO_MANY_ELEMENTS, entry=what, limit=limits.max_elements)
         stack.extend((child, depth + 1) for child in element)
 
 
 def check_package(package: Package, limits: Limits = DEFAULT_LIMITS) -> None:
-    """Apply SIGame's content limits; raises :class:`UnsafePackError` naming the first breach and where."""
-    _check_text(package.name, "package name", limits.max_text)
-    _check_count(package.rounds, limits.max_rounds, "rounds", "the package")
-    _check_texts(package.tags, "tag", limits.max_text)
-    _check_info(package.info, "the package", limits)
+    """Apply SIGame's content limits; raises :class:`UnsafePackError` naming the first breach and where (``place``:
+    the pack's name for the pack itself, else its own names from the round down)."""
+    top: Place = (package.name,)
+    _check_text(package.name, "package_name", top, limits.max_text)
+    _check_count(package.rounds, limits.max_rounds, PackCode.TOO_MANY_ROUNDS, top)
+    _check_texts(package.tags, "tag", top, limits.max_text)
+    _check_info(package.info, top, limits)
     for round_ in package.rounds:
-        where = f"round {round_.name!r}"
-        _check_text(round_.name, "round name", limits.max_text)
-        _check_count(round_.themes, limits.max_themes, "themes", where)
-        _check_info(round_.info, where, limits)
+        place: Place = (round_.name,)
+        _check_text(round_.name, "round_name", place, limits.max_text)
+        _check_count(round_.themes, limits.max_themes, PackCode.TOO_MANY_THEMES, place)
+        _check_info(round_.info, place, limits)
         for theme in round_.themes:
-            where = f"theme {theme.name!r} of round {round_.name!r}"
-            _check_text(theme.name, "theme name", limits.max_text)
-            _check_count(theme.questions, limits.max_questions, "questions", where)
-            _check_info(theme.info, where, limits)
+            place = (round_.name, theme.name)
+            _check_text(theme.name, "theme_name", place, limits.max_text)
+            _check_count(theme.questions, limits.max_questions, PackCode.TOO_MANY_QUESTIONS, place)
+            _check_info(theme.info, place, limits)
             for question in theme.questions:
-                _check_question(question, f"question {question.price} of {where}", limits)
+                _check_question(question, (*place, str(question.price)), limits)
 
 
-def _check_question(question: Question, where: str, limits: Limits) -> None:
-    _check_text(question.type, f"type of {where}", limits.max_text)
-    _check_params(question.params, where, limits)
-    _check_texts(question.right, f"right answer of {where}", limits.max_text)
-    _check_texts(question.wrong, f"wrong answer of {where}", limits.max_text)
-    _check_info(question.info, where, limits)
+Place = tuple[str, ...]
+"""Where in a pack: its name, or the names from the round down (round, theme, question price, parameters)."""
+
+
+def _check_question(question: Question, place: Place, limits: Limits) -> None:
+    _check_text(question.type, "question_type", place, limits.max_text)
+    _check_params(question.params, place, limits)
+    _check_texts(question.right, "right_answer", place, limits.max_text)
+    _check_texts(question.wrong, "wrong_answer", place, limits.max_text)
+    _check_info(question.info, place, limits)
     if question.script is not None:
-        _check_count(question.script, limits.max_steps, "script steps", where)
+        _check_count(question.script, limits.max_steps, PackCode.TOO_MANY_SCRIPT_STEPS, place)
         for step in question.script:
-            _check_params(step.params, f"script step of {where}", limits)
+            _check_params(step.params, place, limits)
 
 
-def _check_params(params: tuple[Parameter, ...], where: str, limits: Limits) -> None:
-    _check_count(params, limits.max_params, "parameters", where)
+def _check_params(params: tuple[Parameter, ...], place: Place, limits: Limits) -> None:
+    _check_count(params, limits.max_params, PackCode.TOO_MANY_PARAMETERS, place)
     for param in params:
-        _check_text(param.name, f"parameter name in {where}", limits.max_text)
-        _check_text(param.text, f"parameter {param.name!r} of {where}", limits.max_content)
-        _check_count(param.items, limits.max_items, "content items", f"parameter {param.name!r} of {where}")
+        _check_text(param.name, "parameter_name", place, limits.max_text)
+        inner = (*place, param.name)
+        _check_text(param.text, "parameter_value", inner, limits.max_content)
+        _check_count(param.items, limits.max_items, PackCode.TOO_MANY_CONTENT_ITEMS, inner)
         for item in param.items:
-            _check_text(item.value, f"content of parameter {param.name!r} of {where}", limits.max_content)
+            _check_text(item.value, "content", inner, limits.max_content)
         if param.number_set is not None and param.number_set.size > limits.max_number_set:
             raise UnsafePackError(
-                f"parameter {param.name!r} of {where} offers {param.number_set.size} numbers, "
-                f"more than {limits.max_number_set}"
-            )
-        _check_params(param.children, f"parameter {param.name!r} of {where}", limits)
+                PackCode.TOO_MANY_NUMBERS, place=place_of(*inner), count=param.number_set.size,
+                limit=limits.max_number_set,
+            )  # fmt: skip
+        _check_params(param.children, inner, limits)
 
 
-def _check_info(info: Info, where: str, limits: Limits) -> None:
-    _check_count(info.authors, limits.max_info_items, "authors", where)
-    _check_count(info.sources, limits.max_info_items, "sources", where)
-    _check_texts(info.authors, f"author of {where}", limits.max_text)
-    _check_texts(info.sources, f"source of {where}", limits.max_content)
-    for text, label in ((info.comments, "comments"), (info.showman_comments, "showman comments")):
-        _check_text(text, f"{label} of {where}", limits.max_content)
-    _check_text(info.extension, f"extension of {where}", limits.max_content)
+def _check_info(info: Info, place: Place, limits: Limits) -> None:
+    _check_count(info.authors, limits.max_info_items, PackCode.TOO_MANY_AUTHORS, place)
+    _check_count(info.sources, limits.max_info_items, PackCode.TOO_MANY_SOURCES, place)
+    _check_texts(info.authors, "author", place, limits.max_text)
+    _check_texts(info.sources, "source", place, limits.max_content)
+    _check_text(info.comments, "comments", place, limits.max_content)
+    _check_text(info.showman_comments, "showman_comments", place, limits.max_content)
+    _check_text(info.extension, "extension", place, limits.max_content)
 
 
-def _check_count(things: tuple[object, ...], limit: int, what: str, where: str) -> None:
+def _check_count(things: tuple[object, ...], limit: int, code: PackCode, place: Place) -> None:
     if len(things) > limit:
-        raise UnsafePackError(f"{where} has {len(things)} {what}, more than {limit}")
+        raise UnsafePackError(code, place=place_of(*place), count=len(things), limit=limit)
 
 
-def _check_texts(texts: Iterable[str], what: str, limit: int) -> None:
+def _check_texts(texts: Iterable[str], what: str, place: Place, limit: int) -> None:
     for text in texts:
-        _check_text(text, what, limit)
+        _check_text(text, what, place, limit)
 
 
-def _check_text(text: str, what: str, limit: int) -> None:
+def _check_text(text: str, what: str, place: Place, limit: int) -> None:
     if len(text) > limit:
-        raise UnsafePackError(f"{what} is {len(text)} characters long, more than {limit}: {text[:40]!r}…")
+        raise UnsafePackError(
+            PackCode.TEXT_TOO_LONG, item_term=PACK_TERMS[what], place=place_of(*place), length=len(text), limit=limit
+        )

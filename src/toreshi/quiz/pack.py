@@ -26,6 +26,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from enum import StrEnum
 
+from toreshi.kit.refusal import Refused
+from toreshi.quiz.codes import PACK_TERMS, PackCode
+
 __all__ = [
     "EMPTY_PRICE",
     "ContentItem",
@@ -51,8 +54,9 @@ EMPTY_PRICE = -1
 """The price SIQ gives an empty board cell: a question slot with nothing in it."""
 
 
-class PackError(ValueError):
-    """A pack that cannot be read or built; the message says what and where."""
+class PackError(Refused):
+    """A pack that cannot be read or built: a :class:`~toreshi.quiz.codes.PackCode` and its parameters (what, where,
+    which limit), which the web layer renders in the reader's language and the command line in English."""
 
 
 class ContentType(StrEnum):
@@ -218,7 +222,7 @@ class NumberSet:
             return NumberSet(int(stripped), int(stripped), 0)
         match = NumberSet._TEXT.fullmatch(text)
         if match is None:
-            raise PackError(f"not a number set: {text!r} (expected 300, [100;500] or [100;500]/100)")
+            raise PackError(PackCode.BAD_VALUE, value=text[:60], kind_term=PACK_TERMS["number_set"])
         low, high = int(match[1]), int(match[2])
         step = int(match[3]) if match[3] is not None else high - low
         return NumberSet(low, high, step)

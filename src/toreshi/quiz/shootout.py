@@ -1,5 +1,8 @@
 """Shootouts (SI-2.2): when tied teams compete for an advancing place, and when the tie is broken.
 
+A request that does not fit the scores or the boundaries raises :class:`~toreshi.kit.refusal.Refused` with a
+:class:`~toreshi.quiz.codes.StageCode`.
+
 A shootout is played as a game of kind ``shootout`` (:mod:`toreshi.quiz.game`): one theme, then single reserve
 questions. This module holds the pure arithmetic around it:
 
@@ -23,11 +26,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-__all__ = ["ShootoutError", "Tie", "find_ties", "is_decided", "max_swing", "resolve_order"]
+from toreshi.kit.refusal import Refused
+from toreshi.quiz.codes import StageCode
 
-
-class ShootoutError(ValueError):
-    """A shootout request that does not fit the game's scores or boundaries."""
+__all__ = ["Tie", "find_ties", "is_decided", "max_swing", "resolve_order"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,7 @@ class Tie:
 def _boundaries(advancing: int | Iterable[int]) -> frozenset[int]:
     found = frozenset((advancing,)) if isinstance(advancing, int) else frozenset(advancing)
     if any(b < 0 for b in found):
-        raise ShootoutError(f"advancing boundaries must be counts of teams, got {sorted(found)}")
+        raise Refused(StageCode.BAD_BOUNDARIES)
     return found
 
 
@@ -85,10 +87,10 @@ def is_decided(scores: Mapping[str, int], cuts: Sequence[int], remaining_values:
     score" (SI-2.2).
     """
     if not cuts:
-        raise ShootoutError("a shootout needs at least one advancing boundary among the tied teams")
+        raise Refused(StageCode.NO_BOUNDARY, clause="SI-2.2")
     ordered = sorted(scores.values(), reverse=True)
     if any(not 0 < cut < len(ordered) for cut in cuts):
-        raise ShootoutError(f"boundaries {tuple(cuts)} do not fall between the {len(ordered)} teams of the shootout")
+        raise Refused(StageCode.BAD_BOUNDARIES, teams=len(ordered))
     swing = max_swing(remaining_values)
     return all(ordered[cut - 1] - ordered[cut] > swing for cut in cuts)
 
@@ -115,7 +117,7 @@ def resolve_order(
             places.append(group)
             continue
         if set(played) != set(group):
-            raise ShootoutError(f"the shootout for {group} was played by {tuple(played)}")
+            raise Refused(StageCode.SHOOTOUT_PLAYERS, teams=", ".join(group), played=", ".join(played))
         by_score: dict[int, list[str]] = {}
         for team in group:
             by_score.setdefault(played[team], []).append(team)

@@ -30,6 +30,7 @@ from urllib.parse import quote
 from xml.etree import ElementTree
 from xml.etree.ElementTree import Element
 
+from toreshi.quiz.codes import PACK_TERMS, PackCode
 from toreshi.quiz.limits import DEFAULT_LIMITS, Limits, check_package, parse_xml, read_archive
 from toreshi.quiz.pack import (
     EMPTY_PRICE,
@@ -75,7 +76,7 @@ _FOLDER_TYPES = {content_type.folder.lower(): content_type for content_type in C
 
 
 class SiqError(PackError):
-    """A ``.siq`` package whose content cannot be understood; the message says where."""
+    """A ``.siq`` package whose content cannot be understood (a :class:`~toreshi.quiz.codes.PackCode`)."""
 
 
 # ---------------------------------------------------------------------------------------------------- reading
@@ -84,13 +85,13 @@ class SiqError(PackError):
 def read_siq(source: bytes | BinaryIO, limits: Limits = DEFAULT_LIMITS) -> Package:
     """Read a ``.siq`` archive (bytes or a binary stream) into a :class:`~toreshi.quiz.pack.Package`.
 
-    Raises :class:`~toreshi.quiz.pack.PackError` (or a subclass) with a precise message for anything it
+    Raises :class:`~toreshi.quiz.pack.PackError` (or a subclass) with a code and its parameters for anything it
     cannot read: not a ZIP, no ``content.xml``, malformed XML, an unsupported version, a breached limit.
     """
     files = read_archive(source, limits)
     content_name = next((name for name in files if name.lower() == CONTENT_ENTRY), None)
     if content_name is None:
-        raise SiqError(f"the archive has no {CONTENT_ENTRY}: not a SIGame package")
+        raise SiqError(PackCode.NO_CONTENT, entry=CONTENT_ENTRY)
     media = tuple(_media_files(files))
     return parse_content_xml(files[content_name], limits, media=media, quality_marked=QUALITY_MARKER in files)
 
@@ -121,7 +122,7 @@ def parse_content_xml(
     """Read a package from its ``content.xml`` bytes (versions 3–5), then apply the content limits."""
     root = parse_xml(data, CONTENT_ENTRY, limits)
     if _local(root) != "package":
-        raise SiqError(f"{CONTENT_ENTRY} has root element <{_local(root)}>, expected <package>")
+        raise SiqError(PackCode.WRONG_ROOT, entry=CONTENT_ENTRY, root=_local(root)[:60])
     version = _version(root)
     legacy = version < SUPPORTED_VERSION
     package = Package(
@@ -151,9 +152,9 @@ def _version(root: Element) -> float:
     try:
         version = float(raw.replace(",", "."))
     except ValueError:
-        raise SiqError(f"package version {raw!r} is not a number") from None
+        raise SiqError(PackCode.BAD_VERSION, value=raw[:60]) from None
     if not math.isfinite(version) or version > SUPPORTED_VERSION:
-        raise SiqError(f"package version {raw} is not supported (this reader knows versions up to 5)")
+        raise SiqError(PackCode.UNSUPPORTED_VERSION, version=raw[:60], maximum=int(SUPPORTED_VERSION))
     return version
 
 
@@ -181,7 +182,13 @@ def _read_theme(element: Element, legacy: bool, is_final: bool) -> Theme:
 def _read_question(element: Element, legacy: bool, is_final: bool) -> Question:
     raw_price = element.get("price", "0").strip()
     if not re.fullmatch(r"[+-]?\d{1,9}", raw_price):
-        raise SiqError(f"question price {raw_price!r} is not an integer")
+        raise SiqError(
+            PackCode.BAD_ATTRIBUTE,
+            element="question",
+            name="price",
+            value=raw_price[:60],
+            kind_term=PACK_TERMS["integer"],
+        )
     price = int(raw_price)
     right = tuple(_text(answer) for answer in _grandchildren(element, "right", "answer"))
     wrong = tuple(_text(answer) for answer in _grandchildren(element, "wrong", "answer"))
@@ -217,7 +224,7 @@ def _read_param(element: Element) -> Parameter:
     raw_kind = element.get("type") or ParameterKind.SIMPLE.value
     kind = next((kind for kind in ParameterKind if kind.value.lower() == raw_kind.lower()), None)
     if kind is None:
-        raise SiqError(f"parameter {name!r} has unknown type {raw_kind!r}")
+        raise SiqError(PackCode.UNKNOWN_TYPE, element="param", value=raw_kind[:60])
     is_ref = _boolean(element.get("isRef"), default=False)
     if kind is ParameterKind.CONTENT:
         return Parameter(
@@ -243,7 +250,7 @@ def _read_item(element: Element) -> ContentItem:
     raw_type = (element.get("type") or ContentType.TEXT.value).strip().lower()
     content_type = _CONTENT_TYPE_NAMES.get(raw_type)
     if content_type is None:
-        raise SiqError(f"content item has unknown type {raw_type!r}")
+        raise SiqError(PackCode.UNKNOWN_TYPE, element="item", value=raw_type[:60])
     raw_placement = (element.get("placement") or "").strip().lower()
     placement = next((p for p in Placement if p.value == raw_placement), Placement.default_for(content_type))
     return ContentItem(
@@ -311,7 +318,9 @@ def _upgrade_question(
         try:
             number_set = NumberSet.parse(cost)
         except PackError:
-            raise SiqError(f"question {price}: secret question cost {cost!r} is not a number set") from None
+            raise SiqError(
+                PackCode.BAD_ATTRIBUTE, element="type", name="cost", value=cost[:60], kind_term=PACK_TERMS["number_set"]
+            ) from None
         price_param = Parameter.numbers(ParameterName.PRICE, number_set)
         selection = Parameter.simple(ParameterName.SELECTION_MODE, "any" if gives_self else "exceptCurrent")
         if knows == "never":
@@ -353,7 +362,7 @@ _ATOM_TYPES = {
 
 def _upgrade_atom(atom: Element, atom_type: str) -> ContentItem:
     if atom_type not in _ATOM_TYPES:
-        raise SiqError(f"scenario atom has unknown type {atom_type!r}")
+        raise SiqError(PackCode.UNKNOWN_TYPE, element="atom", value=atom_type[:60])
     content_type, placement = _ATOM_TYPES[atom_type]
     text = _text(atom)
     is_ref = text.startswith("@")
@@ -417,7 +426,7 @@ def _boolean(raw: str | None, *, default: bool) -> bool:
         return True
     if value in ("false", "0"):
         return False
-    raise SiqError(f"{raw!r} is not a boolean (True or False)")
+    raise SiqError(PackCode.BAD_VALUE, value=raw[:60], kind_term=PACK_TERMS["boolean"])
 
 
 def _optional_int(raw: str | None) -> int | None:
@@ -429,7 +438,13 @@ def _optional_int(raw: str | None) -> int | None:
 def _int_attribute(element: Element, name: str) -> int:
     raw = element.get(name, "0").strip() or "0"
     if not re.fullmatch(r"[+-]?\d{1,9}", raw):
-        raise SiqError(f"<{_local(element)}> attribute {name}={raw!r} is not an integer")
+        raise SiqError(
+            PackCode.BAD_ATTRIBUTE,
+            element=_local(element)[:60],
+            name=name,
+            value=raw[:60],
+            kind_term=PACK_TERMS["integer"],
+        )
     return int(raw)
 
 
@@ -481,7 +496,7 @@ def write_siq(package: Package, stream: BinaryIO | None = None) -> bytes:
         for media in package.media:
             entry = media_entry_name(media)
             if entry in seen:
-                raise PackError(f"media file {media.type.folder}/{media.name} appears twice in the package")
+                raise PackError(PackCode.MEDIA_TWICE, entry=f"{media.type.folder}/{media.name}"[:200])
             seen.add(entry)
             # Media are stored, not deflated: they are compressed formats already (SIGame does the same).
             archive.writestr(zipfile.ZipInfo(entry, _FIXED_TIME), media.data, compress_type=zipfile.ZIP_STORED)
@@ -497,7 +512,7 @@ def media_entry_name(media: MediaFile) -> str:
     """The archive entry of a media file: its folder and its percent-escaped name (``Images/map%201.png``)."""
     name = media.name
     if not name or name in (".", "..") or "/" in name or "\\" in name or _XML_FORBIDDEN.search(name):
-        raise PackError(f"media file name {name!r} cannot be an archive entry")
+        raise PackError(PackCode.MEDIA_NAME, name=repr(name)[1:-1][:200])
     # Uri.EscapeUriString's safe set, except "/" (a name is one path segment) and "%" (always escaped).
     return media.type.folder + "/" + quote(name, safe=_URI_SAFE)
 
@@ -653,4 +668,4 @@ def _check_writable(root: Element) -> None:
     for element in root.iter():
         for value in (element.text or "", *element.attrib.values()):
             if _XML_FORBIDDEN.search(value):
-                raise PackError(f"<{element.tag}> holds a control character XML cannot carry: {value[:40]!r}")
+                raise PackError(PackCode.UNWRITABLE_TEXT, element=str(element.tag))

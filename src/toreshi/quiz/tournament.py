@@ -10,7 +10,9 @@ The club regulation leaves the formula to the site (SI-2.1, SI-5), so every rule
 * :class:`LeagueTable` adds tours up over a season; :class:`TeamRatings` rates teams with OpenSkill
   (Plackett-Luce, SI-5); :class:`ProtestLog` records protests without any path to the results (SI-6).
 
-Everything is immutable and pure: the draw takes an injected :class:`random.Random`.
+Everything is immutable and pure: the draw takes an injected :class:`random.Random`. A request that the settings or
+the recorded results refuse raises :class:`~toreshi.kit.refusal.Refused` with a :class:`~toreshi.quiz.codes.StageCode`
+and its parameters (teams, stage, game and protest numbers, 1-based; the clause).
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ from fractions import Fraction
 
 from openskill.models import PlackettLuce
 
+from toreshi.kit.refusal import Refused
 from toreshi.quiz.board import Board
+from toreshi.quiz.codes import StageCode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup
 from toreshi.quiz.shootout import Tie, find_ties, is_decided, resolve_order
 
@@ -41,14 +45,9 @@ __all__ = [
     "StandingRow",
     "TeamRatings",
     "Tour",
-    "TournamentError",
     "battle_points",
     "plan_games",
 ]
-
-
-class TournamentError(ValueError):
-    """A result, a draw or a request that the tournament's settings or its recorded results refuse."""
 
 
 class Scoring(StrEnum):
@@ -74,16 +73,16 @@ def plan_games(
     (('T1', 'T6', 'T7'), ('T2', 'T5', 'T8'), ('T3', 'T4', 'T9', 'T10'))
     """
     if not 2 <= game_size <= MAX_TEAMS:
-        raise TournamentError(f"a game has 2 to {MAX_TEAMS} teams (SI-3.0.1), not {game_size}")
+        raise Refused(StageCode.GAME_SIZE, size=game_size, maximum=MAX_TEAMS, clause="SI-3.0.1")
     if len(set(teams)) != len(teams):
-        raise TournamentError("a team is listed twice")
+        raise Refused(StageCode.TEAM_TWICE, team=next(t for t in teams if teams.count(t) > 1))
     if len(teams) < 2:
-        raise TournamentError("a stage needs at least 2 teams")
+        raise Refused(StageCode.TOO_FEW_TEAMS)
     count = -(-len(teams) // game_size)
     order = list(teams)
     if seeding is Seeding.DRAW:
         if rng is None:
-            raise TournamentError("a draw needs a random source (pass a seeded random.Random to record it)")
+            raise TypeError("a draw needs a random source (pass a seeded random.Random to record it)")
         rng.shuffle(order)
     games: list[list[str]] = [[] for _ in range(count)]
     sizes = [len(teams) // count + (1 if i >= count - len(teams) % count else 0) for i in range(count)]
@@ -94,7 +93,7 @@ def plan_games(
         games[index].append(team)
         index, step = _next_snake(index, step, count)
     if any(len(g) < 2 for g in games):
-        raise TournamentError(f"{len(teams)} teams cannot be split into games of 2 to {game_size}")
+        raise Refused(StageCode.CANNOT_SPLIT, teams=len(teams), size=game_size)
     return tuple(tuple(g) for g in games)
 
 
@@ -114,7 +113,7 @@ def battle_points(scores: Mapping[str, int], table: Sequence[int] = (4, 2, 1, 0)
     {'A': '4', 'B': '3/2', 'C': '3/2', 'D': '0'}
     """
     if len(scores) > len(table):
-        raise TournamentError(f"the battle-point table {tuple(table)} has no points for {len(scores)} places")
+        raise Refused(StageCode.POINTS_TABLE, places=len(scores), table=" ".join(str(points) for points in table))
     ranked = sorted(scores.items(), key=lambda item: -item[1])
     points: dict[str, Fraction] = {}
     start = 0
@@ -200,9 +199,7 @@ class Stage:
         games = plan_games(teams, settings.game_size, settings.seeding, rng)
         smallest = min(len(g) for g in games)
         if settings.advance_per_game and settings.advance_per_game >= smallest:
-            raise TournamentError(
-                f"advancing {settings.advance_per_game} per game would take every team of a game of {smallest}"
-            )
+            raise Refused(StageCode.ADVANCE_ALL, advancing=settings.advance_per_game, size=smallest)
         return Stage(settings, games)
 
     @property
@@ -215,24 +212,22 @@ class Stage:
     def record(self, game: int, scores: Mapping[str, int]) -> Stage:
         """Record a finished game's scores. Results are final once recorded (SI-6): a second record is refused."""
         if game not in range(len(self.games)):
-            raise TournamentError(f"stage {self.settings.name!r} has no game {game}")
+            raise Refused(StageCode.NO_SUCH_GAME, stage=self.settings.name, game=game + 1)
         if self.result(game) is not None:
-            raise TournamentError(
-                f"game {game} of {self.settings.name!r} is already recorded; results are final (SI-6)"
-            )
+            raise Refused(StageCode.ALREADY_RECORDED, stage=self.settings.name, game=game + 1, clause="SI-6")
         if set(scores) != set(self.games[game]):
-            raise TournamentError(f"game {game} is played by {self.games[game]}, not {tuple(scores)}")
+            raise Refused(StageCode.WRONG_TEAMS, game=game + 1, teams=", ".join(self.games[game]))
         ordered = tuple((t, int(scores[t])) for t in self.games[game])
         return replace(self, results=(*self.results, (game, GameResult(ordered))))
 
     def record_shootout(self, need: ShootoutNeed, scores: Mapping[str, int]) -> Stage:
         """Record a played shootout; it must have settled every boundary inside the tie (SI-2.2)."""
         if need not in self.pending_shootouts():
-            raise TournamentError(f"no shootout is pending for {need.tie.teams}")
+            raise Refused(StageCode.NO_SHOOTOUT_PENDING, teams=", ".join(need.tie.teams))
         if set(scores) != set(need.tie.teams):
-            raise TournamentError(f"the shootout is for {need.tie.teams}, not {tuple(scores)}")
+            raise Refused(StageCode.SHOOTOUT_PLAYERS, teams=", ".join(need.tie.teams), played=", ".join(scores))
         if not is_decided(scores, need.tie.cuts, ()):
-            raise TournamentError(f"the shootout scores {dict(scores)} still leave a tie at an advancing place")
+            raise Refused(StageCode.SHOOTOUT_UNDECIDED, clause="SI-2.2")
         played = (need.tie.teams, tuple((t, int(scores[t])) for t in need.tie.teams))
         if need.game is None:
             return replace(self, cross_shootouts=(*self.cross_shootouts, played))
@@ -305,10 +300,11 @@ class Stage:
     def advancing(self) -> tuple[str, ...]:
         """Who goes through: the per-game places, then the best others. Refused while games or shootouts remain."""
         if not self.complete:
-            raise TournamentError(f"stage {self.settings.name!r} has games without results")
+            raise Refused(StageCode.GAMES_WITHOUT_RESULTS, stage=self.settings.name)
         pending = self.pending_shootouts()
         if pending:
-            raise TournamentError(f"shootouts are pending for {[n.tie.teams for n in pending]} (SI-2.2)")
+            groups = "; ".join(", ".join(need.tie.teams) for need in pending)
+            raise Refused(StageCode.SHOOTOUTS_PENDING, teams=groups, clause="SI-2.2")
         _, qualified = self._per_game_qualifiers()
         _, extra = self._best_others(qualified)
         return (*qualified, *extra)
@@ -327,18 +323,18 @@ class Tour:
         """Plan the next stage: with the previous stage's advancing teams, or ``teams`` for the first stage."""
         if self.stages:
             if teams is not None:
-                raise TournamentError("later stages take the teams that advanced from the previous stage")
+                raise Refused(StageCode.LATER_STAGE_TEAMS)
             teams = self.stages[-1].advancing()
         elif teams is None:
-            raise TournamentError("the first stage needs its teams")
+            raise Refused(StageCode.FIRST_STAGE_TEAMS)
         return replace(self, stages=(*self.stages, Stage.plan(settings, teams, rng)))
 
     def update_stage(self, stage: Stage) -> Tour:
         """Replace the current (last) stage with its new version, e.g. after recording a result."""
         if not self.stages:
-            raise TournamentError("the tour has no stage yet")
+            raise Refused(StageCode.NO_STAGE)
         if stage.games != self.stages[-1].games:
-            raise TournamentError("only the current stage can take new results; earlier stages are final (SI-6)")
+            raise Refused(StageCode.EARLIER_STAGE_FINAL, clause="SI-6")
         return replace(self, stages=(*self.stages[:-1], stage))
 
     @property
@@ -349,7 +345,7 @@ class Tour:
         """The tour's places, best first (a group shares a place): the final game's order, then the other teams
         by the stage they reached and, within it, by points and raw score."""
         if not self.stages or not self.stages[-1].complete:
-            raise TournamentError(f"tour {self.name!r} is not finished")
+            raise Refused(StageCode.TOUR_NOT_FINISHED, tour=self.name)
         places: list[tuple[str, ...]] = []
         final = self.stages[-1]
         if len(final.games) == 1:
@@ -387,7 +383,7 @@ class LeagueTable:
 
     def add(self, tour: Tour) -> LeagueTable:
         if any(name == tour.name for name, _ in self.tours):
-            raise TournamentError(f"tour {tour.name!r} is already in the league table")
+            raise Refused(StageCode.TOUR_TWICE, tour=tour.name)
         return replace(self, tours=(*self.tours, (tour.name, tour.final_places())))
 
     def _points(self, places: tuple[tuple[str, ...], ...]) -> Iterable[tuple[str, Fraction, int]]:
@@ -444,7 +440,7 @@ class TeamRatings:
 
     def rate(self, scores: Mapping[str, int]) -> TeamRatings:
         if not 2 <= len(scores) <= MAX_TEAMS:
-            raise TournamentError(f"a rated game has 2 to {MAX_TEAMS} teams, got {len(scores)}")
+            raise Refused(StageCode.RATED_GAME_SIZE, count=len(scores), maximum=MAX_TEAMS)
         teams = list(scores)
         ordered = sorted(set(scores.values()), reverse=True)
         ranks: list[float] = [float(ordered.index(scores[t]) + 1) for t in teams]
@@ -492,22 +488,24 @@ class ProtestLog:
 
     def file(self, tour: Tour, protest: Protest) -> ProtestLog:
         if protest.tour != tour.name:
-            raise TournamentError(f"the protest names tour {protest.tour!r}, not {tour.name!r}")
+            raise Refused(StageCode.PROTEST_OTHER_TOUR, protest_tour=protest.tour, tour=tour.name)
         if protest.stage not in range(len(tour.stages)) or protest.game not in range(
             len(tour.stages[protest.stage].games)
         ):
-            raise TournamentError(f"tour {tour.name!r} has no game {protest.game} in stage {protest.stage}")
+            raise Refused(StageCode.PROTEST_NO_GAME, tour=tour.name, stage=protest.stage + 1, game=protest.game + 1)
         if protest.team not in tour.stages[protest.stage].games[protest.game]:
-            raise TournamentError(f"{protest.team!r} did not play game {protest.game} of stage {protest.stage}")
+            raise Refused(
+                StageCode.PROTEST_NOT_PLAYED, team=protest.team, stage=protest.stage + 1, game=protest.game + 1
+            )
         if not protest.text.strip():
-            raise TournamentError("a protest needs its text")
+            raise Refused(StageCode.PROTEST_TEXT)
         return replace(self, protests=(*self.protests, protest))
 
     def rule(self, index: int, ruling: str, note_for_future: str = "") -> ProtestLog:
         if index not in range(len(self.protests)):
-            raise TournamentError(f"there is no protest {index}")
+            raise Refused(StageCode.NO_SUCH_PROTEST, number=index + 1)
         if self.protests[index].ruling:
-            raise TournamentError(f"protest {index} already has a ruling")
+            raise Refused(StageCode.PROTEST_RULED, number=index + 1)
         ruled = replace(self.protests[index], ruling=ruling, note_for_future=note_for_future)
         return replace(self, protests=(*self.protests[:index], ruled, *self.protests[index + 1 :]))
 

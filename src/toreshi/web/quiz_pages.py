@@ -5,8 +5,9 @@ arbiter or the host's secret link), the projector board (``/quiz/{id}/board``), 
 (``/quiz/{id}/buzzer``, reached by a join code or its QR code), the assistant's scoreboard
 (``/quiz/{id}/assistant``), the spectator view (``/quiz/{id}``) and the report (``/quiz/{id}/report``).
 
-A join code is ``RRRR-TTTTT``: the room's short id and the team's secret. The secret is stored only as a digest,
-as every per-room token is (:func:`toreshi.web.rooms_api.token_digest`).
+The pages parse forms and render; a game is cut from its pack by :func:`toreshi.quiz.play.setup.setup_from_pack`
+and its room created by :mod:`toreshi.services.quiz` (join codes ``RRRR-TTTTT``, the screens' tokens). Whatever is
+refused — a pack that cannot be read, a game its pack cannot give, a bad form — is shown in the page's language.
 """
 
 from __future__ import annotations
@@ -14,183 +15,42 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-import secrets
-from collections.abc import Sequence
 from typing import Any
 
+from babel import numbers, units
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner
-from toreshi.kit.refusal import Refused
-from toreshi.live.room import Actor, Command
+from toreshi.kit.refusal import Refusal, Refused
+from toreshi.live.room import Actor
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
-from toreshi.quiz.board import Board, BoardQuestion
 from toreshi.quiz.buzzer import ArbitrationMode
-from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup, ReadingMode
+from toreshi.quiz.codes import QuizCode
+from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
-from toreshi.quiz.pack import Package, PackError, Theme
-from toreshi.store import RoomExistsError, RoomKind, UnknownRoomError
-from toreshi.store.accounts import token_digest
+from toreshi.quiz.play.commands import Arbitration, CreateGame
+from toreshi.quiz.play.setup import setup_from_pack
+from toreshi.services.quiz import GameLinks, create_quiz_room, quiz_games, split_join_code
 from toreshi.web import auth, refusals
+from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
-from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of, refuse_unstorable
+from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
 MAX_NAME = 60
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
-"""Join-code letters: no 0/O, 1/I that people misread on a projector."""
-ROOM_CODE_LENGTH = 4
-TEAM_CODE_LENGTH = 5
-THEMES_NEEDED = {GameKind.QUALIFYING: 5, GameKind.FINAL: 11, GameKind.SHOOTOUT: 1}
 DEFAULT_KEYS = ("1", "2", "3", "4")
 """Keys a USB buzzer of team 1–4 types on the host's or projector's machine (changeable on the new-game form)."""
 
 
 class SetupError(ValueError):
-    """A new-game form that cannot become a game."""
-
-
-def _code(length: int) -> str:
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
-
-
-def room_id_of(room_code: str) -> str:
-    return f"q-{room_code.lower()}"
-
-
-def split_join_code(code: str) -> tuple[str, str] | None:
-    """``"7KDM-X4PQR"`` (any case, spaces or no dash) → (room id, team secret); ``None`` if it is not one."""
-    cleaned = "".join(ch for ch in code.upper() if ch.isalnum())
-    if len(cleaned) != ROOM_CODE_LENGTH + TEAM_CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in cleaned):
-        return None
-    return room_id_of(cleaned[:ROOM_CODE_LENGTH]), cleaned[ROOM_CODE_LENGTH:]
-
-
-# --- from a pack to a game ---------------------------------------------------------------------------------------
-
-
-def _notes(theme: Theme) -> list[dict[str, Any]]:
-    """Per question: the comment, sources and authors the host sees (the question's own, else the theme's)."""
-    notes = []
-    for question in theme.questions:
-        info = question.info
-        notes.append(
-            {
-                "comment": info.comments or info.showman_comments,
-                "sources": list(info.sources or theme.info.sources),
-                "authors": list(info.authors or theme.info.authors),
-            }
-        )
-    return notes
-
-
-def setup_from_pack(
-    package: Package,
-    *,
-    kind: GameKind,
-    teams: Sequence[str],
-    assistant: Assistant | None,
-    round_number: int = 1,
-    first_theme: int = 1,
-    reading: ReadingMode = ReadingMode.HOST,
-    advancing: int = 1,
-) -> tuple[GameSetup, dict[str, dict[str, Any]]]:
-    """The game setup and the host's notes for a game cut from a pack.
-
-    Playable themes are the pack's themes of exactly 5 questions, in pack order. The game takes the themes it
-    needs (5, 11 for a final, 1 for a shootout) starting at ``first_theme`` of round ``round_number`` (1-based), on
-    into the next rounds if needed; every other playable theme becomes the reserve (SI-4.6, SI-2.2).
-    """
-    pool = [
-        (r, theme) for r, round_ in enumerate(package.rounds) for theme in round_.themes if len(theme.questions) == 5
-    ]
-    if not pool:
-        raise SetupError(_("The pack has no theme of 5 questions."))
-    starts = [i for i, (r, _theme) in enumerate(pool) if r == round_number - 1]
-    if not starts:
-        raise SetupError(_("That round has no theme of 5 questions."))
-    start = starts[0] + first_theme - 1
-    needed = THEMES_NEEDED[kind]
-    if first_theme < 1 or start + needed > len(pool):
-        raise SetupError(_("The pack has too few themes from that point for this game."))
-    picked = [theme for _r, theme in pool[start : start + needed]]
-    reserve = [theme for i, (_r, theme) in enumerate(pool) if not start <= i < start + needed]
-    board = Board.from_themes(picked, reserve)
-    notes: dict[str, dict[str, Any]] = {}
-    for index, theme in enumerate(picked):
-        for value, note in enumerate(_notes(theme), start=1):
-            notes[f"{index}:{value}"] = note
-    spare = 0
-    for theme in reserve:
-        for question, note in zip(theme.questions, _notes(theme), strict=True):
-            if not BoardQuestion.from_question(question, 1).empty:
-                notes[f"r:{spare}"] = note
-                spare += 1
-    cuts = (advancing,) if kind is GameKind.SHOOTOUT else ()
-    setup = GameSetup(tuple(teams), board, kind=kind, assistant=assistant, reading=reading, shootout_cuts=cuts)
-    return setup, notes
-
-
-async def create_quiz_room(
-    request: Request,
-    host: str,
-    setup: GameSetup,
-    notes: dict[str, dict[str, Any]],
-    *,
-    title: str,
-    keys: dict[str, str],
-    arbitration: str,
-) -> tuple[str, dict[str, Any]]:
-    """Create the room and its secrets; returns the room id and the links' tokens (shown once to the host)."""
-    services = services_of(request)
-    data = {
-        "setup": setup.to_dict(),
-        "notes": notes,
-        "title": title,
-        "keys": keys,
-        "buttons": {str(seat): team for seat, team in enumerate(setup.teams, start=1)},
-        "arbitration": {"mode": arbitration},
-    }
-    # Decided once on a blank room first: a refused game leaves no empty room behind in the store.
-    refuse_unstorable(data)
-    QuizRoom().decide(Command("create", Actor("host", host), data), 0)
-    for _attempt in range(20):
-        room_code = _code(ROOM_CODE_LENGTH)
-        room_id = room_id_of(room_code)
-        try:
-            await services.store.create_room(room_id, RoomKind.QUIZ)
-        except RoomExistsError:
-            continue
-        break
-    else:  # pragma: no cover - 20 collisions among a million codes
-        raise SetupError(_("Could not find a free room code; try again."))
-    owner = await services.rooms.get(room_id, KIND)
-    try:
-        await owner.handle(Command("create", Actor("host", host), data))
-    except Refused:
-        await services.rooms.drop(room_id)
-        raise
-    tokens: dict[str, Any] = {"teams": {}}
-    for seat, team in enumerate(setup.teams, start=1):
-        secret = _code(TEAM_CODE_LENGTH)
-        await services.accounts.grant(room_id, f"team:{seat}", team, token_digest(secret))
-        tokens["teams"][team] = f"{room_code}-{secret}"
-    for role, name in (
-        ("host", host),
-        ("projector", ""),
-        ("assistant", setup.assistant.name if setup.assistant else ""),
-    ):
-        token = secrets.token_urlsafe(18)
-        await services.accounts.grant(room_id, role, name, token_digest(token))
-        tokens[role] = token
-    return room_id, tokens
+    """A new-game form that cannot become a game (its message is already in the page's language)."""
 
 
 # --- pages -------------------------------------------------------------------------------------------------------
@@ -242,14 +102,14 @@ async def new_quiz(request: Request) -> Response:
             try:
                 if not auth.csrf_ok(request, form.get("csrf")):
                     raise SetupError(_("The form has expired; please try again."))
-                room_id, tokens = await _create_from_form(request, values, upload)
-            except (SetupError, PackError) as problem:
+                links = await _create_from_form(request, values, upload)
+            except SetupError as problem:
                 error = str(problem)
-            except Refused as refused:
+            except Refused as refused:  # the pack, the game it should give, the room's own checks
                 error = refusals.text_of(refused)
             else:
-                request.session[f"quiz:{room_id}"] = tokens
-                return RedirectResponse(f"/quiz/{room_id}/links", status_code=303)
+                request.session[f"quiz:{links.room_id}"] = links.to_session()
+                return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
     return render(
         request,
         "quiz/new.html",
@@ -262,7 +122,7 @@ async def new_quiz(request: Request) -> Response:
     )
 
 
-async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> tuple[str, Any]:
+async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> GameLinks:
     teams = [values[f"team{i}"] for i in range(1, MAX_TEAMS + 1) if values[f"team{i}"]]
     if len(teams) < 2 or any(len(team) > MAX_NAME for team in teams):
         raise SetupError(_("Enter the names of 2 to 4 teams."))
@@ -271,7 +131,7 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
     try:
         kind = GameKind(values["kind"])
         reading = ReadingMode(values["reading"])
-        arbitration = ArbitrationMode(values["arbitration"]).value
+        arbitration = ArbitrationMode(values["arbitration"])
     except ValueError:
         raise SetupError(_("Choose the game, the reading and the buzzer mode.")) from None
     assistant = None
@@ -302,8 +162,16 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
         if key:
             keys[key] = team
     arbiter = auth.signed_in(request) or "host"
-    title = values["title"][:MAX_NAME] or package.name[:MAX_NAME]
-    return await create_quiz_room(request, arbiter, setup, notes, title=title, keys=keys, arbitration=arbitration)
+    create = CreateGame(
+        setup,
+        title=values["title"][:MAX_NAME] or package.name[:MAX_NAME],
+        notes=notes,
+        keys=keys,
+        buttons={str(seat): team for seat, team in enumerate(setup.teams, start=1)},
+        arbitration=Arbitration(mode=arbitration),
+    )
+    services = services_of(request)
+    return await create_quiz_room(services.store, services.accounts, services.rooms, arbiter, create)
 
 
 @auth.arbiter_only
@@ -476,30 +344,21 @@ async def report_json(request: Request) -> Response:
     """
     owner = await _quiz_owner(request)
     if owner is None:
-        return JSONResponse({"error": "no such game"}, status_code=404)
+        return _refused(Refusal(QuizCode.NO_SUCH_GAME), 404)
     if not await _may_see_report(request, owner):
-        return JSONResponse({"error": "the report is open once the game is over"}, status_code=403)
+        return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
     return JSONResponse(owner.logic.report())
+
+
+def _refused(refusal: Refusal, status_code: int) -> JSONResponse:
+    """An API refusal: ``error`` (the sentence in the request's language) with its ``code`` and ``params``."""
+    message = refusals.as_message(refusal)
+    return JSONResponse({"error": message["message"], **message}, status_code=status_code)
 
 
 async def quiz_list(request: Request) -> Response:
     services = services_of(request)
-    games = []
-    for room in await services.store.rooms(kind=RoomKind.QUIZ):
-        try:
-            owner = await services.rooms.get(room.id, KIND)
-        except (UnknownRoomError, LookupError):  # pragma: no cover - a room of another build
-            continue
-        logic = owner.logic
-        if isinstance(logic, QuizRoom) and logic.created:
-            games.append(
-                {
-                    "id": room.id,
-                    "title": logic.title,
-                    "teams": list(logic.state.teams),
-                    "status": logic.state.phase.value,
-                }
-            )
+    games = await quiz_games(services.store, services.rooms)
     return render(
         request, "quiz/list.html", games=games, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
     )
@@ -547,20 +406,29 @@ async def serial_buttons(request: Request) -> Response:
     if fields.get("action") == "disconnect" or not port:
         return RedirectResponse(target, status_code=303)
     if not SERIAL_PORT.fullmatch(port):
-        return JSONResponse({"error": "a serial port is a /dev/… path or COMn"}, status_code=400)
+        return _refused(Refusal(QuizCode.SERIAL_PORT_NAME), 400)
     buttons = SerialButtons(port, feed_owner(owner))
     try:
         buttons.open()
-    except Exception as error:  # serial.SerialException, OSError: the port is absent or busy
-        return JSONResponse({"error": f"cannot open {port}: {error}"}, status_code=400)
+    except Exception:  # serial.SerialException, OSError: the port is absent or busy
+        return _refused(Refusal(QuizCode.SERIAL_PORT_UNAVAILABLE, {"port": port}), 400)
     readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
     return RedirectResponse(target, status_code=303)
 
 
 def client_strings() -> dict[str, str]:
-    """Texts the quiz scripts show, in the request's language."""
+    """Texts the quiz scripts show, in the request's language; ``seconds`` (a unit pattern around ``{value}``) and
+    ``decimal`` let them write the host's timer as the page's language does (``4,6 с``)."""
+    language = current_language()
     return {
+        "seconds": units.format_unit("{value}", "duration-second", "narrow", locale=language),
+        "decimal": numbers.get_decimal_symbol(language),
+        "source_web": _("phone"),
+        "source_keyboard": _("keyboard"),
+        "source_serial": _("serial port"),
         "connecting": _("Connecting…"),
+        "online": _("Connected"),
+        "key_space": _("Space"),
         "offline": _("Connection lost — reconnecting…"),
         "locked": _("Wait"),
         "open": _("Press!"),

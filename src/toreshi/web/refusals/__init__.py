@@ -24,12 +24,13 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
-from toreshi.web.i18n import gettext
-from toreshi.web.refusals import common, togyz, tournament
+from toreshi.web.formatting import format_number
+from toreshi.web.i18n import current_language, gettext
+from toreshi.web.refusals import common, quiz, togyz, tournament
 
 log = logging.getLogger(__name__)
 
-MODULES: tuple[ModuleType, ...] = (common, togyz, tournament)
+MODULES: tuple[ModuleType, ...] = (common, togyz, tournament, quiz)
 """Every module of messages; a room kind's module is added here."""
 
 _INDEX = re.compile(r"\[\d+\]")
@@ -73,7 +74,7 @@ def _term(code: str, identifier: str) -> str | None:
 
 def _param(code: str, key: str, value: ParamValue) -> str:
     if isinstance(value, int):
-        return str(value)
+        return format_number(value, current_language())  # "60 000" in Kazakh and Russian, "60,000" in English
     if key in TRANSLATED_PARAMS or key.endswith("_term"):
         base = _INDEX.sub("", value).rsplit(".", 1)[-1]  # "players[2].rating" → "rating"
         msgid = _term(code, value) or _term(code, base)

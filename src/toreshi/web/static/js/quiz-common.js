@@ -34,7 +34,7 @@ export function showConnection(status) {
   if (!node) return;
   node.dataset.status = status;
   node.textContent = status === "online" ? "●" : status === "offline" ? t("offline") : t("connecting");
-  node.title = status;
+  node.title = status === "online" ? t("online") : node.textContent;
 }
 
 /** The status line: whose turn it is, what the game waits for. */

@@ -33,7 +33,7 @@ function notice(text) {
 const ACTIONS = [
   // [command, label key, key hint, data]
   ["draw", "draw", "D"],
-  ["finish_reading", "finish_reading", "Space"],
+  ["finish_reading", "finish_reading", "key_space"],
   ["right", "right", "Enter"],
   ["wrong", "wrong", "−"],
   ["clarify", "clarify", "C"],
@@ -95,7 +95,7 @@ function render() {
   $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
   $(".q-comment").textContent = current ? current.comment || "—" : "";
   $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
-  const pending = (host.pending || []).map((press) => `${press.team} (${press.source})`);
+  const pending = (host.pending || []).map((press) => `${press.team} (${t(`source_${press.source}`)})`);
   const decision = state.decision && current && state.decision.question === current.number ? state.decision : null;
   $(".q-presses").textContent = pending.length
     ? `${t("presses")}: ${pending.join(" → ")} …`
@@ -143,17 +143,22 @@ function renderActions() {
     if (!state.can.includes(type)) continue;
     const button = element("button", type === "right" ? "primary" : type === "wrong" ? "danger" : "", t(label));
     button.type = "button";
-    button.append(element("kbd", "", hint));
+    button.append(element("kbd", "", hint.startsWith("key_") ? t(hint) : hint));
     button.addEventListener("click", () => act(type));
     bar.append(button);
   }
+}
+
+/** Milliseconds as seconds with one decimal, in the page's language ("4,6 с", "4.6s"). */
+function seconds(ms) {
+  return t("seconds", { value: (ms / 1000).toFixed(1).replace(".", t("decimal")) });
 }
 
 function frame() {
   if (!state) return;
   const timer = countdown(state, client.roomNow());
   renderBar($(".q-bar"), timer);
-  $(".q-timer").textContent = timer ? `${(timer.left / 1000).toFixed(1)} s` : "";
+  $(".q-timer").textContent = timer ? seconds(timer.left) : "";
 }
 
 const SHORTCUTS = {

@@ -1,8 +1,9 @@
-"""The quiz game as a live room: roles, refusals, answer secrecy, presses and arbitration, timers, replay."""
+"""The quiz game as a live room: roles, refusals by code, answer secrecy, presses and arbitration, timers, replay."""
 
 from __future__ import annotations
 
 import json
+import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -10,14 +11,19 @@ from typing import Any
 import pytest
 
 from toreshi.clock.timesource import FakeTime
+from toreshi.kit.codec import CodecError
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
-from toreshi.live.room import Actor, Command, CommandRefusedError, Decided
+from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.quiz import DECIDED, LATE, PRESS, QuizRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.quiz.board import VALUES, Board, BoardQuestion, BoardTheme
+from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
+from toreshi.quiz.play.commands import COMMANDS, CreateGame
+from toreshi.quiz.play.events import EVENTS
 from toreshi.store import EventStore, RoomKind, open_store
 
 HOST = Actor("host", "Жанна")
@@ -34,9 +40,20 @@ def board(themes: int = 5, reserve: int = 0) -> Board:
     return Board(tuple(theme(t) for t in range(themes)), spare)
 
 
+def as_json(setup: GameSetup) -> dict[str, Any]:
+    """A setup as the host's page sends it in ``create``."""
+    data: dict[str, Any] = COMMANDS.encode(CreateGame(setup))["setup"]
+    return data
+
+
 def setup(**changes: Any) -> dict[str, Any]:
-    base = GameSetup((A.name, B.name, C.name), board(), assistant=Assistant("Ерлан", "Тұлпар"), **changes)
-    return base.to_dict()
+    return as_json(GameSetup((A.name, B.name, C.name), board(), assistant=Assistant("Ерлан", "Тұлпар"), **changes))
+
+
+def refusal_of(room: QuizRoom, command: Command, now: int) -> Refusal:
+    with pytest.raises(Refused) as refused:
+        room.decide(command, now)
+    return refused.value.refusal
 
 
 def run(
@@ -83,24 +100,29 @@ def sync(rtt: int = 40, offset: int = 1_000_000) -> dict[str, int]:
 
 def test_only_the_host_creates_and_roles_are_enforced() -> None:
     room = QuizRoom()
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(Command("create", A, {"setup": setup()}), 0)
-    assert refused.value.code == "no_game"
+    assert refusal_of(room, Command("create", A, {"setup": setup()}), 0) == Refusal(
+        Common.FORBIDDEN, {"command": "create", "role": "team"}
+    )
+    assert refusal_of(room, Command("draw", HOST, {"team": A.name}), 0) == Refusal(QuizCode.NOT_CREATED)
     room = created()
-    cases: list[tuple[Actor, str, dict[str, Any], str]] = [
-        (SPECTATOR, "press", {}, "forbidden"),
-        (A, "right", {}, "forbidden"),
-        (A, "choose", {"theme": 0, "value": 1}, "forbidden"),
-        (Actor("projector"), "right", {}, "forbidden"),
-        (HOST, "choose", {"theme": 0, "value": 1}, "refused"),  # nobody has drawn the first chooser yet
-        (HOST, "choose", {"theme": "0", "value": 1}, "bad_request"),
-        (HOST, "create", {"setup": setup()}, "refused"),
+    cases: list[tuple[Actor, str, dict[str, Any], Refusal]] = [
+        (SPECTATOR, "press", {}, Refusal(Common.FORBIDDEN, {"command": "press", "role": "spectator"})),
+        (A, "right", {}, Refusal(Common.FORBIDDEN, {"command": "right", "role": "team"})),
+        (A, "choose", {"theme": 0, "value": 1}, Refusal(Common.FORBIDDEN, {"command": "choose", "role": "team"})),
+        (Actor("projector"), "right", {}, Refusal(Common.FORBIDDEN, {"command": "right", "role": "projector"})),
+        (  # nobody has drawn the first chooser yet
+            HOST,
+            "choose",
+            {"theme": 0, "value": 1},
+            Refusal(QuizCode.WRONG_PHASE, {"action_term": "quiz_action_choose", "phase_term": "quiz_phase_draw"}),
+        ),
+        (HOST, "choose", {"theme": "0", "value": 1}, Refusal(Common.FIELD_NOT_INTEGER, {"field": "theme"})),
+        (HOST, "create", {"setup": setup()}, Refusal(QuizCode.ALREADY_CREATED)),
+        (HOST, "teleport", {}, Refusal(Common.UNKNOWN_COMMAND, {"command": "teleport"})),
     ]
     before = room.view(None, 500)
-    for actor, kind, data, code in cases:
-        with pytest.raises(CommandRefusedError) as refused:
-            room.decide(Command(kind, actor, data), 500)
-        assert refused.value.code == code, (kind, refused.value)
+    for actor, kind, data, expected in cases:
+        assert refusal_of(room, Command(kind, actor, data), 500) == expected, kind
     assert room.view(None, 500) == before
     assert types(run(room, Actor("arbiter", "chief"), "draw", 600, team=B.name)) == ["first_chooser_drawn"]
     assert room.view(None, 600)["chooser"] == B.name
@@ -110,9 +132,13 @@ def test_a_bad_setup_is_refused_with_the_rule() -> None:
     room = QuizRoom()
     bad = setup()
     bad["teams"] = ["A", "B", "C", "D", "E"]
-    with pytest.raises(CommandRefusedError, match="2 to 4 teams") as refused:
-        room.decide(Command("create", HOST, {"setup": bad}), 0)
-    assert refused.value.code == "bad_setup"
+    assert refusal_of(room, Command("create", HOST, {"setup": bad}), 0) == Refusal(
+        QuizCode.TEAM_COUNT, {"count": 5, "minimum": 2, "maximum": 4, "clause": "SI-3.0.1"}
+    )
+    bad["teams"] = ["A", "B\nforged"]  # a name with a line break never reaches the log
+    assert refusal_of(room, Command("create", HOST, {"setup": bad}), 0) == Refusal(
+        Common.FIELD_CONTROL_CHARACTERS, {"field": "setup.teams[1]"}
+    )
 
 
 def test_answers_comments_and_sources_are_for_the_host_until_the_question_is_over() -> None:
@@ -122,7 +148,7 @@ def test_answers_comments_and_sources_are_for_the_host_until_the_question_is_ove
     for actor in (None, A, Actor("projector"), Actor("assistant")):
         text = json.dumps(room.view(actor, 2_100), ensure_ascii=False)
         assert "ответ-" not in text and "Река течёт" not in text and "БСЭ" not in text
-    published = [room.public(Decided(kind, payload)) for kind, payload, _ in room.log]
+    published = [room.public(Decided(event.type, EVENTS.encode(event))) for event, _ in room.log]
     assert "ответ-" not in json.dumps(published, ensure_ascii=False)
     # "время": the host reads the answer out, so everyone sees it now; the comment stays with the host.
     run(room, HOST, "finish_reading", 3_000)
@@ -138,9 +164,8 @@ def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() ->
     decided = run(room, B, "press", 2_600, meta={"received_ms": 2_590, "sync": sync()}, tc=1_002_570)
     assert types(decided) == [PRESS]
     assert room.view(B, 2_600)["buzzer"] == "pressed"
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(Command("finish_reading", HOST), 2_610)
-    assert refused.value.code == "arbitrating"  # the press stops reading; it is not lost to the host's key
+    # The press stops reading; it is not lost to the host's key.
+    assert refusal_of(room, Command("finish_reading", HOST), 2_610) == Refusal(QuizCode.ARBITRATING)
     assert room.view(None, 2_600)["current"]["arbitrating"] is True
     assert fire(room) == [DECIDED, "buzzed"]
     state = room.view(B, 3_000)
@@ -150,9 +175,9 @@ def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() ->
     view = room.view(B, 4_000)
     assert view["buzzer"] == "answered" and view["status"] == "reading"
     assert room.view(A, 4_000)["buzzer"] == "open"
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(Command("press", B, {"tc": 0}, meta={"received_ms": 4_100}), 4_100)
-    assert refused.value.code == "already_answered"
+    assert refusal_of(room, Command("press", B, {"tc": 0}, meta={"received_ms": 4_100}), 4_100) == Refusal(
+        QuizCode.ALREADY_ANSWERED, {"team": B.name, "clause": "SI-3.5"}
+    )
     run(room, HOST, "finish_reading", 5_000)
     run(room, C, "press", 5_500, meta={"received_ms": 5_500, "sync": sync()}, tc=1_005_480)
     fire(room)
@@ -204,10 +229,9 @@ def test_a_client_cannot_forge_what_the_server_measured() -> None:
 def test_keyboard_buzzers_press_for_their_team_and_unmapped_keys_are_refused() -> None:
     room = chosen()
     assert types(run(room, Actor("projector"), "key", 2_400, meta={"received_ms": 2_390}, key="2")) == [PRESS]
-    assert room.log[-1][1]["source"] == "keyboard" and room.log[-1][1]["team"] == B.name
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(Command("key", HOST, {"key": "9"}), 2_500)
-    assert refused.value.code == "unmapped"
+    pressed, _at = room.log[-1]
+    assert EVENTS.encode(pressed)["source"] == "keyboard" and EVENTS.encode(pressed)["team"] == B.name
+    assert refusal_of(room, Command("key", HOST, {"key": "9"}), 2_500) == Refusal(QuizCode.UNMAPPED_KEY, {"key": "9"})
     assert fire(room) == [DECIDED, "buzzed"]
     assert room.view(None, 2_500)["current"]["answering"] == B.name
 
@@ -252,9 +276,7 @@ def test_undo_reverses_the_last_ruling_once_the_question_is_over() -> None:
     room = chosen()
     run(room, A, "press", 2_500, meta={"received_ms": 2_500})
     fire(room)
-    with pytest.raises(CommandRefusedError) as refused:
-        room.decide(Command("undo", HOST), 3_000)
-    assert refused.value.code == "refused"  # nothing ruled yet
+    assert refusal_of(room, Command("undo", HOST), 3_000) == Refusal(QuizCode.NOTHING_TO_UNDO)
     run(room, HOST, "right", 3_000)
     assert types(run(room, HOST, "undo", 4_000)) == ["decision_reversed"]
     assert {t["name"]: t["score"] for t in room.view(None, 4_000)["teams"]}[A.name] == -1
@@ -273,9 +295,9 @@ def test_a_replaced_question_starts_afresh_and_cancelled_presses_reopen() -> Non
 
 
 def test_final_theme_elimination_and_the_assistant_announcement() -> None:
-    final = GameSetup(
-        (A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар")
-    ).to_dict()
+    final = as_json(
+        GameSetup((A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар"))
+    )
     room = QuizRoom()
     run(room, HOST, "create", 0, setup=final)
     run(room, HOST, "draw", 100, team=A.name)
@@ -299,8 +321,8 @@ def test_replay_of_the_log_gives_the_same_room_and_the_report_tells_the_story() 
     run(room, HOST, "finish_reading", 5_000)
     fire(room)
     again = QuizRoom()
-    for kind, payload, at in room.log:
-        again.apply(Decided(kind, payload), at)
+    for event, at in room.log:  # through the stored JSON, as a restart reads it
+        again.apply(Decided(event.type, json.loads(json.dumps(EVENTS.encode(event)))), at)
     for actor in (None, HOST, A, B):
         assert again.view(actor, 9_000) == room.view(actor, 9_000)
     assert again.deadline_ms() == room.deadline_ms()
@@ -347,3 +369,51 @@ async def test_a_restart_resumes_the_game_with_its_timers(store: EventStore) -> 
         assert restarted.logic.deadline_ms() == deadline
     finally:
         await restarted.close()
+
+
+# --- randomness and programming errors -----------------------------------------------------------------------
+
+
+def test_the_room_draws_from_its_own_seeded_generator_never_from_the_system(monkeypatch: pytest.MonkeyPatch) -> None:
+    def system_random(*_args: object) -> None:
+        raise AssertionError("a decision drew from SystemRandom")
+
+    monkeypatch.setattr(random, "SystemRandom", system_random)
+    lots = set()
+    for seed in range(12):
+        room = QuizRoom(rng=random.Random(seed))
+        run(room, HOST, "create", 0, setup=setup(), arbitration={"mode": "random_window"})
+        run(room, HOST, "draw", 100)  # by lot (SI-3.2)
+        lots.add(room.game.first_chooser)
+        run(room, HOST, "choose", 200, theme=0, value=1)
+        run(room, A, "press", 300, meta={"received_ms": 300})
+        run(room, B, "press", 310, meta={"received_ms": 310})
+        assert fire(room) == [DECIDED, "buzzed"]
+        again = QuizRoom(rng=random.Random(seed + 100))  # a replay needs no generator: the events hold the draws
+        for event, at in room.log:
+            again.apply(Decided(event.type, EVENTS.encode(event)), at)
+        assert again.view(HOST, 400) == room.view(HOST, 400)
+    assert lots == {A.name, B.name, C.name}
+
+
+def test_a_programming_error_is_raised_not_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    room = chosen()
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise ValueError("a bug")
+
+    monkeypatch.setattr("toreshi.quiz.play.presses.press", broken)
+    with pytest.raises(ValueError, match="a bug"):
+        room.decide(Command("press", A, {}, meta={"received_ms": 2_500}), 2_500)
+    with pytest.raises(CodecError, match="unknown fields"):  # a stored event that this program did not write
+        room.apply(Decided("press_late", {"team": A.name, "question": 1, "reason": "closed", "received_ms": 0,
+                                          "at_ms": 2_500, "forged": True}), 2_500)  # fmt: skip
+
+
+def test_who_asks_is_checked_before_what_they_sent() -> None:
+    room = chosen()
+    forged = Command("press", SPECTATOR, {"tc": "soon"}, meta={"received_ms": 2_500})
+    assert refusal_of(room, forged, 2_500) == Refusal(Common.FORBIDDEN, {"command": "press", "role": "spectator"})
+    assert refusal_of(room, Command("press", A, {"tc": "soon"}), 2_500) == Refusal(
+        Common.FIELD_NOT_NUMBER, {"field": "tc"}
+    )

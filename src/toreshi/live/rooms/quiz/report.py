@@ -1,0 +1,127 @@
+"""The game report (SI-9): per question, the presses in the order they arrived, the arbiter's decisions, the
+presses that came too late, the rulings and the host's interventions; then the scores and the corrections."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from toreshi.live.room import Payload
+from toreshi.live.rooms.quiz.roles import KIND
+from toreshi.live.rooms.quiz.views import theme_name
+from toreshi.quiz.events import (
+    AnswerJudged,
+    AnswerTimeExpired,
+    AnswerTimeExtended,
+    Buzzed,
+    ClarificationRequested,
+    Event,
+    PressCancelled,
+    QuestionChosen,
+    QuestionReplaced,
+    ReserveQuestionChosen,
+    TimeCalled,
+)
+from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
+from toreshi.quiz.play.state import PlayState
+
+__all__ = ["Logged", "report"]
+
+Logged = tuple[Event, int]
+"""An applied event with the room time it was stored at."""
+
+_HOST_TOOLS = (PressCancelled, ClarificationRequested, AnswerTimeExtended, TimeCalled)
+
+
+def report(state: PlayState, log: Sequence[Logged]) -> Payload:
+    """The game afterwards, from its log (the report is the host's until the game is over)."""
+    if not state.created:
+        return {"kind": KIND, "status": "empty", "questions": []}
+    game = state.game
+    questions: dict[int, Payload] = {}
+
+    def entry(number: int) -> Payload:
+        return questions.setdefault(
+            number, {"number": number, "presses": [], "decisions": [], "late": [], "rulings": [], "host": []}
+        )
+
+    number = 0
+    for event, at in log:
+        if isinstance(event, QuestionChosen | ReserveQuestionChosen):
+            number += 1
+            entry(number)["chosen_ms"] = at
+        elif isinstance(event, QuestionReplaced):
+            entry(number)["host"].append({"type": event.type, "at_ms": at, "reason": event.reason.value})
+        elif isinstance(event, PressReceived):
+            entry(number)["presses"].append(
+                {
+                    "team": event.team,
+                    "received_ms": event.received_ms,
+                    "source": event.source,
+                    "client_ms": event.client_ms,
+                }
+            )
+        elif isinstance(event, BuzzDecided):
+            entry(number)["decisions"].append(
+                {
+                    "winner": event.winner,
+                    "order": EVENTS.encode(event)["order"],
+                    "tie": event.tie,
+                    "waited_ms": event.decided_ms - event.first_arrival_ms,
+                    "mode": event.mode.value,
+                }
+            )
+        elif isinstance(event, PressLate):
+            entry(event.question)["late"].append({"team": event.team, "reason": event.reason.value})
+        elif isinstance(event, AnswerJudged | AnswerTimeExpired):
+            judged = isinstance(event, AnswerJudged)
+            entry(number)["rulings"].append(
+                {
+                    "team": event.team if isinstance(event, AnswerJudged) else _answering_before(log, at),
+                    "correct": event.correct if isinstance(event, AnswerJudged) else False,
+                    "timed_out": not judged,
+                    "at_ms": at,
+                }
+            )
+        elif isinstance(event, _HOST_TOOLS):
+            details = {key: value for key, value in EVENTS.encode(event).items() if key not in ("type", "at_ms")}
+            entry(number)["host"].append({"type": event.type, "at_ms": at, **details})
+    for played in game.played:
+        entry(played.number).update(
+            {
+                "theme_name": theme_name(game, played.theme, played.value, played.question),
+                "value": played.value,
+                "text": played.question.text,
+                "answers": list(played.question.answers),
+                "outcome": played.outcome.value,
+            }
+        )
+    current = game.current
+    if current is not None:
+        entry(current.number).update(
+            {
+                "theme_name": theme_name(game, current.theme, current.value, current.question),
+                "value": current.value,
+                "text": current.question.text,
+                "answers": list(current.question.answers),
+                "outcome": None,
+            }
+        )
+    return {
+        "kind": KIND,
+        "title": state.title,
+        "game": game._setup.kind.value,
+        "status": game.phase.value,
+        "teams": list(game.teams),
+        "scores": game.scores,
+        "questions": [questions[n] for n in sorted(questions)],
+        "corrections": [{"team": c.team, "delta": c.delta, "reason": c.reason} for c in game.corrections],
+        "warnings": list(game.warnings),
+    }
+
+
+def _answering_before(log: Sequence[Logged], at: int) -> str | None:
+    """The team recognised last before ``at`` (an expired answer names no team)."""
+    for event, when in reversed(log):
+        if isinstance(event, Buzzed) and when <= at:
+            return event.team
+    return None

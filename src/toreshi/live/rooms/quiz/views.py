@@ -1,0 +1,319 @@
+"""What each role of a quiz room sees (docs/protocol.md, "Room kind quiz").
+
+The right answers, comments and sources of a question are in host views only until the question is over; then the
+answer is shown to everyone (SI-3.10: the host reads it), comments and sources stay with the host.
+
+An event reaches the spectators, the projector, four phones and the host at once, and all of them see it as of its
+time: what every role shares is built once per event and role group (host or not), the "what may I do" list
+(``can``) once per event and group (the host, each team, the assistant, the projector) by asking the room's own
+``decide`` about one command of each kind (:mod:`toreshi.quiz.play.probes`), and only the team's buzzer state
+per connection.
+"""
+
+from __future__ import annotations
+
+from toreshi.kit.core import Actor, Context, allowed
+from toreshi.live.room import Payload
+from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
+from toreshi.quiz.board import VALUES, BoardQuestion
+from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.play.commands import Command, Note
+from toreshi.quiz.play.decide import decide
+from toreshi.quiz.play.events import EVENTS
+from toreshi.quiz.play.probes import probes
+from toreshi.quiz.play.state import PlayState, opening_ms
+
+__all__ = ["Views", "buzzer_state", "origin_of", "theme_name"]
+
+_NO_NOTE = Note()
+_CACHED = 8
+"""Views kept per room: a few moments (the event's, a snapshot's) of one state."""
+
+
+class Views:
+    """The views of one room's state, cached until the state changes (:meth:`clear` on every event)."""
+
+    def __init__(self) -> None:
+        self._shared: dict[tuple[int, bool], tuple[GameState, Payload]] = {}
+        self._can: dict[tuple[int, tuple[str, str]], list[str]] = {}
+
+    def clear(self) -> None:
+        self._shared.clear()
+        self._can.clear()
+
+    def view(self, state: PlayState, actor: Actor | None, now_ms: int) -> Payload:
+        """The whole room as ``actor`` sees it at ``now_ms`` (``None``: a spectator)."""
+        if not state.created:
+            return {"kind": KIND, "status": "empty"}
+        role = role_of(actor)
+        now = max(now_ms, state.game.last_ms)
+        game, shared = self._shared_view(state, now, is_host(role))
+        view: Payload = {**shared, "can": self._can_list(state, actor, game, now)}
+        if role == TEAM and actor is not None:
+            view["you"] = actor.name
+            view["buzzer"] = buzzer_state(state, actor.name, game)
+        return view
+
+    def _shared_view(self, state: PlayState, now: int, host: bool) -> tuple[GameState, Payload]:
+        """The game at ``now`` and the part of the view that does not depend on who is looking, but on whether
+        they are the host (callers must not change it)."""
+        cached = self._shared.get((now, host))
+        if cached is not None:
+            return cached
+        if len(self._shared) >= _CACHED:
+            self._shared.clear()
+        game = state.game.at(now)
+        built = game, _build_view(state, game, now, host)
+        self._shared[(now, host)] = built
+        return built
+
+    def _can_list(self, state: PlayState, actor: Actor | None, game: GameState, now: int) -> list[str]:
+        group = group_of(actor)
+        key = (now, group)
+        cached = self._can.get(key)
+        if cached is not None:
+            return cached
+        if len(self._can) >= 2 * _CACHED:
+            self._can.clear()
+        role, name = group
+        context = Context(Actor(role, name), now_ms=now)
+        offered: set[str] = set()
+        for probe in probes(state, role, game):
+            # Several probes of one kind (a key per buzzer): the first one the rules take is enough.
+            if probe.type not in offered and allowed(decide, state, context, (probe,), name=_name):
+                offered.add(probe.type)
+        found = sorted(offered)
+        self._can[key] = found
+        return found
+
+
+def _name(command: Command) -> str:
+    return command.type
+
+
+def buzzer_state(state: PlayState, team: str, game: GameState | None = None) -> str:
+    """What a team's phone shows: ``locked``, ``open``, ``pressed``, ``your_turn`` or ``answered``."""
+    game = game or state.game
+    current = game.current
+    if current is None or game.phase is Phase.FINISHED:
+        return "locked"
+    if current.answering_team == team:
+        return "your_turn"
+    if team in current.answered:
+        return "answered"
+    if any(p.team == team for p in state.pending):
+        return "pressed"
+    if game.phase in (Phase.READING, Phase.PRESS_WINDOW):
+        return "open"
+    return "locked"
+
+
+def origin_of(game: GameState, theme: int | None, value: int, question: BoardQuestion) -> tuple[int | None, int | None]:
+    """Where a question really comes from, as (board theme, reserve index): its own cell, or — after a replacement
+    (SI-4.6) — another theme's cell of the same value or a reserve question. The theme's name is part of the
+    question for the players, and the host's comment and sources belong to the question asked."""
+    board = game._setup.board
+    if theme is not None and board.themes[theme].cell(value) == question:
+        return theme, None
+    for index, candidate in enumerate(board.themes):
+        if candidate.cell(value) == question:
+            return index, None
+    for index, spare in enumerate(board.reserve):
+        if spare == question:
+            return None, index
+    return theme, None
+
+
+def theme_name(game: GameState, theme: int | None, value: int, question: BoardQuestion) -> str | None:
+    origin, _reserve = origin_of(game, theme, value, question)
+    return None if origin is None else game._setup.board.themes[origin].name
+
+
+def _note(state: PlayState, theme: int | None, value: int, reserve: int | None = None) -> Note:
+    key = f"r:{reserve}" if reserve is not None else f"{theme}:{value}"
+    return state.notes.get(key, _NO_NOTE)
+
+
+def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payload:
+    setup = game._setup
+    current = game.current
+    scores = game.scores
+    answering = current.answering_team if current else None
+    pressed = {p.team for p in state.pending}
+    teams = [
+        {
+            "name": team,
+            "score": scores[team],
+            "answered": bool(current and team in current.answered),
+            "answering": team == answering,
+            "pressed": team in pressed,
+        }
+        for team in game.teams
+    ]
+    choosing = game.phase is not Phase.STRIKING
+    board = [
+        {
+            "index": index,
+            "name": theme.name,
+            "struck": index in game.struck,
+            "announced": index in game.announced,
+            "explanation": theme.explanation if index in game.announced or host else "",
+            "cells": [
+                {"value": value, "open": choosing and game.is_open(index, value), "empty": theme.cell(value).empty}
+                for value in VALUES
+            ],
+        }
+        for index, theme in enumerate(setup.board.themes)
+    ]
+    number = state.question_number
+    decision = state.decision
+    view: Payload = {
+        "kind": KIND,
+        "status": game.phase.value,
+        "title": state.title,
+        "game": setup.kind.value,
+        "reading_mode": setup.reading.value,
+        "timers": {"press_window_ms": setup.press_window_ms, "answer_ms": setup.answer_ms},
+        "teams": teams,
+        "chooser": game.chooser,
+        "striker": game.striker,
+        "first_chooser": game.first_chooser,
+        "board": board,
+        "kept": setup.final_themes_kept,
+        "sudden_death": game.sudden_death and game.phase is Phase.CHOOSING,
+        "reserve_left": [i for i in range(len(setup.board.reserve)) if i not in game.used_reserve],
+        "current": _current_view(state, game, now, host),
+        "last": _last_view(state, game, host),
+        "decision": None
+        if decision is None
+        else {
+            "question": decision.question,
+            "winner": decision.winner,
+            "order": [entry.team for entry in decision.order],
+            "tie": decision.tie,
+        },
+        "late": [{"team": late.team, "reason": late.reason.value} for late in state.late if late.question == number],
+        "score_due": game.score_announcement_due,
+        "score_requests": list(game.score_requests),
+        "announcements": [{"at_ms": a.at_ms, "scores": dict(a.scores)} for a in game.announcements[-5:]],
+        "assistant": None if setup.assistant is None else {"name": setup.assistant.name, "team": setup.assistant.team},
+        "warnings": list(game.warnings),
+        "sanctions": [{"person": p, "scope": s.value} for p, s in game.sanctions],
+        "played": len(game.played),
+        "at": now,
+    }
+    if host:
+        view["host"] = _host_part(state, game)
+    return view
+
+
+def _host_part(state: PlayState, game: GameState) -> Payload:
+    setup = game._setup
+    settings = state.settings
+    return {
+        "keys": dict(state.keys),
+        "buttons": dict(state.buttons),
+        "arbitration": {
+            "mode": settings.mode.value,
+            "tie_rule": settings.tie_rule.value,
+            "random_window_ms": settings.random_window_ms,
+        },
+        "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in state.pending],
+        "audit": [EVENTS.encode(event) for event in game.audit[-20:]],
+        # The spare questions to pick from, only while single reserve questions are asked (SI-2.2): the whole
+        # reserve (60+ questions of a pack) would otherwise ride along with every event to the host.
+        "reserve": [
+            {"index": i, "value": q.value, "text": q.text, "answers": list(q.answers)}
+            for i, q in enumerate(setup.board.reserve)
+            if i not in game.used_reserve
+        ]
+        if game.sudden_death
+        else [],
+        "answers": [
+            {
+                "question": r.question,
+                "team": r.team,
+                "value": r.value,
+                "correct": r.correct,
+                "void": r.void,
+                "reversed": r.reversed,
+                "timed_out": r.timed_out,
+            }
+            for r in game.answers
+        ],
+    }
+
+
+def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Payload | None:
+    current = game.current
+    if current is None:
+        return None
+    setup = game._setup
+    origin, reserve = origin_of(game, current.theme, current.value, current.question)
+    theme = None if origin is None else setup.board.themes[origin].name
+    window_closes = current.window_start_ms + setup.press_window_ms if current.window_start_ms is not None else None
+    reading_ends = None
+    if current.reading_total_ms is not None and current.reading_since_ms is not None:
+        reading_ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
+    shown: Payload = {
+        "number": current.number,
+        "theme": current.theme,
+        "theme_name": theme,
+        "value": current.value,
+        "text": current.question.text,
+        "revealed": game.revealed_chars(now),
+        "reading": {
+            "since": current.reading_since_ms,
+            "read_ms": current.read_ms,
+            "total_ms": current.reading_total_ms,
+            "done": current.reading_done,
+            "ends": reading_ends,
+            "chars_per_second": setup.chars_per_second,
+        },
+        "window": {"start": current.window_start_ms, "closes": window_closes},
+        "open": game.phase in (Phase.READING, Phase.PRESS_WINDOW),
+        "opened": opening_ms(game),
+        "answering": current.answering_team,
+        "answer_deadline": current.answer_deadline_ms,
+        "answered": sorted(current.answered),
+        "arbitrating": bool(state.pending),
+    }
+    if host:
+        note = _note(state, origin, current.value, reserve)
+        shown["answers"] = list(current.question.answers)
+        shown["comment"] = note.comment
+        shown["sources"] = list(note.sources)
+        shown["authors"] = list(note.authors)
+        shown["replacements"] = [
+            index for index in game.themes_in_play if index != current.theme and game.is_open(index, current.value)
+        ]
+        shown["reserve_same_value"] = [
+            i for i, q in enumerate(setup.board.reserve) if i not in game.used_reserve and q.value == current.value
+        ]
+    return shown
+
+
+def _last_view(state: PlayState, game: GameState, host: bool) -> Payload | None:
+    if not game.played:
+        return None
+    played = game.played[-1]
+    origin, reserve = origin_of(game, played.theme, played.value, played.question)
+    theme = None if origin is None else game._setup.board.themes[origin].name
+    shown: Payload = {
+        "number": played.number,
+        "theme_name": theme,
+        "value": played.value,
+        "text": played.question.text,
+        "answers": list(played.question.answers),  # read out after the question (SI-3.10)
+        "outcome": played.outcome.value,
+        "verdicts": [
+            {"team": r.team, "correct": r.correct, "timed_out": r.timed_out}
+            for r in game.answers
+            if r.question == played.number and not r.void
+        ],
+    }
+    if host:
+        note = _note(state, origin, played.value, reserve)
+        shown["comment"] = note.comment
+        shown["sources"] = list(note.sources)
+    return shown

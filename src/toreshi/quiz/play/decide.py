@@ -1,0 +1,261 @@
+"""The quiz room's ``decide``: a typed command, the room's state and the context → the events, or a refusal.
+
+Pure: the room time, who asks, what the server measured and a generator for the lot all come in through the
+:class:`~toreshi.kit.core.Context`. Every rule of the game lives in :mod:`toreshi.quiz.game`; ``decide`` turns a
+host's tool, a team's press or the timer into events and tries the game's events on the game (whose rules refuse
+with a :class:`~toreshi.quiz.codes.QuizCode`), so what ``decide`` accepts, :func:`~toreshi.quiz.play.state.evolve`
+folds. "What may this role do now" is asked of this same function (:func:`toreshi.kit.core.allowed`).
+
+>>> from toreshi.kit.core import Actor, Context
+>>> from toreshi.quiz.play.commands import Draw
+>>> decide(PlayState(), Draw("Алтын"), Context(Actor("host"), now_ms=0))
+Refusal(code=<QuizCode.NOT_CREATED: 'quiz_not_created'>, params=mappingproxy({}), details=())
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from toreshi.kit.core import Context, Decision
+from toreshi.kit.refusal import Common, Refused
+from toreshi.quiz.codes import QuizCode
+from toreshi.quiz.events import (
+    AnswerJudged,
+    AnswerTimeExtended,
+    AudienceSanctioned,
+    AudienceWarned,
+    ClarificationRequested,
+    DecisionReversed,
+    Event,
+    FirstChooserDrawn,
+    GameCreated,
+    PressCancelled,
+    QuestionChosen,
+    QuestionReplaced,
+    ReadingFinished,
+    ReserveQuestionChosen,
+    ScoreAnnounced,
+    ScoreCorrected,
+    ScoreRequested,
+    ThemeAnnounced,
+    ThemeStruck,
+)
+from toreshi.quiz.game import GameState
+from toreshi.quiz.play import presses
+from toreshi.quiz.play.commands import (
+    MAX_KEY,
+    ROLE_COMMANDS,
+    AnnounceScore,
+    AnnounceTheme,
+    CancelPress,
+    Choose,
+    Clarify,
+    Command,
+    Correct,
+    CreateGame,
+    Draw,
+    Extend,
+    FinishReading,
+    Key,
+    KeyMap,
+    MapKeys,
+    Press,
+    Replace,
+    RequestScore,
+    Reserve,
+    Reverse,
+    Right,
+    Sanction,
+    Strike,
+    Sync,
+    Tick,
+    Undo,
+    Warn,
+    Wrong,
+)
+from toreshi.quiz.play.events import KeysMapped, LinkMeasured, QuizCreated
+from toreshi.quiz.play.state import PlayState, checked
+
+__all__ = ["decide"]
+
+TEAM = "team"
+BUTTONS = "buttons"
+
+
+def decide(state: PlayState, command: Command, context: Context) -> Decision[Event]:
+    """The events ``command`` causes, or why nothing happens. A programming error is raised, never refused."""
+    try:
+        return _decide(state, command, context)
+    except Refused as refused:
+        return refused.refusal
+
+
+def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Event]:
+    role = context.actor.role
+    if command.type not in ROLE_COMMANDS.get(role, frozenset()):
+        raise Refused(Common.FORBIDDEN, command=command.type, role=role)
+    if not state.created:
+        if isinstance(command, Tick):
+            return []
+        if not isinstance(command, CreateGame):
+            raise Refused(QuizCode.NOT_CREATED)
+        return _create(command, context.now_ms)
+    now = max(context.now_ms, state.game.last_ms)
+    match command:
+        case CreateGame():
+            raise Refused(QuizCode.ALREADY_CREATED)
+        case Tick():
+            return presses.tick(state, now, context.random)
+        case Press():
+            return _press(state, command, context, now)
+        case Key():
+            team = state.keys.get(command.key)
+            if team is None:
+                raise Refused(QuizCode.UNMAPPED_KEY, key=command.key)
+            # A USB buzzer types on the host's (or projector's) machine: placed at the server's receipt time.
+            received = presses.received_ms(context.meta, now)
+            return presses.press(state, team, received, None, source="keyboard", sync=None, rng=context.random)
+        case Sync():
+            return _sync(state, context)
+        case MapKeys():
+            keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
+            return [KeysMapped(now, keys, buttons)]
+        case RequestScore():
+            team = context.actor.name if role == TEAM else command.team
+            if team is None:
+                raise Refused(Common.FIELD_REQUIRED, field="team")
+            return checked(state.game, [ScoreRequested(now, team)])
+        case _:
+            return checked(state.game, _host(state, command, now, context.random))
+
+
+def _create(command: CreateGame, now: int) -> Sequence[Event]:
+    GameState().apply(GameCreated(now, command.setup))  # the setup's rules (teams, themes, the assistant)
+    teams = command.setup.teams
+    created = QuizCreated(
+        now,
+        command.setup,
+        title=command.title,
+        notes=command.notes,
+        arbitration=command.arbitration,
+        keys=_key_map(command.keys, teams),
+        buttons=_key_map(command.buttons, teams),
+    )
+    return [created]
+
+
+def _key_map(mapping: KeyMap, teams: Sequence[str]) -> dict[str, str]:
+    for key, team in mapping.items():
+        if not 0 < len(key) <= MAX_KEY or team not in teams:
+            raise Refused(QuizCode.KEY_TEAM, key=key[:MAX_KEY], team=team)
+    return dict(mapping)
+
+
+def _press(state: PlayState, command: Press, context: Context, now: int) -> Sequence[Event]:
+    received = presses.received_ms(context.meta, now)
+    if context.actor.role == BUTTONS:
+        button = command.button or ""
+        team = state.buttons.get(button)
+        if team is None:
+            raise Refused(QuizCode.UNMAPPED_BUTTON, button=button)
+        source = str(context.meta.get("source", "serial"))
+        return presses.press(state, team, received, None, source=source, sync=None, rng=context.random)
+    sync = presses.sync_from_meta(context.meta.get("sync"))
+    # A touch time means nothing without the connection's clock sync.
+    client_ms = round(command.tc) if command.tc is not None and sync is not None else None
+    return presses.press(state, context.actor.name, received, client_ms, source="web", sync=sync, rng=context.random)
+
+
+def _sync(state: PlayState, context: Context) -> Sequence[Event]:
+    sync = presses.sync_from_meta(context.meta.get("sync"))
+    if sync is None:
+        raise Refused(QuizCode.NO_SYNC)
+    team = context.actor.name
+    known = state.syncs.get(team)
+    if known is not None and abs(known.rtt_max_ms - sync.rtt_max_ms) < 10 and abs(known.offset_ms - sync.offset_ms) < 5:
+        return []  # nothing new worth recording
+    return [LinkMeasured(state.game.last_ms, team, sync)]
+
+
+def _team(team: str | None, default: str | None, game: GameState, doing: str) -> str:
+    """The team a host's command names, or the one the game implies (the chooser, the striker, the answerer).
+
+    The game implies nobody only when it is not at the stage for ``doing`` (before the draw, outside the striking or
+    the answering), which is what the refusal says."""
+    chosen = default if team is None else team
+    if chosen is None:
+        raise game.not_now(doing)
+    return chosen
+
+
+def _host(state: PlayState, command: Command, now: int, rng: random.Random | None) -> list[Event]:
+    """The game events of a host's tool."""
+    game = state.game.at(now)
+    current = game.current
+    answering = current.answering_team if current is not None else None
+    match command:
+        case Draw(team=None):
+            return [FirstChooserDrawn(now, _draw_lot(game.teams, rng))]  # the lot (SI-3.2), recorded as an event
+        case Draw(team=str(team)):
+            return [FirstChooserDrawn(now, team)]
+        case Strike():
+            return [ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
+        case AnnounceTheme():
+            return [ThemeAnnounced(now, command.theme, command.explanation)]
+        case Choose():
+            team = _team(command.team, game.chooser, game, "choose")
+            events: list[Event] = []
+            if command.theme not in game.announced and command.theme in range(len(game._setup.board.themes)):
+                events.append(ThemeAnnounced(now, command.theme))  # choosing from a theme announces it
+            return [*events, QuestionChosen(now, team, command.theme, command.value)]
+        case Reserve():
+            return [ReserveQuestionChosen(now, command.reserve)]
+        case FinishReading():
+            if state.pending:
+                # A press is being decided: it stops reading anyway (SI-3.6), and it was made while reading.
+                raise Refused(QuizCode.ARBITRATING)
+            return [ReadingFinished(now)]
+        case Right() | Wrong():
+            correct = isinstance(command, Right)
+            return [AnswerJudged(now, _team(command.team, answering, game, "judge"), correct)]
+        case Clarify():
+            return [ClarificationRequested(now)]
+        case Extend():
+            return [AnswerTimeExtended(now, command.ms if command.ms is not None else game._setup.answer_ms)]
+        case CancelPress():
+            return [PressCancelled(now, _team(command.team, answering, game, "cancel_press"))]
+        case Replace():
+            return [QuestionReplaced(now, command.reason, command.theme, command.reserve)]
+        case Reverse():
+            return [DecisionReversed(now, command.question, command.team)]
+        case Undo():
+            return [_undo(state.game, now)]
+        case Correct():
+            return [ScoreCorrected(now, command.team, command.delta, command.reason)]
+        case Warn():
+            return [AudienceWarned(now, command.person, command.note)]
+        case Sanction():
+            return [AudienceSanctioned(now, command.person, command.scope)]
+        case AnnounceScore():
+            return [ScoreAnnounced(now)]
+    raise TypeError(f"no host tool for {command!r}")  # every command is matched above
+
+
+def _draw_lot(teams: Sequence[str], rng: random.Random | None) -> str:
+    if rng is None:
+        raise TypeError("a draw of lots needs Context.random")  # the room passes its generator to every decision
+    return rng.choice(teams)
+
+
+def _undo(game: GameState, now: int) -> Event:
+    """Undo the last ruling: reverse the latest counted answer of a finished question (the core keeps every event,
+    so an undo is itself an event in the record)."""
+    current = game.current
+    for record in reversed(game.answers):
+        if record.void:
+            continue
+        if current is not None and record.question == current.number:
+            raise Refused(QuizCode.UNDO_IN_PLAY)
+        return DecisionReversed(now, record.question, record.team)
+    raise Refused(QuizCode.NOTHING_TO_UNDO)

@@ -1,0 +1,150 @@
+"""The events of a quiz room's log: the game's own (:mod:`toreshi.quiz.events`) and the room's around them.
+
+The room records what its arbitration needs and what an appeal may ask: the game was created with its notes and
+buzzers, a team's link was measured, a press was received (with what the server measured), a press was too late,
+the buzzer was decided (the full order), the buzzer keys were mapped. Every event of the log, game or room, travels
+through :data:`EVENTS`, one :class:`~toreshi.kit.codec.Codec` for all of them, strict when a stored log is read.
+
+A log stores an event's type beside its JSON, so room events written before the kit (without a ``"type"`` inside)
+read back the same:
+
+>>> stored = {"team": "Алтын", "question": 2, "reason": "closed", "received_ms": 8050, "source": "web", "at_ms": 8050}
+>>> EVENTS.decode(stored, name="press_late")
+PressLate(at_ms=8050, team='Алтын', question=2, reason=<LateReason.CLOSED: 'closed'>, received_ms=8050, source='web')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import ClassVar
+
+from toreshi.kit.codec import Codec
+from toreshi.quiz.buzzer import ArbitrationMode, ClockSync
+from toreshi.quiz.events import EVENT_TYPES, Event, GameSetup
+from toreshi.quiz.play.commands import Arbitration, KeyMap, Note
+
+__all__ = [
+    "EVENTS",
+    "ROOM_EVENT_TYPES",
+    "BuzzDecided",
+    "KeysMapped",
+    "LateReason",
+    "LinkMeasured",
+    "PlacedEntry",
+    "PressLate",
+    "PressReceived",
+    "QuizCreated",
+    "QuizEvent",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class QuizCreated(Event):
+    """The room was created: the game's setup (its ``game_created``), the host's notes, buzzers and arbitration."""
+
+    type: ClassVar[str] = "quiz_created"
+    setup: GameSetup
+    title: str = ""
+    notes: Mapping[str, Note] = field(default_factory=dict)
+    arbitration: Arbitration = field(default_factory=Arbitration)
+    keys: KeyMap = field(default_factory=dict)
+    buttons: KeyMap = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class KeysMapped(Event):
+    type: ClassVar[str] = "keys_mapped"
+    keys: KeyMap = field(default_factory=dict)
+    buttons: KeyMap = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkMeasured(Event):
+    """A team's phone link, as the server measured it: what its presses are placed with."""
+
+    type: ClassVar[str] = "link_measured"
+    team: str
+    sync: ClockSync
+
+
+@dataclass(frozen=True, slots=True)
+class PressReceived(Event):
+    """A press fed to the arbiter of the current opening: when it arrived (room time), the client's touch time on
+    its own clock (``None`` for a source on the server's clock) and the link it came over."""
+
+    type: ClassVar[str] = "press_received"
+    team: str
+    question: int
+    received_ms: int
+    client_ms: int | None = None
+    source: str = "web"
+    sync: ClockSync | None = None
+
+
+class LateReason(StrEnum):
+    """Why a press did not count."""
+
+    ANSWERING = "answering"
+    """Another team is answering (or the press came before the buttons reopened)."""
+    TIME = "time"
+    """After «время» (SI-3.10)."""
+    CLOSED = "closed"
+    """No question is open."""
+
+
+@dataclass(frozen=True, slots=True)
+class PressLate(Event):
+    """A press that came when the buttons were closed; recorded once per team, question and reason."""
+
+    type: ClassVar[str] = "press_late"
+    team: str
+    question: int
+    reason: LateReason
+    received_ms: int
+    source: str = "web"
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedEntry:
+    """One press in a decision's order: where the arbiter placed it and how it arrived."""
+
+    team: str
+    time_ms: int
+    received_ms: int
+    client_ms: int | None = None
+    uncertainty_ms: int = 0
+    clamped: bool = False
+    source: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class BuzzDecided(Event):
+    """The arbiter's decision for question ``question``: the winner and every press in order (the "lost button"
+    display and the appeal record), how long it waited and in which mode."""
+
+    type: ClassVar[str] = "buzz_decided"
+    question: int
+    winner: str
+    order: tuple[PlacedEntry, ...]
+    decided_ms: int
+    first_arrival_ms: int
+    tie: bool = False
+    mode: ArbitrationMode = ArbitrationMode.COMPENSATED
+
+
+ROOM_EVENT_TYPES: tuple[type[Event], ...] = (
+    QuizCreated,
+    KeysMapped,
+    LinkMeasured,
+    PressReceived,
+    PressLate,
+    BuzzDecided,
+)
+
+QuizEvent = Event
+"""Any event of a quiz room's log (a game event or a room event)."""
+
+EVENTS: Codec[Event] = Codec(*EVENT_TYPES, *ROOM_EVENT_TYPES)
+"""The codec of a quiz room's log."""

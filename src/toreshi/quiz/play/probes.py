@@ -1,0 +1,112 @@
+"""The commands a role is asked about for its "what may I do now" list: one of each kind it may give, with the
+parameters the state suggests (the first open cell, the latest counted answer, a mapped key).
+
+``decide`` answers for each (:func:`toreshi.kit.core.allowed`), so a page offers exactly the buttons the rules
+would accept — no list of what is allowed is kept beside the rules.
+"""
+
+from __future__ import annotations
+
+from toreshi.quiz.board import VALUES
+from toreshi.quiz.game import GameState
+from toreshi.quiz.play.commands import (
+    HOST_ROLES,
+    AnnounceScore,
+    AnnounceTheme,
+    CancelPress,
+    Choose,
+    Clarify,
+    Command,
+    Correct,
+    Draw,
+    Extend,
+    FinishReading,
+    Key,
+    MapKeys,
+    Press,
+    Replace,
+    RequestScore,
+    Reserve,
+    Reverse,
+    Right,
+    Sanction,
+    Strike,
+    Undo,
+    Warn,
+    Wrong,
+)
+from toreshi.quiz.play.state import PlayState
+
+__all__ = ["probes"]
+
+_ANYONE = "·"
+"""A person or a reason in a probe: any non-empty text does (the rules ask only that there is one)."""
+
+
+def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
+    """The probe commands of ``role`` in ``state``, whose game stands at ``game`` (the state's game at now)."""
+    if not state.created:
+        return []
+    if role in HOST_ROLES:
+        return _host(state, game)
+    if role == "team":
+        return [Press(), RequestScore()]
+    if role == "assistant":
+        return [AnnounceScore(), RequestScore(game.teams[0])]
+    if role == "projector":
+        return [Key(key) for key in state.keys]
+    return []
+
+
+def _host(state: PlayState, game: GameState, /) -> list[Command]:
+    teams = game.teams
+    in_play = game.themes_in_play or (0,)
+    cell = game.open_cells[0] if game.open_cells else (in_play[0], VALUES[0])
+    unused = [index for index in range(len(game._setup.board.reserve)) if index not in game.used_reserve]
+    found: list[Command] = [
+        Draw(teams[0]),
+        Strike(in_play[0]),
+        AnnounceTheme(in_play[0]),
+        Choose(*cell),
+        Reserve(unused[0] if unused else 0),
+        FinishReading(),
+        Right(),
+        Wrong(),
+        Clarify(),
+        Extend(),
+        CancelPress(),
+        _replacement(game),
+        _reversal(game),
+        Undo(),
+        Correct(teams[0], 1, _ANYONE),
+        Warn(_ANYONE),
+        Sanction(game.warnings[0] if game.warnings else _ANYONE),
+        AnnounceScore(),
+        RequestScore(teams[0]),
+        MapKeys(),
+    ]
+    if state.keys:
+        found.append(Key(next(iter(state.keys))))
+    return found
+
+
+def _replacement(game: GameState) -> Replace:
+    """Another theme's cell of the question's value, else a reserve question of that value (SI-4.6)."""
+    current = game.current
+    if current is None:
+        return Replace(theme=0)
+    for theme in game.themes_in_play:
+        if theme != current.theme and game.is_open(theme, current.value):
+            return Replace(theme=theme)
+    for index, spare in enumerate(game._setup.board.reserve):
+        if index not in game.used_reserve and spare.value == current.value:
+            return Replace(reserve=index)
+    return Replace(theme=current.theme)
+
+
+def _reversal(game: GameState) -> Reverse:
+    """The latest counted answer (a reversal of it is what the host may ask for)."""
+    for record in reversed(game.answers):
+        if not record.void:
+            return Reverse(record.question, record.team)
+    return Reverse(1, game.teams[0])

@@ -1,0 +1,163 @@
+"""The state of a quiz room — the game and everything around it — and its fold (:func:`evolve`).
+
+:class:`PlayState` is immutable: the game (:class:`~toreshi.quiz.game.GameState`), the host's notes, the buzzer
+keys and buttons, the arbitration settings, each team's measured link, the presses waiting for the arbiter's
+decision, the last decision and the presses that came too late for the question in play.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, Press
+from toreshi.quiz.events import Event, GameCreated
+from toreshi.quiz.game import GameState, Phase, replay
+from toreshi.quiz.play.commands import KeyMap, Note
+from toreshi.quiz.play.events import (
+    BuzzDecided,
+    KeysMapped,
+    LinkMeasured,
+    PressLate,
+    PressReceived,
+    QuizCreated,
+)
+
+__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "checked", "evolve", "opening_ms"]
+
+FALLBACK_RTT_MS = 150
+"""The uplink assumed for a team whose link has not been measured yet (compensated mode needs one)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingPress:
+    """A press fed to the arbiter of the current opening, with how it reached the server."""
+
+    team: str
+    received_ms: int
+    client_ms: int | None
+    source: str
+
+    def press(self) -> Press:
+        return Press(self.team, self.received_ms, self.client_ms)
+
+
+def checked(game: GameState, events: Sequence[Event]) -> list[Event]:
+    """``events`` as they are, once the game's rules accept them in turn on ``game`` (raises
+    :class:`~toreshi.kit.refusal.Refused` otherwise): what ``decide`` returns, ``evolve`` folds."""
+    replay(events, game)
+    return list(events)
+
+
+def opening_ms(game: GameState) -> int | None:
+    """When the buttons (last) opened for the question in play, or ``None`` while they are closed."""
+    current = game.current
+    if current is None:
+        return None
+    if game.phase is Phase.READING:
+        return current.reading_since_ms
+    if game.phase is Phase.PRESS_WINDOW:
+        return current.window_start_ms
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class PlayState:
+    """A quiz room at one moment (never changed: :func:`evolve` makes the next one)."""
+
+    game: GameState = field(default_factory=GameState)
+    title: str = ""
+    notes: Mapping[str, Note] = field(default_factory=dict)
+    """Host-only notes per cell ``"theme:value"`` or reserve question ``"r:index"``."""
+    keys: KeyMap = field(default_factory=dict)
+    """Keyboard keys of USB buzzers → team."""
+    buttons: KeyMap = field(default_factory=dict)
+    """Serial-port button numbers → team."""
+    settings: ArbiterSettings = field(default_factory=ArbiterSettings)
+    syncs: Mapping[str, ClockSync] = field(default_factory=dict)
+    """Each team's link, as last measured."""
+    pending: tuple[PendingPress, ...] = ()
+    """Presses of the current opening that wait for the arbiter's decision."""
+    decision: BuzzDecided | None = None
+    late: tuple[PressLate, ...] = ()
+    """The late presses of the latest question (one per team and reason)."""
+
+    @property
+    def created(self) -> bool:
+        return self.game.setup is not None
+
+    @property
+    def question_number(self) -> int:
+        """The question in play, else the last one played (0 before the first)."""
+        game = self.game
+        if game.current is not None:
+            return game.current.number
+        return game.played[-1].number if game.played else 0
+
+    def arbiter(self, pending: Sequence[PendingPress] | None = None) -> Arbiter | None:
+        """The arbiter of the current opening with every pending press (or ``pending``), or ``None`` when nobody
+        has pressed or the buttons are closed."""
+        pending = self.pending if pending is None else pending
+        if not pending:
+            return None
+        opened = opening_ms(self.game)
+        if opened is None:
+            return None
+        syncs: dict[str, ClockSync] = {}
+        for team in self.game.eligible:
+            sync = self.syncs.get(team)
+            if sync is None:
+                hardware = team in self.keys.values() or team in self.buttons.values()
+                sync = ClockSync.exact() if hardware else ClockSync(0, 0, 0, FALLBACK_RTT_MS, FALLBACK_RTT_MS)
+            syncs[team] = sync
+        arbiter = Arbiter.open(opened, self.game.eligible, syncs, self.settings)
+        for waiting in sorted(pending, key=lambda p: p.received_ms):
+            arbiter = arbiter.press(waiting.press())
+        return arbiter
+
+    def deadline_ms(self) -> int | None:
+        """When the room must next decide on its own: the arbiter's decision, «время», the end of an answer."""
+        arbiter = self.arbiter()
+        if arbiter is not None:
+            return arbiter.decision_due_ms
+        game = self.game
+        deadline = game.next_deadline_ms
+        if deadline is not None and game.phase is Phase.READING:
+            # Simulated reading ends by itself (no event); what needs waking is "время" after the window.
+            deadline = game.at(deadline).next_deadline_ms
+        return deadline
+
+
+def evolve(state: PlayState, event: Event) -> PlayState:
+    """The room after ``event`` (a game event goes to the game, whose rules check it again: a log that breaks them
+    is refused, not folded)."""
+    if isinstance(event, QuizCreated):
+        return PlayState(
+            game=state.game.apply(GameCreated(event.at_ms, event.setup)),
+            title=event.title,
+            notes=event.notes,
+            keys=event.keys,
+            buttons=event.buttons,
+            settings=event.arbitration.settings(),
+        )
+    if isinstance(event, KeysMapped):
+        return replace(state, keys=event.keys, buttons=event.buttons)
+    if isinstance(event, LinkMeasured):
+        return replace(state, syncs={**state.syncs, event.team: event.sync})
+    if isinstance(event, PressReceived):
+        syncs = state.syncs if event.sync is None else {**state.syncs, event.team: event.sync}
+        pending = PendingPress(event.team, event.received_ms, event.client_ms, event.source)
+        return replace(state, syncs=syncs, pending=(*state.pending, pending))
+    if isinstance(event, BuzzDecided):
+        return replace(state, pending=(), decision=event)
+    if isinstance(event, PressLate):
+        kept = tuple(late for late in state.late if late.question == event.question)
+        return replace(state, late=(*kept, event))
+    game = state.game.apply(event)
+    # A new opening of the buttons (a question, its reopening after "неверно") starts with no pending press.
+    same_opening = _opening_of(state.game) == _opening_of(game)
+    return replace(state, game=game, pending=state.pending if same_opening else ())
+
+
+def _opening_of(game: GameState) -> tuple[Phase, int | None, int | None]:
+    return game.phase, None if game.current is None else game.current.number, opening_ms(game)

@@ -1,0 +1,137 @@
+"""«Своя игра» games as rooms: creating one with its secrets, the teams' join codes, the list of games.
+
+A join code is ``RRRR-TTTTT``: the room's short id and the team's secret. The secret is stored only as a digest, as
+every per-room token is (:func:`toreshi.store.accounts.token_digest`).
+
+>>> room_id_of("7KDM")
+'q-7kdm'
+>>> split_join_code("7kdm x4pqr")
+('q-7kdm', 'X4PQR')
+>>> split_join_code("7KDM-X4PQ0") is None   # no 0 in a code: it reads as O on a projector
+True
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass, field
+
+from toreshi.kit.core import Actor
+from toreshi.kit.refusal import Refused
+from toreshi.live.registry import RoomSource
+from toreshi.live.room import Command
+from toreshi.live.rooms.quiz import KIND, QuizRoom
+from toreshi.quiz.codes import QuizCode
+from toreshi.quiz.play.commands import COMMANDS, CreateGame
+from toreshi.store import EventStore, RoomExistsError, RoomKind, UnknownRoomError
+from toreshi.store.accounts import Accounts, token_digest
+
+__all__ = [
+    "CODE_ALPHABET",
+    "GameLinks",
+    "GameSummary",
+    "create_quiz_room",
+    "quiz_games",
+    "room_id_of",
+    "split_join_code",
+]
+
+CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+"""Join-code letters: no 0/O, 1/I that people misread on a projector."""
+ROOM_CODE_LENGTH = 4
+TEAM_CODE_LENGTH = 5
+CODE_ATTEMPTS = 20
+
+
+def _code(length: int) -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(length))
+
+
+def room_id_of(room_code: str) -> str:
+    return f"q-{room_code.lower()}"
+
+
+def split_join_code(code: str) -> tuple[str, str] | None:
+    """``"7KDM-X4PQR"`` (any case, spaces or no dash) → (room id, team secret); ``None`` if it is not one."""
+    cleaned = "".join(ch for ch in code.upper() if ch.isalnum())
+    if len(cleaned) != ROOM_CODE_LENGTH + TEAM_CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in cleaned):
+        return None
+    return room_id_of(cleaned[:ROOM_CODE_LENGTH]), cleaned[ROOM_CODE_LENGTH:]
+
+
+@dataclass(frozen=True)
+class GameLinks:
+    """A new game's secrets, shown once to the host: each team's join code and the screens' tokens."""
+
+    room_id: str
+    teams: dict[str, str] = field(default_factory=dict)
+    """Team → join code ``RRRR-TTTTT``."""
+    host: str = ""
+    projector: str = ""
+    assistant: str = ""
+
+    def to_session(self) -> dict[str, object]:
+        return {"teams": dict(self.teams), "host": self.host, "projector": self.projector, "assistant": self.assistant}
+
+
+async def create_quiz_room(
+    store: EventStore, accounts: Accounts, rooms: RoomSource, host: str, create: CreateGame
+) -> GameLinks:
+    """Create the game's room, its team join codes and the host's, projector's and assistant's tokens.
+
+    The game is decided once on a blank room first, so that a refused game (raises
+    :class:`~toreshi.kit.refusal.Refused`) leaves no empty room behind in the store."""
+    command = Command("create", Actor("host", host), COMMANDS.encode(create))
+    QuizRoom().decide(command, 0)
+    for _attempt in range(CODE_ATTEMPTS):
+        room_code = _code(ROOM_CODE_LENGTH)
+        room_id = room_id_of(room_code)
+        try:
+            await store.create_room(room_id, RoomKind.QUIZ)
+        except RoomExistsError:
+            continue
+        break
+    else:  # pragma: no cover - 20 collisions among a million codes
+        raise Refused(QuizCode.NO_FREE_CODE)
+    owner = await rooms.get(room_id, KIND)
+    try:
+        await owner.handle(command)
+    except Refused:
+        await rooms.drop(room_id)
+        raise
+    teams: dict[str, str] = {}
+    for seat, team in enumerate(create.setup.teams, start=1):
+        secret = _code(TEAM_CODE_LENGTH)
+        await accounts.grant(room_id, f"team:{seat}", team, token_digest(secret))
+        teams[team] = f"{room_code}-{secret}"
+    assistant = create.setup.assistant
+    tokens: dict[str, str] = {}
+    for role, name in (("host", host), ("projector", ""), ("assistant", assistant.name if assistant else "")):
+        tokens[role] = secrets.token_urlsafe(18)
+        await accounts.grant(room_id, role, name, token_digest(tokens[role]))
+    return GameLinks(room_id, teams, **tokens)
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """A game as the list of games shows it."""
+
+    id: str
+    title: str
+    teams: tuple[str, ...]
+    status: str
+    """The game's stage (:class:`toreshi.quiz.game.Phase` value): ``finished`` once it is over."""
+
+
+async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
+    """Every created quiz game, in the order they were created."""
+    games = []
+    for room in await store.rooms(kind=RoomKind.QUIZ):
+        try:
+            owner = await rooms.get(room.id, KIND)
+        except (UnknownRoomError, LookupError):  # pragma: no cover - a room of another build
+            continue
+        logic = owner.logic
+        if isinstance(logic, QuizRoom) and logic.created:
+            games.append(GameSummary(room.id, logic.title, logic.game.teams, logic.game.phase.value))
+    return games
