@@ -36,6 +36,10 @@ MAX_LAG_MS = 60_000
 MAX_CLOCK_MS = 24 * 60 * MS_PER_MINUTE
 REASON = spec(max_length=500)
 SALT = spec(max_length=200)
+MAX_PLAYER_NAME = 80
+"""A player's name: what the store's ``room_grants.name`` holds beside each secret link."""
+PLAYER_NAME = spec(name=True, max_length=MAX_PLAYER_NAME)
+MAX_BOARDS = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +54,17 @@ class TogyzCommand:
 
 @dataclass(frozen=True, slots=True)
 class Create(TogyzCommand):
-    """A new game: the players' names, the time control and the organiser's settings (only before it exists)."""
+    """A new game: the players' names, the time control and the organiser's settings (only before it exists);
+    ``event``, ``round`` and ``board`` head its record when it belongs to a competition."""
 
     type: ClassVar[str] = "create"
-    white: str = field(metadata=spec(name=True))
-    black: str = field(metadata=spec(name=True))
+    white: str = field(metadata=PLAYER_NAME)
+    black: str = field(metadata=PLAYER_NAME)
     control: TimeControl
     settings: GameSettings = field(default_factory=GameSettings)
+    event: str = field(default="", metadata=spec(max_length=100))
+    round: str = field(default="", metadata=spec(max_length=20))
+    board: int | None = field(default=None, metadata=spec(minimum=1, maximum=MAX_BOARDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +93,20 @@ class DeclareDefault(TogyzCommand):
 
 
 # --- the players ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmSetup(TogyzCommand):
+    """The player has checked the starting set-up (TK-B5)."""
+
+    type: ClassVar[str] = "confirm_setup"
+
+
+@dataclass(frozen=True, slots=True)
+class ComplainSetup(TogyzCommand):
+    """The player reports a fault in the set-up: accepted before the start only (TK-B5)."""
+
+    type: ClassVar[str] = "complain_setup"
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,6 +276,8 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     Start,
     Arrive,
     DeclareDefault,
+    ConfirmSetup,
+    ComplainSetup,
     Move,
     Press,
     OfferDraw,
