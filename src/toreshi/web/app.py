@@ -27,9 +27,9 @@ from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.store import RoomStatus, open_store
-from toreshi.store.accounts import Accounts
+from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
-from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
+from toreshi.web import broadcast_pages, exports, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -87,7 +87,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         await rooms.get(room.id, room.kind)
             sessions = Sessions(store.engine)
             await sessions.purge()
-            app.state.services = Services(settings, store, Accounts(store.engine), bus, rooms, sessions)
+            accounts = Accounts(store.engine, link_key(settings.secret_key()))
+            app.state.services = Services(settings, store, accounts, bus, rooms, sessions)
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
             gc.collect()
             heap.freeze_survivors()
@@ -104,6 +105,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         *pages.routes,
         *replay_pages.routes,
+        *exports.routes,
         *quiz_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,
