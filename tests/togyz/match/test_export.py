@@ -10,8 +10,8 @@ from pathlib import Path
 from toreshi.clock import CLASSICAL_40_2H_1H, CLASSICAL_60, TimeControl, minutes, seconds
 from toreshi.togyz import BLACK, WHITE, Termination
 from toreshi.togyz.match.export import SheetMove, format_clock, pgn_time_control, score_sheet, to_pgn
-from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.pgn import read_game, read_games
 from toreshi.togyz.replay import replay
 

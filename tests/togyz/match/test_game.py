@@ -47,7 +47,10 @@ def test_both_players_check_the_setup_before_the_start_and_cannot_complain_after
         TogyzCode.SETUP_ALREADY_CONFIRMED,
         {"player": "Abay"},
     )
-    assert refusal(lambda: game.start(now_ms=3)) == (TogyzCode.SETUP_NOT_CONFIRMED, {"player": "Bolat", "clause": "TK-B5"})
+    assert refusal(lambda: game.start(now_ms=3)) == (
+        TogyzCode.SETUP_NOT_CONFIRMED,
+        {"player": "Bolat", "clause": "TK-B5"},
+    )
     # A fault found before the start: it is put right and both check again.
     complained = game.complain_setup(BLACK, now_ms=4)
     assert complained.state.setup_confirmed == frozenset() and complained.state.setup_complaints == ((BLACK, 4),)
@@ -536,7 +539,8 @@ def test_blitz_and_rapid_keep_no_score_sheets_so_nobody_signs_and_nobody_is_warn
         )
         assert game.state.unsigned_warnings(2_000 + minutes(31)) == []  # no TK-P9 warning
         assert [ply.token for ply in game.state.plies] == ["76(10)"]
-    organiser_says_kept = started(BLITZ, GameSettings(score_sheets=True)).move(WHITE, 7, now_ms=1).resign(BLACK, now_ms=2)
+    organiser_says_kept = started(BLITZ, GameSettings(score_sheets=True)).move(WHITE, 7, now_ms=1)
+    organiser_says_kept = organiser_says_kept.resign(BLACK, now_ms=2)
     assert organiser_says_kept.state.unsigned_warnings(2 + minutes(31)) == [WHITE, BLACK]
     assert organiser_says_kept.sign(WHITE, now_ms=3).state.signed_at[WHITE] == 3
     assert not _finished(CLASSICAL_60).state.unsigned_warnings(2_000) and _finished().state.keeps_score_sheets

@@ -77,7 +77,9 @@ MESSAGES: dict[RefusalCode, str] = {
     ),
     TogyzCode.REQUIRED_MOVES_MADE: N_("%(player)s has made the %(moves)s moves the period requires (%(clause)s)."),
     TogyzCode.FLAGGED_SIDE_UNKNOWN: N_("Choose the player whose flag has fallen."),
-    TogyzCode.FLAG_IS_AUTOMATIC: N_("In this game the clock itself records a flag fall: nobody claims it (%(clause)s)."),
+    TogyzCode.FLAG_IS_AUTOMATIC: N_(
+        "In this game the clock itself records a flag fall: nobody claims it (%(clause)s)."
+    ),
     TogyzCode.SEAL_WITHOUT_ADJOURNMENT: N_("A move is sealed only when the arbiter adjourns the game (%(clause)s)."),
     TogyzCode.ADJOURNMENT_ALREADY_REQUESTED: N_("The adjournment has already been announced."),
     TogyzCode.NO_ADJOURNMENT: N_("No adjournment has been announced."),
