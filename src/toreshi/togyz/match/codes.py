@@ -114,6 +114,8 @@ class TogyzCode(RefusalCode):
     """``field`` is not a game setting."""
     TIME_BELOW_ZERO = "time_below_zero"
     """``player`` has ``remaining`` (m:ss) left: taking ``taken`` (m:ss) would leave less than nothing."""
+    TIME_ABOVE_LIMIT = "time_above_limit"
+    """Adding to ``player``'s dial would make it ``after`` (h:mm:ss), more than a clock holds (``limit``)."""
     SAME_NAMES = "same_names"
     """Both players are called ``name``: a record, the links and the standings could not tell them apart."""
 

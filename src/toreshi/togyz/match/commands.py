@@ -34,6 +34,10 @@ HOLE = spec(minimum=1, maximum=9)
 MAX_LAG_MS = 60_000
 """More lag than a minute is not lag; the clock forgives at most the player's quota anyway."""
 MAX_CLOCK_MS = 24 * 60 * MS_PER_MINUTE
+"""No dial holds more than a day."""
+MAX_TIME_CHANGE_MS = 10**12
+"""What ``add_time`` reads at all: beyond it a number is not a time. Within it, the game itself refuses a change
+that would leave a dial below zero or above :data:`MAX_CLOCK_MS`, saying so in minutes and seconds."""
 REASON = spec(max_length=500)
 SALT = spec(max_length=200)
 MAX_PLAYER_NAME = 80
@@ -196,7 +200,7 @@ class AddTime(TogyzCommand):
 
     type: ClassVar[str] = "add_time"
     side: Side
-    ms: int = field(metadata=spec(minimum=-MAX_CLOCK_MS, maximum=MAX_CLOCK_MS))
+    ms: int = field(metadata=spec(minimum=-MAX_TIME_CHANGE_MS, maximum=MAX_TIME_CHANGE_MS))
     reason: str = field(default="", metadata=REASON)
 
 

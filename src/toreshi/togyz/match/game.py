@@ -32,6 +32,7 @@ from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
 from toreshi.kit.codec import CodecError
 from toreshi.kit.refusal import Common, Refused
 from toreshi.togyz.match.codes import TogyzCode
+from toreshi.togyz.match.commands import MAX_CLOCK_MS
 from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
@@ -77,13 +78,13 @@ def _same_name(white: str, black: str) -> bool:
 
 
 def format_seconds(ms: int) -> str:
-    """A duration as a clock shows it, rounded down to the second: ``m:ss`` or ``h:mm:ss`` (the same in every
+    """A duration as the pages' dials show it, to the second above: ``m:ss`` or ``h:mm:ss`` (the same in every
     language, so that a refusal may carry it as a parameter).
 
-    >>> format_seconds(252_900), format_seconds(3_723_000)
-    ('4:12', '1:02:03')
+    >>> format_seconds(252_100), format_seconds(3_723_000)
+    ('4:13', '1:02:03')
     """
-    total = max(0, ms) // 1000
+    total = -(-max(0, ms) // 1000)
     hours, rest = divmod(total, 3600)
     minutes, seconds = divmod(rest, 60)
     return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
@@ -277,7 +278,7 @@ class Game:
         a typo must not empty a clock (the dial would show 0:00 and the flag fall at once). Checked on the
         command, not in the fold, so that logs written before the check replay as they were."""
         state = self.state
-        if delta_ms < 0 and state.clock.state is not ClockState.STOPPED:
+        if state.clock.state is not ClockState.STOPPED:
             left = state.clock.remaining(side, max(now_ms, state.last_at_ms))
             if left + delta_ms < 0:
                 raise Refused(
@@ -285,6 +286,13 @@ class Game:
                     player=state.player(side),
                     remaining=format_seconds(left),
                     taken=format_seconds(-delta_ms),
+                )
+            if left + delta_ms > MAX_CLOCK_MS:
+                raise Refused(
+                    TogyzCode.TIME_ABOVE_LIMIT,
+                    player=state.player(side),
+                    after=format_seconds(left + delta_ms),
+                    limit=format_seconds(MAX_CLOCK_MS),
                 )
         return self.apply(TimeAdded(now_ms, side, delta_ms, reason))
 

@@ -95,6 +95,7 @@ MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.TIME_BELOW_ZERO: N_(
         "%(player)s has %(remaining)s left: %(taken)s cannot be taken away, the clock would go below zero."
     ),
+    TogyzCode.TIME_ABOVE_LIMIT: N_("%(player)s would have %(after)s: a clock holds at most %(limit)s."),
     TogyzCode.SAME_NAMES: N_(
         "Both players are called %(name)s: write the names so that they can be told apart (add an initial, a city)."
     ),

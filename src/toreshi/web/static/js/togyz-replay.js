@@ -23,7 +23,7 @@ function show(ply) {
   $("#replay-ply").textContent = current === 0
     ? t("start")
     : `${t("ply", { number: frame.move, total: data.moves })} · ${t(frame.side)}: ${frame.token}${mark}`;
-  $("#replay-fen").value = frame.fen;
+  $("#replay-fen").textContent = frame.fen;
   for (const bar of root.querySelectorAll(".player-bar")) {
     bar.classList.toggle("to-move", bar.dataset.side === frame.turn);
   }
@@ -64,10 +64,10 @@ document.addEventListener("keydown", (key) => {
 $("#copy-fen").addEventListener("click", async () => {
   const field = $("#replay-fen");
   try {
-    await navigator.clipboard.writeText(field.value);
+    await navigator.clipboard.writeText(field.textContent);
     $("#copy-fen").textContent = `✓ ${t("copied")}`;
   } catch (error) {
-    field.select();
+    window.getSelection()?.selectAllChildren(field);
   }
 });
 

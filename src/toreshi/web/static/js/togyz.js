@@ -416,6 +416,13 @@ function renderControls() {
   });
   renderSetup();
   renderSelection();
+  // A device with nothing for a player to do (the arbiter's, a spectator's) shows no empty actions box.
+  for (const box of $$(".controls")) {
+    const shown = [...box.children].some(
+      (child) => child.tagName !== "TEMPLATE" && !child.hidden && (child.children.length || child.textContent.trim()),
+    );
+    box.hidden = !shown;
+  }
   const panel = $("#console");
   const consoleUseful = $$("#console [data-cmd], #console [data-status-only], #console .console-links").some(
     (node) => !node.hidden,
@@ -443,7 +450,7 @@ function renderSetup() {
     note.hidden = !before || !mine.length;
     if (!note.hidden) {
       const waiting = mine.some((side) => !state.setup?.confirmed?.[side]);
-      note.textContent = [t("setup_status", setupMarks()), waiting ? t("setup_waiting") : ""].filter(Boolean).join(". ");
+      note.textContent = [t("setup_status", setupMarks()), waiting ? t("setup_waiting") : ""].filter(Boolean).join(" — ");
     }
   }
   const panel = $("#console-setup");
@@ -452,7 +459,7 @@ function renderSetup() {
     const confirmed = SIDES.some((side) => state.setup?.confirmed?.[side]);
     const parts = [t("setup_status", setupMarks())];
     if (complaints.length && !confirmed) parts.push(t("setup_complaint", { name: state.names[complaints.at(-1)] }));
-    panel.textContent = parts.join(". ");
+    panel.textContent = parts.join(" — ");
   }
 }
 
