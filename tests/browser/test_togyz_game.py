@@ -106,10 +106,18 @@ def test_the_flag_falls_by_itself_at_zero(browser: Browser, server: Server, arbi
     control = {"periods": [{"moves": None, "time_ms": 2_000}], "increment_ms": 0, "delay_ms": 0}
     game = create_game(arbiter, server, control=control)
     white, black = open_players(browser, server, game)
+    # In automatic mode the opponent is never offered "claim the flag": the clock records the fall (TK-B10).
+    seen = (
+        "window.__claims = 0; new MutationObserver(() => {"
+        " if (document.querySelector('[data-player-cmd=claim_flag]')) window.__claims += 1;"
+        " }).observe(document.body, {subtree: true, childList: true})"
+    )
+    black.evaluate(seen)
     start(arbiter, server, str(game["id"]))
     for page in (white, black):
         expect(page.locator("#result .result-symbol")).to_have_text("0 – 1", timeout=10_000)
     expect(white.locator(".player-bar[data-side=white] [data-clock]")).to_have_text(re.compile(r"0:00"))
+    assert black.evaluate("window.__claims") == 0
 
 
 def test_a_refusal_is_shown_in_the_page_language_naming_the_players(
