@@ -26,7 +26,7 @@ from toreshi.togyz.match.core import Match
 from toreshi.togyz.match.events import EnvelopeOpened, GameEvent, event_from_dict, event_to_dict
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.settings import StartMode
-from toreshi.togyz.match.state import EndNote, GameStatus
+from toreshi.togyz.match.state import EndNote, GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position, Side
 
 KIND = "togyz"
@@ -61,6 +61,8 @@ class TogyzRoom:
 
     def __init__(self) -> None:
         self.match = Match()
+        self._previews: tuple[object, dict[str, Payload]] = (None, {})
+        """The previews of the last state viewed (every connection's view of one state shares them)."""
 
     @property
     def game(self) -> Game | None:
@@ -131,7 +133,7 @@ class TogyzRoom:
             "legal": legal,
             # What each playable hole would do (TK-B6: a tap selects and previews, a second tap plays): computed
             # by the rules here, so that the page never sows kumalaks by a second implementation of them.
-            "previews": {str(hole): _preview(board, hole) for hole in legal},
+            "previews": self._previews_of(state, legal),
             "absent": [side_name(side) for side in (WHITE, BLACK) if side in state.absent],
             "moves": [
                 {"ply": number, "side": side_name(ply.side), "token": ply.token, "draw_offer": ply.draw_offered}
@@ -174,6 +176,13 @@ class TogyzRoom:
         view["score_sheets"] = state.keeps_score_sheets
         view["label"] = {"event": state.event, "round": state.round, "board": state.board_number}
         return view
+
+    def _previews_of(self, state: GameState, legal: list[int]) -> dict[str, Payload]:
+        cached_state, previews = self._previews
+        if cached_state is not state:
+            previews = {str(hole): _preview(state.board, hole) for hole in legal}
+            self._previews = (state, previews)
+        return previews
 
     def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         shown = dict(event.payload)
