@@ -75,6 +75,13 @@ def test_a_tap_selects_and_previews_and_the_selection_is_changed_before_playing(
     white.wait_for_timeout(300)
     assert plies(white) == 0
     screenshot(white, "togyz-selection-preview-kk")
+    sideways = phone(browser, landscape=True, locale="ru-RU")  # the same selection seen on a phone held sideways
+    sideways.goto(f"{game['links']['white']}&lang=ru")
+    ready(sideways)
+    hole_of(sideways, "white", 7).click()
+    expect(sideways.locator("#preview")).to_contain_text("Лунка 7: последний кумалак упадёт в лунку 6 игрока Бекзат")
+    screenshot(sideways, "togyz-selection-preview-landscape-ru")
+    sideways.context.close()
 
     hole_of(white, "white", 3).click()  # changed before playing: another hole is selected, still nothing played
     expect(white.locator("button.hole.side-white.selected .hole-num")).to_have_text("3")
@@ -164,6 +171,10 @@ def test_the_arbiter_reprints_revokes_and_reissues_links_from_another_browser(br
     expect(second.locator("#link-black .url a")).to_have_text(game["links"]["black"])
     assert second.locator(".link-card .qr svg").count() == 3
     screenshot(second, "togyz-links-page-kk")
+    second.goto(f"{server.url}/games/{game['id']}/links?lang=ru")
+    expect(second.locator("#link-white .link-board")).to_have_text("Доска 4 · Тур 3")
+    screenshot(second, "togyz-links-page-ru")
+    second.goto(f"{server.url}/games/{game['id']}/links?lang=kk")
 
     # Revoked and reissued: the page open with the old link is told at once, and the old link opens nothing.
     second.once("dialog", lambda dialog: dialog.accept())
@@ -323,6 +334,10 @@ def test_the_games_list_statuses_filters_and_archive(browser: Browser, server: S
     expect(row["Жеңімпаз"].locator(".game-result")).to_have_text("1 – 0")
     expect(row["Жеңімпаз"].locator(".game-ending")).to_contain_text("Қарсылас келісті")
     screenshot(arbiter, "togyz-games-list-kk")
+    arbiter.goto(f"{server.url}/?lang=ru")
+    expect(row["Күтуші"].locator(".game-status")).to_have_text("Не началась")
+    screenshot(arbiter, "togyz-games-list-ru")
+    arbiter.goto(f"{server.url}/?lang=kk")
     arbiter.locator(".game-filters a", has_text="Аяқталды").click()
     expect(items.filter(has_text="Жеңімпаз")).to_have_count(1)
     expect(items.filter(has_text="Жүруші")).to_have_count(0)
@@ -377,5 +392,8 @@ def test_the_record_of_a_game_its_sheet_pgn_and_fen(browser: Browser, server: Se
     expect(white.locator("table.sheet-moves tbody tr").first).to_have_text(re.compile(r"1\s*76\(10\) =\s*98"))
     expect(white.locator(".signature")).to_have_count(3)  # both players and the arbiter
     screenshot(white, "togyz-score-sheet-kk")
+    white.goto(f"{server.url}/games/{game['id']}/sheet?lang=ru")
+    expect(white.locator("h1")).to_have_text("Бланк записи")
+    screenshot(white, "togyz-score-sheet-ru")
     data: Any = white.evaluate("document.title")
     assert "Асқар" in data

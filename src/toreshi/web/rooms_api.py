@@ -21,7 +21,7 @@ from toreshi.web import auth, game_links, refusals
 from toreshi.web.api_codes import ApiCode
 from toreshi.web.game_links import ShownLink
 from toreshi.web.security import AttemptLimiter
-from toreshi.web.services import services_of
+from toreshi.web.services import Services, services_of
 
 ROOM_ID_BYTES = 6
 
@@ -155,14 +155,31 @@ async def create_togyz_room(
     round: object = "",
     board: object = None,
 ) -> tuple[str, dict[str, str]]:
+    """:func:`create_togyz_game` with the services of a request."""
+    return await create_togyz_game(
+        services_of(connection), arbiter, white, black, control, settings, event=event, round=round, board=board
+    )
+
+
+async def create_togyz_game(
+    services: Services,
+    arbiter: str,
+    white: object,
+    black: object,
+    control: object,
+    settings: object = None,
+    *,
+    event: object = "",
+    round: object = "",
+    board: object = None,
+) -> tuple[str, dict[str, str]]:
     """Create a game room; returns its id and the secrets of the two players' links (derived, so that the
     arbiter can show them again: :mod:`toreshi.web.game_links`). The names, the control, the settings and the
     record's heading (``event``, ``round``, ``board``) are what a client sent: the room's command reader checks
-    them (raises :class:`~toreshi.kit.refusal.Refused`).
+    them (raises :class:`~toreshi.kit.refusal.Refused`), and a refused game leaves no room behind.
 
-    A tournament creates the games of a round with it, passing the board: the links page and the round's link
-    sheet then show the board number."""
-    services = services_of(connection)
+    A tournament creates the games of a round with it, passing its name, the round and the board: the links page,
+    the round's link sheet, the score sheet and the PGN then name them."""
     data: dict[str, object] = {
         "white": white,
         "black": black,

@@ -34,6 +34,7 @@ let busy = false;
 let pickerOpen = false;
 let notice = null;
 let noticeTimer = null;
+let linkRevoked = false;
 
 const clients = plan.map(
   (token) =>
@@ -41,11 +42,15 @@ const clients = plan.map(
       roomId: config.room,
       token,
       onWelcome: (welcome) => {
-        if (welcome.link === "refused") showLinkState(t("link_refused"));
+        // After a revocation the page reconnects with the old link: "revoked" says more than "refused".
+        if (welcome.link === "refused" && !linkRevoked) showLinkState(t("link_refused"));
         render();
       },
       onError: (error) => {
-        if (error.code === "link_revoked") showLinkState(t("link_revoked"));
+        if (error.code === "link_revoked") {
+          linkRevoked = true;
+          showLinkState(t("link_revoked"));
+        }
       },
       onState: (newState, info) => receive(newState, info),
       onStatus: () => renderConnection(),
