@@ -10,8 +10,10 @@ from typing import Any
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
+from toreshi.clock.presets import RAPID
 from toreshi.store.schema import room_events, rooms
 from toreshi.web.games_list import PAGE_SIZE
+from toreshi.web.tournament_service import TournamentService
 
 from .helpers import create_game, receive_until
 
@@ -104,3 +106,36 @@ def test_filters_pages_and_the_archive(client: TestClient, arbiter: str) -> None
     assert anonymous.post(f"/games/{done}/archive", data={}, follow_redirects=False).headers["location"].startswith(
         "/login"
     )
+
+
+def test_a_tournaments_games_are_marked_and_a_result_typed_by_hand_is_shown(client: TestClient, arbiter: str) -> None:
+    services = client.app.state.services  # type: ignore[attr-defined]
+    service = TournamentService(services.store, services.rooms, services.accounts)
+
+    async def prepare() -> tuple[str, dict[int, tuple[str, dict[str, str]]]]:
+        tid = await service.create("chief", {"name": "Жазғы кубок", "system": "round_robin", "time_control": "rapid"})
+        for name in ("Абай", "Болат", "Дана", "Ерлан"):
+            await service.command(tid, "add_participant", {"name": name}, "chief")
+        await service.command(tid, "pair_round", {}, "chief")
+        await service.command(tid, "publish_round", {}, "chief")
+        return tid, await service.create_game_rooms(tid, 1, "chief", RAPID.to_dict())
+
+    portal = client.portal
+    assert portal is not None
+    tid, made = portal.call(prepare)
+    single = create_game(client, arbiter, white="Жеке", black="Ойын")["id"]
+    listed = client.get("/?filter=tournament&lang=en").text
+    assert f'href="/games/{single}"' not in listed
+    for board, (room, _tokens) in made.items():
+        assert f"Жазғы кубок · Round 1 · Board {board}" in item(listed, room)
+        assert "Not started" in item(listed, room)
+
+    async def typed() -> None:
+        await service.command(tid, "enter_result", {"round": 1, "board": 1, "result": "1-0"}, "chief")
+
+    portal.call(typed)
+    room_1 = made[1][0]
+    shown = item(client.get("/?lang=en").text, room_1)
+    assert "1 – 0" in shown and "Result entered by the arbiter" in shown and "Not started" not in shown
+    assert f'href="/games/{room_1}"' in client.get("/?filter=finished").text
+    assert f'href="/games/{room_1}"' not in client.get("/?filter=live").text
