@@ -7,6 +7,7 @@ to ``artifacts/screenshots/`` (kept by CI as artifacts; the README shows copies 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -145,3 +146,18 @@ def create_game(page: Page, server: Server, **body: Any) -> dict[str, Any]:
     assert response.status == 201, response.text()
     created: dict[str, Any] = response.json()
     return created
+
+
+def hole_of(page: Page, side: str, hole: int) -> Any:
+    """The playable hole ``hole`` of ``side`` on a game page's board."""
+    return page.locator(f"button.hole.side-{side}.legal").filter(
+        has=page.locator(".hole-num", has_text=re.compile(rf"^{hole}$"))
+    )
+
+
+def play_hole(page: Page, side: str, hole: int) -> None:
+    """Play ``hole`` as a player does: a tap selects it and previews the move, a second tap plays it (TK-B6)."""
+    hole_of(page, side, hole).click()
+    selected = page.locator(f"button.hole.side-{side}.selected")
+    selected.wait_for()
+    selected.click()

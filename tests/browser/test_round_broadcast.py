@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
 
 PLAYERS = ["Абенов Нұрлан", "Бекова Айгерім", "Сейітов Ерлан", "Жұмабаева Дана", "Оспанов Тимур", "Қасымова Әсел"]
 
@@ -81,9 +81,7 @@ def test_a_move_in_one_game_shows_on_the_round_broadcast(browser: Browser, serve
     expect(one.locator('.lb-player[data-side="white"] .lb-clock.running')).to_have_count(1)
     white = new_page(browser, locale="en-GB")
     white.goto(f"{whites[1]}&lang=en")
-    white.locator("button.hole.side-white.legal").filter(
-        has=white.locator(".hole-num", has_text=re.compile(r"^1$"))
-    ).click()
+    play_hole(white, "white", 1)
 
     expect(one).to_have_attribute("data-plies", "1")
     expect(one.locator(".lb-last-move")).to_have_text("1. 19")

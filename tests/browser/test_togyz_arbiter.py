@@ -14,7 +14,7 @@ import pytest
 import segno
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, create_game, new_page, play_hole, screenshot, sign_in_arbiter
 
 PHONE = {"width": 390, "height": 844}
 
@@ -66,9 +66,7 @@ def start(arbiter: Page, server: Server, game_id: str) -> None:
 
 
 def play(page: Page, side: str, hole: int) -> None:
-    page.locator(f"button.hole.side-{side}.legal").filter(
-        has=page.locator(".hole-num", has_text=re.compile(rf"^{hole}$"))
-    ).click()
+    play_hole(page, side, hole)
 
 
 def moves_played(page: Page) -> int:
@@ -129,7 +127,8 @@ def test_an_adjournment_with_a_sealed_move_and_its_resumption(browser: Browser, 
     # Before the arbiter adjourns, nobody can seal (TK-A2).
     assert white.locator("[data-player-cmd=adjourn]").count() == 0
     assert refusal_of(white, "white", "adjourn", {"hole": 3, "salt": "ab" * 16}) == "seal_without_adjournment"
-    expect(white.locator("#notice")).to_have_text("A move is sealed only when the arbiter adjourns the game (TK-A2).")
+    # A player's page says what the rule is; the clause's number is for the arbiter's console only.
+    expect(white.locator("#notice")).to_have_text("A move is sealed only when the arbiter adjourns the game.")
 
     arbiter.locator("#console [data-cmd=request_adjournment]").click()
     for page in (white, black, arbiter):
@@ -195,7 +194,7 @@ def test_an_adjournment_with_a_sealed_move_and_its_resumption(browser: Browser, 
     expect(white.locator("button.hole.legal")).to_have_count(1)
     expect(white.locator("button.hole.legal.sealed .hole-num")).to_have_text("3")
     assert refusal_of(white, "white", "move", {"hole": 5}) == "must_play_sealed_move"
-    expect(white.locator("#notice")).to_have_text("Абай must play the sealed move, hole 3 (TK-A4).")
+    expect(white.locator("#notice")).to_have_text("Абай must play the sealed move, hole 3.")
     assert moves_played(white) == 2
     play(white, "white", 3)
     expect(black.locator("#moves tbody td:not(:empty)")).to_have_count(3)
@@ -221,6 +220,11 @@ def test_pause_resume_and_add_time_from_the_console(browser: Browser, server: Se
     form.locator("input[name=seconds]").fill("90")
     form.locator("button[type=submit]").click()
     added = f"{(before + 90) // 60}:{(before + 90) % 60:02d}"
+    # The resulting time is shown and confirmed before anything is sent.
+    dialog = arbiter.locator("#confirm-dialog")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#confirm-text")).to_contain_text(f"Болат: {before // 60}:{before % 60:02d} → {added}")
+    dialog.locator("#confirm-yes").click()
     for page in (white, arbiter):
         expect(page.locator(".player-bar[data-side=black] [data-clock]")).to_have_text(added)
     assert clock_seconds(white, "black") == before + 90
@@ -278,9 +282,7 @@ def test_one_shared_device_turns_the_board_to_the_side_to_move(browser: Browser,
         # Only the side to move, at the bottom, can play.
         expect(tablet.locator(f".row-bottom button.hole.side-{side}.legal")).not_to_have_count(0)
         expect(tablet.locator(".row-top button.hole.legal")).to_have_count(0)
-        tablet.locator(".row-bottom button.hole.legal").filter(
-            has=tablet.locator(".hole-num", has_text=re.compile(rf"^{hole}$"))
-        ).click()
+        play(tablet, side, hole)
         expect(tablet.locator("#moves tbody td:not(:empty)")).to_have_count(ply)
     expect(tablet.locator(".player-bar.bottom")).to_have_attribute("data-side", "white")
     screenshot(tablet, "togyz-shared-device")

@@ -12,7 +12,7 @@ from toreshi.togyz import Termination
 from toreshi.togyz.pgn import read_games
 from toreshi.togyz.replay import replay
 
-from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, create_game, new_page, play_hole, screenshot, sign_in_arbiter
 
 
 def shortest_game_won_on_the_board(shared_data: Path) -> list[int]:
@@ -34,9 +34,7 @@ def plies_shown(page: Page) -> int:
 
 
 def play(page: Page, side: str, hole: int) -> None:
-    page.locator(f"button.hole.side-{side}.legal").filter(
-        has=page.locator(".hole-num", has_text=re.compile(rf"^{hole}$"))
-    ).click()
+    play_hole(page, side, hole)
 
 
 def open_players(browser: Browser, server: Server, game: dict[str, object]) -> tuple[Page, Page]:
@@ -108,10 +106,18 @@ def test_the_flag_falls_by_itself_at_zero(browser: Browser, server: Server, arbi
     control = {"periods": [{"moves": None, "time_ms": 2_000}], "increment_ms": 0, "delay_ms": 0}
     game = create_game(arbiter, server, control=control)
     white, black = open_players(browser, server, game)
+    # In automatic mode the opponent is never offered "claim the flag": the clock records the fall (TK-B10).
+    seen = (
+        "window.__claims = 0; new MutationObserver(() => {"
+        " if (document.querySelector('[data-player-cmd=claim_flag]')) window.__claims += 1;"
+        " }).observe(document.body, {subtree: true, childList: true})"
+    )
+    black.evaluate(seen)
     start(arbiter, server, str(game["id"]))
     for page in (white, black):
         expect(page.locator("#result .result-symbol")).to_have_text("0 – 1", timeout=10_000)
     expect(white.locator(".player-bar[data-side=white] [data-clock]")).to_have_text(re.compile(r"0:00"))
+    assert black.evaluate("window.__claims") == 0
 
 
 def test_a_refusal_is_shown_in_the_page_language_naming_the_players(
@@ -127,7 +133,7 @@ def test_a_refusal_is_shown_in_the_page_language_naming_the_players(
     expect(black.locator("#notice")).to_have_text("Сейчас ходит Абай, а не Болат.")
     white.evaluate(send, ["press", {}])
     expect(white.locator("#notice")).to_have_text(
-        "Абай жүріс жасамай тұрып қарсыласының (Болат) сағатын қоса алмайды (TK-C9)."
-    )
+        "Абай жүріс жасамай тұрып қарсыласының (Болат) сағатын қоса алмайды."
+    )  # and no clause number: regulation codes are for the arbiter's console
     screenshot(black, "togyz-refusal-ru")
     screenshot(white, "togyz-refusal-kk")

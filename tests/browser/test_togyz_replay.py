@@ -12,7 +12,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, create_game, new_page, play_hole, screenshot, sign_in_arbiter
 
 HOLES = [7, 3, 9, 1, 5, 2]
 
@@ -29,9 +29,7 @@ def token_of(link: str) -> str:
 
 
 def play(page: Page, side: str, hole: int) -> None:
-    page.locator(f"button.hole.side-{side}.legal").filter(
-        has=page.locator(".hole-num", has_text=re.compile(rf"^{hole}$"))
-    ).click()
+    play_hole(page, side, hole)
 
 
 def moves_played(page: Page) -> int:
@@ -81,8 +79,9 @@ def test_a_late_arrival_then_the_finished_game_replayed_move_by_move(browser: Br
     ready(shared)
     play(shared, "white", HOLES[0])
     shared.wait_for_function("window.toreshiGame.state.moves.length === 1")
-    play(shared, "black", HOLES[1])
-    expect(shared.locator("#notice")).to_have_text("Болат has not arrived yet (TK-C6).")  # the player, by name
+    # An absent player's board cannot be played: the page names the player and who records the arrival.
+    expect(shared.locator("#status")).to_have_text("Болат has not arrived yet: the arbiter records the arrival")
+    expect(shared.locator("button.hole.legal")).to_have_count(0)
     assert moves_played(shared) == 1
 
     form = arbiter.locator("#arrive")
@@ -108,7 +107,9 @@ def test_a_late_arrival_then_the_finished_game_replayed_move_by_move(browser: Br
     page = shared
 
     total = len(HOLES)
-    expect(page.locator("#replay-ply")).to_have_text(f"Move {total} of {total}: {tokens_played[-1]}")
+    moves = (total + 1) // 2  # a move is White's ply and Black's reply, as the score sheet numbers them
+    last_side = "White" if total % 2 else "Black"
+    expect(page.locator("#replay-ply")).to_have_text(f"Move {moves} of {moves} · {last_side}: {tokens_played[-1]}")
     assert page.locator(".replay-move").all_inner_texts() == tokens_played
     assert counts(page) == frame_counts(page, total)
     expect(page.locator('[data-step="next"]')).to_be_disabled()
@@ -120,7 +121,7 @@ def test_a_late_arrival_then_the_finished_game_replayed_move_by_move(browser: Br
     expect(page.locator('[data-step="previous"]')).to_be_disabled()
 
     page.locator('[data-step="next"]').click()
-    expect(page.locator("#replay-ply")).to_have_text(f"Move 1 of {total}: 76(10)")
+    expect(page.locator("#replay-ply")).to_have_text(f"Move 1 of {moves} · White: 76(10)")
     first = counts(page)
     assert first["kazan_white"] == 10 and first["white"][6] == 1 and first["black"][5] == 0
     expect(page.locator("#board .hole.last")).to_have_count(1)
@@ -128,18 +129,18 @@ def test_a_late_arrival_then_the_finished_game_replayed_move_by_move(browser: Br
 
     page.keyboard.press("ArrowRight")
     page.keyboard.press("ArrowRight")
-    expect(page.locator("#replay-ply")).to_contain_text(f"Move 3 of {total}")
+    expect(page.locator("#replay-ply")).to_contain_text(f"Move 2 of {moves} · White")  # the third ply
     assert counts(page) == frame_counts(page, 3)
     page.keyboard.press("ArrowLeft")
-    expect(page.locator("#replay-ply")).to_contain_text(f"Move 2 of {total}")
+    expect(page.locator("#replay-ply")).to_contain_text(f"Move 1 of {moves} · Black")
     assert counts(page) == frame_counts(page, 2)
     page.keyboard.press("End")
-    expect(page.locator("#replay-ply")).to_contain_text(f"Move {total} of {total}")
+    expect(page.locator("#replay-ply")).to_contain_text(f"Move {moves} of {moves}")
     page.keyboard.press("Home")
     expect(page.locator("#replay-ply")).to_have_text("Starting position")
 
     page.locator(".replay-move", has_text=tokens_played[3]).first.click()
-    expect(page.locator("#replay-ply")).to_have_text(f"Move 4 of {total}: {tokens_played[3]}")
+    expect(page.locator("#replay-ply")).to_have_text(f"Move 2 of {moves} · Black: {tokens_played[3]}")
     expect(page.locator("#moves td.last .replay-move")).to_have_text(tokens_played[3])
     assert counts(page) == frame_counts(page, 4)
     for ply in range(total + 1):

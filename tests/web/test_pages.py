@@ -171,7 +171,7 @@ def test_a_new_game_without_names_is_refused(web: TestClient) -> None:
     token = csrf_in(web.get("/games/new").text)
     form = {"white": "Абай", "black": "", "control": "blitz", "flag": "automatic", "csrf": token}
     response = web.post("/games/new?lang=en", data=form, follow_redirects=False)
-    assert response.status_code == 200 and "Enter both players' names" in html.unescape(response.text)
+    assert response.status_code == 200 and "Black: must not be empty." in html.unescape(response.text)
     assert 'value="Абай"' in response.text  # what was typed stays
 
 

@@ -72,3 +72,21 @@ def test_the_messages_are_found_by_the_extraction() -> None:
 
     used = catalogues.used_messages()
     assert all(msgid in used for msgid in common.MESSAGES.values())
+
+
+@pytest.mark.parametrize("language", ["kk", "ru", "en"])
+def test_a_players_refusal_cites_no_clause_number_the_arbiters_does(language: str) -> None:
+    # Regulation codes (TK-…) are for the arbiter's console: every message cites its clause as " (%(clause)s)", in
+    # every language, so that the players' pages can leave it out.
+    i18n.activate(language)
+    for value, msgid in refusals.MESSAGES.items():
+        if "%(clause)s" not in msgid:
+            continue
+        code = _codes()[value]
+        params = {**dict.fromkeys(PLACEHOLDER.findall(msgid), "Асқар"), "clause": "TK-X9"}
+        refusal = Refusal(code, params)
+        assert "(TK-X9)" in refusals.render(refusal), (language, value)
+        shown = refusals.as_message(refusal, clauses=False)
+        message, shown_params = str(shown["message"]), shown["params"]
+        assert isinstance(shown_params, dict) and "clause" not in shown_params, (language, value)
+        assert "TK-X9" not in message and "()" not in message and " ." not in message, (language, value, message)

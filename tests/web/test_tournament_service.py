@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from toreshi.clock.presets import BLITZ
+from toreshi.clock.presets import BLITZ, CLASSICAL_60
 from toreshi.live.bus import InProcessBus
 from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor, Command
@@ -190,7 +190,8 @@ async def test_results_are_pushed_by_the_live_game_rooms(store: EventStore) -> N
         await svc.command(tid, AddParticipant(name=name), "chief")
     await svc.command(tid, PairRound(), "chief")
     state = await svc.command(tid, PublishRound(), "chief")
-    made = await svc.create_game_rooms(tid, 1, "chief", BLITZ.to_dict(), {"flag_mode": "automatic"})
+    # A classical control: its players sign score sheets (in blitz and rapid nobody does, TK-B2).
+    made = await svc.create_game_rooms(tid, 1, "chief", CLASSICAL_60.to_dict(), {"flag_mode": "automatic"})
     assert sorted(made) == [1, 2]
     assert await svc.create_game_rooms(tid, 1, "chief", BLITZ.to_dict()) == {}  # a second press makes no new rooms
     state = await svc.state(tid)

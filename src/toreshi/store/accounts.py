@@ -1,13 +1,30 @@
-"""Arbiter accounts and room grants (who holds which per-game link)."""
+"""Arbiter accounts and room grants (who holds which per-game link).
+
+A player's link is *derived*, never stored: its secret is an HMAC of the room, the role and the grant's generation
+under a key made from the app's secret key (``data_dir/secret.key``, shared by every instance). Only the digest of
+the secret is stored (a copy of the database gives no link away), yet the arbiter can show and print a link again
+at any time, from any browser; reissuing moves the grant to the next generation, so the old link stops matching at
+once. Grants made by :meth:`Accounts.grant` with a random secret (quiz codes, tournament team links, and player
+links made before links were derived) work as before; they cannot be shown again, only reissued.
+
+>>> from toreshi.store.accounts import derive_secret
+>>> key = b"k" * 32
+>>> derive_secret(key, "g-1", "white", 0) == derive_secret(key, "g-1", "white", 0)
+True
+>>> derive_secret(key, "g-1", "white", 0) != derive_secret(key, "g-1", "white", 1)
+True
+"""
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
@@ -15,13 +32,12 @@ from toreshi.store.errors import StoreError
 from toreshi.store.schema import arbiters, room_events, room_grants
 
 
-def token_digest(token: str) -> str:
-    """Secret links are kept as SHA-256 digests: a leaked database does not leak the links."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 class AccountExistsError(StoreError):
     """An arbiter with that name exists already."""
+
+
+class UnknownGrantError(StoreError):
+    """No grant for that room and role."""
 
 
 @dataclass(frozen=True)
@@ -29,13 +45,52 @@ class Grant:
     room_id: str
     role: str
     name: str
+    generation: int = 0
+
+
+@dataclass(frozen=True)
+class PlayerLink:
+    """A grant as the arbiter sees it: who holds it, its generation, and its secret when it can be derived."""
+
+    room_id: str
+    role: str
+    name: str
+    generation: int
+    secret: str | None
+    """``None`` for a grant made with a random secret (before links were derived): it can only be reissued."""
+
+
+LINK_CONTEXT = b"toreshi/room-link/v1"
+SECRET_BYTES = 18
+"""144 bits, as the random links had (24 URL-safe characters)."""
+
+
+def token_digest(token: str) -> str:
+    """Secrets are kept as SHA-256 digests: a leaked database does not leak the links."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def link_key(secret_key: str) -> bytes:
+    """The key of the players' links, derived from the app's secret key (each use of that key gets its own)."""
+    return hmac.new(secret_key.encode(), LINK_CONTEXT, hashlib.sha256).digest()
+
+
+def derive_secret(key: bytes, room_id: str, role: str, generation: int) -> str:
+    """The secret of the link to ``role`` in ``room_id`` at ``generation`` (URL-safe, 24 characters)."""
+    message = "\x00".join((room_id, role, str(generation))).encode()
+    digest = hmac.new(key, message, hashlib.sha256).digest()[:SECRET_BYTES]
+    return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
 class Accounts:
-    """Arbiters (name + password hash) and room grants, on the same database as the event log."""
+    """Arbiters (name + password hash) and room grants, on the same database as the event log.
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    ``key`` (:func:`link_key`) derives the players' links; without it links can be granted with random secrets only.
+    """
+
+    def __init__(self, engine: AsyncEngine, key: bytes | None = None) -> None:
         self.engine = engine
+        self.key = key
 
     async def has_arbiters(self) -> bool:
         async with self.engine.connect() as connection:
@@ -65,12 +120,83 @@ class Accounts:
             )
 
     async def grant_for(self, room_id: str, token_digest: str) -> Grant | None:
-        query = select(room_grants.c.role, room_grants.c.name).where(
+        query = select(room_grants.c.role, room_grants.c.name, room_grants.c.generation).where(
             room_grants.c.room_id == room_id, room_grants.c.token_digest == token_digest
         )
         async with self.engine.connect() as connection:
             row = (await connection.execute(query)).first()
-        return None if row is None else Grant(room_id, str(row[0]), str(row[1]))
+        return None if row is None else Grant(room_id, str(row[0]), str(row[1]), int(row[2]))
+
+    # --- derived links (the players' links of a game) ---------------------------------------------------
+
+    def _secret(self, room_id: str, role: str, generation: int) -> str:
+        if self.key is None:
+            raise StoreError("no link key: links cannot be derived (give Accounts the app's link key)")
+        return derive_secret(self.key, room_id, role, generation)
+
+    async def issue_link(self, room_id: str, role: str, name: str) -> PlayerLink:
+        """The link to ``role`` in ``room_id`` for ``name``: made at generation 0 the first time, the same link
+        (shown again) afterwards."""
+        secret = self._secret(room_id, role, 0)
+        try:
+            async with self.engine.begin() as connection:
+                await connection.execute(
+                    insert(room_grants).values(
+                        room_id=room_id,
+                        role=role,
+                        name=name,
+                        token_digest=token_digest(secret),
+                        created_at=datetime.now(UTC),
+                        generation=0,
+                    )
+                )
+        except IntegrityError:
+            found = await self.link(room_id, role)
+            if found is None:
+                raise
+            return found
+        return PlayerLink(room_id, role, name, 0, secret)
+
+    async def links(self, room_id: str) -> list[PlayerLink]:
+        """Every grant of the room, by role, with its secret wherever it can be derived."""
+        query = (
+            select(room_grants.c.role, room_grants.c.name, room_grants.c.generation, room_grants.c.token_digest)
+            .where(room_grants.c.room_id == room_id)
+            .order_by(room_grants.c.role)
+        )
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [self._shown(room_id, str(role), str(name), int(generation), str(digest))
+                for role, name, generation, digest in rows]  # fmt: skip
+
+    async def link(self, room_id: str, role: str) -> PlayerLink | None:
+        """The grant of ``role`` in the room, or ``None``."""
+        return next((found for found in await self.links(room_id) if found.role == role), None)
+
+    def _shown(self, room_id: str, role: str, name: str, generation: int, digest: str) -> PlayerLink:
+        secret = None if self.key is None else self._secret(room_id, role, generation)
+        if secret is not None and not hmac.compare_digest(token_digest(secret), digest):
+            secret = None  # a random secret (made before links were derived), or another key's
+        return PlayerLink(room_id, role, name, generation, secret)
+
+    async def reissue_link(self, room_id: str, role: str) -> PlayerLink:
+        """Revoke ``role``'s link in the room and give it a new one (the next generation): the old secret stops
+        matching at once. Raises :class:`UnknownGrantError` when the room has no such grant."""
+        query = select(room_grants.c.name, room_grants.c.generation).where(
+            room_grants.c.room_id == room_id, room_grants.c.role == role
+        )
+        async with self.engine.begin() as connection:
+            row = (await connection.execute(query.with_for_update())).first()
+            if row is None:
+                raise UnknownGrantError(f"room {room_id!r} has no {role!r} link")
+            generation = int(row[1]) + 1
+            secret = self._secret(room_id, role, generation)
+            await connection.execute(
+                update(room_grants)
+                .where(room_grants.c.room_id == room_id, room_grants.c.role == role)
+                .values(generation=generation, token_digest=token_digest(secret))
+            )
+        return PlayerLink(room_id, role, str(row[0]), generation, secret)
 
     async def summary(self, room_id: str) -> dict[str, Any]:
         """What a list of games shows: the players' names and when the game was created (from its first event)."""

@@ -22,7 +22,7 @@ from datetime import UTC, datetime
 from functools import partial
 from typing import Any
 
-from sqlalchemy import Connection, Insert, Row, Update, and_, bindparam, insert, select, update
+from sqlalchemy import Connection, Insert, Row, Update, and_, bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
@@ -33,7 +33,15 @@ from toreshi.store.errors import (
     UnknownRoomError,
     VersionConflictError,
 )
-from toreshi.store.schema import COMMAND_ID_LENGTH, EVENT_TYPE_LENGTH, RoomKind, RoomStatus, room_events, rooms
+from toreshi.store.schema import (
+    COMMAND_ID_LENGTH,
+    EVENT_TYPE_LENGTH,
+    RoomKind,
+    RoomStatus,
+    room_events,
+    room_grants,
+    rooms,
+)
 from toreshi.store.sqlite_writer import SQLiteWriter
 
 JsonObject = dict[str, Any]
@@ -99,6 +107,8 @@ class Room:
     snapshot_version: int
     created_at: datetime
     updated_at: datetime
+    archived_at: datetime | None = None
+    """When an arbiter archived the room (it leaves the lists, stays readable); ``None`` while listed."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,8 +199,10 @@ class EventStore:
         async with self._engine.connect() as connection:
             return await _room(connection, room_id)
 
-    async def rooms(self, *, status: RoomStatus | None = None, kind: RoomKind | None = None) -> list[Room]:
-        """Rooms in order of creation, optionally only those with ``status`` or ``kind``.
+    async def rooms(
+        self, *, status: RoomStatus | None = None, kind: RoomKind | None = None, archived: bool | None = None
+    ) -> list[Room]:
+        """Rooms in order of creation, optionally only those with ``status`` or ``kind``, archived or not.
 
         ``rooms(status=RoomStatus.LIVE)`` is what an instance resumes at start-up.
         """
@@ -199,6 +211,8 @@ class EventStore:
             query = query.where(rooms.c.status == RoomStatus(status).value)
         if kind is not None:
             query = query.where(rooms.c.kind == RoomKind(kind).value)
+        if archived is not None:
+            query = query.where(rooms.c.archived_at.is_not(None) if archived else rooms.c.archived_at.is_(None))
         async with self._engine.connect() as connection:
             return [_room_from_row(row) for row in await connection.execute(query)]
 
@@ -353,6 +367,28 @@ class EventStore:
                 raise UnknownRoomError(room_id)
             return await _room(connection, room_id)
 
+    async def set_archived(self, room_id: str, archived: bool) -> Room:
+        """Take the room off the lists (``archived``) or put it back; its log and snapshot are untouched."""
+        async with self._writing() as connection:
+            changed = await connection.execute(
+                update(rooms).where(rooms.c.id == room_id).values(archived_at=self._now() if archived else None)
+            )
+            if changed.rowcount != 1:
+                raise UnknownRoomError(room_id)
+            return await _room(connection, room_id)
+
+    async def discard_empty_room(self, room_id: str) -> bool:
+        """Delete a room that has no event (a creation that failed after its row was made), with any grant made
+        for it; ``False`` (nothing deleted) once the room has an event — a log is never deleted."""
+        async with self._writing() as connection:
+            found = await connection.execute(select(rooms.c.version).where(rooms.c.id == room_id))
+            version = found.scalar_one_or_none()
+            if version is None or version != 0:
+                return False
+            await connection.execute(delete(room_grants).where(room_grants.c.room_id == room_id))
+            gone = await connection.execute(delete(rooms).where(and_(rooms.c.id == room_id, rooms.c.version == 0)))
+            return bool(gone.rowcount)
+
     async def save_snapshot(self, room_id: str, version: int, state: Mapping[str, Any]) -> None:
         """Store ``state`` as the fold of events 1…``version``, replacing an older snapshot.
 
@@ -395,7 +431,7 @@ class EventStore:
         if events:
             room = Room(
                 room.id, room.kind, room.status, events[-1].version, room.snapshot_version,
-                room.created_at, room.updated_at,
+                room.created_at, room.updated_at, room.archived_at,
             )  # fmt: skip
         return Replay(room, snapshot, events)
 
@@ -427,6 +463,7 @@ _ROOM_COLUMNS = (
     rooms.c.snapshot_version,
     rooms.c.created_at,
     rooms.c.updated_at,
+    rooms.c.archived_at,
 )
 
 
@@ -472,6 +509,7 @@ def _room_from_row(row: _AnyRow) -> Room:
         snapshot_version=row.snapshot_version,
         created_at=row.created_at,
         updated_at=row.updated_at,
+        archived_at=row.archived_at,
     )
 
 

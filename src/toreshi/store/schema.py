@@ -106,6 +106,8 @@ rooms = Table(
     Column("snapshot_version", BigInteger, nullable=False),
     Column("created_at", UTCDateTime, nullable=False),
     Column("updated_at", UTCDateTime, nullable=False),
+    # When an arbiter took the room off the lists (null: listed); the room and its log stay readable.
+    Column("archived_at", UTCDateTime, nullable=True),
     CheckConstraint("kind IN ('togyz', 'quiz', 'tournament')", name="kind"),
     CheckConstraint("version >= 0", name="version"),
     CheckConstraint("snapshot_version >= 0 AND snapshot_version <= version", name="snapshot_version"),

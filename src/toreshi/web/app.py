@@ -28,9 +28,9 @@ from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
-from toreshi.store.accounts import Accounts
+from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
-from toreshi.web import broadcast_pages, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
+from toreshi.web import broadcast_pages, exports, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -74,7 +74,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
         async with open_store(settings.database_url, schema=settings.db_schema) as store:
             bus = make_bus(settings.bus_url, settings.bus_prefix)
-            accounts = Accounts(store.engine)
+            accounts = Accounts(store.engine, link_key(settings.secret_key()))
             # A game room that finishes pushes its result to its tournament, from the instance that owns the game.
             tournaments = TournamentService(store, accounts=accounts)
             finished = tournaments.game_room_finished
@@ -115,6 +115,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     routes = [
         *pages.routes,
         *replay_pages.routes,
+        *exports.routes,
         *quiz_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,

@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
-
 from babel import units
 from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 import toreshi
-from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
-from toreshi.store import RoomKind
-from toreshi.web import auth, i18n, refusals, timecontrols
+from toreshi.store.accounts import UnknownGrantError
+from toreshi.togyz.match.state import GameStatus
+from toreshi.web import auth, control_form, game_links, games_list, i18n, refusals, timecontrols, togyz_texts
 from toreshi.web.i18n import gettext as _
-from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import create_togyz_room, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.services import services_of
@@ -38,19 +34,23 @@ async def _form(request: Request) -> dict[str, str]:
 
 
 async def home(request: Request) -> Response:
+    """The games list: statuses true to each game, results, filters, pages (GET writes nothing)."""
     services = services_of(request)
-    games: list[dict[str, Any]] = []
-    for room in await services.store.rooms(kind=RoomKind.TOGYZ):
-        summary = await services.accounts.summary(room.id)
-        created = datetime.fromisoformat(summary["created"]) if summary.get("created") else None
-        games.append({"id": room.id, "status": room.status.value, **summary, "created_at": created})
-    games.sort(key=lambda game: (game["status"] != "live", game.get("created", "")), reverse=False)
+    wanted = request.query_params.get("filter", "all")
+    raw_page = request.query_params.get("page", "1")
+    page = int(raw_page) if raw_page.isascii() and raw_page.isdigit() and len(raw_page) < 6 else 1
+    listing = await games_list.list_games(request, wanted, page)
     return render(
         request,
         "home.html",
-        games=games,
+        listing=listing,
+        filters=games_list.FILTERS,
         arbiter=auth.signed_in(request),
         needs_setup=not await services.accounts.has_arbiters(),
+        symbols=togyz_texts.RESULT_SYMBOLS,
+        status_label=togyz_texts.status_label,
+        ending_text=togyz_texts.ending_text,
+        csrf=auth.csrf_token(request),
     )
 
 
@@ -88,9 +88,10 @@ async def setup(request: Request) -> Response:
             csrf=auth.csrf_token(request),
         )
     error = ""
+    name = ""
     if request.method == "POST":
         form = await _form(request)
-        name = form.get("name", "").strip()
+        name = form.get("name", "").strip()[: MAX_NAME * 2]  # shown again as typed, within reason
         if not auth.csrf_ok(request, form.get("csrf")):
             error = _("The form has expired; please try again.")
         elif not name or len(name) > MAX_NAME:
@@ -106,7 +107,8 @@ async def setup(request: Request) -> Response:
                 await services.accounts.add_arbiter(name, hashed)
                 auth.sign_in(request, name)
                 return RedirectResponse("/", status_code=303)
-    return render(request, "setup.html", error=error, csrf=auth.csrf_token(request))
+    # A mistyped password keeps the typed name (the passwords are typed again, never sent back).
+    return render(request, "setup.html", error=error, typed_name=name, csrf=auth.csrf_token(request))
 
 
 async def login(request: Request) -> Response:
@@ -154,39 +156,41 @@ async def logout(request: Request) -> Response:
     return RedirectResponse("/", status_code=303)
 
 
+NEW_GAME_FIELDS = ("white", "black", "flag", "start", *control_form.FIELDS)
+NEW_GAME_DEFAULTS = {"control": "blitz", "flag": "automatic", "start": "round_start", "bonus": "none"}
+
+
 @auth.arbiter_only
 async def new_game(request: Request) -> Response:
-    values = {"white": "", "black": "", "control": "blitz", "flag": "automatic"}
+    """The new-game form: the players, a preset or a custom time control (periods with an increment or a delay),
+    how flag falls count and how the clock starts. Every field is checked by the game's own readers, so a
+    refusal names the field in the page's language (a name too long, two players of one name…)."""
+    values = {key: NEW_GAME_DEFAULTS.get(key, "") for key in NEW_GAME_FIELDS}
     error = ""
     if request.method == "POST":
         form = await _form(request)
-        values.update({key: form.get(key, "").strip() for key in values})
-        control = PRESETS.get(values["control"])
+        values.update({key: form.get(key, values[key]).strip() for key in NEW_GAME_FIELDS})
         if not auth.csrf_ok(request, form.get("csrf")):
             error = _("The form has expired; please try again.")
-        elif not values["white"] or not values["black"] or max(len(values["white"]), len(values["black"])) > MAX_NAME:
-            error = _("Enter both players' names.")
-        elif control is None:
-            error = _("Choose a time control.")
-        elif values["flag"] not in ("automatic", "claim"):
-            error = _("Choose how flag falls are announced.")
         else:
             arbiter = auth.signed_in(request) or "arbiter"
+            settings = {"flag_mode": values["flag"], "start_mode": values["start"]}
             try:
-                room_id, tokens = await create_togyz_room(
-                    request, arbiter, values["white"], values["black"], control.to_dict(), {"flag_mode": values["flag"]}
+                control = control_form.control_from_form(values)
+                room_id, _tokens = await create_togyz_room(
+                    request, arbiter, values["white"], values["black"], control.to_dict(), settings
                 )
             except Refused as refused:
                 error = refusals.text_of(refused)
             else:
-                request.session[f"tokens:{room_id}"] = tokens
+                # The links are derived on the server and shown from it at any time: nothing goes into the session.
                 return RedirectResponse(f"/games/{room_id}/links", status_code=303)
-    presets = timecontrols.preset_names()
     return render(
         request,
         "togyz/new.html",
         values=values,
-        presets=presets,
+        presets=timecontrols.preset_names(),
+        periods=range(1, control_form.MAX_PERIODS + 1),
         error=error,
         csrf=auth.csrf_token(request),
         arbiter=auth.signed_in(request),
@@ -194,25 +198,59 @@ async def new_game(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def game_links(request: Request) -> Response:
-    """The players' secret links (and QR codes for their phones), shown to the arbiter once after creation."""
+async def game_links_page(request: Request) -> Response:
+    """The players' secret links, with their names, QR codes and the board: shown again and printed at any time,
+    from any browser the arbiter signs in on; each can be revoked and reissued here."""
     room_id = request.path_params["room_id"]
-    tokens = request.session.get(f"tokens:{room_id}")
-    if not isinstance(tokens, dict):
-        return RedirectResponse(f"/games/{room_id}", status_code=303)
-    base = str(request.base_url).rstrip("/")
-    links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
-    links["spectator"] = f"{base}/games/{room_id}"
-    codes = {role: qr_svg(url) for role, url in links.items()}
+    links = await game_links.links_of_game(request, room_id)
+    if links is None:
+        return render(
+            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+        )
     return render(
         request,
         "togyz/links.html",
         room_id=room_id,
-        links=links,
-        codes=codes,
+        game=links,
+        reissued=request.query_params.get("reissued", ""),
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
+
+
+@auth.arbiter_only
+async def reissue_link(request: Request) -> Response:
+    """``POST /games/{room_id}/links/{role}/reissue``: the old link stops working at once (open pages too)."""
+    room_id, role = request.path_params["room_id"], request.path_params["role"]
+    form = await _form(request)
+    if not auth.csrf_ok(request, form.get("csrf")) or role not in game_links.PLAYER_ROLES:
+        return RedirectResponse(f"/games/{room_id}/links", status_code=303)
+    try:
+        await game_links.reissue(request, room_id, role)
+    except UnknownGrantError:
+        return RedirectResponse(f"/games/{room_id}/links", status_code=303)
+    return RedirectResponse(f"/games/{room_id}/links?reissued={role}#link-{role}", status_code=303)
+
+
+@auth.arbiter_only
+async def archive_game(request: Request) -> Response:
+    """``POST /games/{room_id}/archive``: take a finished (or never started) game off the list, or put it back
+    (``archived=0``); the game and its pages stay as they were."""
+    room_id = request.path_params["room_id"]
+    form = await _form(request)
+    back = _safe_next(form.get("next"))
+    if not auth.csrf_ok(request, form.get("csrf")):
+        return RedirectResponse(back, status_code=303)
+    owner = await owner_of(request, room_id)
+    game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
+    if game is None:
+        return RedirectResponse(back, status_code=303)
+    archived = form.get("archived", "1") != "0"
+    status = game.state.status
+    if archived and status not in (GameStatus.FINISHED, GameStatus.SCHEDULED, GameStatus.POSTPONED):
+        return RedirectResponse(back, status_code=303)  # a game being played is not archived (the list offers none)
+    await services_of(request).store.set_archived(room_id, archived)
+    return RedirectResponse(back, status_code=303)
 
 
 async def game_page(request: Request) -> Response:
@@ -265,6 +303,7 @@ def client_strings() -> dict[str, str]:
         "finished": _("Game over"),
         "paused": _("Paused"),
         "scheduled": _("Waiting for the start"),
+        "scheduled_player": _("Waiting for the start: the arbiter starts the clock"),
         "adjourned": _("Adjourned"),
     }
 
@@ -286,6 +325,8 @@ routes = [
     Route("/logout", logout, methods=["POST"]),
     Route("/language", set_language),
     Route("/games/new", new_game, methods=["GET", "POST"]),
-    Route("/games/{room_id}/links", game_links),
+    Route("/games/{room_id}/links", game_links_page),
+    Route("/games/{room_id}/links/{role}/reissue", reissue_link, methods=["POST"]),
+    Route("/games/{room_id}/archive", archive_game, methods=["POST"]),
     Route("/games/{room_id}", game_page),
 ]

@@ -1,7 +1,9 @@
 """A finished (or running) togyz game move by move: ``GET /games/{room_id}/replay``, open to anyone.
 
 The server replays the game's holes on a fresh :class:`~toreshi.togyz.position.Position` and hands the page one
-frame per ply (the start included); ``static/js/togyz-replay.js`` only draws the frame chosen.
+frame per ply (the start included) with its FEN; ``static/js/togyz-replay.js`` only draws the frame chosen. The
+counter counts moves, as a score sheet numbers them (a move is White's ply and Black's reply), the move list keeps
+the ``=`` of a draw offer, and the page says how and why the game ended.
 """
 
 from __future__ import annotations
@@ -13,20 +15,27 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from toreshi.live.rooms.togyz import side_name
+from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import BLACK, WHITE, Position
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.templates import render
+from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
 
-def _frame(position: Position, ply: int, side: str | None, hole: int | None, token: str | None) -> dict[str, Any]:
+def _frame(
+    position: Position, ply: int, side: str | None, hole: int | None, token: str | None, offer: bool = False
+) -> dict[str, Any]:
     return {
         "ply": ply,
+        "move": (ply + 1) // 2,
         "side": side,
         "hole": hole,
         "token": token,
+        "draw_offer": offer,
+        "fen": to_fen(position),
         "turn": side_name(position.turn),
         "board": {"white": list(position.holes(WHITE)), "black": list(position.holes(BLACK))},
         "kazans": {"white": position.kazans[WHITE], "black": position.kazans[BLACK]},
@@ -40,7 +49,7 @@ def replay_frames(game: Game) -> list[dict[str, Any]]:
     frames = [_frame(position, 0, None, None, None)]
     for number, ply in enumerate(game.state.plies, start=1):
         position.play(ply.hole)
-        frames.append(_frame(position, number, side_name(ply.side), ply.hole, ply.token))
+        frames.append(_frame(position, number, side_name(ply.side), ply.hole, ply.token, ply.draw_offered))
     return frames
 
 
@@ -61,13 +70,18 @@ async def replay_page(request: Request) -> Response:
         "tuzdyk": _("tuzdyk"),
         "start": _("Starting position"),
         "ply": _("Move {number} of {total}"),
+        "copied": _("Copied"),
     }
     return render(
         request,
         "togyz/replay.html",
         room_id=room_id,
         names={"white": state.white, "black": state.black},
-        result=ending.result.value if ending else None,
+        result=RESULT_SYMBOLS[ending.result] if ending else None,
+        headline=result_headline(state),
+        ending=ending_text(state),
+        status=status_label(state.status),
+        moves=(len(state.plies) + 1) // 2,
         frames=replay_frames(game),
         strings=strings,
         arbiter=auth.signed_in(request),

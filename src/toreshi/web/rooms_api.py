@@ -16,11 +16,12 @@ from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store import RoomKind, UnknownRoomError
-from toreshi.store.accounts import Grant, token_digest
-from toreshi.web import auth, refusals
+from toreshi.store.accounts import Grant, UnknownGrantError, token_digest
+from toreshi.web import auth, game_links, refusals
 from toreshi.web.api_codes import ApiCode
+from toreshi.web.game_links import ShownLink
 from toreshi.web.security import AttemptLimiter
-from toreshi.web.services import services_of
+from toreshi.web.services import Services, services_of
 
 ROOM_ID_BYTES = 6
 
@@ -145,32 +146,67 @@ async def create_togyz_room(
     black: object,
     control: object,
     settings: object = None,
+    *,
+    event: object = "",
+    round: object = "",
+    board: object = None,
 ) -> tuple[str, dict[str, str]]:
-    """Create a game room; returns its id and the secret tokens of the two players' links. The names, the control
-    and the settings are what a client sent: the room's command reader checks them (raises
-    :class:`~toreshi.kit.refusal.Refused`)."""
-    services = services_of(connection)
-    create = Command(
-        "create",
-        Actor("arbiter", arbiter),
-        {"white": white, "black": black, "control": control, "settings": {} if settings is None else settings},
+    """:func:`create_togyz_game` with the services of a request."""
+    return await create_togyz_game(
+        services_of(connection), arbiter, white, black, control, settings, event=event, round=round, board=board
     )
-    # Decided once on a blank game first: a refused game leaves no empty room behind in the store. (The create
+
+
+async def create_togyz_game(
+    services: Services,
+    arbiter: str,
+    white: object,
+    black: object,
+    control: object,
+    settings: object = None,
+    *,
+    event: object = "",
+    round: object = "",
+    board: object = None,
+) -> tuple[str, dict[str, str]]:
+    """Create a game room; returns its id and the secrets of the two players' links (derived, so that the
+    arbiter can show them again: :mod:`toreshi.web.game_links`). The names, the control, the settings and the
+    record's heading (``event``, ``round``, ``board``) are what a client sent: the room's command reader checks
+    them (raises :class:`~toreshi.kit.refusal.Refused`), and a refused game leaves no room behind.
+
+    A tournament creates the games of a round with it, passing its name, the round and the board: the links page,
+    the round's link sheet, the score sheet and the PGN then name them."""
+    data: dict[str, object] = {
+        "white": white,
+        "black": black,
+        "control": control,
+        "settings": {} if settings is None else settings,
+        "event": event,
+        "round": round,
+        "board": board,
+    }
+    create = Command("create", Actor("arbiter", arbiter), data)
+    # Decided once on a blank game first: a refused game leaves no room behind in the store. (The create
     # command is read with every check here, so what reaches the store is what the room accepted.)
     refuse_unstorable(create.data)
     (created,) = TogyzRoom().decide(create, 0)
     room_id = new_room_id("g")
     await services.store.create_room(room_id, RoomKind.TOGYZ)
-    owner = await services.rooms.get(room_id, "togyz")
     try:
+        owner = await services.rooms.get(room_id, "togyz")
         await owner.handle(create)
-    except Refused:
+    except BaseException:
+        # Whatever stopped it (a refusal of the store, a lost lease, a cancelled request), an empty "live" room
+        # must not stay behind: it would be resumed at every start and listed as a game without players.
         await services.rooms.drop(room_id)
+        await services.store.discard_empty_room(room_id)
         raise
-    tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
     names = {"white": str(created.payload["white"]), "black": str(created.payload["black"])}  # as the room read them
-    for role, token in tokens.items():
-        await services.accounts.grant(room_id, role, names[role], token_digest(token))
+    tokens = {}
+    for role, name in names.items():
+        link = await services.accounts.issue_link(room_id, role, name)
+        assert link.secret is not None  # issued by the app's own key
+        tokens[role] = link.secret
     return room_id, tokens
 
 
@@ -205,7 +241,8 @@ async def create_game(request: Request) -> JSONResponse:
       content: {application/json: {schema: {$ref: "#/components/schemas/NewGame"}}}
     responses:
       "201":
-        description: The game, its spectator link and the players' secret links and tokens (shown once)
+        description: The game, its spectator link and the players' secret links and tokens (shown again by
+          GET /api/games/{room_id}/links)
         content: {application/json: {schema: {$ref: "#/components/schemas/CreatedGame"}}}
       "400":
         description: A body that is not a game (the message says why)
@@ -240,14 +277,93 @@ async def create_game(request: Request) -> JSONResponse:
     # The names, the time control and the settings are read (and refused field by field) by the room's command
     # reader; only their JSON kinds are checked here, for the store's sake.
     white, black, settings = body.get("white"), body.get("black"), body.get("settings", {})
+    heading = {"event": body.get("event", ""), "round": body.get("round", ""), "board": body.get("board")}
     try:
-        room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings)
+        room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings, **heading)
     except Refused as refused:
         return refused_response(refused.refusal, 400)
     base = str(request.base_url).rstrip("/")
     links = {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
     links["spectator"] = f"{base}/games/{room_id}"
     return JSONResponse({"id": room_id, "links": links, "tokens": tokens}, status_code=201)
+
+
+def _link_json(link: ShownLink) -> dict[str, object]:
+    return {"name": link.name, "url": link.url or None, "generation": link.generation}
+
+
+async def game_links_api(request: Request) -> JSONResponse:
+    """``GET /api/games/{room_id}/links``: the players' links (arbiters only), shown again at any time.
+
+    ---
+    summary: The players' secret links of a game, shown again (arbiters only)
+    operationId: getGameLinks
+    tags: [games]
+    security: [{session: []}]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+    responses:
+      "200":
+        description: Each player's name, link (null for a link that cannot be shown again) and its generation
+        content: {application/json: {schema: {$ref: "#/components/schemas/GameLinks"}}}
+      "401":
+        description: Not signed in as an arbiter
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "404":
+        description: No such game
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+    """
+    if auth.signed_in(request) is None:
+        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
+    links = await game_links.links_of_game(request, request.path_params["room_id"])
+    if links is None:
+        return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)
+    body: dict[str, object] = {"id": links.room_id, "spectator": links.spectator_url, "board": links.board}
+    for link in links.players:
+        body[link.role] = _link_json(link)
+    return JSONResponse(body)
+
+
+async def reissue_link_api(request: Request) -> JSONResponse:
+    """``POST /api/games/{room_id}/links/{role}``: revoke a player's link and issue a new one (arbiters only).
+
+    ---
+    summary: Revoke a player's link and issue a new one; the old one stops working at once (arbiters only)
+    operationId: reissueGameLink
+    tags: [games]
+    security: [{session: [], csrf: []}]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+      - {name: role, in: path, required: true, schema: {type: string, enum: [white, black]}}
+    responses:
+      "200":
+        description: The new link, its secret and its generation
+        content: {application/json: {schema: {$ref: "#/components/schemas/ReissuedLink"}}}
+      "401":
+        description: Not signed in as an arbiter
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "403":
+        description: Missing or wrong X-CSRF-Token
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "404":
+        description: No such game, or no such player in it
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+    """
+    if auth.signed_in(request) is None:
+        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
+    if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
+        return refused_response(Refusal(ApiCode.CSRF_FAILED), 403)
+    room_id, role = request.path_params["room_id"], request.path_params["role"]
+    if role not in game_links.PLAYER_ROLES or await game_links.links_of_game(request, room_id) is None:
+        return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)
+    try:
+        link = await game_links.reissue(request, room_id, role)
+    except UnknownGrantError:
+        return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)
+    assert link.secret is not None
+    url = game_links.player_url(game_links.base_url(request), room_id, link.secret)
+    body = {"role": role, "name": link.name, "url": url, "token": link.secret, "generation": link.generation}
+    return JSONResponse(body)
 
 
 OPENAPI = SchemaGenerator(
@@ -297,8 +413,11 @@ OPENAPI = SchemaGenerator(
                     "type": "object",
                     "required": ["white", "black"],
                     "properties": {
-                        "white": {"type": "string", "minLength": 1, "maxLength": 100},
-                        "black": {"type": "string", "minLength": 1, "maxLength": 100},
+                        "white": {"type": "string", "minLength": 1, "maxLength": 80},
+                        "black": {"type": "string", "minLength": 1, "maxLength": 80},
+                        "event": {"type": "string", "maxLength": 100, "description": "The competition"},
+                        "round": {"type": "string", "maxLength": 20},
+                        "board": {"type": "integer", "minimum": 1, "maximum": 1000, "nullable": True},
                         "control": {
                             "description": "A preset name or a time control (default: blitz)",
                             "oneOf": [
@@ -332,6 +451,37 @@ OPENAPI = SchemaGenerator(
                         },
                         "increment_ms": {"type": "integer", "minimum": 0},
                         "delay_ms": {"type": "integer", "minimum": 0, "description": "Not with an increment"},
+                    },
+                },
+                "PlayerLink": {
+                    "type": "object",
+                    "required": ["name", "url", "generation"],
+                    "properties": {
+                        "name": {"type": "string"},
+                        "url": {"type": "string", "nullable": True},
+                        "generation": {"type": "integer", "minimum": 0},
+                    },
+                },
+                "GameLinks": {
+                    "type": "object",
+                    "required": ["id", "spectator", "board"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "spectator": {"type": "string"},
+                        "board": {"type": "integer", "nullable": True},
+                        "white": {"$ref": "#/components/schemas/PlayerLink"},
+                        "black": {"$ref": "#/components/schemas/PlayerLink"},
+                    },
+                },
+                "ReissuedLink": {
+                    "type": "object",
+                    "required": ["role", "name", "url", "token", "generation"],
+                    "properties": {
+                        "role": {"type": "string", "enum": ["white", "black"]},
+                        "name": {"type": "string"},
+                        "url": {"type": "string"},
+                        "token": {"type": "string"},
+                        "generation": {"type": "integer", "minimum": 1},
                     },
                 },
                 "CreatedGame": {
@@ -382,4 +532,6 @@ routes = [
     Route("/api/rooms/{room_id}", room_state),
     Route("/api/session", session_info),
     Route("/api/games", create_game, methods=["POST"]),
+    Route("/api/games/{room_id}/links", game_links_api),
+    Route("/api/games/{room_id}/links/{role}", reissue_link_api, methods=["POST"]),
 ]

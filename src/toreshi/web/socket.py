@@ -52,6 +52,11 @@ PING_BURST = 8
 PING_SAMPLES = 16
 PING_MAX_AGE_MS = 60_000
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation
+CLOSE_REVOKED = 4403
+"""The connection's link was revoked (the arbiter reissued it): the page is told, then the socket is closed."""
+REVOKED = "access"
+"""A room-channel notice that a link of ``role`` was revoked (``toreshi.web.game_links.reissue``): each connection
+of that role checks its link again, and those whose link no longer opens the room are closed."""
 
 
 def server_ms() -> int:
@@ -269,6 +274,8 @@ class Connection:
         self.tasks: list[asyncio.Task[None]] = []
         self.send_lock = asyncio.Lock()
         self.actor = Actor("spectator")
+        self.token: str | None = None
+        """The link's secret this connection came with (checked again when a link of its role is revoked)."""
         self.counted = False
         """Whether this socket is counted in :data:`ACTOR_SOCKETS` (it is from the welcome to the end)."""
         self.owner: LiveRoom | None = None
@@ -328,20 +335,23 @@ class Connection:
             raise ProtocolError("no_room", "there is no such room")
         self.owner = owner
         token = hello.get("token")
-        actor = await self.resolve(self.websocket, token if isinstance(token, str) else None)
+        self.token = token if isinstance(token, str) and token else None
+        actor = await self.resolve(self.websocket, self.token)
         if not ACTOR_SOCKETS.enter(owner.room_id, actor):
             raise ProtocolError("too_many_connections", _("This link is open on too many devices at once."))
         self.actor, self.counted = actor, True
-        await self.send(
-            {
-                "t": "welcome",
-                "protocol": PROTOCOL_VERSION,
-                "room": owner.room_id,
-                "kind": owner.logic.kind,
-                "role": self.actor.role,
-                "name": self.actor.name,
-            }
-        )
+        welcome = {
+            "t": "welcome",
+            "protocol": PROTOCOL_VERSION,
+            "room": owner.room_id,
+            "kind": owner.logic.kind,
+            "role": self.actor.role,
+            "name": self.actor.name,
+        }
+        if self.token is not None and actor.role in ("spectator", "arbiter"):
+            # A link that opens nothing (revoked, or mistyped): the page says so instead of silently watching.
+            welcome["link"] = "refused"
+        await self.send(welcome)
         async with owner.bus.subscribe(owner.channel) as messages:  # subscribe first: no gap before catch-up
             await self.catch_up(_version(hello))
             self.tasks = [
@@ -380,6 +390,9 @@ class Connection:
     async def forward(self, messages: AsyncIterator[dict[str, Any]]) -> None:
         try:
             async for message in messages:
+                if message.get("t") == REVOKED:
+                    await self.check_link(message)
+                    continue
                 batch = [message]
                 while batch[-1].get("more"):
                     # The command's other events were published with it: send them all in one frame.
@@ -395,6 +408,17 @@ class Connection:
                 await self.send_events(fresh)
         except SubscriberOverflowError:
             await self.send({"t": "resync"})
+
+    async def check_link(self, notice: dict[str, Any]) -> None:
+        """A link of ``notice["role"]`` was revoked: if it was this connection's, tell the page and close."""
+        if self.token is None or notice.get("role") != self.actor.role:
+            return
+        again = await self.resolve(self.websocket, self.token)
+        if (again.role, again.name) == (self.actor.role, self.actor.name):
+            return  # another device's link of the same role, or already reissued to this one
+        text = _("This link no longer opens the game: the arbiter has issued a new one.")
+        await self.send({"t": "error", "code": "link_revoked", "message": text})
+        await self.close(CLOSE_REVOKED)
 
     async def ping(self) -> None:
         ping_id = 0
@@ -444,7 +468,8 @@ class Connection:
         try:
             ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped, meta=self.measured()))
         except Refused as refused:
-            await self.send({"t": "refused", "id": command_id, **refusals.message_of(refused)})
+            shown = refusals.message_of(refused, clauses=self.sees_clauses())
+            await self.send({"t": "refused", "id": command_id, **shown})
             return
         except OwnershipLostError:
             await self.refuse(command_id, Refusal(Common.MOVED))
@@ -457,6 +482,11 @@ class Connection:
             await self.send({"t": "failed", "id": command_id, "code": "server_error", "message": text})
             return
         await self.send({"t": "ack", "id": command_id, "v": ack.version})
+
+    def sees_clauses(self) -> bool:
+        """Whether refusals name the regulation's clause: in a togyz room only the arbiter sees clause numbers
+        (TK-…), on the console; players and spectators read what the rule says without its code."""
+        return self.owner is None or self.owner.logic.kind != "togyz" or self.actor.role == "arbiter"
 
     async def refuse(self, command_id: str, refusal: Refusal) -> None:
         await self.send({"t": "refused", "id": command_id, **refusals.as_message(refusal)})

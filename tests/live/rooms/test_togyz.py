@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from toreshi.clock.presets import BLITZ
+from toreshi.clock.presets import BLITZ, CLASSICAL_60
 from toreshi.clock.timecontrol import TimeControl, seconds
 from toreshi.kit.codec import CodecError
 from toreshi.kit.refusal import Common, Refused
@@ -145,7 +145,7 @@ def test_a_corrupt_stored_event_is_an_error_not_a_refusal() -> None:
 
 
 def test_draw_offer_then_accept_ends_the_game_and_both_sign() -> None:
-    room = created()
+    room = created(CLASSICAL_60)  # score sheets are signed in classical games (not in blitz, TK-B2)
     run(room, ARBITER, "start", 0)
     assert run(room, WHITE, "move", 1_000, hole=7, offer_draw=True) == ["move_played", "draw_offered", "clock_pressed"]
     assert room.view(None, 1_000)["draw_offer"] == "white"
@@ -158,6 +158,78 @@ def test_draw_offer_then_accept_ends_the_game_and_both_sign() -> None:
     assert dict(refused(room, WHITE, "sign", 3_200).params) == {"player": "Абай"}
     run(room, BLACK, "sign", 3_500)
     assert room.view(None, 4_000)["signed"] == {"white": True, "black": True}
+
+
+def test_in_blitz_nobody_is_asked_to_sign() -> None:
+    # TK-B2: no score sheets in blitz and rapid: "sign" is never offered, and refused citing the clause.
+    room = created()
+    run(room, ARBITER, "start", 0)
+    run(room, WHITE, "resign", 500)
+    assert room.view(None, 600)["score_sheets"] is False
+    assert "sign" not in room.view(WHITE, 600)["can"] and "sign" not in room.view(BLACK, 600)["can"]
+    assert refused(room, BLACK, "sign", 700).refusal.code is TogyzCode.NO_SCORE_SHEETS
+    classical = created(CLASSICAL_60)
+    run(classical, ARBITER, "start", 0)
+    run(classical, WHITE, "resign", 500)
+    assert classical.view(None, 600)["score_sheets"] is True and "sign" in classical.view(BLACK, 600)["can"]
+
+
+def test_an_absent_players_board_is_not_playable_until_the_arbiter_records_the_arrival() -> None:
+    room = created()
+    run(room, ARBITER, "start", 0, absent=["white"])
+    state = room.view(WHITE, 1_000)
+    assert state["absent"] == ["white"] and state["legal"] == [] and state["previews"] == {}
+    assert "move" not in state["can"]
+    late = refused(room, WHITE, "move", 1_000, hole=7)
+    assert (late.refusal.code, dict(late.params)) == (TogyzCode.NOT_ARRIVED, {"player": "Абай", "clause": "TK-C6"})
+    run(room, ARBITER, "arrive", 2_000, side="white")
+    state = room.view(WHITE, 2_000)
+    assert state["absent"] == [] and state["legal"] == list(range(1, 10)) and "move" in state["can"]
+
+
+def test_each_playable_hole_is_previewed_by_the_rules() -> None:
+    # TK-B6: the page previews a selected hole before it is played; the server says what the hole would do.
+    room = created()
+    run(room, ARBITER, "start", 0)
+    previews = room.view(None, 10)["previews"]
+    assert set(previews) == {str(hole) for hole in range(1, 10)}
+    assert previews["7"] == {"landing": 6, "side": "black", "captured": 10, "tuzdyk": False, "kazan": 10}
+    assert previews["1"] == {"landing": 9, "side": "white", "captured": 0, "tuzdyk": False, "kazan": 0}
+    run(room, WHITE, "move", 1_000, hole=7)
+    assert room.view(None, 1_000)["kazans"]["white"] == previews["7"]["kazan"]
+
+
+def test_in_automatic_flag_mode_a_player_never_claims_the_flag() -> None:
+    room = TogyzRoom()
+    control = TimeControl.sudden_death(seconds(10)).to_dict()
+    run(room, ARBITER, "create", 0, white="Абай", black="Болат", control=control, settings={"flag_mode": "automatic"})
+    run(room, ARBITER, "start", 0)
+    # Past White's deadline, before the timer has recorded the fall: Black is not offered a race against it.
+    assert "claim_flag" not in room.view(BLACK, 10_500)["can"]
+    refusal = refused(room, BLACK, "claim_flag", 10_500)
+    assert (refusal.refusal.code, dict(refusal.params)) == (TogyzCode.FLAG_IS_AUTOMATIC, {"clause": "TK-B10"})
+    assert run(room, ARBITER, "claim_flag", 10_500) == ["flag_fell"]  # the arbiter announces it (TK-B10)
+
+
+def test_the_setup_is_confirmed_by_both_players_before_the_arbiter_starts() -> None:
+    # TK-B4, TK-B5: when the arbiter starts the clock once both are ready, both first confirm the set-up.
+    room = TogyzRoom()
+    run(room, ARBITER, "create", 0, white="Абай", black="Болат", control=BLITZ.to_dict(),
+        settings={"start_mode": "when_ready"})  # fmt: skip
+    assert room.view(None, 0)["setup"] == {"confirmed": {"white": False, "black": False}, "complaints": [],
+                                            "required": True}  # fmt: skip
+    assert "confirm_setup" in room.view(WHITE, 0)["can"] and "complain_setup" in room.view(WHITE, 0)["can"]
+    assert "start" not in room.view(ARBITER, 0)["can"]
+    run(room, WHITE, "confirm_setup", 1)
+    run(room, BLACK, "complain_setup", 2)
+    assert room.view(None, 2)["setup"]["confirmed"] == {"white": False, "black": False}
+    run(room, WHITE, "confirm_setup", 3)
+    run(room, BLACK, "confirm_setup", 4)
+    assert "start" in room.view(ARBITER, 5)["can"] and "confirm_setup" not in room.view(WHITE, 5)["can"]
+    run(room, ARBITER, "start", 5)
+    late = refused(room, BLACK, "complain_setup", 6)
+    assert (late.refusal.code, dict(late.params)) == (TogyzCode.SETUP_COMPLAINT_TOO_LATE, {"clause": "TK-B5"})
+    assert "complain_setup" not in room.view(BLACK, 6)["can"]
 
 
 def test_the_ending_is_told_by_a_note_and_the_player_it_names() -> None:

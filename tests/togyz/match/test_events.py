@@ -116,7 +116,7 @@ def test_bad_event_dicts_are_refused_with_the_field_named(data: dict[str, object
 
 
 def test_every_event_type_is_registered_once() -> None:
-    assert len(GAME_EVENTS) == 22 and len(MATCH_EVENTS) == 2
+    assert len(GAME_EVENTS) == 24 and len(MATCH_EVENTS) == 2
     assert EVENTS.names == tuple(cls.type for cls in (*GAME_EVENTS, *MATCH_EVENTS))
     created = started().events[0]
     assert isinstance(created, GameCreated) and created.type == "game_created"
@@ -147,6 +147,12 @@ LEGACY_LOG: list[tuple[str, dict[str, Any]]] = [
 ]  # fmt: skip
 
 
+ADDED_TO_GAME_CREATED: dict[str, Any] = {"event": "", "round": "", "board": None}
+"""The record's heading (competition, round, board), added after the kit: empty for the old single games."""
+ADDED_TO_SETTINGS: dict[str, Any] = {"score_sheets": None}
+"""TK-B2: whether sheets are kept, by the time control unless set."""
+
+
 def _same_game_today() -> Game:
     settings = GameSettings(flag_mode=FlagMode.CLAIM, lag_compensation=True)
     game = Game.create("Асқар", "Бекзат", CLASSICAL_40_2H_1H, settings, now_ms=0)
@@ -169,8 +175,12 @@ def test_a_log_written_before_the_kit_replays_identically() -> None:
     assert room.game is not None
     assert room.game.events == today.events and room.game.state == today.state
     assert room.game.state.result is GameResult.BLACK_WINS and not room.adjournment_requested
-    # Read back and written again, the log is in today's form: the same fields, "type" instead of "kind".
+    # Read back and written again, the log is in today's form: the same fields, "type" instead of "kind", and the
+    # fields added since (each with the default an old log is read with, and nothing else).
     rewritten = [event_to_dict(event) for event in room.game.events]
     legacy = [payload for kind, payload in LEGACY_LOG if kind != "adjournment_requested"]
-    assert rewritten == [{"type": old["kind"], **{k: v for k, v in old.items() if k != "kind"}} for old in legacy]
+    today_form = [{"type": old["kind"], **{k: v for k, v in old.items() if k != "kind"}} for old in legacy]
+    today_form[0] = {**today_form[0], **ADDED_TO_GAME_CREATED}
+    today_form[0]["settings"] = {**today_form[0]["settings"], **ADDED_TO_SETTINGS}
+    assert rewritten == today_form
     assert Game.from_dicts(legacy).state == today.state

@@ -9,8 +9,9 @@ from pathlib import Path
 
 from toreshi.clock import CLASSICAL_40_2H_1H, CLASSICAL_60, TimeControl, minutes, seconds
 from toreshi.togyz import BLACK, WHITE, Termination
-from toreshi.togyz.match.export import format_clock, pgn_time_control, score_sheet_html, to_pgn
+from toreshi.togyz.match.export import SheetMove, format_clock, pgn_time_control, score_sheet, to_pgn
 from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.pgn import read_game, read_games
 from toreshi.togyz.replay import replay
 
@@ -60,14 +61,22 @@ def test_pgn_time_control_tags() -> None:
 
 
 def test_score_sheet_has_the_columns_marks_result_and_signatures() -> None:
-    g = new_game().start(now_ms=0).move(WHITE, 7, now_ms=1_000, offer_draw=True)
-    g = g.move(BLACK, 9, now_ms=2_000).resign(WHITE, now_ms=3_000).sign(BLACK, now_ms=4_000)
-    html = score_sheet_html(g.state, event="Club <cup>", round_label="Round 3", date="2026-11-30")
-    assert "<th>№</th><th>Бастаушы</th><th>Қостаушы</th>" in html
-    assert '<tr><td>1</td><td class="offer">76(10) =</td><td>98</td></tr>' in html
-    assert "0–1" in html and "white resigned" in html
-    assert "Club &lt;cup&gt;" in html and "<cup>" not in html
-    assert html.count('class="signature"') == 2 and html.count("қол қойылды") == 1
+    g = Game.create("Abay", "Bolat", CLASSICAL_60, now_ms=0, event="Club cup", round="3", board=2).start(now_ms=0)
+    g = g.move(WHITE, 7, now_ms=1_000, offer_draw=True).move(BLACK, 9, now_ms=2_000).move(WHITE, 1, now_ms=2_500)
+    g = g.resign(WHITE, now_ms=3_000).sign(BLACK, now_ms=4_000)
+    sheet = score_sheet(g.state)
+    third = g.state.plies[2].token
+    assert sheet.moves == (SheetMove(1, "76(10)", "98", white_offer=True), SheetMove(2, third, ""))
+    assert (sheet.event, sheet.round, sheet.board) == ("Club cup", "3", 2)
+    assert sheet.result is GameResult.BLACK_WINS and sheet.kept and sheet.signed == (False, True)
+    assert '[Event "Club cup"]' in to_pgn(g.state) and '[Round "3"]' in to_pgn(g.state)
+
+
+def test_no_score_sheet_is_kept_in_blitz_and_rapid_but_the_record_is() -> None:
+    # TK-B2: the sheet of a blitz game is the record only (nobody signs it); the moves are all there.
+    g = new_game().start(now_ms=0).move(WHITE, 7, now_ms=1_000).resign(BLACK, now_ms=2_000)
+    sheet = score_sheet(g.state)
+    assert not sheet.kept and sheet.moves == (SheetMove(1, "76(10)", ""),)
 
 
 def test_playok_games_replayed_live_export_to_the_same_movetext(shared_data: Path) -> None:

@@ -28,10 +28,43 @@ def test_round_start_runs_the_bastaushy_clock() -> None:
 
 
 def test_arbiter_starts_blitz_when_both_are_ready() -> None:
-    # TK-B4: one arbiter per pair starts the clock once both players are ready.
+    # TK-B4: one arbiter per pair starts the clock once both players are ready (and have checked the set-up).
     game = new_game(settings=GameSettings(start_mode=StartMode.WHEN_READY))
     assert refusal(lambda: game.start(now_ms=0, absent=[BLACK])) == (TogyzCode.START_WHEN_READY, {"clause": "TK-B4"})
+    game = game.confirm_setup(WHITE, now_ms=5).confirm_setup(BLACK, now_ms=6)
     assert game.start(now_ms=10).state.clock.running_side is WHITE
+
+
+def test_both_players_check_the_setup_before_the_start_and_cannot_complain_after() -> None:
+    # TK-B5: players check the starting set-up before the game; no complaint about it is accepted after the start.
+    game = new_game(settings=GameSettings(start_mode=StartMode.WHEN_READY))
+    assert refusal(lambda: game.start(now_ms=1)) == (
+        TogyzCode.SETUP_NOT_CONFIRMED,
+        {"player": "Abay", "clause": "TK-B5"},
+    )
+    game = game.confirm_setup(WHITE, now_ms=2)
+    assert refusal(lambda: game.confirm_setup(WHITE, now_ms=3)) == (
+        TogyzCode.SETUP_ALREADY_CONFIRMED,
+        {"player": "Abay"},
+    )
+    assert refusal(lambda: game.start(now_ms=3)) == (
+        TogyzCode.SETUP_NOT_CONFIRMED,
+        {"player": "Bolat", "clause": "TK-B5"},
+    )
+    # A fault found before the start: it is put right and both check again.
+    complained = game.complain_setup(BLACK, now_ms=4)
+    assert complained.state.setup_confirmed == frozenset() and complained.state.setup_complaints == ((BLACK, 4),)
+    ready = complained.confirm_setup(BLACK, now_ms=5).confirm_setup(WHITE, now_ms=6)
+    live = ready.start(now_ms=7)
+    assert live.state.status is GameStatus.LIVE
+    assert refusal(lambda: live.complain_setup(BLACK, now_ms=8)) == (
+        TogyzCode.SETUP_COMPLAINT_TOO_LATE,
+        {"clause": "TK-B5"},
+    )
+    assert refusal(lambda: live.confirm_setup(BLACK, now_ms=8))[0] is TogyzCode.SETUP_COMPLAINT_TOO_LATE
+    # At the round start (classical) the clock runs without waiting; the set-up still cannot be complained of after.
+    assert refusal(lambda: started().complain_setup(WHITE, now_ms=10))[0] is TogyzCode.SETUP_COMPLAINT_TOO_LATE
+    assert Game.replay(live.events).state == live.state
 
 
 def test_moves_only_by_the_player_to_move() -> None:
@@ -394,6 +427,17 @@ def test_arbiter_adds_extra_time() -> None:
     assert game.state.clock.remaining(BLACK, 5_000) == minutes(8)
 
 
+def test_taking_more_time_than_is_left_is_refused() -> None:
+    # A typo (−99999 s) must not empty a dial: White would show 0:00 and lose on time at once.
+    game = started(BLITZ)
+    assert refusal(lambda: game.add_time(WHITE, -99_999_000, now_ms=60_000)) == (
+        TogyzCode.TIME_BELOW_ZERO,
+        {"player": "Abay", "remaining": "6:00", "taken": "27:46:39"},
+    )
+    emptied = game.add_time(WHITE, -minutes(6), now_ms=60_000)  # exactly what is left: allowed
+    assert emptied.state.clock.remaining(WHITE, 60_000) == 0
+
+
 # --- late arrival and default ------------------------------------------------------------------------
 
 
@@ -465,14 +509,15 @@ def test_postponed_game_starts_later() -> None:
 # --- signing and protests ----------------------------------------------------------------------------
 
 
-def _finished() -> Game:
-    return started().move(WHITE, 7, now_ms=1_000).resign(BLACK, now_ms=2_000)
+def _finished(control: TimeControl = CLASSICAL_60) -> Game:
+    """A game over at 2 s; classical by default: score sheets are kept and signed (not in blitz, TK-B2)."""
+    return started(control).move(WHITE, 7, now_ms=1_000).resign(BLACK, now_ms=2_000)
 
 
 def test_unsigned_result_gives_a_warning_after_30_minutes() -> None:
     # TK-P9: a player who has not signed within 30 minutes and filed no protest receives a warning.
     game = _finished()
-    assert refusal(lambda: started().sign(WHITE, now_ms=10)) == (TogyzCode.SIGN_BEFORE_END, {})
+    assert refusal(lambda: started(CLASSICAL_60).sign(WHITE, now_ms=10)) == (TogyzCode.SIGN_BEFORE_END, {})
     game = game.sign(WHITE, now_ms=60_000)
     assert refusal(lambda: game.sign(WHITE, now_ms=61_000)) == (TogyzCode.ALREADY_SIGNED, {"player": "Abay"})
     assert game.state.unsigned_warnings(2_000 + minutes(30) - 1) == []
@@ -481,6 +526,41 @@ def test_unsigned_result_gives_a_warning_after_30_minutes() -> None:
     assert late.state.unsigned_warnings(2_000 + minutes(40)) == [BLACK]
     protested = game.file_protest(BLACK, now_ms=2_000 + minutes(20))
     assert protested.state.unsigned_warnings(2_000 + minutes(40)) == []
+
+
+def test_blitz_and_rapid_keep_no_score_sheets_so_nobody_signs_and_nobody_is_warned() -> None:
+    # TK-B2: no score sheets in blitz and rapid; the record of the moves is kept all the same.
+    for control in (BLITZ, TimeControl.sudden_death(minutes(20))):
+        game = _finished(control)
+        assert not game.state.keeps_score_sheets
+        assert refusal(lambda game=game: game.sign(WHITE, now_ms=3_000)) == (  # type: ignore[misc]
+            TogyzCode.NO_SCORE_SHEETS,
+            {"clause": "TK-B2"},
+        )
+        assert game.state.unsigned_warnings(2_000 + minutes(31)) == []  # no TK-P9 warning
+        assert [ply.token for ply in game.state.plies] == ["76(10)"]
+    organiser_says_kept = started(BLITZ, GameSettings(score_sheets=True)).move(WHITE, 7, now_ms=1)
+    organiser_says_kept = organiser_says_kept.resign(BLACK, now_ms=2)
+    assert organiser_says_kept.state.unsigned_warnings(2 + minutes(31)) == [WHITE, BLACK]
+    assert organiser_says_kept.sign(WHITE, now_ms=3).state.signed_at[WHITE] == 3
+    assert not _finished(CLASSICAL_60).state.unsigned_warnings(2_000) and _finished().state.keeps_score_sheets
+
+
+def test_one_protest_per_game_and_side() -> None:
+    # Issue 13: a repeated protest is refused, never stored a second time (the tournament's desk decides it).
+    game = _finished().file_protest(BLACK, now_ms=3_000)
+    assert refusal(lambda: game.file_protest(BLACK, now_ms=4_000)) == (
+        TogyzCode.PROTEST_ALREADY_FILED,
+        {"player": "Bolat"},
+    )
+    assert len(game.file_protest(WHITE, now_ms=4_000).state.protests) == 2
+
+
+def test_the_two_players_must_have_different_names() -> None:
+    assert refusal(lambda: Game.create("Асқар  Бек", "асқар бек", BLITZ, now_ms=0)) == (
+        TogyzCode.SAME_NAMES,
+        {"name": "Асқар  Бек"},
+    )
 
 
 def test_protest_after_signing_is_accepted_but_not_considered() -> None:

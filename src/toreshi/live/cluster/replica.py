@@ -26,6 +26,9 @@ from toreshi.live.timeline import Clocks, RoomTimeline
 
 log = logging.getLogger(__name__)
 
+ACCESS_NOTICE = "access"
+"""The room-channel notice of a revoked link (``toreshi.web.game_links``), relayed to this instance's sockets."""
+
 
 class Replica:
     """Follows one room: ``start`` loads it and subscribes; ``close`` stops following."""
@@ -76,6 +79,9 @@ class Replica:
                         version = message.get("v")
                         if isinstance(version, int) and version > self.version:
                             await self.sync()
+                        elif message.get("t") == ACCESS_NOTICE:
+                            # A revoked link (not an event): this instance's sockets of the room check theirs.
+                            await self.local.publish(self.channel, message)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # an overflowed or broken subscription: subscribe again, repair from the log

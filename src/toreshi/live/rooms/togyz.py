@@ -25,8 +25,9 @@ from toreshi.togyz.match.commands import COMMANDS
 from toreshi.togyz.match.core import Match
 from toreshi.togyz.match.events import EnvelopeOpened, GameEvent, event_from_dict, event_to_dict
 from toreshi.togyz.match.game import Game
-from toreshi.togyz.match.state import EndNote, GameStatus
-from toreshi.togyz.position import BLACK, WHITE, Side
+from toreshi.togyz.match.settings import StartMode
+from toreshi.togyz.match.state import EndNote, GameState, GameStatus
+from toreshi.togyz.position import BLACK, WHITE, Position, Side
 
 KIND = "togyz"
 PLAYER_ROLES = core.PLAYERS
@@ -35,6 +36,18 @@ ARBITER = core.ARBITER
 
 def side_name(side: Side | None) -> str | None:
     return None if side is None else ("white" if side is WHITE else "black")
+
+
+def _preview(board: Position, hole: int) -> Payload:
+    """Where the last kumalak of ``hole`` lands and what it takes: a capture, a tuzdyk, the mover's kazan after."""
+    played = board.copy().play(hole)
+    return {
+        "landing": played.landing,
+        "side": side_name(played.landing_side),
+        "captured": played.captured,
+        "tuzdyk": played.tuzdyk,
+        "kazan": played.kazan,
+    }
 
 
 def _decided(event: GameEvent) -> Decided:
@@ -48,6 +61,8 @@ class TogyzRoom:
 
     def __init__(self) -> None:
         self.match = Match()
+        self._previews: tuple[object, dict[str, Payload]] = (None, {})
+        """The previews of the last state viewed (every connection's view of one state shares them)."""
 
     @property
     def game(self) -> Game | None:
@@ -106,6 +121,7 @@ class TogyzRoom:
         clock = state.clock
         ending = state.ending
         at = state.last_at_ms if clock.running_side is None else now_ms
+        legal = core.playable_holes(state)
         view: Payload = {
             "kind": KIND,
             "status": "running" if state.status is GameStatus.LIVE else state.status.value,
@@ -114,7 +130,11 @@ class TogyzRoom:
             "kazans": {"white": board.kazans[WHITE], "black": board.kazans[BLACK]},
             "tuzdyks": {"white": board.tuzdyk(WHITE), "black": board.tuzdyk(BLACK)},
             "turn": side_name(board.turn),
-            "legal": core.playable_holes(state),
+            "legal": legal,
+            # What each playable hole would do (TK-B6: a tap selects and previews, a second tap plays): computed
+            # by the rules here, so that the page never sows kumalaks by a second implementation of them.
+            "previews": self._previews_of(state, legal),
+            "absent": [side_name(side) for side in (WHITE, BLACK) if side in state.absent],
             "moves": [
                 {"ply": number, "side": side_name(ply.side), "token": ply.token, "draw_offer": ply.draw_offered}
                 for number, ply in enumerate(state.plies, start=1)
@@ -148,7 +168,21 @@ class TogyzRoom:
             }
         view["adjournment_requested"] = self.match.adjournment_requested
         view["sealed_move"] = state.sealed_hole
+        view["setup"] = {
+            "confirmed": {side_name(side): side in state.setup_confirmed for side in (WHITE, BLACK)},
+            "complaints": [side_name(side) for side, _at in state.setup_complaints],
+            "required": state.settings.start_mode is StartMode.WHEN_READY,
+        }
+        view["score_sheets"] = state.keeps_score_sheets
+        view["label"] = {"event": state.event, "round": state.round, "board": state.board_number}
         return view
+
+    def _previews_of(self, state: GameState, legal: list[int]) -> dict[str, Payload]:
+        cached_state, previews = self._previews
+        if cached_state is not state:
+            previews = {str(hole): _preview(state.board, hole) for hole in legal}
+            self._previews = (state, previews)
+        return previews
 
     def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         shown = dict(event.payload)

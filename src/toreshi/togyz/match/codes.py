@@ -40,6 +40,12 @@ class TogyzCode(RefusalCode):
     DEFAULT_TOO_EARLY = "default_too_early"
     """Only ``minutes`` of the ``limit`` have passed since the round start (``clause``)."""
     NOBODY_ABSENT = "nobody_absent"
+    SETUP_NOT_CONFIRMED = "setup_not_confirmed"
+    """``player`` has not confirmed the set-up yet: the arbiter starts the clock once both have (``clause``)."""
+    SETUP_ALREADY_CONFIRMED = "setup_already_confirmed"
+    """``player`` has already confirmed the set-up."""
+    SETUP_COMPLAINT_TOO_LATE = "setup_complaint_too_late"
+    """The game has started: no complaint about the set-up is accepted any more (``clause``)."""
 
     # --- moves and the clock -------------------------------------------------------------------------------
     NOT_YOUR_TURN = "not_your_turn"
@@ -78,6 +84,8 @@ class TogyzCode(RefusalCode):
     """``player`` made the ``moves`` the period requires (``clause``)."""
     FLAGGED_SIDE_UNKNOWN = "flagged_side_unknown"
     """The arbiter must say whose flag fell (none or both are down)."""
+    FLAG_IS_AUTOMATIC = "flag_is_automatic"
+    """In automatic mode the clock itself records a flag fall; a player does not claim it (``clause``)."""
 
     # --- adjournment and the sealed move -------------------------------------------------------------------
     SEAL_WITHOUT_ADJOURNMENT = "seal_without_adjournment"
@@ -104,11 +112,21 @@ class TogyzCode(RefusalCode):
     """``clause``: a postponement is for a recognised reason."""
     UNKNOWN_SETTING = "unknown_setting"
     """``field`` is not a game setting."""
+    TIME_BELOW_ZERO = "time_below_zero"
+    """``player`` has ``remaining`` (m:ss) left: taking ``taken`` (m:ss) would leave less than nothing."""
+    TIME_ABOVE_LIMIT = "time_above_limit"
+    """Adding to ``player``'s dial would make it ``after`` (h:mm:ss), more than a clock holds (``limit``)."""
+    SAME_NAMES = "same_names"
+    """Both players are called ``name``: a record, the links and the standings could not tell them apart."""
 
     # --- after the end -------------------------------------------------------------------------------------
     SIGN_BEFORE_END = "sign_before_end"
+    NO_SCORE_SHEETS = "no_score_sheets"
+    """No score sheets are kept in this game (blitz and rapid, ``clause``): there is nothing to sign."""
     ALREADY_SIGNED = "already_signed"
     """``player`` has already signed."""
     PROTEST_BEFORE_END = "protest_before_end"
     PROTEST_TOO_LATE = "protest_too_late"
     """``minutes`` have passed since the end, more than the ``limit`` (``clause``)."""
+    PROTEST_ALREADY_FILED = "protest_already_filed"
+    """A protest on behalf of ``player`` is already filed (one per game and side until it is decided)."""

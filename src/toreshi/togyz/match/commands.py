@@ -34,8 +34,16 @@ HOLE = spec(minimum=1, maximum=9)
 MAX_LAG_MS = 60_000
 """More lag than a minute is not lag; the clock forgives at most the player's quota anyway."""
 MAX_CLOCK_MS = 24 * 60 * MS_PER_MINUTE
+"""No dial holds more than a day."""
+MAX_TIME_CHANGE_MS = 10**12
+"""What ``add_time`` reads at all: beyond it a number is not a time. Within it, the game itself refuses a change
+that would leave a dial below zero or above :data:`MAX_CLOCK_MS`, saying so in minutes and seconds."""
 REASON = spec(max_length=500)
 SALT = spec(max_length=200)
+MAX_PLAYER_NAME = 80
+"""A player's name: what the store's ``room_grants.name`` holds beside each secret link."""
+PLAYER_NAME = spec(name=True, max_length=MAX_PLAYER_NAME)
+MAX_BOARDS = 1_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,13 +58,17 @@ class TogyzCommand:
 
 @dataclass(frozen=True, slots=True)
 class Create(TogyzCommand):
-    """A new game: the players' names, the time control and the organiser's settings (only before it exists)."""
+    """A new game: the players' names, the time control and the organiser's settings (only before it exists);
+    ``event``, ``round`` and ``board`` head its record when it belongs to a competition."""
 
     type: ClassVar[str] = "create"
-    white: str = field(metadata=spec(name=True))
-    black: str = field(metadata=spec(name=True))
+    white: str = field(metadata=PLAYER_NAME)
+    black: str = field(metadata=PLAYER_NAME)
     control: TimeControl
     settings: GameSettings = field(default_factory=GameSettings)
+    event: str = field(default="", metadata=spec(max_length=100))
+    round: str = field(default="", metadata=spec(max_length=20))
+    board: int | None = field(default=None, metadata=spec(minimum=1, maximum=MAX_BOARDS))
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +97,20 @@ class DeclareDefault(TogyzCommand):
 
 
 # --- the players ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ConfirmSetup(TogyzCommand):
+    """The player has checked the starting set-up (TK-B5)."""
+
+    type: ClassVar[str] = "confirm_setup"
+
+
+@dataclass(frozen=True, slots=True)
+class ComplainSetup(TogyzCommand):
+    """The player reports a fault in the set-up: accepted before the start only (TK-B5)."""
+
+    type: ClassVar[str] = "complain_setup"
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,7 +200,7 @@ class AddTime(TogyzCommand):
 
     type: ClassVar[str] = "add_time"
     side: Side
-    ms: int = field(metadata=spec(minimum=-MAX_CLOCK_MS, maximum=MAX_CLOCK_MS))
+    ms: int = field(metadata=spec(minimum=-MAX_TIME_CHANGE_MS, maximum=MAX_TIME_CHANGE_MS))
     reason: str = field(default="", metadata=REASON)
 
 
@@ -254,6 +280,8 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     Start,
     Arrive,
     DeclareDefault,
+    ConfirmSetup,
+    ComplainSetup,
     Move,
     Press,
     OfferDraw,

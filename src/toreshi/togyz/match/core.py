@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+from toreshi.clock.flag import FlagMode
 from toreshi.clock.gameclock import ClockState
 from toreshi.kit import core as kit
 from toreshi.kit.core import Actor, Context, Decision
@@ -39,6 +40,8 @@ from toreshi.togyz.match.commands import (
     Arrive,
     CancelAdjournment,
     ClaimFlag,
+    ComplainSetup,
+    ConfirmSetup,
     Create,
     Decide,
     DeclareDefault,
@@ -82,6 +85,8 @@ PLAYER_COMMANDS = frozenset(
         "pause",
         "adjourn",
         "file_protest",
+        "confirm_setup",
+        "complain_setup",
     }
 )
 ARBITER_COMMANDS = frozenset(
@@ -172,8 +177,9 @@ def due(match: Match, now_ms: int) -> Sequence[GameEvent]:
 
 
 def playable_holes(state: GameState) -> list[int]:
-    """The holes the player to move may sow from now: only the sealed move right after the envelope is opened."""
-    if state.status is not GameStatus.LIVE or state.move_pending:
+    """The holes the player to move may sow from now: none while that player has not arrived (TK-C6), only the
+    sealed move right after the envelope is opened (TK-A4)."""
+    if state.status is not GameStatus.LIVE or state.move_pending or state.board.turn in state.absent:
         return []
     legal = state.board.legal_moves()
     if state.sealed_hole is not None:
@@ -197,7 +203,8 @@ def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
     else:
         holes = playable_holes(state)
         probes = [Move(holes[0])] if holes else []
-        probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag()]
+        probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag(), ConfirmSetup(),
+                   ComplainSetup()]  # fmt: skip
         if holes:
             probes.append(Adjourn(holes[0], PROBE_SALT))
     now = max(now_ms, state.last_at_ms)
@@ -213,12 +220,16 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
     match probe:
         case Sign():
             return True
+        case ConfirmSetup() | ComplainSetup():
+            return state.started
         case Move():
             return side is not state.board.turn
         case AcceptDraw() | DeclineDraw():
             return side is None or state.draw_offer is not side.other
         case Press() | OfferDraw():
             return not state.move_pending or state.clock.active is not side
+        case ClaimFlag() if side is not None and state.settings.flag_mode is FlagMode.AUTOMATIC:
+            return True
         case ClaimFlag() | ExtendBothFlags():
             return state.clock.state is ClockState.NOT_STARTED or all(
                 state.clock.remaining(player, now) > 0 for player in (WHITE, BLACK)
@@ -241,7 +252,16 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
 
 def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequence[GameEvent]:
     if isinstance(command, Create):
-        created = Game.create(command.white, command.black, command.control, command.settings, now_ms=now)
+        created = Game.create(
+            command.white,
+            command.black,
+            command.control,
+            command.settings,
+            now_ms=now,
+            event=command.event,
+            round=command.round,
+            board=command.board,
+        )
         return created.events
     assert match.game is not None  # admitted: only ``create`` comes before the game
     state = match.game.state
@@ -273,7 +293,14 @@ def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
         case Adjourn(hole=hole, salt=salt):
             return game.adjourn(side, hole, salt, now_ms=now)
         case ClaimFlag():
+            if game.state.settings.flag_mode is FlagMode.AUTOMATIC:
+                # TK-B10: the clock records the fall itself; the opponent is not to race the timer for it.
+                raise Refused(TogyzCode.FLAG_IS_AUTOMATIC, clause="TK-B10")
             return game.claim_flag(caller, now_ms=now)  # a player claims the opponent's flag, whatever it names
+        case ConfirmSetup():
+            return game.confirm_setup(side, now_ms=now)
+        case ComplainSetup():
+            return game.complain_setup(side, now_ms=now)
         case Pause():
             return game.pause(caller, now_ms=now)
         case OfferDraw():

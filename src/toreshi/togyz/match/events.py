@@ -65,6 +65,12 @@ class GameCreated(GameEvent):
     black: str
     control: TimeControl
     settings: GameSettings
+    event: str = ""
+    """What the record's heading names: the competition (PGN ``Event``), empty for a single game."""
+    round: str = ""
+    """The round, as the competition numbers it (PGN ``Round``)."""
+    board: int | None = None
+    """The board number in the round, when the game belongs to one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +79,22 @@ class GamePostponed(GameEvent):
 
     type: ClassVar[str] = "game_postponed"
     reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetupConfirmed(GameEvent):
+    """TK-B5: ``side`` has checked the starting set-up (before the start)."""
+
+    type: ClassVar[str] = "setup_confirmed"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class SetupComplained(GameEvent):
+    """TK-B5: ``side`` reports a fault in the set-up before the start; both players check it again afterwards."""
+
+    type: ClassVar[str] = "setup_complained"
+    side: Side
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,6 +268,8 @@ class AdjournmentCancelled(GameEvent):
 GAME_EVENTS: tuple[type[GameEvent], ...] = (
     GameCreated,
     GamePostponed,
+    SetupConfirmed,
+    SetupComplained,
     GameStarted,
     PlayerArrived,
     MovePlayed,

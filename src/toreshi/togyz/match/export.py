@@ -1,4 +1,4 @@
-"""A finished (or running) game written out: PlayOK PGN with clock times, and a printable HTML score sheet.
+"""A finished (or running) game written out: PlayOK PGN with clock times, and the content of its score sheet.
 
 The PGN is PlayOK's dialect (rules §6.3) — tags, ``N. white black`` movetext with annotated two-digit tokens, the
 result, ``{zero}`` after an atsyz ending — plus a comment after each pressed move with the mover's time left in the
@@ -27,7 +27,7 @@ result, ``{zero}`` after an atsyz ending — plus a comment after each pressed m
 from __future__ import annotations
 
 from collections.abc import Mapping
-from html import escape
+from dataclasses import dataclass
 
 from toreshi.clock.timecontrol import TimeControl
 from toreshi.togyz.match.result import GameResult
@@ -82,10 +82,10 @@ def to_pgn(state: GameState, headers: Mapping[str, str] | None = None, *, column
     """The game in PlayOK PGN with clock comments. ``headers`` adds or overrides tags (Event, Date, Round…)."""
     result = state.result
     tags = {
-        "Event": "?",
+        "Event": state.event or "?",
         "Site": "toreshi",
         "Date": "????.??.??",
-        "Round": "-",
+        "Round": state.round or "-",
         "White": state.white,
         "Black": state.black,
         "Result": _PGN_RESULTS[result] if result else "*",
@@ -121,54 +121,69 @@ def to_pgn(state: GameState, headers: Mapping[str, str] | None = None, *, column
     return "\n".join([*tag_lines, "", *lines]) + "\n\n"
 
 
-_SHEET_STYLE = """
-body { font-family: "DejaVu Sans", Arial, sans-serif; margin: 1.5cm; }
-h1 { font-size: 1.3em; margin: 0 0 .4em; }
-table.moves { border-collapse: collapse; width: 100%; }
-table.moves th, table.moves td { border: 1px solid #000; padding: 2px 6px; text-align: center; }
-td.offer { font-weight: bold; }
-.signatures { display: flex; gap: 3em; margin-top: 2em; }
-.signature { flex: 1; border-top: 1px solid #000; padding-top: .3em; }
-@media print { body { margin: 1cm; } }
-"""
+@dataclass(frozen=True, slots=True)
+class SheetMove:
+    """One move number of a score sheet: White's and Black's tokens, each with its ``=`` mark (TK-R8)."""
+
+    number: int
+    white: str
+    black: str
+    white_offer: bool = False
+    black_offer: bool = False
 
 
-def score_sheet_html(state: GameState, *, event: str = "", round_label: str = "", date: str = "") -> str:
-    """A printable score sheet (жазу бланкасы): № / Бастаушы / Қостаушы, ``=`` marks, the result, signatures."""
-    rows = []
+@dataclass(frozen=True, slots=True)
+class ScoreSheet:
+    """What the printed score sheet (жазу бланкасы) holds, in the order of the form: the heading, the moves in
+    two columns with their ``=`` marks, the result and whether each player signed. The web layer prints it in
+    the page's language; in blitz and rapid (``kept`` false, TK-B2) it is the record only, with no signatures."""
+
+    white: str
+    black: str
+    event: str
+    round: str
+    board: int | None
+    control: TimeControl
+    moves: tuple[SheetMove, ...]
+    result: GameResult | None
+    kept: bool
+    """Score sheets are kept in this game (not blitz or rapid, TK-B2): the players sign it."""
+    signed: tuple[bool, bool]
+
+
+def score_sheet(state: GameState) -> ScoreSheet:
+    """The score sheet of a game as it stands.
+
+    >>> from toreshi.clock import CLASSICAL_60
+    >>> from toreshi.togyz.match.game import Game
+    >>> game = Game.create("Abay", "Bolat", CLASSICAL_60, now_ms=0).start(now_ms=0)
+    >>> game = game.move(WHITE, 7, now_ms=1_000, offer_draw=True).move(WHITE.other, 9, now_ms=2_000)
+    >>> score_sheet(game.state).moves
+    (SheetMove(number=1, white='76(10)', black='98', white_offer=True, black_offer=False),)
+    """
+    moves = []
     for number, start in enumerate(range(0, len(state.plies), 2), start=1):
-        cells = []
-        for ply in state.plies[start : start + 2]:
-            mark = " =" if ply.draw_offered else ""
-            css = ' class="offer"' if ply.draw_offered else ""
-            cells.append(f"<td{css}>{escape(ply.token)}{mark}</td>")
-        while len(cells) < 2:
-            cells.append("<td></td>")
-        rows.append(f"<tr><td>{number}</td>{''.join(cells)}</tr>")
-    result = state.result.symbol if state.result else ""
-    reason = escape(state.ending.reason) if state.ending else ""
-    signatures = []
-    for side, label, name in ((WHITE, "Бастаушы", state.white), (WHITE.other, "Қостаушы", state.black)):
-        signed = "қол қойылды (signed)" if state.signed_at[side] is not None else ""
-        signatures.append(
-            f'<div class="signature">{label}: {escape(name)}<br><span class="signed">{signed}</span></div>'
+        pair = state.plies[start : start + 2]
+        black = pair[1] if len(pair) > 1 else None
+        moves.append(
+            SheetMove(
+                number,
+                pair[0].token,
+                black.token if black else "",
+                pair[0].draw_offered,
+                black.draw_offered if black else False,
+            )
         )
-    heading = " · ".join(escape(part) for part in (event, round_label, date) if part)
-    return "\n".join(
-        [
-            "<!DOCTYPE html>",
-            '<html lang="kk"><head><meta charset="utf-8">',
-            f"<title>{escape(state.white)} – {escape(state.black)}</title>",
-            f"<style>{_SHEET_STYLE}</style></head><body>",
-            "<h1>Жазу бланкасы / Score sheet</h1>",
-            f"<p>{heading}</p>" if heading else "",
-            f"<p>Бастаушы: <b>{escape(state.white)}</b> · Қостаушы: <b>{escape(state.black)}</b> · "
-            f"{escape(str(state.control))}</p>",
-            '<table class="moves"><thead><tr><th>№</th><th>Бастаушы</th><th>Қостаушы</th></tr></thead><tbody>',
-            *rows,
-            "</tbody></table>",
-            f'<p class="result">Нәтиже / Result: <b>{escape(result)}</b> {reason}</p>',
-            f'<div class="signatures">{"".join(signatures)}</div>',
-            "</body></html>",
-        ]
+    signed = (state.signed_at[WHITE] is not None, state.signed_at[WHITE.other] is not None)
+    return ScoreSheet(
+        state.white,
+        state.black,
+        state.event,
+        state.round,
+        state.board_number,
+        state.control,
+        tuple(moves),
+        state.result,
+        state.keeps_score_sheets,
+        signed,
     )

@@ -27,10 +27,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from toreshi.clock.gameclock import ClockState
 from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
 from toreshi.kit.codec import CodecError
 from toreshi.kit.refusal import Common, Refused
 from toreshi.togyz.match.codes import TogyzCode
+from toreshi.togyz.match.commands import MAX_CLOCK_MS
 from toreshi.togyz.match.events import (
     Actor,
     ArbiterDecided,
@@ -55,17 +57,37 @@ from toreshi.togyz.match.events import (
     ProtestFiled,
     Resigned,
     ResultSigned,
+    SetupComplained,
+    SetupConfirmed,
     TimeAdded,
     event_from_dict,
     event_to_dict,
 )
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.sealed import commit
-from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
+from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy, StartMode
 from toreshi.togyz.match.state import GameState
 from toreshi.togyz.position import BLACK, WHITE, Side
 
 __all__ = ["BLACK", "WHITE", "Game"]
+
+
+def _same_name(white: str, black: str) -> bool:
+    """The two names are the same when case and runs of white space are ignored (``"Асқар  Б"``, ``"асқар б"``)."""
+    return " ".join(white.split()).casefold() == " ".join(black.split()).casefold()
+
+
+def format_seconds(ms: int) -> str:
+    """A duration as the pages' dials show it, to the second above: ``m:ss`` or ``h:mm:ss`` (the same in every
+    language, so that a refusal may carry it as a parameter).
+
+    >>> format_seconds(252_100), format_seconds(3_723_000)
+    ('4:13', '1:02:03')
+    """
+    total = -(-max(0, ms) // 1000)
+    hours, rest = divmod(total, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"
 
 
 @dataclass(frozen=True)
@@ -84,13 +106,20 @@ class Game:
         settings: GameSettings | None = None,
         *,
         now_ms: int,
+        event: str = "",
+        round: str = "",
+        board: int | None = None,
     ) -> Game:
-        """A scheduled game between ``white`` (бастаушы) and ``black`` (қостаушы)."""
+        """A scheduled game between ``white`` (бастаушы) and ``black`` (қостаушы); ``event``, ``round`` and
+        ``board`` head its record when it belongs to a competition."""
         for field, name in (("white", white), ("black", black)):
             if not name.strip():
                 raise Refused(Common.FIELD_EMPTY, field=field)
-        event = GameCreated(now_ms, white, black, control, settings or GameSettings())
-        return cls((event,), GameState.created(event))
+        if _same_name(white, black):
+            # Two players of one name could not be told apart on the links, the record or the standings.
+            raise Refused(TogyzCode.SAME_NAMES, name=white)
+        created = GameCreated(now_ms, white, black, control, settings or GameSettings(), event, round, board)
+        return cls((created,), GameState.created(created))
 
     @classmethod
     def replay(cls, events: Iterable[GameEvent]) -> Game:
@@ -126,9 +155,27 @@ class Game:
             raise Refused(TogyzCode.POSTPONEMENT_NEEDS_REASON, clause="TK-A1")
         return self.apply(GamePostponed(now_ms, reason))
 
+    def confirm_setup(self, side: Side, *, now_ms: int) -> Game:
+        """TK-B5: ``side`` has checked the starting set-up."""
+        return self.apply(SetupConfirmed(now_ms, side))
+
+    def complain_setup(self, side: Side, *, now_ms: int) -> Game:
+        """TK-B5: ``side`` reports a fault in the set-up; refused once the game has started."""
+        return self.apply(SetupComplained(now_ms, side))
+
     def start(self, *, now_ms: int, absent: Iterable[Side] = ()) -> Game:
-        """Start the бастаушы's clock (TK-C5, TK-B4); ``absent`` players have not come yet (TK-C6)."""
-        return self.apply(GameStarted(now_ms, tuple(sorted(set(absent)))))
+        """Start the бастаушы's clock (TK-C5, TK-B4); ``absent`` players have not come yet (TK-C6).
+
+        When the arbiter starts the clock once both players are ready (TK-B4), both must have confirmed the
+        set-up first (TK-B5). Checked here, on the command, not in the fold: logs written before the
+        confirmation existed replay as they were."""
+        absent = tuple(sorted(set(absent)))
+        state = self.state
+        if not absent and state.settings.start_mode is StartMode.WHEN_READY and not state.started:
+            for side in (WHITE, BLACK):
+                if side not in state.setup_confirmed:
+                    raise Refused(TogyzCode.SETUP_NOT_CONFIRMED, player=state.player(side), clause="TK-B5")
+        return self.apply(GameStarted(now_ms, absent))
 
     def arrive(self, side: Side, *, now_ms: int) -> Game:
         """A late player arrives; the lateness is taken from their time (TK-C6)."""
@@ -227,6 +274,26 @@ class Game:
         return self.set_clocks(each, each, now_ms=now_ms, reason="clock set late (TK-C11)")
 
     def add_time(self, side: Side, delta_ms: int, *, now_ms: int, reason: str = "") -> Game:
+        """Add (or, negative, take) time on ``side``'s dial (TK-B3, TK-C15). Taking more than is left is refused:
+        a typo must not empty a clock (the dial would show 0:00 and the flag fall at once). Checked on the
+        command, not in the fold, so that logs written before the check replay as they were."""
+        state = self.state
+        if state.clock.state is not ClockState.STOPPED:
+            left = state.clock.remaining(side, max(now_ms, state.last_at_ms))
+            if left + delta_ms < 0:
+                raise Refused(
+                    TogyzCode.TIME_BELOW_ZERO,
+                    player=state.player(side),
+                    remaining=format_seconds(left),
+                    taken=format_seconds(-delta_ms),
+                )
+            if left + delta_ms > MAX_CLOCK_MS:
+                raise Refused(
+                    TogyzCode.TIME_ABOVE_LIMIT,
+                    player=state.player(side),
+                    after=format_seconds(left + delta_ms),
+                    limit=format_seconds(MAX_CLOCK_MS),
+                )
         return self.apply(TimeAdded(now_ms, side, delta_ms, reason))
 
     def penalise_groundless_stop(self, side: Side, *, now_ms: int) -> Game:
@@ -260,9 +327,17 @@ class Game:
         return self.apply(ArbiterDecided(now_ms, result, reason))
 
     def sign(self, side: Side, *, now_ms: int) -> Game:
-        """A player signs the result (TK-P2, TK-P9)."""
+        """A player signs the result (TK-P2, TK-P9); in blitz and rapid no score sheet is kept (TK-B2), so there
+        is nothing to sign (checked on the command: older logs replay as they were)."""
+        if self.state.ending is not None and not self.state.keeps_score_sheets:
+            raise Refused(TogyzCode.NO_SCORE_SHEETS, clause="TK-B2")
         return self.apply(ResultSigned(now_ms, side))
 
     def file_protest(self, side: Side, *, now_ms: int) -> Game:
-        """A protest on behalf of ``side`` (TK-P1); not considered if ``side`` signed first (TK-P2)."""
+        """A protest on behalf of ``side`` (TK-P1); not considered if ``side`` signed first (TK-P2).
+
+        One per game and side: the room cannot decide a protest (the tournament's desk does), so a repeat is
+        refused rather than stored again. Checked on the command, so that older logs replay as they were."""
+        if any(protest.side is side for protest in self.state.protests):
+            raise Refused(TogyzCode.PROTEST_ALREADY_FILED, player=self.state.player(side))
         return self.apply(ProtestFiled(now_ms, side))

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, fields
 from enum import Enum
 
 from toreshi.clock.flag import FlagMode
-from toreshi.clock.timecontrol import minutes
+from toreshi.clock.timecontrol import TimeControl, minutes
 from toreshi.kit.codec import spec
 from toreshi.kit.refusal import Common, Refused
 
@@ -69,11 +69,38 @@ class GameSettings:
     """TK-C17: with this much time left or less, a player may stop keeping the score sheet."""
     lag_compensation: bool = False
     """Online play: forgive reported network lag within a per-move allowance (docs/realtime.md §3)."""
+    score_sheets: bool | None = None
+    """Whether the players keep (and sign) score sheets; ``None``: by the time control, not in blitz and rapid
+    (TK-B2, :func:`keeps_score_sheets`)."""
 
     def __post_init__(self) -> None:
         for name in DURATIONS:
             if getattr(self, name) < 0:
                 raise Refused(Common.FIELD_TOO_SMALL, field=name, minimum=0)
+
+
+FAST_GAME_BELOW_MS = minutes(60)
+"""Blitz and rapid (TK-B3: 7 and 20 minutes) are the controls that give each player less than an hour for the
+game, 60 moves' increment or delay counted in (FIDE's convention for telling rapid from standard play)."""
+
+
+def is_fast(control: TimeControl) -> bool:
+    """Blitz or rapid (TK-B section): less than :data:`FAST_GAME_BELOW_MS` per player for the game.
+
+    >>> from toreshi.clock.presets import BLITZ, RAPID, CLASSICAL_60
+    >>> is_fast(BLITZ), is_fast(RAPID), is_fast(CLASSICAL_60)
+    (True, True, False)
+    """
+    return control.total_ms + 60 * (control.increment_ms + control.delay_ms) < FAST_GAME_BELOW_MS
+
+
+def keeps_score_sheets(control: TimeControl, settings: GameSettings) -> bool:
+    """Whether the players of a game keep and sign score sheets: not in blitz and rapid (TK-B2) unless the
+    organiser says otherwise. Without sheets nobody is asked to sign and no unsigned-sheet warning (TK-P9) is
+    given; the digital record of every move is kept all the same."""
+    if settings.score_sheets is not None:
+        return settings.score_sheets
+    return not is_fast(control)
 
 
 SETTING_NAMES = frozenset(f.name for f in fields(GameSettings))

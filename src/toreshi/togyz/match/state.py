@@ -46,11 +46,13 @@ from toreshi.togyz.match.events import (
     ProtestFiled,
     Resigned,
     ResultSigned,
+    SetupComplained,
+    SetupConfirmed,
     TimeAdded,
 )
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.sealed import Envelope, verify
-from toreshi.togyz.match.settings import GameSettings, StartMode
+from toreshi.togyz.match.settings import GameSettings, StartMode, keeps_score_sheets
 from toreshi.togyz.notation import format_token
 from toreshi.togyz.position import DRAW_KAZAN, WHITE, Position, Side, Termination
 
@@ -169,6 +171,14 @@ class GameState:
     ending: Ending | None = None
     signed_at: tuple[int | None, int | None] = (None, None)
     protests: tuple[Protest, ...] = ()
+    event: str = ""
+    round: str = ""
+    board_number: int | None = None
+    """The record's heading: the competition, the round and the board (empty for a single game)."""
+    setup_confirmed: frozenset[Side] = frozenset()
+    """The players who have checked the starting set-up (TK-B5); a complaint clears it."""
+    setup_complaints: tuple[tuple[Side, int], ...] = ()
+    """Each complaint about the set-up before the start: who, and when (TK-B5)."""
 
     @classmethod
     def created(cls, event: GameCreated) -> GameState:
@@ -181,6 +191,9 @@ class GameState:
             clock=GameClock.new(event.control, lag),
             board=Position(),
             last_at_ms=event.at_ms,
+            event=event.event,
+            round=event.round,
+            board_number=event.board,
         )
 
     # --- queries ---------------------------------------------------------------------------------
@@ -214,6 +227,16 @@ class GameState:
         """The name of the player of ``side`` (what refusals and notes say, never "white")."""
         return self.white if side is WHITE else self.black
 
+    @property
+    def keeps_score_sheets(self) -> bool:
+        """Whether score sheets are kept (and signed) in this game: not in blitz and rapid (TK-B2)."""
+        return keeps_score_sheets(self.control, self.settings)
+
+    @property
+    def started(self) -> bool:
+        """The clock has been started (the set-up can no longer be complained about, TK-B5)."""
+        return self.round_start_ms is not None
+
     def score_sheet_optional(self, side: Side, now_ms: int) -> bool:
         """TK-C17: with 5 minutes or less left, ``side`` may stop keeping the score sheet (the arbiter follows the
         moves; the digital record is kept all the same)."""
@@ -235,8 +258,8 @@ class GameState:
 
     def unsigned_warnings(self, now_ms: int) -> list[Side]:
         """Players who get a warning at ``now_ms`` (TK-P9): not signed within the deadline after the end, and no
-        protest filed on their behalf by then."""
-        if self.ending is None:
+        protest filed on their behalf by then. Never in a game without score sheets (TK-B2)."""
+        if self.ending is None or not self.keeps_score_sheets:
             return []
         deadline = self.ending.at_ms + self.settings.sign_deadline_ms
         if now_ms < deadline:
@@ -322,6 +345,23 @@ class GameState:
     def _on_postponed(self, event: GamePostponed) -> GameState:
         self.require(GameStatus.SCHEDULED, GameStatus.POSTPONED)
         return replace(self, status=GameStatus.POSTPONED)
+
+    def _on_setup_confirmed(self, event: SetupConfirmed) -> GameState:
+        self._before_start_for_setup()
+        if event.side in self.setup_confirmed:
+            raise _refuse(TogyzCode.SETUP_ALREADY_CONFIRMED, player=self.player(event.side))
+        return replace(self, setup_confirmed=self.setup_confirmed | {event.side})
+
+    def _on_setup_complained(self, event: SetupComplained) -> GameState:
+        self._before_start_for_setup()
+        # The set-up is put right and checked again by both players.
+        complaints = (*self.setup_complaints, (event.side, event.at_ms))
+        return replace(self, setup_confirmed=frozenset(), setup_complaints=complaints)
+
+    def _before_start_for_setup(self) -> None:
+        """TK-B5: the set-up is checked before the game; after the start no complaint about it is accepted."""
+        if self.started:
+            raise _refuse(TogyzCode.SETUP_COMPLAINT_TOO_LATE, clause="TK-B5")
 
     def _on_started(self, event: GameStarted) -> GameState:
         self.require(GameStatus.SCHEDULED, GameStatus.POSTPONED)
@@ -620,6 +660,8 @@ def _handler(method: Callable[[GameState, _S], GameState]) -> Callable[[GameStat
 
 _HANDLERS: dict[type[GameEvent], Callable[[GameState, Any], GameState]] = {
     GamePostponed: _handler(GameState._on_postponed),
+    SetupConfirmed: _handler(GameState._on_setup_confirmed),
+    SetupComplained: _handler(GameState._on_setup_complained),
     GameStarted: _handler(GameState._on_started),
     PlayerArrived: _handler(GameState._on_arrived),
     MovePlayed: _handler(GameState._on_move),

@@ -34,6 +34,9 @@ MODULES: tuple[ModuleType, ...] = (common, togyz, tournament, quiz)
 """Every module of messages; a room kind's module is added here."""
 
 _INDEX = re.compile(r"\[\d+\]")
+CLAUSE = re.compile(r"\s*\(%\(clause\)s\)")
+"""How every message cites its clause, in every language: `` (%(clause)s)`` — cut out for players and spectators,
+who see what the rule says, not its number (regulation codes are for the arbiter's console)."""
 TRANSLATED_PARAMS = frozenset({"field", "role", "command", "status", "term"})
 """Parameters whose values are words of the interface, looked up in ``TERMS``."""
 
@@ -89,40 +92,47 @@ class _Params(dict[str, str]):
         return "…"
 
 
-def render(refusal: Refusal) -> str:
-    """The refusal as a sentence in the current language (:func:`toreshi.web.i18n.activate`)."""
+def render(refusal: Refusal, *, clauses: bool = True) -> str:
+    """The refusal as a sentence in the current language (:func:`toreshi.web.i18n.activate`); without the
+    regulation's clause number unless ``clauses`` (the arbiter's console shows it, a player's page does not)."""
     msgid = MESSAGES.get(refusal.code.value)
     if msgid is None:
         log.error("refusal code %r has no message", refusal.code.value)
         msgid = MESSAGES[Common.BAD_REQUEST.value]
     first = gettext(msgid)
+    if not clauses:
+        first = CLAUSE.sub("", first)
     values = _Params({key: _param(refusal.code.value, key, value) for key, value in refusal.params.items()})
     text = first % values if "%(" in first else first
     return text[:1].upper() + text[1:]
 
 
-def as_message(refusal: Refusal) -> dict[str, object]:
+def as_message(refusal: Refusal, *, clauses: bool = True) -> dict[str, object]:
     """What a client gets: the code and parameters (for scripts) and the sentence (for people); ``details`` when
-    the refusal lists several problems, each rendered too."""
+    the refusal lists several problems, each rendered too. Without ``clauses`` the clause is left out of both."""
+    params = dict(refusal.params)
+    if not clauses:
+        params.pop("clause", None)
     message: dict[str, object] = {
         "code": refusal.code.value,
-        "params": dict(refusal.params),
-        "message": render(refusal),
+        "params": params,
+        "message": render(refusal, clauses=clauses),
     }
     if refusal.details:
-        message["details"] = [as_message(detail) for detail in refusal.details]
+        message["details"] = [as_message(detail, clauses=clauses) for detail in refusal.details]
     return message
 
 
-def text_of(refused: Refused) -> str:
+def text_of(refused: Refused, *, clauses: bool = True) -> str:
     """What a page shows for a raised refusal (a transitional English refusal keeps its own sentence)."""
     from toreshi.live.room import CommandRefusedError  # the web layer may know the live layer; the kit may not
 
     if isinstance(refused, CommandRefusedError):
         return str(refused)
-    return render(refused.refusal)
+    return render(refused.refusal, clauses=clauses)
 
 
-def message_of(refused: Refused) -> dict[str, object]:
+def message_of(refused: Refused, *, clauses: bool = True) -> dict[str, object]:
     """:func:`as_message` for a raised refusal."""
-    return {**as_message(refused.refusal), "code": refused.code, "message": text_of(refused)}
+    shown = as_message(refused.refusal, clauses=clauses)
+    return {**shown, "code": refused.code, "message": text_of(refused, clauses=clauses)}

@@ -43,6 +43,14 @@ MESSAGES: dict[RefusalCode, str] = {
         "A default is declared more than %(limit)s min after the round start; %(minutes)s min have passed (%(clause)s)."
     ),
     TogyzCode.NOBODY_ABSENT: N_("Both players are here: nobody can lose by default."),
+    TogyzCode.SETUP_NOT_CONFIRMED: N_(
+        "%(player)s has not confirmed the set-up yet: the clock starts once both players have (%(clause)s)."
+    ),
+    TogyzCode.SETUP_ALREADY_CONFIRMED: N_("%(player)s has already confirmed the set-up."),
+    TogyzCode.SETUP_COMPLAINT_TOO_LATE: N_(
+        "The game has started: the set-up is checked before the start, and no complaint about it is accepted after "
+        "(%(clause)s)."
+    ),
     TogyzCode.NOT_YOUR_TURN: N_("It is %(to_move)s's move, not %(player)s's."),
     TogyzCode.OPPONENT_MUST_PRESS: N_("%(player)s moves only after %(opponent)s has pressed the clock (%(clause)s)."),
     TogyzCode.NOT_YOUR_CLOCK: N_("%(player)s cannot press the clock: %(opponent)s's clock is running."),
@@ -69,6 +77,9 @@ MESSAGES: dict[RefusalCode, str] = {
     ),
     TogyzCode.REQUIRED_MOVES_MADE: N_("%(player)s has made the %(moves)s moves the period requires (%(clause)s)."),
     TogyzCode.FLAGGED_SIDE_UNKNOWN: N_("Choose the player whose flag has fallen."),
+    TogyzCode.FLAG_IS_AUTOMATIC: N_(
+        "In this game the clock itself records a flag fall: nobody claims it (%(clause)s)."
+    ),
     TogyzCode.SEAL_WITHOUT_ADJOURNMENT: N_("A move is sealed only when the arbiter adjourns the game (%(clause)s)."),
     TogyzCode.ADJOURNMENT_ALREADY_REQUESTED: N_("The adjournment has already been announced."),
     TogyzCode.NO_ADJOURNMENT: N_("No adjournment has been announced."),
@@ -81,11 +92,24 @@ MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.DECISION_NEEDS_REASON: N_("An arbiters' decision needs a reason."),
     TogyzCode.POSTPONEMENT_NEEDS_REASON: N_("A postponement needs a recognised reason (%(clause)s)."),
     TogyzCode.UNKNOWN_SETTING: N_("%(field)s: there is no such game setting."),
+    TogyzCode.TIME_BELOW_ZERO: N_(
+        "%(player)s has %(remaining)s left: %(taken)s cannot be taken away, the clock would go below zero."
+    ),
+    TogyzCode.TIME_ABOVE_LIMIT: N_("%(player)s would have %(after)s: a clock holds at most %(limit)s."),
+    TogyzCode.SAME_NAMES: N_(
+        "Both players are called %(name)s: write the names so that they can be told apart (add an initial, a city)."
+    ),
     TogyzCode.SIGN_BEFORE_END: N_("The result is signed after the end of the game."),
+    TogyzCode.NO_SCORE_SHEETS: N_(
+        "No score sheets are kept in blitz and rapid: there is nothing to sign; the record is kept (%(clause)s)."
+    ),
     TogyzCode.ALREADY_SIGNED: N_("%(player)s has already signed the result."),
     TogyzCode.PROTEST_BEFORE_END: N_("A protest is filed after the end of the game."),
     TogyzCode.PROTEST_TOO_LATE: N_(
         "A protest is filed within %(limit)s min of the end of the game; %(minutes)s min have passed (%(clause)s)."
+    ),
+    TogyzCode.PROTEST_ALREADY_FILED: N_(
+        "A protest on behalf of %(player)s is already filed for this game; the arbiters decide it."
     ),
     ClockCode.NO_PERIOD: N_("A time control needs at least one period."),
     ClockCode.PERIOD_TIME_NOT_POSITIVE: N_("Each period needs a time longer than zero."),
@@ -139,6 +163,11 @@ TERMS: dict[str, str] = {
     "protest_window_ms": N_("Time to file a protest"),
     "scoring_optional_below_ms": N_("Score sheet optional below"),
     "lag_compensation": N_("Network delay compensation"),
+    "score_sheets": N_("Score sheets"),
+    "bonus": N_("Increment or delay"),
+    "event": N_("Competition"),
+    "round": N_("Round"),
+    "board": N_("Board"),
     # the roles of a togyz room
     "arbiter": N_("Arbiter"),
     "spectator": N_("Spectator"),

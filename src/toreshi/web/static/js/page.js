@@ -1,6 +1,6 @@
 // Behaviour every page may use, without inline scripts (the Content-Security-Policy allows none):
 // <button data-action="print"> prints the page; <select data-split-into="round,board"> copies the parts of its
-// value ("3:5") into the form's fields of those names.
+// value ("3:5") into the form's fields of those names; <form data-confirm="question"> is sent only once confirmed.
 
 document.addEventListener("click", (event) => {
   const button = event.target.closest?.("[data-action='print']");
@@ -16,4 +16,9 @@ document.addEventListener("change", (event) => {
     const field = select.form.elements[name.trim()];
     if (field) field.value = parts[index] ?? "";
   });
+});
+
+document.addEventListener("submit", (event) => {
+  const question = event.target?.dataset?.confirm;
+  if (question && !window.confirm(question)) event.preventDefault();
 });

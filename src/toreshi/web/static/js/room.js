@@ -20,7 +20,8 @@ let pageSerial = 0;
  * A connection to one live room.
  *
  * Callbacks (all optional): onWelcome(welcome), onState(state, {version, event, type, snapshot}),
- * onStatus("connecting" | "online" | "offline"), onRefused({id, code, message, command}), onAck({id, v}).
+ * onStatus("connecting" | "online" | "offline"), onRefused({id, code, message, command}), onAck({id, v}),
+ * onError({code, message}) (a link revoked, a protocol error).
  */
 export class RoomClient {
   constructor({ roomId, token = "", url = null, ...callbacks }) {
@@ -195,6 +196,7 @@ export class RoomClient {
         break;
       case "error":
         if (message.code !== "closing") console.warn("room error", message.code, message.message);
+        this.callbacks.onError?.(message, this);
         break;
       default:
         break;

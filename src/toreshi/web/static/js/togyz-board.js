@@ -46,11 +46,13 @@ function dots(count, limit, className) {
  * Options: `t` (the page's translator: white, black, kazan, tuzdyk), `names` ({white, black}: who owns a tuzdyk,
  * whose kazan), `bottom` (the side drawn nearer the viewer, "white" by default), `last` ({side, hole} or null),
  * `compact` (counts only), `kazanLabel(side)` (the kazan's caption; "kazan · name" by default), `play(side, hole)`
- * (a function to call when the hole is chosen, or null: the hole is then not clickable) and `sealed` (the sealed
- * hole to mark among the clickable ones).
+ * (a function to call when the hole is chosen, or null: the hole is then not clickable), `sealed` (the sealed
+ * hole to mark among the clickable ones), `selected` (the clickable hole chosen but not yet played, TK-B6) and
+ * `landing` ({side, hole}: where the selected move's last kumalak would land).
  */
 export function drawBoard(container, position, options) {
   const { t, names = {}, bottom = "white", last = null, compact = false, play = null, sealed = null } = options;
+  const { selected = null, landing = null } = options;
   const css = compact ? CLASSES.compact : CLASSES.full;
   const kazanLabel = options.kazanLabel || ((side) => `${t("kazan")} · ${names[side] ?? t(side)}`);
   const top = other(bottom);
@@ -66,8 +68,11 @@ export function drawBoard(container, position, options) {
       node.type = "button";
       node.classList.add("legal");
       if (sealed === number) node.classList.add("sealed");
+      if (selected === number) node.classList.add("selected");
+      node.setAttribute("aria-pressed", String(selected === number));
       node.addEventListener("click", action);
     }
+    if (landing && landing.side === side && landing.hole === number) node.classList.add("landing");
     if (last && last.side === side && last.hole === number) node.classList.add("last");
     node.append(element("span", css.number, String(number)));
     node.title = `${t(side)} ${number} · ${HOLE_NAMES[number - 1]}`;

@@ -1,5 +1,6 @@
-// A togyz game move by move: the server sends one frame per ply (board, kazans, tuzdyks, mover, token); this
-// file chooses the frame (buttons, arrow keys, Home/End, the move list) and togyz-board.js draws it.
+// A togyz game move by move: the server sends one frame per ply (board, kazans, tuzdyks, mover, token, its move
+// number and FEN); this file chooses the frame (buttons, arrow keys, Home/End, the move list) and togyz-board.js
+// draws it. The counter counts moves as a score sheet does (White's ply and Black's reply are one move).
 
 import { translator } from "./dom.js";
 import { drawBoard } from "./togyz-board.js";
@@ -18,9 +19,11 @@ function show(ply) {
   const last = frame.side ? { side: frame.side, hole: frame.hole } : null;
   drawBoard($("#board"), frame, { t, names: data.names, bottom: "white", last });
   root.dataset.ply = String(current);
+  const mark = frame.draw_offer ? " =" : "";
   $("#replay-ply").textContent = current === 0
     ? t("start")
-    : `${t("ply", { number: current, total: frames.length - 1 })}: ${frame.token}`;
+    : `${t("ply", { number: frame.move, total: data.moves })} · ${t(frame.side)}: ${frame.token}${mark}`;
+  $("#replay-fen").textContent = frame.fen;
   for (const bar of root.querySelectorAll(".player-bar")) {
     bar.classList.toggle("to-move", bar.dataset.side === frame.turn);
   }
@@ -56,6 +59,16 @@ document.addEventListener("keydown", (key) => {
   if (!step) return;
   key.preventDefault();
   show(steps[step]());
+});
+
+$("#copy-fen").addEventListener("click", async () => {
+  const field = $("#replay-fen");
+  try {
+    await navigator.clipboard.writeText(field.textContent);
+    $("#copy-fen").textContent = `✓ ${t("copied")}`;
+  } catch (error) {
+    window.getSelection()?.selectAllChildren(field);
+  }
 });
 
 show(current);

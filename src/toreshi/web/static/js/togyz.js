@@ -34,13 +34,24 @@ let busy = false;
 let pickerOpen = false;
 let notice = null;
 let noticeTimer = null;
+let linkRevoked = false;
 
 const clients = plan.map(
   (token) =>
     new RoomClient({
       roomId: config.room,
       token,
-      onWelcome: () => render(),
+      onWelcome: (welcome) => {
+        // After a revocation the page reconnects with the old link: "revoked" says more than "refused".
+        if (welcome.link === "refused" && !linkRevoked) showLinkState(t("link_refused"));
+        render();
+      },
+      onError: (error) => {
+        if (error.code === "link_revoked") {
+          linkRevoked = true;
+          showLinkState(t("link_revoked"));
+        }
+      },
       onState: (newState, info) => receive(newState, info),
       onStatus: () => renderConnection(),
       // The server's sentence, in this page's language (a refusal, or "failed" when the server could not tell).
@@ -56,8 +67,11 @@ function receive(newState, info) {
   if (info.snapshot) info.client.snapshotVersion = info.version;
   if (info.version < version) return;
   const changed = info.version > version || info.snapshot;
+  const before = state;
   version = info.version;
   state = newState;
+  if (changed && before && newState) tellDeclinedOffer(before, newState);
+  keepSelection();
   if (info.type === "envelope_opened" && info.event && changed) {
     showNotice(t("sealed_move_was", { hole: info.event.hole }));
   }
@@ -125,10 +139,15 @@ function commandsFor(client) {
       can.add("decline_draw");
     }
     if (running) can.add("resign");
-    if (status === "finished" && !state.signed[role]) can.add("sign");
+    if (status === "finished" && state.score_sheets && !state.signed[role]) can.add("sign");
+    if (status === "scheduled" || status === "postponed") {
+      if (!state.setup?.confirmed?.[role]) can.add("confirm_setup");
+      can.add("complain_setup");
+    }
     if (running && state.adjournment_requested && state.turn === role && !pending) can.add("adjourn");
   } else if (role === "arbiter") {
-    if (status === "scheduled") can.add("start");
+    const ready = !state.setup?.required || SIDES.every((side) => state.setup.confirmed[side]);
+    if ((status === "scheduled" || status === "postponed") && ready) can.add("start");
     if (running) can.add("pause");
     if (status === "paused") can.add("resume");
     if (running && !state.adjournment_requested) can.add("request_adjournment");
@@ -194,7 +213,9 @@ function renderBoard() {
     last: lastMove(state.moves),
     sealed: state.sealed_move,
     play: (side, hole) =>
-      movable.has(side) && state.legal.includes(hole) && !busy ? () => playHole(side, hole) : null,
+      movable.has(side) && state.legal.includes(hole) && !busy ? () => touchHole(side, hole) : null,
+    selected: selection ? selection.hole : null,
+    landing: selectionPreview(),
   });
   board.classList.toggle("my-move", movable.size > 0);
 
@@ -233,12 +254,14 @@ function statusText() {
   switch (state.status) {
     case "running":
       if (state.clock.running && state.clock.running !== state.turn) return `${state.names[state.clock.running]}: ${t("press")}`;
+      if ((state.absent || []).includes(state.turn)) return t("not_arrived", { name: state.names[state.turn] });
       if (state.sealed_move) return t("must_play_sealed", { name: state.names[state.turn], hole: state.sealed_move });
       return `${state.names[state.turn]} (${t(state.turn)}) — ${t("to_move")}`;
     case "paused":
       return t("paused");
     case "scheduled":
-      return t("scheduled");
+      // Players are told who starts their clock: the arbiter (TK-B4, TK-C5), never they themselves.
+      return mySides().length ? t("scheduled_player") : t("scheduled");
     case "adjourned":
       if (state.envelope) {
         return t("adjourned_by", { number: state.envelope.move_number, name: state.names[state.envelope.sealer] });
@@ -308,7 +331,10 @@ function endingNote() {
   }
 }
 
-const PLAYER_BUTTONS = ["adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign", "resign"];
+const PLAYER_BUTTONS = [
+  "confirm_setup", "complain_setup", "adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign",
+  "resign",
+];
 
 /** The player buttons this device needs now: one per player connection and allowed command, in a fixed order. */
 function playerButtons() {
@@ -382,9 +408,129 @@ function renderControls() {
   $$("[data-status-only]").forEach((node) => {
     node.hidden = !node.dataset.statusOnly.split(" ").includes(state.status);
   });
+  // The late arrival is recorded only while a player is absent; a flag is announced in claim mode, or (automatic
+  // mode) only once a dial shows zero and the clock has not recorded it yet.
+  const absent = state.absent || [];
+  $$("[data-needs-absent]").forEach((node) => {
+    node.hidden = !absent.length;
+    const select = node.querySelector("select[name=side]");
+    if (absent.length && select && !absent.includes(select.value)) select.value = absent[0];
+  });
+  $$("[data-needs-flag]").forEach((node) => {
+    node.hidden = !(state.clock.flag === "claim" || SIDES.some((side) => remaining(side) <= 0));
+  });
+  renderSetup();
+  renderSelection();
+  // A device with nothing for a player to do (the arbiter's, a spectator's) shows no empty actions box.
+  for (const box of $$(".controls")) {
+    const shown = [...box.children].some(
+      (child) => child.tagName !== "TEMPLATE" && !child.hidden && (child.children.length || child.textContent.trim()),
+    );
+    box.hidden = !shown;
+  }
   const panel = $("#console");
-  const consoleUseful = $$("#console [data-cmd], #console [data-status-only]").some((node) => !node.hidden);
+  const consoleUseful = $$("#console [data-cmd], #console [data-status-only], #console .console-links").some(
+    (node) => !node.hidden,
+  );
   panel.hidden = !isArbiter() || !consoleUseful;
+}
+
+// --- the set-up check before the start (TK-B5) --------------------------------------------------------------
+
+function setupMarks() {
+  const confirmed = state.setup?.confirmed || {};
+  return {
+    white: state.names.white,
+    black: state.names.black,
+    white_mark: confirmed.white ? "✓" : "…",
+    black_mark: confirmed.black ? "✓" : "…",
+  };
+}
+
+function renderSetup() {
+  const before = state.status === "scheduled" || state.status === "postponed";
+  const note = $("#setup-note");
+  const mine = mySides();
+  if (note) {
+    note.hidden = !before || !mine.length;
+    if (!note.hidden) {
+      const waiting = mine.some((side) => !state.setup?.confirmed?.[side]);
+      note.textContent = [t("setup_status", setupMarks()), waiting ? t("setup_waiting") : ""].filter(Boolean).join(" — ");
+    }
+  }
+  const panel = $("#console-setup");
+  if (panel) {
+    const complaints = state.setup?.complaints || [];
+    const confirmed = SIDES.some((side) => state.setup?.confirmed?.[side]);
+    const parts = [t("setup_status", setupMarks())];
+    if (complaints.length && !confirmed) parts.push(t("setup_complaint", { name: state.names[complaints.at(-1)] }));
+    panel.textContent = parts.join(" — ");
+  }
+}
+
+// --- touching a hole does not oblige a move (TK-B6) ---------------------------------------------------------
+// A tap selects a hole and previews the move the rules would make (the server's `previews`: where the last
+// kumalak lands, the capture, a tuzdyk); a second tap on it, or the play button, plays it. A player may choose
+// one-tap play instead (kept in this browser).
+
+let selection = null;
+const ONE_TAP_KEY = "toreshi.togyz.one-tap";
+
+function oneTap() {
+  try {
+    return localStorage.getItem(ONE_TAP_KEY) === "1";
+  } catch (error) {
+    return false;
+  }
+}
+
+function touchHole(side, hole) {
+  if (oneTap() || (selection && selection.side === side && selection.hole === hole)) {
+    selection = null;
+    playHole(side, hole);
+    return;
+  }
+  selection = { side, hole };
+  render();
+}
+
+/** The selection stays only while the same player may still play that hole. */
+function keepSelection() {
+  if (!selection || !state) return;
+  const stillMine = state.status === "running" && state.turn === selection.side && (state.legal || []).includes(selection.hole);
+  if (!stillMine || !movableSides().has(selection.side)) selection = null;
+}
+
+/** The hole where the selected move's last kumalak lands ({side, hole}), for the board to mark. */
+function selectionPreview() {
+  const preview = selection && state.previews ? state.previews[String(selection.hole)] : null;
+  return preview ? { side: preview.side, hole: preview.landing } : null;
+}
+
+function previewText(hole) {
+  const preview = state.previews?.[String(hole)];
+  if (!preview) return "";
+  const lands = t("preview_lands", { hole, side: state.names[preview.side], landing: preview.landing });
+  let effect = t("preview_quiet");
+  if (preview.tuzdyk) effect = t("preview_tuzdyk", { kazan: preview.kazan });
+  else if (preview.captured) effect = t("preview_capture", { count: preview.captured, kazan: preview.kazan });
+  return `${lands}: ${effect}`;
+}
+
+function renderSelection() {
+  const box = $("#selection");
+  const toggle = $("#one-tap-toggle");
+  if (toggle) {
+    toggle.hidden = !(config.mode !== "clock" && mySides().length && state.status !== "finished");
+    $("#one-tap").checked = oneTap();
+  }
+  if (!box) return;
+  box.hidden = !selection;
+  if (!selection) return;
+  $("#preview").textContent = previewText(selection.hole);
+  const button = $("#play-selected");
+  button.textContent = t("play_selected_press", { hole: selection.hole });
+  button.disabled = busy;
 }
 
 let wasMyMove = false;
@@ -496,6 +642,21 @@ function playHole(side, hole) {
   send(client, "move", data);
 }
 
+/** A player whose draw offer was answered "no" (declined, or by the opponent's move) is told so. */
+function tellDeclinedOffer(before, after) {
+  const offerer = before.draw_offer;
+  if (!offerer || after.draw_offer || after.result || before.status !== "running") return;
+  if (!mySides().includes(offerer)) return;
+  showNotice(t("draw_declined", { name: after.names[other(offerer)] }));
+}
+
+/** A link that no longer opens the game: said once, and kept on screen (the page goes on as a spectator's). */
+function showLinkState(message) {
+  const banner = $("#link-state");
+  banner.textContent = message;
+  banner.hidden = false;
+}
+
 function showNotice(message, kind = "info") {
   notice = $("#notice");
   notice.textContent = message;
@@ -529,23 +690,69 @@ function bindControls() {
       send(clientFor("arbiter"), form.dataset.command, data);
     });
   };
-  arbiterForm("#add-time", (form) => {
+  // Clock changes show the resulting times and are sent only once confirmed; taking more than is left is not sent
+  // (the server refuses it too).
+  confirmedForm("#add-time", (form) => {
     const seconds = Number(form.get("seconds"));
     if (!Number.isFinite(seconds) || seconds === 0) return null;
-    return { side: form.get("side"), ms: Math.round(seconds * 1000) };
+    const side = form.get("side");
+    const ms = Math.round(seconds * 1000);
+    const left = remaining(side);
+    const values = { name: state.names[side], before: clockText(left), after: clockText(left + ms) };
+    if (left + ms < 0) {
+      showNotice(t("time_below_zero", values), "error");
+      return null;
+    }
+    return { data: { side, ms }, question: t("add_time_confirm", values) };
   });
-  arbiterForm("#set-clocks", (form) => {
+  confirmedForm("#set-clocks", (form) => {
     const white = parseClock(form.get("white"));
     const black = parseClock(form.get("black"));
     if (white === null || black === null) {
       showNotice(t("bad_time"), "error");
       return null;
     }
-    return { white_ms: white, black_ms: black };
+    const question = t("set_clocks_confirm", {
+      white: state.names.white,
+      black: state.names.black,
+      white_before: clockText(remaining("white")),
+      white_after: clockText(white),
+      black_before: clockText(remaining("black")),
+      black_after: clockText(black),
+    });
+    return { data: { white_ms: white, black_ms: black }, question };
   });
   arbiterForm("#claim-flag", (form) => ({ side: form.get("side") }));
   arbiterForm("#arrive", (form) => ({ side: form.get("side") }));
   arbiterForm("#decide", (form) => ({ result: form.get("result"), reason: String(form.get("reason") || "") }), "confirm_decide");
+  $("#play-selected")?.addEventListener("click", () => {
+    if (!selection) return;
+    const { side, hole } = selection;
+    selection = null;
+    playHole(side, hole);
+  });
+  $("#clear-selection")?.addEventListener("click", () => {
+    selection = null;
+    render();
+  });
+  $("#one-tap")?.addEventListener("change", (change) => {
+    try {
+      localStorage.setItem(ONE_TAP_KEY, change.target.checked ? "1" : "");
+    } catch (error) {
+      // private mode: the setting lasts as long as the page
+    }
+    selection = null;
+    render();
+  });
+  $("#copy-fen")?.addEventListener("click", async () => {
+    if (!state?.fen) return;
+    try {
+      await navigator.clipboard.writeText(state.fen);
+      showNotice(`${t("copied")}: ${state.fen}`);
+    } catch (error) {
+      showNotice(state.fen);
+    }
+  });
   const fill = $("#fill-clocks");
   fill?.addEventListener("click", () => {
     const form = $("#set-clocks");
@@ -572,7 +779,15 @@ function bindControls() {
     const movers = [...movableSides()];
     if (/^[1-9]$/.test(key.key) && movers.length === 1 && config.mode !== "clock") {
       const hole = Number(key.key);
-      if (state.legal.includes(hole) && !busy) playHole(movers[0], hole);
+      if (state.legal.includes(hole) && !busy) touchHole(movers[0], hole);
+    } else if ((key.key === "Enter" || key.key === " ") && selection && config.mode !== "clock") {
+      key.preventDefault();
+      const { side, hole } = selection;
+      selection = null;
+      playHole(side, hole);
+    } else if (key.key === "Escape" && selection) {
+      selection = null;
+      render();
     } else if (key.key === " " && config.mode !== "clock") {
       const pressing = clients.filter((client) => commandsFor(client).has("press"));
       if (pressing.length !== 1) return;
@@ -583,6 +798,36 @@ function bindControls() {
   $("#fullscreen")?.addEventListener("click", () => {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen?.().catch(() => {});
+  });
+}
+
+/** Clock digits for a confirmation: whole seconds, a sign when below zero. */
+function clockText(ms) {
+  return ms < 0 ? `−${formatClock(-ms)}` : formatClock(ms);
+}
+
+/** An arbiter's form whose change is confirmed in a dialog that shows the resulting times. */
+function confirmedForm(id, build) {
+  const form = $(id);
+  if (!form) return;
+  form.addEventListener("submit", (submit) => {
+    submit.preventDefault();
+    const built = build(new FormData(form));
+    if (!built) return;
+    askConfirmation(built.question).then((yes) => {
+      if (yes) send(clientFor("arbiter"), form.dataset.command, built.data);
+    });
+  });
+}
+
+function askConfirmation(question) {
+  const dialog = $("#confirm-dialog");
+  if (!dialog || typeof dialog.showModal !== "function") return Promise.resolve(window.confirm(question));
+  $("#confirm-text").textContent = question;
+  dialog.returnValue = "";
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener("close", () => resolve(dialog.returnValue === "yes"), { once: true });
   });
 }
 

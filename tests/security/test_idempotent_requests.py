@@ -1,0 +1,44 @@
+"""Issue 13 §2: a request that can only be made once is stored once. A togyz player's protest is one per game and
+side (the room cannot decide it; the tournament's desk does): thirty repeats store one event, each repeat refused."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from toreshi.web.app import create_app
+from toreshi.web.settings import Settings
+
+from .helpers import create_togyz, sign_in_first_arbiter, stored_version
+
+
+def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
+    time.sleep(0.06)  # within the 20 commands a second a person may send: every repeat reaches the room
+    ws.send_json({"t": "cmd", "id": f"c{number}", "type": kind, "data": {}})
+    while True:
+        message: dict[str, Any] = ws.receive_json()
+        if message.get("id") == f"c{number}" and message["t"] in ("ack", "refused"):
+            return message
+
+
+def test_a_players_protest_is_stored_once_however_often_it_is_sent(tmp_path: Any) -> None:
+    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
+        csrf = sign_in_first_arbiter(client)
+        room, tokens = create_togyz(client, csrf)
+        with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
+            arbiter.send_json({"t": "hello", "v": 0})
+            assert arbiter.receive_json()["t"] == "welcome"
+            assert send(arbiter, 0, "start")["t"] == "ack"
+        with client.websocket_connect(f"/ws/rooms/{room}?lang=en") as black:
+            black.send_json({"t": "hello", "v": 0, "token": tokens["black"]})
+            assert black.receive_json()["t"] == "welcome"
+            assert send(black, 0, "resign")["t"] == "ack"
+            before = stored_version(client, room)
+            answers = [send(black, number, "file_protest") for number in range(1, 31)]
+        assert answers[0]["t"] == "ack"
+        assert {(answer["t"], answer["code"]) for answer in answers[1:]} == {("refused", "protest_already_filed")}
+        message = "A protest on behalf of Қара is already filed for this game; the arbiters decide it."
+        assert answers[1]["message"] == message
+        assert stored_version(client, room) == before + 1
