@@ -155,7 +155,7 @@ class Searcher:
         self.nodes = 0
         self._deadline = None if limits.movetime is None else start + limits.movetime
         self._node_limit = limits.nodes
-        self._next_check = CHECK_EVERY
+        self._next_check = CHECK_EVERY if limits.nodes is None else min(CHECK_EVERY, limits.nodes)
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * 18
         self._pv = [[] for _ in range(MAX_PLY + 2)]
@@ -246,8 +246,10 @@ class Searcher:
 
     def _check(self) -> None:
         self._next_check = self.nodes + CHECK_EVERY
-        if self._node_limit is not None and self.nodes >= self._node_limit:
-            raise _Abort
+        if self._node_limit is not None:
+            if self.nodes >= self._node_limit:
+                raise _Abort
+            self._next_check = min(self._next_check, self._node_limit)
         if self._deadline is not None and self.clock() >= self._deadline:
             raise _Abort
         if self.stop():
