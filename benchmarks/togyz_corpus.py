@@ -1,7 +1,7 @@
 """The PlayOK corpus for the engine's tuning and benchmarks: games replayed into search states with their results.
 
-Shared by ``benchmarks/tune_evaluation.py`` and ``benchmarks/engine.py`` (both run as scripts, so this folder is
-on ``sys.path``).
+Shared by ``benchmarks/tune_evaluation.py`` and ``benchmarks/engine.py`` (imported as ``benchmarks.togyz_corpus``,
+as ``load.py`` imports ``benchmarks.live_games``).
 """
 
 from __future__ import annotations

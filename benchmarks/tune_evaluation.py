@@ -5,7 +5,8 @@ side to move (1, ½, 0). The evaluation is linear in its features, so Texel tuni
 ``sigmoid(K · eval)`` against the result) is a logistic regression, solved here by Newton's method (IRLS) in
 pure Python. Games whose index ends in 0 are held out: the log-loss and the mean squared error on them are printed
 for the material-only evaluation and for the fitted one. The weights are scaled so that a kazan kumalak at mid-game (81
-kumalaks in the kazans) is 100 (centi-kumalaks); ``K`` (the logit per centi-kumalak) is the win-probability scale the review uses.
+kumalaks in the kazans) is 100 (centi-kumalaks); ``K`` (the logit per centi-kumalak) is the win-probability
+scale the review uses.
 
     python benchmarks/tune_evaluation.py [--corpus PATH] [--from-ply 6] [--every 1]
 
@@ -16,10 +17,12 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 import time
 from pathlib import Path
 
-from togyz_corpus import DEFAULT_CORPUS, corpus_games
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.togyz_corpus import DEFAULT_CORPUS, corpus_games
 
 from toreshi.togyz.engine.board import terminal_score
 from toreshi.togyz.engine.evaluation import DIVISORS, FEATURES, features
@@ -55,7 +58,7 @@ def sigmoid(x: float) -> float:
 def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (the systems here are 9×9)."""
     n = len(vector)
-    a = [row[:] + [vector[i]] for i, row in enumerate(matrix)]
+    a = [[*row, vector[i]] for i, row in enumerate(matrix)]
     for col in range(n):
         pivot = max(range(col, n), key=lambda r: abs(a[r][col]))
         a[col], a[pivot] = a[pivot], a[col]

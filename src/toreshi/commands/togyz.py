@@ -14,11 +14,11 @@ from rich.console import Console
 from rich.table import Table
 
 from toreshi.togyz import Position, Side
+from toreshi.togyz import perft as count_leaves
+from toreshi.togyz.diagram import diagram
 from toreshi.togyz.engine import Analysis, Limits, MoveReview, Review, review_game
 from toreshi.togyz.engine import analyse as run_analysis
 from toreshi.togyz.engine.search import MAX_DEPTH, decided_in
-from toreshi.togyz import perft as count_leaves
-from toreshi.togyz.diagram import diagram
 from toreshi.togyz.fen import InvalidFenError, from_fen, to_fen
 from toreshi.togyz.pgn import read_games
 from toreshi.togyz.replay import replay as replay_game

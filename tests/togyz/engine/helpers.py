@@ -10,7 +10,6 @@ from toreshi.togyz import Position
 from toreshi.togyz.engine.board import State, make, origins, state_of, terminal_score
 from toreshi.togyz.engine.evaluation import evaluate
 
-
 # A game is drawn as a list of choices; choice i picks among the legal moves at ply i (modulo their number).
 choices = st.lists(st.integers(min_value=0, max_value=8), min_size=0, max_size=250)
 

@@ -17,13 +17,13 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from toreshi.togyz.engine.board import HOLES, State, state_of
+from toreshi.togyz.engine.board import State, state_of
 from toreshi.togyz.engine.endgame import ENDGAME_KUMALAKS, ENDGAME_NODES, board_kumalaks, solve
 from toreshi.togyz.engine.search import WIN, Iteration, Limits, Searcher, decided_in
 from toreshi.togyz.engine.weights import LOGIT_PER_CENTI
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.notation import MoveToken, format_token
-from toreshi.togyz.position import Position, Side
+from toreshi.togyz.position import HOLES, Position, Side
 
 __all__ = ["Analysis", "Limits", "analyse", "expected_score", "line_tokens"]
 
@@ -111,13 +111,13 @@ def analyse(
         solution = solve(state, budget)
         if solution is not None:
             score = 0 if solution.result == 0 else solution.result * (WIN - solution.plies)
-            holes = (_hole(solution.best),)
+            move = _hole(solution.best)
             return _verdict(
-                position, state, score, solution.result == 0, holes, solution.plies, solution.nodes,
-                clock() - started, solved=True, stopped=False, root_scores=((holes[0], score),),
+                position, state, score, solution.result == 0, (move,), solution.plies, solution.nodes,
+                clock() - started, solved=True, stopped=False, root_scores=((move, score),),
             )
     result = Searcher(clock, stop, progress).run(state, limits)
-    holes = tuple(_hole(origin) for origin in result.pv) or (_hole(result.best or 0),)
+    holes: tuple[int, ...] = tuple(_hole(origin) for origin in result.pv) or (_hole(result.best or 0),)
     if result.best is not None and holes[0] != _hole(result.best):
         holes = (_hole(result.best),)
     return _verdict(

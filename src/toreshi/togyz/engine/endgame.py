@@ -43,7 +43,7 @@ class Solution:
     nodes: int
 
 
-class _OutOfBudget(Exception):
+class _BudgetSpentError(Exception):
     pass
 
 
@@ -77,7 +77,7 @@ class _Solver:
         some line is still open at the horizon (the value is then only what the finished lines show)."""
         self.nodes += 1
         if self.nodes > self.budget:
-            raise _OutOfBudget
+            raise _BudgetSpentError
         settled = _settled(s)
         if settled is not None:
             return settled, True
@@ -113,7 +113,7 @@ def solve(s: State, budget: int = ENDGAME_NODES, max_plies: int = 200) -> Soluti
             if complete:
                 best = _best_move(solver, s, depth, value)
                 return Solution(value, depth, best, solver.nodes)
-    except _OutOfBudget:
+    except _BudgetSpentError:
         return None
     return None
 

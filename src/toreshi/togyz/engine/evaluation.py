@@ -19,8 +19,9 @@ True
 
 from __future__ import annotations
 
-from toreshi.togyz.engine.board import GAIN, HOLES, LAST, RING, State
+from toreshi.togyz.engine.board import GAIN, LAST, RING, State
 from toreshi.togyz.engine.weights import WEIGHTS
+from toreshi.togyz.position import HOLES
 
 FEATURES = (
     "material",  # kazan difference × (kumalaks in the kazans / 81): a lead weighs more as the game goes on
@@ -48,7 +49,7 @@ def _best_capture(s: State, me: int) -> int:
         if not n:
             continue
         last = LAST[origin][n]
-        if (last >= HOLES) == me or last == t_op or last == t_me:
+        if (last >= HOLES) == me or last in (t_op, t_me):
             continue
         count = s[last] + GAIN[origin][n]
         if count & 1:

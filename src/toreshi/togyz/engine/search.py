@@ -22,8 +22,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
 
-from toreshi.togyz.engine.board import GAIN, HOLES, LAST, ORIGINS, State, make
+from toreshi.togyz.engine.board import GAIN, LAST, ORIGINS, State, make
 from toreshi.togyz.engine.evaluation import evaluate
+from toreshi.togyz.position import HOLES
 
 WIN = 1_000_000
 MAX_PLY = 1_000
@@ -102,7 +103,7 @@ class SearchResult:
     """True when time, nodes or the stop flag cut the search before its depth limit."""
 
 
-class _Abort(Exception):
+class _StopSearchError(Exception):
     """Raised inside the recursion when the search must stop now."""
 
 
@@ -167,7 +168,7 @@ class Searcher:
         for depth in range(1, max_depth + 1):
             try:
                 score, order, exact = self._iterate(state, order, depth, score, limits.spread)
-            except _Abort:
+            except _StopSearchError:
                 stopped = True
                 break
             elapsed = self.clock() - start
@@ -248,12 +249,12 @@ class Searcher:
         self._next_check = self.nodes + CHECK_EVERY
         if self._node_limit is not None:
             if self.nodes >= self._node_limit:
-                raise _Abort
+                raise _StopSearchError
             self._next_check = min(self._next_check, self._node_limit)
         if self._deadline is not None and self.clock() >= self._deadline:
-            raise _Abort
+            raise _StopSearchError
         if self.stop():
-            raise _Abort
+            raise _StopSearchError
 
     def _negamax(self, s: State, depth: int, alpha: int, beta: int, ply: int) -> int:
         self.nodes += 1
@@ -365,10 +366,7 @@ class Searcher:
         for _, origin in captures:
             child = make(s, origin)
             certain = _certain(child, ply + 1)
-            if certain is not None:
-                score = -certain
-            else:
-                score = -self._quiesce(child, -beta, -alpha, ply + 1, left - 1)
+            score = -(certain if certain is not None else self._quiesce(child, -beta, -alpha, ply + 1, left - 1))
             if score > best:
                 best = score
                 if score > alpha:

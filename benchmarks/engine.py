@@ -1,0 +1,172 @@
+"""Engine strength and speed: nodes/s, depth in 1 s and 3 s, and matches between levels and a greedy player.
+
+Speed: from the opening and from ``--positions`` middlegame positions of the PlayOK corpus (ply 30 of evenly
+spaced games), the engine searches ``--times`` seconds each; the depth reached and the nodes/s are printed with
+the same figures for a plain alpha-beta (no transposition table, no move ordering, no quiescence, no aspiration)
+measured in the same run, and their ratio, so runs on a loaded or another machine compare.
+
+Matches: ``A:B:GAMES`` plays GAMES games between two players (a level number 1-6 or ``greedy``, a one-ply player
+that takes the biggest capture), colours alternating, each corpus opening (the position after ``--opening-plies``
+plies of a corpus game) played once with each colour. A game stops when the board decides it (a kazan at 82, an
+atsyz ending, or a player who can no longer reach 82). The score of A, and the Elo difference with its 95 %
+margin (from the spread of the game results), are printed.
+
+    python benchmarks/engine.py [--corpus PATH] [--positions 20] [--times 1 3] [--match 3:greedy:200 ...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.togyz_corpus import DEFAULT_CORPUS, corpus_games
+
+from toreshi.togyz.engine import LEVELS, choose_move
+from toreshi.togyz.engine.board import State, capture_of, make, origins, position_of, terminal_score
+from toreshi.togyz.engine.search import Limits, Searcher, _certain
+from toreshi.togyz.position import Position
+
+Player = Callable[[State, random.Random], int]
+
+
+@dataclass
+class SpeedRow:
+    label: str
+    depth: int
+    nodes_per_second: float
+
+
+def speed(state: State, seconds: float, plain: bool) -> SpeedRow:
+    options = {"table": False, "ordering": False, "quiescence": False, "aspiration": False} if plain else {}
+    result = Searcher(time.perf_counter, **options).run(state, Limits(movetime=seconds))  # type: ignore[arg-type]
+    return SpeedRow("plain" if plain else "engine", result.depth, result.nodes / max(result.seconds, 1e-9))
+
+
+def greedy(state: State, rng: random.Random) -> int:
+    """The one-ply player: the move that takes most at once, ties broken at random."""
+    moves = origins(state)
+    gains = [capture_of(state, origin) for origin in moves]
+    best = max(gains)
+    return rng.choice([origin for origin, gain in zip(moves, gains, strict=True) if gain == best])
+
+
+def level_player(number: int) -> Player:
+    level = LEVELS[number]
+    ticks = [0.0]
+
+    def play(state: State, rng: random.Random) -> int:
+        position = position_of(state)
+        # Time-limited levels use the wall clock; depth-limited ones a counter (their play does not depend on it).
+        clock: Callable[[], float] = time.perf_counter if level.movetime is not None else lambda: ticks[0]
+        hole = choose_move(position, level, rng, clock=clock).hole
+        return hole - 1 + 9 * state[22]
+
+    return play
+
+
+def player(name: str) -> Player:
+    return greedy if name == "greedy" else level_player(int(name))
+
+
+def play_game(opening: State, white: Player, black: Player, rng: random.Random, max_plies: int = 600) -> float:
+    """White's score (1, ½, 0); a game still open after ``max_plies`` counts as a draw."""
+    state = opening
+    for _ in range(max_plies):
+        finished = terminal_score(state)
+        certain = _certain(state, 0) if finished is None else None
+        if finished is not None or certain is not None:
+            value = finished if finished is not None else (1 if certain > 0 else -1 if certain < 0 else 0)  # type: ignore[operator]
+            mover_score = (value + 1) / 2
+            return mover_score if state[22] == 0 else 1 - mover_score
+        move = (white if state[22] == 0 else black)(state, rng)
+        state = make(state, move)
+    return 0.5
+
+
+def elo(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400 * math.log10(1 / score - 1)
+
+
+def match(a: str, b: str, games: int, openings: list[State], seed: int) -> tuple[float, float, float, float]:
+    """(A's score share, Elo, Elo margin low, high) over ``games`` games; seconds are printed by the caller."""
+    rng = random.Random(seed)
+    first, second = player(a), player(b)
+    results = []
+    for game in range(games):
+        opening = openings[(game // 2) % len(openings)]
+        if game % 2 == 0:
+            results.append(play_game(opening, first, second, rng))
+        else:
+            results.append(1 - play_game(opening, second, first, rng))
+    share = statistics.fmean(results)
+    spread = statistics.pstdev(results) / math.sqrt(len(results))
+    return share, elo(share), elo(share - 1.96 * spread), elo(share + 1.96 * spread)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    parser.add_argument("--positions", type=int, default=20, help="middlegame positions from the corpus")
+    parser.add_argument("--times", type=float, nargs="*", default=[1.0, 3.0], help="seconds per search")
+    parser.add_argument("--match", nargs="*", default=["3:greedy:200", "4:3:200"], help="A:B:GAMES")
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    if not args.corpus.is_file():
+        parser.error(f"no corpus at {args.corpus} (../shared/data/togyz/playok-2024-2025.pgn, or pass --corpus)")
+    games = [game for game in corpus_games(args.corpus) if len(game.states) > 40]
+    step = max(1, len(games) // max(args.positions, 1))
+    middlegames = [game.states[30] for game in games[::step][: args.positions]]
+    openings = [game.states[args.opening_plies] for game in games[:: max(1, len(games) // 100)]]
+    openings = [state for state in openings if terminal_score(state) is None]
+    start = [9] * 18 + [0, 0, -1, -1, 0]
+    assert position_of(start) == Position()
+
+    for seconds in args.times:
+        rows = {"engine": [], "plain": []}  # type: dict[str, list[SpeedRow]]
+        opening_rows = {}
+        for plain in (False, True):
+            row = speed(start, seconds, plain)
+            opening_rows[row.label] = row
+            for state in middlegames:
+                rows[row.label].append(speed(state, seconds, plain))
+        print(f"--- {seconds:g} s a search")
+        print(f"{'':<10}{'opening depth':>14}{'middlegame depth (median, min-max)':>36}{'nodes/s (median)':>18}")
+        for label in ("engine", "plain"):
+            depths = [row.depth for row in rows[label]] or [0]
+            rates = [row.nodes_per_second for row in rows[label]] + [opening_rows[label].nodes_per_second]
+            print(
+                f"{label:<10}{opening_rows[label].depth:>14}"
+                f"{f'{statistics.median(depths):g} ({min(depths)}-{max(depths)})':>36}"
+                f"{statistics.median(rates):>18,.0f}"
+            )
+        engine_depth = statistics.median([row.depth for row in rows["engine"]] or [0])
+        plain_depth = statistics.median([row.depth for row in rows["plain"]] or [0])
+        engine_rate = statistics.median([row.nodes_per_second for row in rows["engine"]] or [0])
+        plain_rate = statistics.median([row.nodes_per_second for row in rows["plain"]] or [1])
+        print(
+            f"ratio engine/plain: middlegame depth {engine_depth - plain_depth:+g} plies, "
+            f"nodes/s ×{engine_rate / max(plain_rate, 1):.2f}"
+        )
+
+    for spec in args.match:
+        a, b, count = spec.split(":")
+        started = time.perf_counter()
+        share, difference, low, high = match(a, b, int(count), openings, args.seed)
+        print(
+            f"match {a} vs {b}: {int(count)} games, score {share:.1%} for {a}, "
+            f"Elo {difference:+.0f} (95 % {low:+.0f} to {high:+.0f}), {time.perf_counter() - started:.0f} s"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,25 @@
+"""Smoke test of ``benchmarks/engine.py``: tiny searches and tiny matches, and the shape of the report."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "engine.py"
+
+
+def test_a_tiny_run_prints_speed_rows_and_match_lines(shared_data: Path) -> None:
+    corpus = shared_data / "togyz" / "playok-2024-2025.pgn"
+    arguments = ["--corpus", str(corpus), "--positions", "2", "--times", "0.05", "--match", "2:greedy:2", "1:1:2"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    assert re.search(r"^engine +\d+ +\d+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
+    assert re.search(r"^plain +\d+ +\d+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
+    assert re.search(r"^ratio engine/plain: middlegame depth [+-]\d+ plies, nodes/s ×\d+\.\d\d$", out, re.M), out
+    assert re.search(r"^match 2 vs greedy: 2 games, score \d+\.\d% for 2, Elo [+-]\d+ \(95 % ", out, re.M), out
+    assert re.search(r"^match 1 vs 1: 2 games, score \d+\.\d% for 1", out, re.MULTILINE), out
