@@ -11,6 +11,7 @@ import pytest
 
 from toreshi.togyz import Position
 from toreshi.togyz.engine import LEVELS, Limits, analyse, choose_move, expected_score, review, review_game
+from toreshi.togyz.engine.board import position_of
 from toreshi.togyz.engine.search import WIN
 from toreshi.togyz.pgn import read_game
 
@@ -100,3 +101,13 @@ def test_limits_are_checked() -> None:
         Limits(depth=0)
     with pytest.raises(ValueError, match="movetime"):
         Limits(movetime=-1)
+
+
+def test_analyse_keeps_to_the_time_limit_in_endgames() -> None:
+    from .helpers import random_endgame
+
+    rng = random.Random(2)
+    for _ in range(5):
+        position = position_of(random_endgame(rng, 12))
+        result = analyse(position, Limits(movetime=0.2), clock=fake_clock())
+        assert result.seconds <= 0.2 * 1.1

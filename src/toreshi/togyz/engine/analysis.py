@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toreshi.togyz.engine.board import State, state_of
 from toreshi.togyz.engine.endgame import ENDGAME_KUMALAKS, ENDGAME_NODES, board_kumalaks, solve
@@ -116,6 +116,8 @@ def analyse(
                 position, state, score, solution.result == 0, (move,), solution.plies, solution.nodes,
                 clock() - started, solved=True, stopped=False, root_scores=((move, score),),
             )
+        if limits.movetime is not None:  # the solver's time counts against the limit
+            limits = replace(limits, movetime=max(limits.movetime - (clock() - started), 0.001))
     result = Searcher(clock, stop, progress).run(state, limits)
     holes: tuple[int, ...] = tuple(_hole(origin) for origin in result.pv) or (_hole(result.best or 0),)
     if result.best is not None and holes[0] != _hole(result.best):

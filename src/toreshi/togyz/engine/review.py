@@ -1,7 +1,8 @@
 """Post-game review: the evaluation after every ply, White's expected-score curve and the worst moves.
 
-Each position of the game is analysed once; the value of the move played is the evaluation of the position
-it led to, so a move's cost (for its player) is the best evaluation minus that. The worst moves are ranked by
+Each position of the game is analysed once (the curve); a move other than the engine's choice is valued by
+searching the position it led to one ply shallower, so that the best move's score and the played move's score
+have the same horizon; the move's cost (for its player) is the difference. The worst moves are ranked by
 how much of the mover's expected score they gave away (a slip in a decided game costs little), as 9qum.com's
 review does; each comes with the better move and its line.
 
@@ -15,7 +16,7 @@ review does; each comes with the better move and its line.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from toreshi.togyz.engine.analysis import Analysis, analyse, expected_score
 from toreshi.togyz.engine.board import state_of, terminal_score
@@ -113,9 +114,15 @@ def review(
         sign = 1 if side is Side.WHITE else -1
         best_value = sign * white_scores[ply - 1]
         played_value = sign * white_scores[ply]
+        after = analyses[ply]
+        if hole != before.best_move and after is not None and limits.depth is not None and limits.depth > 1:
+            # The same horizon as the best move's score: the position after the move one ply shallower
+            # (comparing depth d with depth d from one ply further on swings with who captures last).
+            shallower = analyse(boards[ply], replace(limits, depth=limits.depth - 1), clock=clock, stop=stop)
+            played_value = -shallower.score
         loss = 0 if hole == before.best_move else max(0, best_value - played_value)
-        mover_before = expectations[ply - 1] if side is Side.WHITE else 1 - expectations[ply - 1]
-        mover_after = expectations[ply] if side is Side.WHITE else 1 - expectations[ply]
+        mover_before = expected_score(best_value, draw=draws[ply - 1])
+        mover_after = expected_score(played_value, draw=draws[ply] and played_value == 0)
         expectation_loss = 0.0 if hole == before.best_move else max(0.0, mover_before - mover_after)
         reviewed.append(
             MoveReview(
