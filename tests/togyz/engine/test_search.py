@@ -9,12 +9,15 @@ from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from toreshi.togyz import Position
 from toreshi.togyz.engine.board import make, origins, state_of
-from toreshi.togyz.engine.search import WIN, Iteration, Limits, Searcher, decided_in
+from toreshi.togyz.engine.search import NATIVE, WIN, Iteration, Limits, Searcher, decided_in
 
 from .helpers import brute_force, choices, play_out
+
+CORES = [False, pytest.param(True, marks=pytest.mark.skipif(not NATIVE, reason="the C search is not built"))]
 
 
 def fake_clock(step: float = 0.001) -> Callable[[], float]:
@@ -23,21 +26,23 @@ def fake_clock(step: float = 0.001) -> Callable[[], float]:
     return lambda: next(ticks) * step
 
 
-def test_a_capture_that_reaches_82_is_found_and_scored_as_a_win() -> None:
+@pytest.mark.parametrize("native", CORES)
+def test_a_capture_that_reaches_82_is_found_and_scored_as_a_win(native: bool) -> None:
     # White 74: hole 9's single kumalak lands in Black's hole 1 (7 → 8, even) and takes 8: 82. Other moves
     # take nothing that wins at once.
     position = Position.from_parts([2, 0, 1, 0, 0, 0, 0, 0, 1], [7, 1, 1, 0, 0, 3, 0, 0, 0], (74, 72))
-    result = Searcher(fake_clock()).run(state_of(position), Limits(depth=4))
+    result = Searcher(fake_clock(), native=native).run(state_of(position), Limits(depth=4))
     assert result.best == 8
     assert result.score == WIN - 1
     assert decided_in(result.score) == 1
 
 
-def test_a_tuzdyk_that_decides_is_found() -> None:
+@pytest.mark.parametrize("native", CORES)
+def test_a_tuzdyk_that_decides_is_found(native: bool) -> None:
     # White 79 and no tuzdyk: hole 8's four kumalaks end in Black's hole 2 (2 → 3): a tuzdyk, +3 = 82.
     # Hole 9's single kumalak would make Black's hole 1 odd (4 → 5) and take nothing.
     position = Position.from_parts([0, 0, 0, 0, 0, 0, 0, 4, 1], [4, 2, 0, 0, 0, 0, 0, 0, 0], (79, 72))
-    result = Searcher(fake_clock()).run(state_of(position), Limits(depth=3))
+    result = Searcher(fake_clock(), native=native).run(state_of(position), Limits(depth=3))
     child = make(state_of(position), 7)
     assert child[20] == 10  # White's tuzdyk on Black's hole 2
     assert result.best == 7
@@ -61,12 +66,12 @@ def test_a_forced_win_two_moves_deep_agrees_with_brute_force() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(choices)
-def test_the_search_returns_a_legal_move(picks: list[int]) -> None:
+@given(choices, st.booleans())
+def test_the_search_returns_a_legal_move(picks: list[int], native: bool) -> None:
     position = play_out(picks)
     if position.is_game_over():
         return
-    result = Searcher(fake_clock()).run(state_of(position), Limits(depth=3))
+    result = Searcher(fake_clock(), native=native and NATIVE).run(state_of(position), Limits(depth=3))
     assert result.best in origins(state_of(position))
     assert result.pv[0] == result.best
     state = state_of(position)
@@ -75,8 +80,9 @@ def test_the_search_returns_a_legal_move(picks: list[int]) -> None:
         state = make(state, origin)
 
 
+@pytest.mark.parametrize("native", CORES)
 @pytest.mark.parametrize("depth", [1, 2, 3])
-def test_the_search_agrees_with_brute_force_minimax(depth: int) -> None:
+def test_the_search_agrees_with_brute_force_minimax(depth: int, native: bool) -> None:
     rng = random.Random(depth)
     for _ in range(12):
         position = play_out([rng.randrange(9) for _ in range(rng.randrange(4, 120))])
@@ -84,8 +90,8 @@ def test_the_search_agrees_with_brute_force_minimax(depth: int) -> None:
             continue
         state = state_of(position)
         expected = brute_force(state, depth)
-        full = Searcher(fake_clock(), quiescence=False)
-        plain = Searcher(fake_clock(), quiescence=False, table=False, ordering=False, aspiration=False)
+        full = Searcher(fake_clock(), quiescence=False, native=native)
+        plain = Searcher(fake_clock(), quiescence=False, table=False, ordering=False, aspiration=False, native=native)
         for searcher in (full, plain):
             result = searcher.run(state, Limits(depth=depth))
             assert result.score == expected, position
@@ -127,3 +133,13 @@ def test_one_loose_wall_clock_check() -> None:
     started = time.perf_counter()
     Searcher(time.perf_counter).run(state_of(Position()), Limits(movetime=0.2))
     assert time.perf_counter() - started < 0.2 * 1.5
+
+
+@pytest.mark.parametrize("native", CORES)
+def test_a_spread_scores_every_near_best_root_move_exactly(native: bool) -> None:
+    position = play_out([4, 4, 2, 7, 1])
+    state = state_of(position)
+    result = Searcher(fake_clock(), quiescence=False, native=native).run(state, Limits(depth=3, spread=WIN))
+    expected = {origin: -brute_force(make(state, origin), 2, 1) for origin in origins(state)}
+    assert dict(result.root_scores) == expected
+    assert [score for _, score in result.root_scores] == sorted(expected.values(), reverse=True)

@@ -23,8 +23,16 @@ from dataclasses import dataclass, field
 from itertools import compress
 
 from toreshi.togyz.engine.board import GAIN, LAST, ORIGINS, State, make
-from toreshi.togyz.engine.evaluation import evaluate
+from toreshi.togyz.engine.evaluation import FEATURES, evaluate
+from toreshi.togyz.engine.weights import WEIGHTS
 from toreshi.togyz.position import HOLES
+
+try:
+    from toreshi.togyz.engine import _native
+
+    NATIVE = _native.API_VERSION == 1
+except ImportError:  # not built (no C compiler or Python headers at install): the pure-Python search is used
+    NATIVE = False
 
 WIN = 1_000_000
 MAX_PLY = 1_000
@@ -37,6 +45,7 @@ QUIESCENCE_PLIES = 8
 ASPIRATION = 150
 CHECK_EVERY = 512  # nodes between two looks at the clock and the stop flag
 TABLE_LIMIT = 400_000  # entries; about 60 MB of int keys and small tuples
+NATIVE_TABLE_BITS = 20  # 2**20 entries of 16 bytes in the C search
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -127,9 +136,14 @@ class Searcher:
         ordering: bool = True,
         table: bool = True,
         aspiration: bool = True,
+        native: bool | None = None,
     ) -> None:
         self.clock = clock
+        self.given_stop = stop
         self.stop = stop or _never
+        self.native = NATIVE if native is None else native
+        if self.native and not NATIVE:
+            raise RuntimeError("the native search is not built (see hatch_build.py)")
         self.progress = progress
         self.use_quiescence = quiescence
         self.use_ordering = ordering
@@ -160,6 +174,9 @@ class Searcher:
         self._killers = [[-1, -1] for _ in range(MAX_PLY + 2)]
         self._history = [0] * 18
         self._pv = [[] for _ in range(MAX_PLY + 2)]
+        if self.native:
+            weights = [WEIGHTS[name] for name in FEATURES]
+            _native.reset(weights, self.use_quiescence, self.use_ordering, self.use_table, NATIVE_TABLE_BITS)
         max_depth = limits.depth or MAX_DEPTH
         order = self._root_order(state, moves)
         best: SearchResult | None = None
@@ -203,7 +220,8 @@ class Searcher:
             return self._root(state, order, depth, -INFINITY, INFINITY, spread)
         window = ASPIRATION
         while True:
-            alpha, beta = previous - window, previous + window
+            # Moves within ``spread`` of the best need exact scores too: the window opens that much lower.
+            alpha, beta = previous - window - spread, previous + window
             score, new_order, exact = self._root(state, order, depth, alpha, beta, spread)
             if alpha < score < beta:
                 return score, new_order, exact
@@ -214,6 +232,8 @@ class Searcher:
     def _root(
         self, state: State, order: list[int], depth: int, alpha: int, beta: int, spread: int
     ) -> tuple[int, list[int], tuple[tuple[int, int], ...]]:
+        if self.native:
+            return self._native_root(state, order, depth, alpha, beta, spread)
         best_score = -INFINITY
         scored: list[tuple[int, int, bool]] = []  # (origin, score, exact)
         for index, origin in enumerate(order):
@@ -242,6 +262,21 @@ class Searcher:
             (origin, score) for origin, score, is_exact in ranked if is_exact and score >= best_score - spread
         )
         return best_score, new_order, exact
+
+    def _native_root(
+        self, state: State, order: list[int], depth: int, alpha: int, beta: int, spread: int
+    ) -> tuple[int, list[int], tuple[tuple[int, int], ...]]:
+        """The same root search in C (``_native.c``); the clock and the stop flag are still called from there."""
+        done = _native.root(
+            state, order, depth, alpha, beta, spread, self.clock, self._deadline, self.given_stop,
+            self._node_limit, CHECK_EVERY,
+        )
+        if done is None:
+            self.nodes = _native.nodes()
+            raise _StopSearchError
+        score, new_order, exact, line, self.nodes = done
+        self._pv[0] = line
+        return score, new_order, tuple(exact)
 
     # --- recursion -------------------------------------------------------------------------------------
 
