@@ -1,9 +1,10 @@
 """Engine strength and speed: nodes/s, depth in 1 s and 3 s, and matches between levels and a greedy player.
 
 Speed: from the opening and from ``--positions`` middlegame positions of the PlayOK corpus (ply 30 of evenly
-spaced games), the engine searches ``--times`` seconds each; the depth reached and the nodes/s are printed with
-the same figures for a plain alpha-beta (no transposition table, no move ordering, no quiescence, no aspiration)
-measured in the same run, and their ratio, so runs on a loaded or another machine compare.
+spaced games), each searcher searches ``--times`` seconds: ``engine`` (the C search when it is built), ``python``
+(the same search in pure Python) and ``plain`` (a pure-Python alpha-beta without transposition table, move
+ordering, quiescence or aspiration windows: the baseline). The depth reached and the nodes/s are printed, and
+the ratios to the baseline measured in the same run, so runs on a loaded or another machine compare.
 
 Matches: ``A:B:GAMES`` plays GAMES games between two players (a level number 1-6 or ``greedy``, a one-ply player
 that takes the biggest capture), colours alternating, each corpus opening (the position after ``--opening-plies``
@@ -31,7 +32,7 @@ from benchmarks.togyz_corpus import DEFAULT_CORPUS, corpus_games
 
 from toreshi.togyz.engine import LEVELS, choose_move
 from toreshi.togyz.engine.board import State, capture_of, make, origins, position_of, terminal_score
-from toreshi.togyz.engine.search import Limits, Searcher, _certain
+from toreshi.togyz.engine.search import NATIVE, Limits, Searcher, _certain
 from toreshi.togyz.position import Position
 
 Player = Callable[[State, random.Random], int]
@@ -44,10 +45,18 @@ class SpeedRow:
     nodes_per_second: float
 
 
-def speed(state: State, seconds: float, plain: bool) -> SpeedRow:
-    options = {"table": False, "ordering": False, "quiescence": False, "aspiration": False} if plain else {}
-    result = Searcher(time.perf_counter, **options).run(state, Limits(movetime=seconds))  # type: ignore[arg-type]
-    return SpeedRow("plain" if plain else "engine", result.depth, result.nodes / max(result.seconds, 1e-9))
+SEARCHERS: dict[str, Callable[[], Searcher]] = {
+    "engine": lambda: Searcher(time.perf_counter),
+    "python": lambda: Searcher(time.perf_counter, native=False),
+    "plain": lambda: Searcher(
+        time.perf_counter, native=False, table=False, ordering=False, quiescence=False, aspiration=False
+    ),
+}
+
+
+def speed(state: State, seconds: float, label: str) -> SpeedRow:
+    result = SEARCHERS[label]().run(state, Limits(movetime=seconds))
+    return SpeedRow(label, result.depth, result.nodes / max(result.seconds, 1e-9))
 
 
 def greedy(state: State, rng: random.Random) -> int:
@@ -131,32 +140,32 @@ def main() -> None:
     start = [9] * 18 + [0, 0, -1, -1, 0]
     assert position_of(start) == Position()
 
+    print(f"engine: {'the C search' if NATIVE else 'pure Python (the C search is not built)'}")
     for seconds in args.times:
-        rows = {"engine": [], "plain": []}  # type: dict[str, list[SpeedRow]]
+        rows: dict[str, list[SpeedRow]] = {label: [] for label in SEARCHERS}
         opening_rows = {}
-        for plain in (False, True):
-            row = speed(start, seconds, plain)
-            opening_rows[row.label] = row
+        for label in SEARCHERS:
+            opening_rows[label] = speed(start, seconds, label)
             for state in middlegames:
-                rows[row.label].append(speed(state, seconds, plain))
+                rows[label].append(speed(state, seconds, label))
         print(f"--- {seconds:g} s a search")
         print(f"{'':<10}{'opening depth':>14}{'middlegame depth (median, min-max)':>36}{'nodes/s (median)':>18}")
-        for label in ("engine", "plain"):
-            depths = [row.depth for row in rows[label]] or [0]
+        depth: dict[str, float] = {}
+        rate: dict[str, float] = {}
+        for label in SEARCHERS:
+            depths = [row.depth for row in rows[label]] or [opening_rows[label].depth]
             rates = [row.nodes_per_second for row in rows[label]] + [opening_rows[label].nodes_per_second]
+            depth[label], rate[label] = statistics.median(depths), statistics.median(rates)
             print(
                 f"{label:<10}{opening_rows[label].depth:>14}"
-                f"{f'{statistics.median(depths):g} ({min(depths)}-{max(depths)})':>36}"
-                f"{statistics.median(rates):>18,.0f}"
+                f"{f'{depth[label]:g} ({min(depths)}-{max(depths)})':>36}"
+                f"{rate[label]:>18,.0f}"
             )
-        engine_depth = statistics.median([row.depth for row in rows["engine"]] or [0])
-        plain_depth = statistics.median([row.depth for row in rows["plain"]] or [0])
-        engine_rate = statistics.median([row.nodes_per_second for row in rows["engine"]] or [0])
-        plain_rate = statistics.median([row.nodes_per_second for row in rows["plain"]] or [1])
-        print(
-            f"ratio engine/plain: middlegame depth {engine_depth - plain_depth:+g} plies, "
-            f"nodes/s ×{engine_rate / max(plain_rate, 1):.2f}"
-        )
+        for label in ("engine", "python"):
+            print(
+                f"ratio {label}/plain: middlegame depth {depth[label] - depth['plain']:+g} plies, "
+                f"nodes/s ×{rate[label] / max(rate['plain'], 1):.2f}"
+            )
 
     for spec in args.match:
         a, b, count = spec.split(":")

@@ -18,8 +18,10 @@ def test_a_tiny_run_prints_speed_rows_and_match_lines(shared_data: Path) -> None
     )
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    assert re.search(r"^engine +\d+ +\d+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
-    assert re.search(r"^plain +\d+ +\d+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
-    assert re.search(r"^ratio engine/plain: middlegame depth [+-]\d+ plies, nodes/s ×\d+\.\d\d$", out, re.M), out
+    for label in ("engine", "python", "plain"):
+        assert re.search(rf"^{label} +\d+ +[\d.]+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
+    for label in ("engine", "python"):
+        ratio = rf"^ratio {label}/plain: middlegame depth [+-][\d.]+ plies, nodes/s ×\d+\.\d\d$"
+        assert re.search(ratio, out, re.MULTILINE), out
     assert re.search(r"^match 2 vs greedy: 2 games, score \d+\.\d% for 2, Elo [+-]\d+ \(95 % ", out, re.M), out
     assert re.search(r"^match 1 vs 1: 2 games, score \d+\.\d% for 1", out, re.MULTILINE), out
