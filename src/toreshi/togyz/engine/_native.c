@@ -35,13 +35,15 @@
 typedef struct {
     uint64_t key;
     int32_t score;
-    int16_t depth;
+    uint8_t generation; /* the search that wrote it: reset() starts a new one instead of clearing 16 MB */
+    int8_t depth;
     int8_t flag;
     int8_t move;
 } Entry;
 
 static Entry *table = NULL;
 static uint64_t table_mask = 0;
+static uint8_t generation = 0;
 static uint64_t zobrist_holes[RING][256];
 static uint64_t zobrist_kazans[2][256];
 static uint64_t zobrist_tuzdyk[2][RING + 1];
@@ -357,7 +359,7 @@ static int negamax(const int *s, int depth, int alpha, int beta, int ply) {
     if (use_table) {
         key = key_of(s);
         entry = &table[key & table_mask];
-        if (entry->key == key && entry->depth > 0) {
+        if (entry->key == key && entry->generation == generation && entry->depth > 0) {
             table_move = entry->move;
             if (entry->depth >= depth) {
                 int score = from_table(entry->score, ply);
@@ -409,7 +411,8 @@ static int negamax(const int *s, int depth, int alpha, int beta, int ply) {
         int flag = best_score >= beta ? LOWER : (best_score > alpha_start ? EXACT : UPPER);
         entry->key = key;
         entry->score = to_table(best_score, ply);
-        entry->depth = (int16_t)depth;
+        entry->generation = generation;
+        entry->depth = (int8_t)depth;
         entry->flag = (int8_t)flag;
         entry->move = (int8_t)best_move;
     }
@@ -471,8 +474,10 @@ static PyObject *py_reset(PyObject *self, PyObject *args) {
         table = PyMem_Calloc(size, sizeof(Entry));
         if (table == NULL) return PyErr_NoMemory();
         table_mask = size - 1;
-    } else {
+        generation = 1;
+    } else if (++generation == 0) { /* wrapped: entries of 256 searches ago would look current */
         memset(table, 0, size * sizeof(Entry));
+        generation = 1;
     }
     for (int i = 0; i < PLY_CAP + 2; i++) killers[i][0] = killers[i][1] = -1;
     memset(history, 0, sizeof(history));
