@@ -18,7 +18,7 @@ from toreshi.togyz import perft as count_leaves
 from toreshi.togyz.diagram import diagram
 from toreshi.togyz.engine import Analysis, Limits, MoveReview, Review, review_game
 from toreshi.togyz.engine import analyse as run_analysis
-from toreshi.togyz.engine.search import MAX_DEPTH, decided_in
+from toreshi.togyz.engine.search import MAX_DEPTH, NATIVE, decided_in
 from toreshi.togyz.fen import InvalidFenError, from_fen, to_fen
 from toreshi.togyz.pgn import read_games
 from toreshi.togyz.replay import replay as replay_game
@@ -111,12 +111,16 @@ def replay(
     raise typer.Exit(1 if invalid or unreadable else 0)
 
 
-def _limits(depth: int | None, movetime: int | None, default_depth: int) -> Limits:
+def _limits(depth: int | None, movetime: int | None, default: Limits) -> Limits:
     if depth is not None and movetime is not None:
         raise typer.BadParameter("give --depth or --movetime, not both", param_hint="--depth/--movetime")
     if movetime is not None:
         return Limits(movetime=movetime / 1000)
-    return Limits(depth=depth or default_depth)
+    return default if depth is None else Limits(depth=depth)
+
+
+ANALYSE_DEFAULT = Limits(movetime=1.0)
+REVIEW_DEFAULT = Limits(depth=8 if NATIVE else 5)  # ≈0.1 s a position either way
 
 
 def _score_text(score: int, decided: int | None, draw: bool) -> str:
@@ -157,11 +161,11 @@ def analyse(
     movetime: MovetimeOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
-    """Best move, score (kumalaks, side to move), principal variation, depth and nodes/s (default: depth 8)."""
+    """Best move, score (kumalaks, side to move), principal variation, depth and nodes/s (default: one second)."""
     position = _position(fen)
     if position.is_game_over():
         raise typer.BadParameter("the game is over in this position", param_hint="FEN")
-    result = run_analysis(position, _limits(depth, movetime, 8), clock=time.monotonic)
+    result = run_analysis(position, _limits(depth, movetime, ANALYSE_DEFAULT), clock=time.monotonic)
     if as_json:
         typer.echo(json.dumps(_analysis_record(result), ensure_ascii=False))
         return
@@ -182,7 +186,8 @@ def review(
     movetime: MovetimeOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
 ) -> None:
-    """The evaluation after every ply and the worst moves with the better move (default: depth 6 a position)."""
+    """The evaluation after every ply and the worst moves with the better move (default: depth 8 a position with
+    the C search, 5 without)."""
     with file.open(encoding="utf-8", newline="") as handle:
         record = next(itertools.islice(read_games(handle), game - 1, None), None)
     if record is None:
@@ -190,7 +195,7 @@ def review(
     checked = replay_game(record)
     if checked.error is not None and checked.error.ply is not None:
         raise typer.BadParameter(f"the record cannot be replayed: {checked.error}", param_hint="FILE")
-    result = review_game(record, _limits(depth, movetime, 6), clock=time.monotonic)
+    result = review_game(record, _limits(depth, movetime, REVIEW_DEFAULT), clock=time.monotonic)
     if as_json:
         typer.echo(json.dumps(_review_record(record.headers, result), ensure_ascii=False))
         return

@@ -9,11 +9,15 @@ certain — a finished game, or one that is *decided* because a player can no lo
 more than 81 kumalaks once the board is shared out) — scores ``WIN - plies`` (or its negation), so that a
 shorter way to a certain win scores higher; :func:`decided_in` turns such a score back into plies.
 
-Techniques, all measured worth their cost in this pure-Python search (see ``docs/decisions.md``): principal
-variation search, a transposition table keyed on the hash of the state tuple (CPython computes it in C; an
-incremental Zobrist key costs two table look-ups per sown kumalak), the table's move first, then captures and
-tuzdyk-making moves by size, two killers per ply and a history table; quiescence on captures with stand-pat;
-aspiration windows around the previous iteration's score.
+Techniques (``docs/decisions.md``, "Togyz engine"): principal variation search, a transposition table, the
+table's move first, then captures and tuzdyk-making moves by size, two killers per ply and a history table;
+quiescence on captures with stand-pat; aspiration windows around the previous iteration's score.
+
+The depth-by-depth search from the root runs in C (``_native.c``, compiled at install time) when it was built
+(:data:`NATIVE`), else in the Python below, which is its reference: with the table off both visit the same
+nodes. The driver — iterative deepening, aspiration, limits, callbacks — is this module's in both cases. The
+Python table is keyed on ``hash(tuple(state))`` (computed by CPython in C; an incremental Zobrist key would cost
+two look-ups per sown kumalak), the C table on a Zobrist key.
 """
 
 from __future__ import annotations
