@@ -101,12 +101,36 @@ def play_game(opening: State, white: Player, black: Player, rng: random.Random, 
 
 
 def elo(score: float) -> float:
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """The Elo difference that expects ``score``; ±inf for a clean sweep."""
+    if score <= 0:
+        return -math.inf
+    if score >= 1:
+        return math.inf
     return -400 * math.log10(1 / score - 1)
 
 
+def signed(value: float) -> str:
+    if math.isinf(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{round(value):+d}"
+
+
+def interval(results: list[float]) -> tuple[float, float]:
+    """A 95 % interval of the expected score: normal from the results' own spread (draws included), or Wilson's
+    bound when every game went one way (the spread is then 0 and says nothing)."""
+    n = len(results)
+    share = statistics.fmean(results)
+    z = 1.96
+    if 0 < share < 1 and statistics.pstdev(results) > 0:
+        margin = z * statistics.pstdev(results) / math.sqrt(n)
+        return max(share - margin, 0.0), min(share + margin, 1.0)
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(centre - half, 0.0), min(centre + half, 1.0)
+
+
 def match(a: str, b: str, games: int, openings: list[State], seed: int) -> tuple[float, float, float, float]:
-    """(A's score share, Elo, Elo margin low, high) over ``games`` games; seconds are printed by the caller."""
+    """(A's score share, Elo, the 95 % interval's Elo low and high) over ``games`` games."""
     rng = random.Random(seed)
     first, second = player(a), player(b)
     results = []
@@ -117,8 +141,8 @@ def match(a: str, b: str, games: int, openings: list[State], seed: int) -> tuple
         else:
             results.append(1 - play_game(opening, second, first, rng))
     share = statistics.fmean(results)
-    spread = statistics.pstdev(results) / math.sqrt(len(results))
-    return share, elo(share), elo(share - 1.96 * spread), elo(share + 1.96 * spread)
+    low, high = interval(results)
+    return share, elo(share), elo(low), elo(high)
 
 
 def main() -> None:
@@ -173,7 +197,7 @@ def main() -> None:
         share, difference, low, high = match(a, b, int(count), openings, args.seed)
         print(
             f"match {a} vs {b}: {int(count)} games, score {share:.1%} for {a}, "
-            f"Elo {difference:+.0f} (95 % {low:+.0f} to {high:+.0f}), {time.perf_counter() - started:.0f} s"
+            f"Elo {signed(difference)} (95 % {signed(low)} to {signed(high)}), {time.perf_counter() - started:.0f} s"
         )
 
 

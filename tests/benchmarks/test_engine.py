@@ -23,5 +23,7 @@ def test_a_tiny_run_prints_speed_rows_and_match_lines(shared_data: Path) -> None
     for label in ("engine", "python"):
         ratio = rf"^ratio {label}/plain: middlegame depth [+-][\d.]+ plies, nodes/s ×\d+\.\d\d$"
         assert re.search(ratio, out, re.MULTILINE), out
-    assert re.search(r"^match 2 vs greedy: 2 games, score \d+\.\d% for 2, Elo [+-]\d+ \(95 % ", out, re.M), out
+    elo = r"[+-](\d+|inf)"
+    match_line = rf"^match 2 vs greedy: 2 games, score \d+\.\d% for 2, Elo {elo} \(95 % {elo} to {elo}\), \d+ s$"
+    assert re.search(match_line, out, re.MULTILINE), out
     assert re.search(r"^match 1 vs 1: 2 games, score \d+\.\d% for 1", out, re.MULTILINE), out
