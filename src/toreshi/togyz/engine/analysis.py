@@ -106,6 +106,8 @@ def analyse(
     started = clock()
     if endgame and board_kumalaks(state) <= ENDGAME_KUMALAKS:
         budget = ENDGAME_NODES if limits.nodes is None else min(ENDGAME_NODES, limits.nodes)
+        if limits.depth is not None:  # a shallow search (a weak level) gets no deep endgame knowledge either
+            budget = min(budget, 500 * 3**limits.depth)
         if limits.movetime is not None:
             budget = min(budget, max(1_000, int(limits.movetime * 100_000)))
         solution = solve(state, budget)
