@@ -89,10 +89,11 @@ def play_game(opening: State, white: Player, black: Player, rng: random.Random, 
     """White's score (1, ½, 0); a game still open after ``max_plies`` counts as a draw."""
     state = opening
     for _ in range(max_plies):
-        finished = terminal_score(state)
-        certain = _certain(state, 0) if finished is None else None
-        if finished is not None or certain is not None:
-            value = finished if finished is not None else (1 if certain > 0 else -1 if certain < 0 else 0)  # type: ignore[operator]
+        value = terminal_score(state)
+        if value is None:
+            certain = _certain(state, 0)
+            value = None if certain is None else (certain > 0) - (certain < 0)
+        if value is not None:
             mover_score = (value + 1) / 2
             return mover_score if state[22] == 0 else 1 - mover_score
         move = (white if state[22] == 0 else black)(state, rng)

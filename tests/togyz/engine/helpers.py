@@ -6,7 +6,7 @@ import random
 
 from hypothesis import strategies as st
 
-from toreshi.togyz import Position
+from toreshi.togyz import Position, Side
 from toreshi.togyz.engine.board import State, make, origins, state_of, terminal_score
 from toreshi.togyz.engine.evaluation import evaluate
 
@@ -32,7 +32,7 @@ def random_endgame(rng: random.Random, board: int) -> State:
             holes[rng.randrange(18)] += 1
         rest = 162 - board
         white = rng.randint(rest // 2 - 3, rest // 2 + 3)
-        position = Position.from_parts(holes[:9], holes[9:], (white, rest - white), turn=rng.choice((0, 1)))  # type: ignore[arg-type]
+        position = Position.from_parts(holes[:9], holes[9:], (white, rest - white), turn=Side(rng.randrange(2)))
         state = state_of(position)
         if terminal_score(state) is None and origins(state):
             return state
@@ -59,12 +59,12 @@ def game_value(s: State, cap: int) -> int | None:
         return finished
     if cap == 0:
         return None
-    best: int | None = -1
+    best = -1
     for origin in origins(s):
         value = game_value(make(s, origin), cap - 1)
         if value is None:
             return None
-        best = max(best, -value)  # type: ignore[type-var]
+        best = max(best, -value)
         if best == 1:
             return 1
     return best

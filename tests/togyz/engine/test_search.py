@@ -60,7 +60,7 @@ def test_a_forced_win_two_moves_deep_agrees_with_brute_force() -> None:
         if value > WIN - 1000 and WIN - value == 3:  # a win that needs three plies
             result = Searcher(fake_clock()).run(state, Limits(depth=3, spread=0))
             assert result.score == value
-            assert brute_force(make(state, result.best), 2, 1) == -value  # type: ignore[arg-type]
+            assert brute_force(make(state, result.best), 2, 1) == -value
             found += 1
     assert found >= 3
 
@@ -95,7 +95,7 @@ def test_the_search_agrees_with_brute_force_minimax(depth: int, native: bool) ->
         for searcher in (full, plain):
             result = searcher.run(state, Limits(depth=depth))
             assert result.score == expected, position
-            assert -brute_force(make(state, result.best), depth - 1, 1) == expected  # type: ignore[arg-type]
+            assert -brute_force(make(state, result.best), depth - 1, 1) == expected
 
 
 def test_a_time_limit_is_respected_on_the_injected_clock() -> None:

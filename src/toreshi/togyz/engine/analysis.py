@@ -121,8 +121,8 @@ def analyse(
         if limits.movetime is not None:  # the solver's time counts against the limit
             limits = replace(limits, movetime=max(limits.movetime - (clock() - started), 0.001))
     result = Searcher(clock, stop, progress).run(state, limits)
-    holes: tuple[int, ...] = tuple(_hole(origin) for origin in result.pv) or (_hole(result.best or 0),)
-    if result.best is not None and holes[0] != _hole(result.best):
+    holes = tuple(_hole(origin) for origin in result.pv)
+    if not holes or holes[0] != _hole(result.best):  # a line cut short by the table: keep the move
         holes = (_hole(result.best),)
     return _verdict(
         position, state, result.score, False, holes, result.depth, result.nodes, clock() - started,

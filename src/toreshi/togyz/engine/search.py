@@ -103,7 +103,7 @@ class Iteration:
 class SearchResult:
     """The outcome of :meth:`Searcher.run`; moves are ring indices (``board.ORIGINS``)."""
 
-    best: int | None
+    best: int
     score: int
     pv: tuple[int, ...]
     depth: int
