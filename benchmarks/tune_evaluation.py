@@ -9,8 +9,11 @@ kumalaks in the kazans) is 100 (centi-kumalaks); ``K`` (the logit per centi-kuma
 scale the review uses.
 
     python benchmarks/tune_evaluation.py [--corpus PATH] [--from-ply 6] [--every 1]
+    python benchmarks/tune_evaluation.py --calibrate-depth 8 [--sample 4000]
 
-Paste the printed ``WEIGHTS`` and ``LOGIT_PER_CENTI`` into ``src/toreshi/togyz/engine/weights.py``.
+Paste the printed ``WEIGHTS`` and ``LOGIT_PER_CENTI`` into ``src/toreshi/togyz/engine/weights.py``. With
+``--calibrate-depth`` the script instead fits the logit scale of *search* scores (what the review shows) on a
+sample of positions, each searched to that depth: ``SEARCH_LOGIT_PER_CENTI``.
 """
 
 from __future__ import annotations
@@ -115,13 +118,52 @@ def losses(samples: list[Sample], columns: list[int], weights: list[float]) -> t
     return log_loss / n, squared / n, right / max(decided, 1)
 
 
+def calibrate(path: Path, depth: int, sample: int, from_ply: int) -> None:
+    """Fit the logit per centi-kumalak of depth-``depth`` search scores against the game results."""
+    import itertools
+    import random
+
+    from toreshi.togyz.engine.search import WIN_BOUND, Limits, Searcher
+
+    positions: list[tuple[list[int], float, bool]] = []  # (state, label for the side to move, held out)
+    for game in corpus_games(path):
+        if game.white_score is None:
+            continue
+        for ply in range(from_ply, len(game.states)):
+            state = game.states[ply]
+            if terminal_score(state) is None:
+                label = game.white_score if state[22] == 0 else 1.0 - game.white_score
+                positions.append((state, label, game.index % 10 == 0))
+    chosen = random.Random(1).sample(positions, min(sample, len(positions)))
+    ticks = itertools.count()
+    train: list[Sample] = []
+    held_out: list[Sample] = []
+    started = time.perf_counter()
+    for state, label, hold in chosen:
+        score = Searcher(lambda: next(ticks) / 1000).run(state, Limits(depth=depth)).score
+        if abs(score) > WIN_BOUND:
+            continue  # certain results are scored 1/0 by the review, not by the curve
+        (held_out if hold else train).append(([score / 100], label))
+    weights = fit(train, [0])
+    log_loss, mse, right = losses(held_out, [0], weights)
+    seconds = time.perf_counter() - started
+    print(f"{len(train)} training and {len(held_out)} held-out searched positions ({seconds:.0f} s)")
+    print(f"held out: log-loss {log_loss:.4f}, MSE {mse:.4f}, winner {right:.1%}")
+    print(f"SEARCH_LOGIT_PER_CENTI = {weights[0] / 100:.6f}  # depth {depth}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
     parser.add_argument("--from-ply", type=int, default=6)
     parser.add_argument("--every", type=int, default=1, help="take every n-th ply")
     parser.add_argument("--drop", nargs="*", default=[], choices=FEATURES, help="features fixed at 0")
+    parser.add_argument("--calibrate-depth", type=int, help="fit the scale of search scores at this depth instead")
+    parser.add_argument("--sample", type=int, default=4000, help="positions searched by --calibrate-depth")
     args = parser.parse_args()
+    if args.calibrate_depth:
+        calibrate(args.corpus, args.calibrate_depth, args.sample, args.from_ply)
+        return
     started = time.perf_counter()
     train, held_out = collect(args.corpus, args.from_ply, args.every)
     print(f"{len(train)} training positions, {len(held_out)} held out ({time.perf_counter() - started:.1f} s)")

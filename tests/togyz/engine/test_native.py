@@ -97,3 +97,16 @@ def test_a_failing_clock_raises_from_the_c_search() -> None:
     searcher = Searcher(broken, native=True)
     with pytest.raises(ZeroDivisionError):
         searcher.run(state_of(Position()), Limits(movetime=1.0))
+
+
+def test_a_search_started_inside_a_running_c_search_uses_python() -> None:
+    inner: list[int] = []
+
+    def progress(_: object) -> None:  # a callback that searches: the C search is busy, so Python runs it
+        inner.append(Searcher(fake_clock()).run(state_of(Position()), Limits(depth=2)).best)
+
+    outer = Searcher(fake_clock(), progress=progress, native=True)
+    result = outer.run(state_of(Position()), Limits(depth=4))
+    again = Searcher(fake_clock(), native=True).run(state_of(Position()), Limits(depth=4))
+    assert len(inner) == 4 and outer.native
+    assert (result.best, result.score, result.nodes) == (again.best, again.score, again.nodes)

@@ -22,6 +22,7 @@ two look-ups per sown kumalak), the C table on a Zobrist key.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from itertools import compress
@@ -50,6 +51,7 @@ ASPIRATION = 150
 CHECK_EVERY = 512  # nodes between two looks at the clock and the stop flag
 TABLE_LIMIT = 400_000  # entries; about 60 MB of int keys and small tuples
 NATIVE_TABLE_BITS = 20  # 2**20 entries of 16 bytes in the C search
+_NATIVE_LOCK = threading.Lock()  # the C search's tables are per process
 
 EXACT, LOWER, UPPER = 0, 1, 2
 
@@ -165,7 +167,23 @@ class Searcher:
     # --- driver ----------------------------------------------------------------------------------------
 
     def run(self, state: State, limits: Limits) -> SearchResult:
-        """Search ``state`` (not finished: the side to move has a move) within ``limits``."""
+        """Search ``state`` (not finished: the side to move has a move) within ``limits``.
+
+        The C search keeps its tables in the process, so it runs one search at a time: a search started while
+        another one holds it (another thread, or a callback of the running search) uses the Python search.
+        Run concurrent searches in separate processes.
+        """
+        wanted = self.native
+        if wanted and not _NATIVE_LOCK.acquire(blocking=False):
+            self.native = False
+        try:
+            return self._run(state, limits)
+        finally:
+            if wanted and self.native:
+                _NATIVE_LOCK.release()
+            self.native = wanted
+
+    def _run(self, state: State, limits: Limits) -> SearchResult:
         start = self.clock()
         moves = _moves(state)
         if not moves:
