@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from toreshi.togyz.engine.board import State, state_of
 from toreshi.togyz.engine.endgame import ENDGAME_KUMALAKS, ENDGAME_NODES, board_kumalaks, solve
 from toreshi.togyz.engine.search import WIN, Iteration, Limits, Searcher, decided_in
-from toreshi.togyz.engine.weights import LOGIT_PER_CENTI
+from toreshi.togyz.engine.weights import SEARCH_LOGIT_PER_CENTI
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.notation import MoveToken, format_token
 from toreshi.togyz.position import HOLES, Position, Side
@@ -64,12 +64,13 @@ class Analysis:
 
 
 def expected_score(score: int, *, draw: bool = False) -> float:
-    """The expected game score for the player a ``score`` is for: a logistic curve fitted on the corpus."""
+    """The expected game score for the player a search ``score`` is for: a logistic curve fitted on the corpus
+    (``weights.SEARCH_LOGIT_PER_CENTI``); a certain result is 1 or 0, a proven draw ½."""
     if draw:
         return 0.5
     if decided_in(score) is not None:
         return 1.0 if score > 0 else 0.0
-    return 1.0 / (1.0 + math.exp(-LOGIT_PER_CENTI * score))
+    return 1.0 / (1.0 + math.exp(-SEARCH_LOGIT_PER_CENTI * score))
 
 
 def line_tokens(position: Position, holes: tuple[int, ...]) -> tuple[str, ...]:
