@@ -1,5 +1,6 @@
 # Shared by scripts/serve.sh and scripts/test.sh: a project-local virtual environment,
-# reinstalled only when pyproject.toml changes (the stamp holds its hash and the extras).
+# reinstalled only when pyproject.toml, hatch_build.py or the engine's C source change (the stamp holds their
+# hash and the extras).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -17,7 +18,9 @@ ensure_venv() {
         "$python" -m venv "$VENV"
     fi
     local want
-    want="$(sha256sum "$ROOT/pyproject.toml" | cut -d' ' -f1) [$extras]"
+    # The C search is compiled at install time, so its source is part of what the stamp covers.
+    want="$(cat "$ROOT/pyproject.toml" "$ROOT/hatch_build.py" "$ROOT/src/toreshi/togyz/engine/_native.c" \
+        | sha256sum | cut -d' ' -f1) [$extras]"
     if [ "$(cat "$VENV/.install-stamp" 2>/dev/null)" != "$want" ]; then
         echo "==> installing toreshi${extras:+[$extras]} into $VENV"
         "$VENV/bin/python" -m pip install --quiet --upgrade pip

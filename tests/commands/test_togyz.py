@@ -77,3 +77,37 @@ def test_show_draws_the_board() -> None:
     lines = result.output.splitlines()
     assert lines[2].split() == ["13", "2", "12", "3", "2", "1", "-", "12", "12"]
     assert lines[3].split() == ["12", "2", "13", "13", "X", "3", "12", "12", "1"]
+
+
+def test_analyse_json_contract() -> None:
+    fen = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
+    result = runner.invoke(app, ["togyz", "analyse", fen, "--depth", "3", "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert record["depth"] == 3 and record["best_move"] in range(1, 10)
+    assert record["pv"][0] == record["best_move"] and len(record["pv_tokens"]) == len(record["pv"])
+    assert record["nodes"] > 0 and record["nodes_per_second"] >= 0 and record["fen"] == fen
+    text = runner.invoke(app, ["togyz", "analyse", fen, "--movetime", "50"])
+    assert text.exit_code == 0 and "best move:" in text.output and "nodes/s" in text.output
+
+
+def test_analyse_refuses_both_limits_and_a_finished_game() -> None:
+    fen = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
+    assert runner.invoke(app, ["togyz", "analyse", fen, "--depth", "2", "--movetime", "10"]).exit_code != 0
+    over = "1S,1S,1S,1S,1S,1S,1S,1S,1S/9 150 3 S 1"
+    assert runner.invoke(app, ["togyz", "analyse", over]).exit_code != 0
+
+
+def test_review_json_contract(tmp_path: Path) -> None:
+    path = tmp_path / "games.pgn"
+    path.write_text(GAME_1, encoding="utf-8")
+    result = runner.invoke(app, ["togyz", "review", str(path), "--depth", "1", "--json"])
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.output)
+    assert len(record["moves"]) == 92 and len(record["white_scores"]) == 93
+    assert record["white_scores"][-1] < 0  # Black won 30:132
+    assert 1 <= len(record["worst"]) <= 8
+    assert all(move["best_move"] != move["hole"] for move in record["worst"])
+    text = runner.invoke(app, ["togyz", "review", str(path), "--depth", "1"])
+    assert text.exit_code == 0 and "worst moves:" in text.output
+    assert runner.invoke(app, ["togyz", "review", str(path), "--game", "2"]).exit_code != 0

@@ -1,8 +1,11 @@
-"""``toreshi togyz …``: perft, record replay (the arbiter's score-sheet checker) and board display."""
+"""``toreshi togyz …``: perft, record replay (the arbiter's score-sheet checker), board display, engine analysis
+and post-game review."""
 
 from __future__ import annotations
 
+import itertools
 import json
+import time
 from pathlib import Path
 from typing import Annotated
 
@@ -10,14 +13,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from toreshi.togyz import Position
+from toreshi.togyz import Position, Side
 from toreshi.togyz import perft as count_leaves
 from toreshi.togyz.diagram import diagram
+from toreshi.togyz.engine import Analysis, Limits, MoveReview, Review, review_game
+from toreshi.togyz.engine import analyse as run_analysis
+from toreshi.togyz.engine.search import MAX_DEPTH, NATIVE, decided_in
 from toreshi.togyz.fen import InvalidFenError, from_fen, to_fen
 from toreshi.togyz.pgn import read_games
 from toreshi.togyz.replay import replay as replay_game
 
-app = typer.Typer(help="Togyz kumalak rules: perft, record replay, board display.", no_args_is_help=True)
+app = typer.Typer(
+    help="Togyz kumalak rules and engine: perft, record replay, board display, analysis, game review.",
+    no_args_is_help=True,
+)
 
 
 def _position(fen: str | None) -> Position:
@@ -100,3 +109,142 @@ def replay(
         console.print(table)
         console.print(f"{index} games, {index - invalid} valid, {invalid} invalid")
     raise typer.Exit(1 if invalid or unreadable else 0)
+
+
+def _limits(depth: int | None, movetime: int | None, default: Limits) -> Limits:
+    if depth is not None and movetime is not None:
+        raise typer.BadParameter("give --depth or --movetime, not both", param_hint="--depth/--movetime")
+    if movetime is not None:
+        return Limits(movetime=movetime / 1000)
+    return default if depth is None else Limits(depth=depth)
+
+
+ANALYSE_DEFAULT = Limits(movetime=1.0)
+REVIEW_DEFAULT = Limits(depth=8 if NATIVE else 5)  # ≈0.1 s a position either way
+
+
+def _score_text(score: int, decided: int | None, draw: bool) -> str:
+    if draw:
+        return "draw (proven)"
+    if decided is not None:
+        return f"{'wins' if decided > 0 else 'loses'} (certain in {abs(decided)} plies)"
+    return f"{score / 100:+.2f}"
+
+
+def _analysis_record(analysis: Analysis) -> dict[str, object]:
+    return {
+        "fen": analysis.fen,
+        "best_move": analysis.best_move,
+        "score": analysis.score,
+        "white_score": analysis.white_score,
+        "decided_in": analysis.decided_in,
+        "draw": analysis.draw,
+        "white_expectation": round(analysis.white_expectation, 4),
+        "pv": list(analysis.pv),
+        "pv_tokens": list(analysis.pv_tokens),
+        "depth": analysis.depth,
+        "nodes": analysis.nodes,
+        "seconds": round(analysis.seconds, 4),
+        "nodes_per_second": round(analysis.nodes_per_second),
+        "solved": analysis.solved,
+    }
+
+
+DepthOption = Annotated[int | None, typer.Option(min=1, max=MAX_DEPTH, help="Search this many plies.")]
+MovetimeOption = Annotated[int | None, typer.Option(min=1, help="Search this many milliseconds.")]
+
+
+@app.command()
+def analyse(
+    fen: Annotated[str, typer.Argument(help="A PlayStrategy FEN, quoted.")],
+    depth: DepthOption = None,
+    movetime: MovetimeOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """Best move, score (kumalaks, side to move), principal variation, depth and nodes/s (default: one second)."""
+    position = _position(fen)
+    if position.is_game_over():
+        raise typer.BadParameter("the game is over in this position", param_hint="FEN")
+    result = run_analysis(position, _limits(depth, movetime, ANALYSE_DEFAULT), clock=time.monotonic)
+    if as_json:
+        typer.echo(json.dumps(_analysis_record(result), ensure_ascii=False))
+        return
+    side = "White" if position.turn is Side.WHITE else "Black"
+    typer.echo(f"best move: {result.best_move} ({result.pv_tokens[0]}) for {side}")
+    typer.echo(f"score: {_score_text(result.score, result.decided_in, result.draw)} for {side}")
+    typer.echo(f"White's expected score: {result.white_expectation:.0%}")
+    typer.echo(f"line: {' '.join(result.pv_tokens)}")
+    how = "endgame solved" if result.solved else f"depth {result.depth}"
+    typer.echo(f"{how}, {result.nodes} nodes in {result.seconds:.2f} s ({result.nodes_per_second:,.0f} nodes/s)")
+
+
+@app.command()
+def review(
+    file: Annotated[Path, typer.Argument(help="A PlayOK PGN file.", exists=True, dir_okay=False)],
+    game: Annotated[int, typer.Option(min=1, help="Which game of the file (1 is the first).")] = 1,
+    depth: DepthOption = None,
+    movetime: MovetimeOption = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object.")] = False,
+) -> None:
+    """The evaluation after every ply and the worst moves with the better move (default: depth 8 a position with
+    the C search, 5 without)."""
+    with file.open(encoding="utf-8", newline="") as handle:
+        record = next(itertools.islice(read_games(handle), game - 1, None), None)
+    if record is None:
+        raise typer.BadParameter(f"the file has fewer than {game} games", param_hint="--game")
+    checked = replay_game(record)
+    if checked.error is not None and checked.error.ply is not None:
+        raise typer.BadParameter(f"the record cannot be replayed: {checked.error}", param_hint="FILE")
+    result = review_game(record, _limits(depth, movetime, REVIEW_DEFAULT), clock=time.monotonic)
+    if as_json:
+        typer.echo(json.dumps(_review_record(record.headers, result), ensure_ascii=False))
+        return
+    console = Console()
+    white, black = record.headers.get("White", "White"), record.headers.get("Black", "Black")
+    console.print(f"{white} - {black} {record.result or '*'}: {len(result.moves)} plies", highlight=False)
+    table = Table("ply", "move", "White's eval", "White's chance", "best", "cost")
+    table.add_row("0", "", f"{result.white_scores[0] / 100:+.2f}", f"{result.white_expectation[0]:.0%}", "", "")
+    for move in result.moves:
+        score = result.white_scores[move.ply]
+        table.add_row(
+            str(move.ply),
+            f"{'W' if move.side is Side.WHITE else 'B'} {move.token}",
+            _score_text(score, decided_in(score), False) if decided_in(score) is not None else f"{score / 100:+.2f}",
+            f"{result.white_expectation[move.ply]:.0%}",
+            "" if move.best_move == move.hole else str(move.best_move),
+            f"{move.expectation_loss:.0%}" if move.expectation_loss else "",
+        )
+    console.print(table)
+    console.print("worst moves:", highlight=False)
+    for move in result.worst:
+        side = "White" if move.side is Side.WHITE else "Black"
+        console.print(
+            f"  ply {move.ply}, {side} {move.token}: gave away {move.expectation_loss:.0%} of the expected score"
+            f" ({move.loss / 100:.1f} kumalaks); better {move.best_move}: {' '.join(move.best_line)}",
+            highlight=False,
+        )
+
+
+def _review_record(headers: dict[str, str], result: Review) -> dict[str, object]:
+    def move_record(move: MoveReview) -> dict[str, object]:
+        return {
+            "ply": move.ply,
+            "side": move.side.name.lower(),
+            "hole": move.hole,
+            "token": move.token,
+            "best_move": move.best_move,
+            "best_line": list(move.best_line),
+            "loss": move.loss,
+            "expectation_loss": round(move.expectation_loss, 4),
+        }
+
+    return {
+        "white": headers.get("White"),
+        "black": headers.get("Black"),
+        "result": headers.get("Result"),
+        "start_fen": result.start_fen,
+        "white_scores": list(result.white_scores),
+        "white_expectation": [round(value, 4) for value in result.white_expectation],
+        "moves": [move_record(move) for move in result.moves],
+        "worst": [move_record(move) for move in result.worst],
+    }
