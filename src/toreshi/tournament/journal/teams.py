@@ -12,7 +12,8 @@ A correction re-enters the whole match with a reason. Every event names who (``b
 >>> ctx = Context(Actor("arbiter", "chief"), now_ms=0, meta={"at": at})
 >>> state = TeamJournalState()
 >>> commands = [CreateTeams(name="Cup", system=TeamSystem.ROUND_ROBIN, boards=2),
-...             RegisterTeam(name="Алматы", players=("Абай", "Бек")), RegisterTeam(name="Астана", players=("Дана", "Ерлан")),
+...             RegisterTeam(name="Алматы", players=("Абай", "Бек")),
+...             RegisterTeam(name="Астана", players=("Дана", "Ерлан")),
 ...             PairTeamRound(), EnterMatch(round=1, match=1, results=(GameResult.WHITE_WINS, GameResult.DRAW))]
 >>> for command in commands:
 ...     state = fold(evolve, state, decide(state, command, ctx))
@@ -372,8 +373,29 @@ def replay(events: Sequence[TeamEvent]) -> TeamJournalState:
 
 
 __all__ = [
-    "ARBITER", "COMMANDS", "EVENTS", "KIND", "CreateTeams", "EnterMatch", "ImportTeams", "LineupSet", "MatchEntered",
-    "PairTeamRound", "PairedMatch", "RegisterTeam", "SetLineup", "TeamCommand", "TeamEvent", "TeamJournalState",
-    "TeamRegistered", "TeamRoundPaired", "TeamsCreated", "decide", "decode_event", "encode_event", "evolve", "replay",
+    "ARBITER",
+    "COMMANDS",
+    "EVENTS",
+    "KIND",
+    "CreateTeams",
+    "EnterMatch",
+    "ImportTeams",
+    "LineupSet",
+    "MatchEntered",
+    "PairTeamRound",
+    "PairedMatch",
+    "RegisterTeam",
+    "SetLineup",
+    "TeamCommand",
+    "TeamEvent",
+    "TeamJournalState",
+    "TeamRegistered",
+    "TeamRoundPaired",
+    "TeamsCreated",
+    "decide",
+    "decode_event",
+    "encode_event",
+    "evolve",
+    "replay",
     "team_standings",
 ]

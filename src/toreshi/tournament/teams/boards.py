@@ -72,17 +72,17 @@ def board_records(t: TeamTournament) -> dict[int, list[BoardRecord]]:
     tally: dict[tuple[int, int, int], list[Fraction | int]] = {}
     for g in games_of(t):
         white, black = GAME_POINTS[g.result]
-        for team, place, points in ((g.white_team, g.white, white), (g.black_team, g.black, black)):
+        for team, place, scored in ((g.white_team, g.white, white), (g.black_team, g.black, black)):
             entry = tally.setdefault((g.board, team, place), [0, Fraction(0), 0])
             if g.result.played:
                 entry[0] = int(entry[0]) + 1
-                entry[1] = Fraction(entry[1]) + points
+                entry[1] = Fraction(entry[1]) + scored
             else:
                 entry[2] = int(entry[2]) + 1
     by_board: dict[int, list[BoardRecord]] = {b: [] for b in range(1, t.settings.boards + 1)}
     for (board, team, place), (games, points, forfeits) in tally.items():
         by_board[board].append(BoardRecord(team, place, board, int(games), Fraction(points), int(forfeits)))
-    for board, records in by_board.items():
+    for records in by_board.values():
         records.sort(key=lambda r: (-r.percentage, -r.games, t.team(r.team).players[r.place].name))
     return by_board
 

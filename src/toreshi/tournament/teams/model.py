@@ -16,6 +16,7 @@ configurable). The pairing-allocated bye (an odd number of teams) gives the bye'
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -260,6 +261,6 @@ def check_lineup(team: Team, boards: int, lineup: Sequence[int]) -> tuple[int, .
     for place in lineup:
         if not 0 <= place < len(team.players):
             raise Refused(TeamCode.LINEUP_UNKNOWN_PLAYER, team=team.name, player=place + 1)
-    if any(b <= a for a, b in zip(lineup, lineup[1:], strict=False)):
+    if any(b <= a for a, b in itertools.pairwise(lineup)):
         raise Refused(TeamCode.LINEUP_ORDER, team=team.name)
     return tuple(lineup)

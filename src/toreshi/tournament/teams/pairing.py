@@ -47,7 +47,8 @@ def _states(t: TeamTournament) -> dict[int, PlayerState]:
     states = {}
     for rank, team in enumerate(sorted(t.teams, key=lambda x: x.number)):
         past = [
-            PastRound(r.opponent, r.colour if r.played else None, _tenths(r, t), r.played, True) for r in rows[team.number]
+            PastRound(r.opponent, r.colour if r.played else None, _tenths(r, t), r.played, True)
+            for r in rows[team.number]
         ]
         states[team.number] = build_state(team.number, rank, past)
     return states

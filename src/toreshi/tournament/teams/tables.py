@@ -59,8 +59,13 @@ def standings_csv(t: TeamTournament) -> str:
     standings = team_standings(t)
     head = ["rank", "team", "MP", "GP", *[str(tb) for tb in standings.tiebreaks]]
     body = [
-        [str(r.rank), t.team(r.team).name, format_points(r.match_points), format_points(r.game_points),
-         *[format_points(v) for v in r.values]]  # fmt: skip
+        [
+            str(r.rank),
+            t.team(r.team).name,
+            format_points(r.match_points),
+            format_points(r.game_points),
+            *[format_points(v) for v in r.values],
+        ]
         for r in standings.rows
     ]
     return _csv([head, *body])
@@ -101,7 +106,8 @@ def board_csv(t: TeamTournament) -> str:
 def _board_row(t: TeamTournament, board: int, rec: BoardRecord, least: int) -> list[str]:
     team = t.team(rec.team)
     return [str(board), team.name, team.players[rec.place].name, str(rec.games), format_points(rec.points),
-            f"{float(rec.percentage):.1f}", str(rec.forfeits), "yes" if rec.games >= max(least, 1) else "no"]  # fmt: skip
+            f"{float(rec.percentage):.1f}", str(rec.forfeits),
+            "yes" if rec.games >= max(least, 1) else "no"]  # fmt: skip
 
 
 def primary_label(kind: PrimaryScore) -> str:

@@ -193,7 +193,8 @@ def team_standings(t: TeamTournament, upto: int | None = None) -> TeamStandings:
     position = 1
     for g in groups:
         for n in sorted(g):
-            rows.append(TeamStandingRow(position, n, calc.score[PrimaryScore.MATCH][n], calc.score[PrimaryScore.GAME][n],
+            mp, gp = calc.score[PrimaryScore.MATCH][n], calc.score[PrimaryScore.GAME][n]
+            rows.append(TeamStandingRow(position, n, mp, gp,
                                         tuple(values[n])))  # fmt: skip
         position += len(g)
     return TeamStandings(calc.primary, tiebreaks, tuple(rows))

@@ -76,7 +76,9 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
     if s.start:
         lines.append(f"042 {s.start.replace('-', '/')}")
     lines += [f"062 {len(numbers)}", f"082 {len(t.teams)}"]
-    lines.append("092 " + ("Team round robin" if s.system is TeamSystem.ROUND_ROBIN else "Team Swiss (Dutch on match points)"))
+    lines.append(
+        "092 " + ("Team round robin" if s.system is TeamSystem.ROUND_ROBIN else "Team Swiss (Dutch on match points)")
+    )
     lines.append(f"142 {t.rounds_planned}")
     lines.append("352 " + "".join("W" if first_team_white(b) else "B" for b in range(1, s.boards + 1)))
     for team in sorted(t.teams, key=lambda x: x.number):

@@ -1,0 +1,116 @@
+"""Team tie-breaks worked by hand (MPVGP, BH, SB, DE on match points 2 / 1 / 0), and the bye's dummy opponent."""
+
+from __future__ import annotations
+
+import pytest
+
+from toreshi.kit.refusal import Refused
+from toreshi.tournament.model import GameResult as G
+from toreshi.tournament.teams.model import (
+    Match,
+    PrimaryScore,
+    Team,
+    TeamPlayer,
+    TeamRound,
+    TeamSettings,
+    TeamSystem,
+    TeamTournament,
+)
+from toreshi.tournament.teams.tiebreaks import parse_tiebreak, team_standings
+
+L = (0, 1)
+
+
+def _teams(n: int, boards: int = 2) -> tuple[Team, ...]:
+    return tuple(Team(i, f"T{i}", tuple(TeamPlayer(f"P{i}.{j}") for j in range(boards))) for i in range(1, n + 1))
+
+
+def _example(tiebreaks: tuple[str, ...], primary: PrimaryScore = PrimaryScore.MATCH) -> TeamTournament:
+    """Four teams, two boards, three rounds. The first-named team has White on board 1, Black on board 2.
+
+    R1: 1–2 2:0 (1 wins both boards), 3–4 1:1.  R2: 1–3 1:1, 2–4 1½:½.  R3: 4–1 2:0, 2–3 ½:1½.
+    Match points: T1 2+1+0 = 3, T2 0+2+0 = 2, T3 1+1+2 = 4, T4 1+0+2 = 3.
+    Game points:  T1 2+1+0 = 3, T2 0+1½+½ = 2, T3 1+1+1½ = 3½, T4 1+½+2 = 3½.
+    """
+    settings = TeamSettings("Cup", TeamSystem.SWISS, 2, 3, primary=primary, tiebreaks=tiebreaks)
+    rounds = (
+        TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_WINS, G.BLACK_WINS)), Match(2, 3, 4, L, L, (G.DRAW, G.DRAW)))),
+        TeamRound(2, (Match(1, 1, 3, L, L, (G.DRAW, G.DRAW)), Match(2, 2, 4, L, L, (G.WHITE_WINS, G.DRAW)))),
+        TeamRound(
+            3, (Match(1, 4, 1, L, L, (G.WHITE_WINS, G.BLACK_WINS)), Match(2, 2, 3, L, L, (G.BLACK_WINS, G.DRAW)))
+        ),
+    )
+    return TeamTournament(settings, _teams(4), rounds)
+
+
+def _table(t: TeamTournament) -> list[tuple[int, int, str, str, list[str]]]:
+    return [(r.rank, r.team, str(r.match_points), str(r.game_points), [str(v) for v in r.values])
+            for r in team_standings(t).rows]  # fmt: skip
+
+
+def test_match_and_game_points_by_hand() -> None:
+    rows = _table(_example(()))
+    assert [(team, mp, gp) for _, team, mp, gp, _ in rows] == [
+        (3, "4", "7/2"), (4, "3", "7/2"), (1, "3", "3"), (2, "2", "2")]  # fmt: skip
+
+
+def test_buchholz_and_sonneborn_berger_on_match_points_by_hand() -> None:
+    # BH: T1 meets T2 (2), T3 (4), T4 (3) = 9; T4 meets T3, T2, T1 = 4+2+3 = 9; T2: 3+3+4 = 10; T3: 3+3+2 = 8.
+    # SB = Σ opponent's MP × own MP in that match: T1 2·2 + 4·1 + 3·0 = 8; T4 4·1 + 2·0 + 3·2 = 10;
+    # T2 3·0 + 3·2 + 4·0 = 6; T3 3·1 + 3·1 + 2·2 = 10.
+    rows = _table(_example(("BH", "SB")))
+    assert rows == [
+        (1, 3, "4", "7/2", ["8", "10"]),
+        (2, 4, "3", "7/2", ["9", "10"]),  # BH ties T1 at 9; SB 10 > 8 puts T4 ahead
+        (3, 1, "3", "3", ["9", "8"]),
+        (4, 2, "2", "2", ["10", "6"]),
+    ]
+
+
+def test_buchholz_on_game_points_by_hand() -> None:
+    # BH:GP of T1 = GP of T2 + T3 + T4 = 2 + 3½ + 3½ = 9; of T4 = 3½ + 2 + 3 = 17/2.
+    rows = {team: values for _, team, _, _, values in _table(_example(("BH:GP",)))}
+    assert rows[1] == ["9"] and rows[4] == ["17/2"] and rows[3] == ["17/2"] and rows[2] == ["10"]
+
+
+def test_direct_encounter_breaks_the_tie_of_the_teams_that_met() -> None:
+    # T1 and T4 tie on 3 MP; they met in round 3 and T4 won 2:0, so DE puts T4 first (1) and T1 second (2),
+    # before MPVGP is looked at. The others are alone in their groups (1).
+    rows = _table(_example(("DE", "MPVGP")))
+    assert [(rank, team, values) for rank, team, _, _, values in rows] == [
+        (1, 3, ["1", "7/2"]), (2, 4, ["1", "7/2"]), (3, 1, ["2", "3"]), (4, 2, ["1", "2"])]  # fmt: skip
+
+
+def test_mpvgp_is_the_other_score() -> None:
+    by_mp = {team: values for _, team, _, _, values in _table(_example(("MPVGP",)))}
+    assert by_mp[4] == ["7/2"]  # game points, when match points rank first
+    by_gp = _table(_example(("MPVGP",), PrimaryScore.GAME))
+    # Game points first: T3 and T4 tie on 3½; MPVGP (match points) 4 > 3 puts T3 first.
+    assert [(rank, team, values) for rank, team, _, _, values in by_gp][:2] == [(1, 3, ["4"]), (2, 4, ["3"])]
+
+
+def test_bye_counts_a_dummy_opponent_with_the_teams_own_score_in_a_swiss_and_nothing_in_a_round_robin() -> None:
+    rounds = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_WINS, G.BLACK_WINS)), Match(2, 3, None))),)
+    swiss = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 2, tiebreaks=("BH",)), _teams(3), rounds)
+    rows = {team: (mp, gp, values) for _, team, mp, gp, values in _table(swiss)}
+    # The bye is a won match with every board won: 2 MP, 2 GP; its BH is its own 2 MP (C.07 §16, 2024).
+    assert rows[3] == ("2", "2", ["2"])
+    assert rows[1] == ("2", "2", ["0"])  # its opponent T2 has 0
+    assert rows[2] == ("0", "0", ["2"])
+    rr = TeamTournament(TeamSettings("R", TeamSystem.ROUND_ROBIN, 2, 0, tiebreaks=("BH",)), _teams(3), rounds)
+    assert {team: values for _, team, _, _, values in _table(rr)}[3] == ["0"]
+
+
+def test_a_match_lost_by_forfeit_on_every_board_gives_match_points_but_is_not_played() -> None:
+    rounds = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_FORFEIT_WIN, G.BLACK_FORFEIT_WIN)),)),)
+    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH",)), _teams(2), rounds)
+    rows = {team: (mp, values) for _, team, mp, _, values in _table(t)}
+    # Unplayed: each side's BH counts a dummy opponent with its own score (T1 2, T2 0).
+    assert rows == {1: ("2", ["2"]), 2: ("0", ["0"])}
+
+
+def test_unknown_tiebreak_is_refused_with_its_code() -> None:
+    with pytest.raises(Refused) as refused:
+        parse_tiebreak("XYZ")
+    assert refused.value.code == "teams_unknown_tiebreak" and refused.value.params["tiebreak"] == "XYZ"
+    assert str(parse_tiebreak("bh:gp")) == "BH:GP" and str(parse_tiebreak("gp")) == "GPTS"
