@@ -11,11 +11,13 @@ played: it counts for the team, not for the board prize.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 
 from toreshi.tournament.model import GameResult
+from toreshi.tournament.ratings import RatedGame, RatingList
 from toreshi.tournament.teams.model import GAME_POINTS, Match, TeamTournament, first_team_white
 
 
@@ -122,3 +124,13 @@ def rated_games(t: TeamTournament) -> list[TeamRatedGame]:
         for g in games_of(t)
         if g.result.played
     ]
+
+
+def rate(t: TeamTournament, ratings: RatingList, ids: Mapping[tuple[int, int], str], on: date) -> RatingList:
+    """The club rating list after the competition's games, as one rating period (the individual tournament's Elo,
+    :mod:`toreshi.tournament.ratings`): ``ids`` gives each listed player's (team, place) a rating-list id; games of
+    players without one are left out."""
+    games = [
+        RatedGame(ids[g.white], ids[g.black], g.score) for g in rated_games(t) if g.white in ids and g.black in ids
+    ]
+    return ratings.apply(games, on)
