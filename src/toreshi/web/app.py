@@ -52,8 +52,12 @@ from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
-ROOM_KINDS: dict[str, LogicFactory] = {"togyz": TogyzRoom, "quiz": QuizRoom, "tournament": TournamentRoom,
-                                     "teams": TeamTournamentRoom}
+ROOM_KINDS: dict[str, LogicFactory] = {
+    "togyz": TogyzRoom,
+    "quiz": QuizRoom,
+    "tournament": TournamentRoom,
+    "teams": TeamTournamentRoom,
+}
 
 
 def make_bus(url: str | None, prefix: str = "toreshi:") -> Bus:

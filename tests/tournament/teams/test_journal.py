@@ -108,7 +108,8 @@ def test_registration_refusals_and_its_close_at_round_one() -> None:
 
 def test_a_csv_list_registers_teams_in_board_order_and_reports_every_bad_line() -> None:
     state = run(TeamJournalState(), CreateTeams(name="Cup", system=TeamSystem.SWISS, boards=2, rounds=3))
-    state = run(state, ImportTeams(text="team,player,rating,representative\nA,a1,1500,Rep\nA,a2,\nB,b1,1400\nB,b2,1300\n"))
+    csv = "team,player,rating,representative\nA,a1,1500,Rep\nA,a2,\nB,b1,1400\nB,b2,1300\n"
+    state = run(state, ImportTeams(text=csv))
     assert [(t.name, [p.name for p in t.players], t.representatives) for t in state.t.teams] == [
         ("A", ["a1", "a2"], ("Rep",)), ("B", ["b1", "b2"], ())]  # fmt: skip
     bad = refused(state, ImportTeams(text="C,c1,abc\nC,,1\nC,c3,1\n"))
