@@ -91,7 +91,8 @@ def test_mpvgp_is_the_other_score() -> None:
 
 def test_bye_counts_a_dummy_opponent_with_the_teams_own_score_in_a_swiss_and_nothing_in_a_round_robin() -> None:
     rounds = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_WINS, G.BLACK_WINS)), Match(2, 3, None))),)
-    swiss = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 2, tiebreaks=("BH",)), _teams(3), rounds)
+    swiss = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 2, tiebreaks=("BH",), start="2025-06-01"), _teams(3),
+                           rounds)  # fmt: skip
     rows = {team: (mp, gp, values) for _, team, mp, gp, values in _table(swiss)}
     # The bye is a won match with every board won: 2 MP, 2 GP; its BH is its own 2 MP (C.07 §16, 2024).
     assert rows[3] == ("2", "2", ["2"])
@@ -103,10 +104,29 @@ def test_bye_counts_a_dummy_opponent_with_the_teams_own_score_in_a_swiss_and_not
 
 def test_a_match_lost_by_forfeit_on_every_board_gives_match_points_but_is_not_played() -> None:
     rounds = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_FORFEIT_WIN, G.BLACK_FORFEIT_WIN)),)),)
-    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH",)), _teams(2), rounds)
+    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH",), start="2025-06-01"), _teams(2),
+                       rounds)  # fmt: skip
     rows = {team: (mp, values) for _, team, mp, _, values in _table(t)}
     # Unplayed: each side's BH counts a dummy opponent with its own score (T1 2, T2 0).
     assert rows == {1: ("2", ["2"]), 2: ("0", ["0"])}
+
+
+def test_the_2026_rules_cap_the_dummy_opponent_by_the_start_date() -> None:
+    """C.07 §16.4 from 2026-03-01. The bye of T3 after one round: its own score is 2 MP, capped at a drawn match per
+    round (1 × 1 = 1); T1's forfeit win over T2: its own 2 MP capped at T2's score, 0."""
+    bye = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_WINS, G.BLACK_WINS)), Match(2, 3, None))),)
+    forfeit = (TeamRound(1, (Match(1, 1, 2, L, L, (G.WHITE_FORFEIT_WIN, G.BLACK_FORFEIT_WIN)),)),)
+
+    def bh(rounds: tuple[TeamRound, ...], teams: int, start: str) -> dict[int, list[str]]:
+        settings = TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH", "BH:GP"), start=start)
+        return {team: values for _, team, _, _, values in _table(TeamTournament(settings, _teams(teams), rounds))}
+
+    assert bh(bye, 3, "2026-03-01")[3] == ["1", "1"]  # BH:GP: own 2 GP capped at a drawn match's 1 GP
+    assert bh(bye, 3, "2026-02-28")[3] == ["2", "2"]
+    assert bh(bye, 3, "")[3] == ["1", "1"]  # no start date: the rules in force now
+    assert bh(forfeit, 2, "2026-12-01")[1] == ["0", "0"]
+    assert bh(forfeit, 2, "2024-12-01")[1] == ["2", "2"]
+    assert team_standings(TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, start="2026-03-01"))).rules == "2026"
 
 
 def test_unknown_tiebreak_is_refused_with_its_code() -> None:

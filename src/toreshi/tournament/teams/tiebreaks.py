@@ -7,7 +7,9 @@ A code is ``NAME`` or ``NAME:PS`` where ``PS`` is the point system it is compute
 - ``MPTS`` / ``GPTS`` — match points / game points (``MP`` and ``GP`` are accepted for them);
 - ``BH`` — Buchholz: Σ of the opponents' scores, one value per round. A round the team did not play (the bye, a
   match forfeited on every board) counts, in a Swiss, a dummy opponent with the team's own score (C.07 §16, the
-  2024 rules); in a round robin it counts nothing;
+  2024 rules); from 2026-03-01 (the rules in force on the start date; no start date: the 2026 rules) that value is
+  capped (§16.4): for a forfeit at the scheduled opponent's score, for the bye at a drawn match in every round. In
+  a round robin an unplayed round counts nothing;
 - ``SB`` — Sonneborn–Berger: Σ over rounds of the opponent's score × the team's own score in that match, on the
   same point system (so with 2 / 1 / 0 match points a won match counts the opponent's match points twice, as
   TieBreakServer computes ``SB:MP``);
@@ -72,8 +74,19 @@ class TeamStandingRow:
         return self.match_points if kind is PrimaryScore.MATCH else self.game_points
 
 
+RULES_2026 = "2026-03-01"
+"""The day C.07's amended §16 took effect (approved by the FIDE Council on 2026-02-02)."""
+
+
+def rules_of(start: str) -> str:
+    """Which C.07 applies to an event starting on ``start`` (ISO date): ``"2024"`` or ``"2026"``."""
+    return "2024" if start and start < RULES_2026 else "2026"
+
+
 @dataclass(frozen=True)
 class TeamStandings:
+    rules: str
+    """The C.07 version used: ``"2024"`` or ``"2026"``."""
     primary: PrimaryScore
     tiebreaks: tuple[TeamTiebreak, ...]
     rows: tuple[TeamStandingRow, ...]
@@ -86,6 +99,12 @@ class _Calc:
         self.primary = t.settings.primary
         self.rows: Mapping[int, tuple[TeamRoundScore, ...]] = team_rounds(t, upto)
         self.score = {kind: totals(self.rows, kind) for kind in PrimaryScore}
+        self.rules = rules_of(t.settings.start)
+        self.rounds = max((len(rows) for rows in self.rows.values()), default=0)
+
+    def draw(self, kind: PrimaryScore) -> Fraction:
+        """A drawn match's score on ``kind``."""
+        return self.t.settings.points.draw if kind is PrimaryScore.MATCH else Fraction(self.t.settings.boards, 2)
 
     def kind(self, tb: TeamTiebreak) -> PrimaryScore:
         return tb.points or self.primary
@@ -107,6 +126,9 @@ class _Calc:
                 continue
             else:
                 opponent = own_total  # the dummy opponent of an unplayed round (C.07 §16, 2024)
+                if self.rules == "2026":  # §16.4.1 a forfeit, §16.4.2 no opponent
+                    cap = self.score[kind][r.opponent] if r.opponent is not None else self.draw(kind) * self.rounds
+                    opponent = min(opponent, cap)
             total += opponent * r.score(kind) if tb.name == "SB" else opponent
         return total
 
@@ -197,4 +219,4 @@ def team_standings(t: TeamTournament, upto: int | None = None) -> TeamStandings:
             rows.append(TeamStandingRow(position, n, mp, gp,
                                         tuple(values[n])))  # fmt: skip
         position += len(g)
-    return TeamStandings(calc.primary, tiebreaks, tuple(rows))
+    return TeamStandings(calc.rules, calc.primary, tiebreaks, tuple(rows))
