@@ -97,6 +97,17 @@ def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
     assert team_line[54:60] == "   2.0" and team_line[61:67] == "   3.5" and team_line[73:77] == "   1"
     trf16 = web.get(f"/teams/{tid}/export/trf16").text.split("\r")
     assert any(line.startswith("013 Алматы") and line[36:40] == "   1" for line in trf16)
+    audit = html.unescape(web.get(f"/teams/{tid}/audit").text)
+    assert "Round 1, match 1 corrected" not in audit  # the refused correction left nothing
+    assert "Round 1, match 1 entered" in audit and "1-0 ½-½ 1-0 0-1" in audit and "Team registered" in audit
+    page = _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="2", boards="4", b1="½-½", b2="½-½",
+                 b3="½-½", b4="1-0", reason="score sheet of board 4")  # fmt: skip
+    assert "Done." in page
+    # Board 4's White is the second-named team's (Астана): it now wins the match 2½ : 1½.
+    assert web.get(f"/teams/{tid}/export/standings.csv").text.splitlines()[2].startswith("2,Астана,2,2.5")
+    audit = html.unescape(web.get(f"/teams/{tid}/audit").text)
+    assert "Round 1, match 2 corrected" in audit
+    assert "½-½ ½-½ ½-½ ½-½ → ½-½ ½-½ ½-½ 1-0 (score sheet of board 4)" in audit
     boards = web.get(f"/teams/{tid}/export/boards.csv").text.splitlines()
     # Board 1: Абай won his one game (100 %); the prize needs 2 games (half of 3 rounds, rounded up): not yet.
     assert "1,Алматы,Абай,1,1,100.0,0,no" in boards

@@ -10,6 +10,7 @@ command changes nothing and the page comes back with the reason in its reader's 
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from starlette.requests import Request
@@ -23,11 +24,16 @@ from toreshi.tournament.journal.teams import (
     CreateTeams,
     EnterMatch,
     ImportTeams,
+    LineupSet,
+    MatchEntered,
     PairTeamRound,
     RegisterTeam,
     SetLineup,
     TeamCommand,
     TeamJournalState,
+    TeamRegistered,
+    TeamRoundPaired,
+    TeamsCreated,
 )
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.teams.boards import board_prizes, board_records, minimum_games
@@ -176,6 +182,38 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
                   **context)  # fmt: skip
 
 
+def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]:
+    """(time, who, action, details) of every event, newest first, in the reader's language."""
+    t = state.t
+    lines = []
+    for event in reversed(state.log):
+        match event:
+            case TeamsCreated():
+                action, detail = _("Team tournament created"), event.name
+            case TeamRegistered():
+                action, detail = _("Team registered"), f"{event.number}. {event.name}"
+            case TeamRoundPaired():
+                action = _("Round %(round)s paired") % {"round": event.round}
+                detail = ", ".join(f"{m.first}–{m.second if m.second is not None else _('bye')}" for m in event.matches)
+            case LineupSet():
+                action = _("Line-up set for round %(round)s") % {"round": event.round}
+                team = t.team(event.team)
+                detail = f"{team.name}: " + ", ".join(team.players[p].name for p in event.places)
+            case MatchEntered():
+                params = {"round": event.round, "match": event.match}
+                if event.previous:
+                    action = _("Round %(round)s, match %(match)s corrected") % params
+                    detail = (
+                        " ".join(r.value for r in event.previous) + " → " + " ".join(r.value for r in event.results)
+                    )
+                    detail += f" ({event.reason})"
+                else:
+                    action = _("Round %(round)s, match %(match)s entered") % params
+                    detail = " ".join(r.value for r in event.results)
+        lines.append((event.at, event.by, action, detail))
+    return lines
+
+
 def _not_found(request: Request) -> Response:
     return render(request, "not_found.html", status_code=404, arbiter=auth.signed_in(request),
                   csrf=auth.csrf_token(request))  # fmt: skip
@@ -235,6 +273,14 @@ async def standings_page(request: Request) -> Response:
                  printing=request.query_params.get("print") == "1")  # fmt: skip
 
 
+async def audit_page(request: Request) -> Response:
+    loaded = await _load(request)
+    if loaded is None:
+        return _not_found(request)
+    tid, state = loaded
+    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=audit_lines(state))
+
+
 EXPORTS: dict[str, tuple[Callable[[Any], str], str, str]] = {
     "standings.csv": (standings_csv, "text/csv", "standings.csv"),
     "crosstable.csv": (crosstable_csv, "text/csv", "crosstable.csv"),
@@ -280,6 +326,7 @@ routes = [
     Route("/teams/new", new_team_tournament, methods=["POST"]),
     Route("/teams/{tid}", overview),
     Route("/teams/{tid}/standings", standings_page),
+    Route("/teams/{tid}/audit", audit_page),
     Route("/teams/{tid}/export/{what}", export),
     Route("/teams/{tid}/do/{action}", act, methods=["POST"]),
 ]
