@@ -36,7 +36,7 @@ from toreshi.tournament.journal.teams import (
     TeamsCreated,
 )
 from toreshi.tournament.model import GameResult
-from toreshi.tournament.teams.boards import board_prizes, board_records, minimum_games
+from toreshi.tournament.teams.boards import board_prizes, board_records, minimum_games, player_records
 from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, first_team_white
 from toreshi.tournament.teams.tables import board_csv, crosstable, crosstable_csv, standings_csv
 from toreshi.tournament.teams.trf import team_trf
@@ -269,7 +269,7 @@ async def standings_page(request: Request) -> Response:
     t = state.t
     standings, cross = crosstable(t)
     return _page(request, "tournaments/teams/standings.html", tid=tid, t=t, standings=standings, cross=cross,
-                 boards=board_records(t), prizes=board_prizes(t), least=minimum_games(t),
+                 boards=board_records(t), prizes=board_prizes(t), least=minimum_games(t), players=player_records(t),
                  printing=request.query_params.get("print") == "1")  # fmt: skip
 
 

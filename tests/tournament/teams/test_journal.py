@@ -27,7 +27,7 @@ from toreshi.tournament.journal.teams import (
 )
 from toreshi.tournament.model import GameResult as G
 from toreshi.tournament.ratings import RatedPlayer, RatingList
-from toreshi.tournament.teams.boards import board_records, rate
+from toreshi.tournament.teams.boards import board_records, player_records, rate
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.model import TeamSystem
 
@@ -93,6 +93,9 @@ def test_line_ups_keep_the_board_order_and_close_with_the_result() -> None:
     state = run(state, EnterMatch(round=1, match=1, results=(G.DRAW, G.BLACK_WINS)))
     assert [(r.team, r.place) for r in board_records(state.t)[2]] == [(1, 2), (2, 1)]  # Дана won as Black
     assert refused(state, SetLineup(round=1, team=1, places=(1, 2))).code is TeamCode.LINEUP_AFTER_RESULT
+    # The players' records: Дана (the reserve) played one game, on board 2, and won it; Бек did not play.
+    records = {(r.team, r.place): (r.boards, r.games, str(r.points)) for r in player_records(state.t)}
+    assert records[(1, 2)] == ((2,), 1, "1") and records[(1, 1)] == ((), 0, "0") and records[(2, 1)] == ((2,), 1, "0")
 
 
 def test_registration_refusals_and_its_close_at_round_one() -> None:

@@ -134,3 +134,35 @@ def rate(t: TeamTournament, ratings: RatingList, ids: Mapping[tuple[int, int], s
         RatedGame(ids[g.white], ids[g.black], g.score) for g in rated_games(t) if g.white in ids and g.black in ids
     ]
     return ratings.apply(games, on)
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    """A player's games over the whole competition, whatever boards they sat at."""
+
+    team: int
+    place: int
+    boards: tuple[int, ...]
+    games: int
+    points: Fraction
+    forfeits: int
+
+    @property
+    def percentage(self) -> Fraction:
+        return self.points * 100 / self.games if self.games else Fraction(0)
+
+
+def player_records(t: TeamTournament) -> list[PlayerRecord]:
+    """Every listed player's record (also those who never played), team by team in list order."""
+    by_player: dict[tuple[int, int], list[BoardRecord]] = {}
+    for records in board_records(t).values():
+        for r in records:
+            by_player.setdefault((r.team, r.place), []).append(r)
+    out = []
+    for team in sorted(t.teams, key=lambda x: x.number):
+        for place in range(len(team.players)):
+            rows = by_player.get((team.number, place), [])
+            out.append(PlayerRecord(team.number, place, tuple(sorted(r.board for r in rows)),
+                                    sum(r.games for r in rows), sum((r.points for r in rows), Fraction(0)),
+                                    sum(r.forfeits for r in rows)))  # fmt: skip
+    return out
