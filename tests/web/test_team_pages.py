@@ -132,3 +132,27 @@ def test_only_an_arbiter_changes_a_team_tournament(web: TestClient) -> None:
     response = web.post(f"/teams/{tid}/do/pair", data={"csrf": csrf}, follow_redirects=False)
     assert response.status_code == 303 and response.headers["location"].startswith("/login")
     assert web.get("/teams/tt-000000000000").status_code == 404
+
+
+def _words(page: str) -> list[str]:
+    """Latin words of a page's main text (tags and attributes stripped), less codes that stay as they are."""
+    main = page[page.index("<main") : page.index("</main>")]
+    text = re.sub(r"<[^>]+>", " ", main)
+    codes = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "FIDE", "C", "Chief"}  # Chief: the arbiter's name
+    return [w for w in re.findall(r"[A-Za-z][A-Za-z_]+", html.unescape(text)) if w not in codes]
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_the_team_pages_show_no_english_in_kazakh_and_russian(web: TestClient, language: str) -> None:
+    csrf = _sign_in(web)
+    tid = _create(web, csrf, name="Кубок", boards="2", start="2025-05-01")
+    teams = "team,player\nА,Абай\nА,Бек\nА,Дана\nБ,Ерлан\nБ,Жанар\nВ,Зере\nВ,Ильяс\n"
+    _post(web, f"/teams/{tid}/do/import", csrf, text=teams)
+    _post(web, f"/teams/{tid}/do/pair", csrf)
+    _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="2", b1="1-0", b2="− +")
+    web.headers["accept-language"] = language
+    for path in ("", "/standings", "/audit"):
+        page = web.get(f"/teams/{tid}{path}").text
+        assert _words(page) == [], path
+    assert "2024-08-01" in web.get(f"/teams/{tid}/standings").text  # started before 2026-03-01: the 2024 rules
+    assert web.get("/teams").status_code == 200 and _words(web.get("/teams").text) == []
