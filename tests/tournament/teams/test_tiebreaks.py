@@ -134,3 +134,27 @@ def test_unknown_tiebreak_is_refused_with_its_code() -> None:
         parse_tiebreak("XYZ")
     assert refused.value.code == "teams_unknown_tiebreak" and refused.value.params["tiebreak"] == "XYZ"
     assert str(parse_tiebreak("bh:gp")) == "BH:GP" and str(parse_tiebreak("gp")) == "GPTS"
+
+
+def test_direct_encounter_in_a_swiss_separates_only_a_team_out_of_reach() -> None:
+    """Six teams, three rounds, every match won 2:0 (FW: the first-named team wins, SW: the second).
+
+    R1 1–2 FW, 3–6 FW, 4–5 SW.  R2 1–3 FW, 2–5 FW, 4–6 SW.  R3 4–1 FW, 2–6 FW, 3–5 FW.
+    Match points: T1, T2, T3 4 each; T4, T5, T6 2 each.
+    Group {1, 2, 3}: T1 beat both (4 MP in the group, nothing missing); T2 and T3 lost to T1 and have not met, so
+    each could still reach 0 + 2 = 2 < 4: T1 is first (DE 1); T2's 0 does not exceed T3's reachable 2: they share
+    (DE 2, rank 2). Group {4, 5, 6}: T5 and T6 beat T4 and have not met: 2 each, each could reach 4, so nobody is
+    out of reach — all three share (DE 1, rank 4), T4 too, though it has lost both (TieBreakServer's rule: once
+    two are level, the rest share).
+    """
+    fw, sw = (G.WHITE_WINS, G.BLACK_WINS), (G.BLACK_WINS, G.WHITE_WINS)
+    rounds = (
+        TeamRound(1, (Match(1, 1, 2, L, L, fw), Match(2, 3, 6, L, L, fw), Match(3, 4, 5, L, L, sw))),
+        TeamRound(2, (Match(1, 1, 3, L, L, fw), Match(2, 2, 5, L, L, fw), Match(3, 4, 6, L, L, sw))),
+        TeamRound(3, (Match(1, 4, 1, L, L, fw), Match(2, 2, 6, L, L, fw), Match(3, 3, 5, L, L, fw))),
+    )
+    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("DE",)), _teams(6), rounds)
+    assert [(rank, team, mp, values) for rank, team, mp, _, values in _table(t)] == [
+        (1, 1, "4", ["1"]), (2, 2, "4", ["2"]), (2, 3, "4", ["2"]),
+        (4, 4, "2", ["1"]), (4, 5, "2", ["1"]), (4, 6, "2", ["1"]),
+    ]  # fmt: skip
