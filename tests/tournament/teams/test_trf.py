@@ -55,3 +55,27 @@ def test_standings_and_crosstable_csv() -> None:
     assert standings_csv(t).splitlines() == [
         "rank,team,MP,GP,MPVGP,DE,SB", "1,Алматы,2,1.5,1.5,1,0", "2,Астана,0,0.5,0.5,1,0"]  # fmt: skip
     assert crosstable_csv(t).splitlines()[1:] == ["1,1,Алматы,2w 1.5,2,1.5", "2,2,Астана,1b 0.5,0,0.5"]
+
+
+def test_trf_2026_bye_forfeited_match_and_out_of_order_records() -> None:
+    teams = tuple(
+        Team(i, f"T{i}", (TeamPlayer(f"P{i}a"), TeamPlayer(f"P{i}b"), TeamPlayer(f"P{i}c"))) for i in (1, 2, 3)
+    )
+    rounds = (
+        # Round 1: T3 has the bye; T2 fields its reserve (list places 1 and 3) against T1.
+        TeamRound(1, (Match(1, 1, 2, (0, 1), (0, 2), (G.WHITE_WINS, G.DRAW)), Match(2, 3, None))),
+        # Round 2: T3 (White on board 1) loses both boards by default to T1: a forfeited match; T2 has the bye.
+        TeamRound(2, (Match(1, 3, 1, (0, 1), (0, 1), (G.BLACK_FORFEIT_WIN, G.WHITE_FORFEIT_WIN)), Match(2, 2, None))),
+    )
+    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3), teams, rounds)
+    lines = team_trf(t).split("\r")
+    pab = next(x for x in lines if x.startswith("320"))
+    assert _cols(pab, 5, 8) == " 2.0" and _cols(pab, 10, 13) == " 2.0"  # a won match, both boards
+    assert _cols(pab, 15, 17) == "003" and _cols(pab, 19, 21) == "002"
+    forfeit = next(x for x in lines if x.startswith("330"))
+    assert forfeit == "330 -+ 002 003 001"  # the Black team (second-named, T1) won
+    order = next(x for x in lines if x.startswith("300"))
+    # T2's players are numbered 4, 5, 6: it fielded 4 and 6 against T1 in round 1.
+    assert (_cols(order, 5, 7), _cols(order, 9, 11), _cols(order, 13, 15)) == ("001", "002", "001")
+    assert (_cols(order, 17, 20), _cols(order, 22, 25)) == ("0004", "0006")
+    assert not any(x.startswith(("320", "330", "300")) for x in team_trf(t, team_record="013").split("\r"))

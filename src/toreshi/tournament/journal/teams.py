@@ -38,6 +38,7 @@ from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.csv_import import parse_teams
 from toreshi.tournament.teams.model import (
     MAX_BOARDS,
+    MAX_LIST,
     Match,
     MatchPoints,
     PrimaryScore,
@@ -57,7 +58,7 @@ KIND = "teams"
 ARBITER = "arbiter"
 
 _NAME = spec(name=True, max_length=80)
-_PEOPLE = spec(name=True, max_length=80, max_items=MAX_BOARDS + 6)
+_PEOPLE = spec(name=True, max_length=80, max_items=MAX_LIST)
 _ROUND = spec(minimum=1, maximum=100)
 _POINTS = spec(minimum=0, maximum=10)
 
@@ -86,7 +87,7 @@ class RegisterTeam:
     name: str = field(metadata=_NAME)
     players: tuple[str, ...] = field(metadata=_PEOPLE)
     """In the fixed board order: the boards first, then the reserves."""
-    ratings: tuple[int, ...] = field(default=(), metadata=spec(minimum=0, maximum=4000, max_items=MAX_BOARDS + 6))
+    ratings: tuple[int, ...] = field(default=(), metadata=spec(minimum=0, maximum=4000, max_items=MAX_LIST))
     """0 for an unrated player; fewer ratings than players: the rest unrated."""
     representatives: tuple[str, ...] = field(default=(), metadata=spec(name=True, max_length=80, max_items=5))
 
@@ -107,7 +108,7 @@ class SetLineup:
     type: ClassVar[str] = "set_lineup"
     round: int = field(metadata=_ROUND)
     team: int = field(metadata=spec(minimum=1, maximum=1000))
-    places: tuple[int, ...] = field(metadata=spec(minimum=1, maximum=MAX_BOARDS + 6, max_items=MAX_BOARDS))
+    places: tuple[int, ...] = field(metadata=spec(minimum=1, maximum=MAX_LIST, max_items=MAX_BOARDS))
     """Places on the team's list (1-based), one per board, in board order."""
 
 

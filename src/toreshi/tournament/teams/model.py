@@ -5,7 +5,8 @@ A match is played on N boards. The **first-named team** of a match plays White (
 2 and 4 the other). Which team is named first comes from the pairing: in a round robin the Berger table's White,
 in a Swiss the Dutch engine's White, so it alternates from round to round as an individual's colour does.
 
-A team's list is its players in the fixed board order; the first N are its regular boards, the rest reserves.
+A team's list is its players in the fixed board order; the first N are its regular boards, the rest reserves (up to
+6, and 14 players in all, as the TRF's team records hold).
 A line-up for a round is N places of that list in increasing order (a reserve moves up, nobody jumps ahead).
 
 Scores are exact :class:`~fractions.Fraction` values. A board gives game points (1, ½, 0; a forfeit win 1, a
@@ -29,6 +30,8 @@ from toreshi.tournament.teams.codes import TeamCode
 MIN_BOARDS = 1
 MAX_BOARDS = 12
 MAX_RESERVES = 6
+MAX_LIST = 14
+"""The most players a team lists, boards and reserves together: TRF's team records hold 14."""
 
 
 class TeamSystem(Enum):
@@ -110,8 +113,9 @@ def check_team(team: Team, boards: int, others: Sequence[Team]) -> Team:
         raise Refused(TeamCode.TEAM_NAME_TAKEN, team=team.name)
     if len(team.players) < boards:
         raise Refused(TeamCode.TOO_FEW_PLAYERS, team=team.name, boards=boards, players=len(team.players))
-    if len(team.players) > boards + MAX_RESERVES:
-        raise Refused(TeamCode.TOO_MANY_PLAYERS, team=team.name, maximum=boards + MAX_RESERVES)
+    most = min(boards + MAX_RESERVES, MAX_LIST)
+    if len(team.players) > most:
+        raise Refused(TeamCode.TOO_MANY_PLAYERS, team=team.name, maximum=most)
     seen: set[str] = set()
     for p in team.players:
         key = p.name.casefold()

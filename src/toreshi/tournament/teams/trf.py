@@ -8,10 +8,16 @@ Columns are 1-based and inclusive, as in ``docs/tournaments.md`` §4 (TRF16 and 
 - ``013`` (TRF16 team record) — name at 5–36, then the players' numbers at 37–40, 42–45, … (5 columns apart);
 - ``310`` (TRF-2026, replaces ``013``) — team number 5–7, name 9–40, nickname 42–46, strength 48–53, match
   points 55–60, game points 62–67, rank 69–71, the players' numbers from column 74 (74–77, 79–82, …);
-- ``352`` (TRF-2026) — the board colour sequence of the first-named team from column 5 (``WBWB``).
+- ``352`` (TRF-2026) — the board colour sequence of the first-named team from column 5 (``WBWB``);
+- TRF-2026 only: ``320`` — the pairing-allocated bye: its match points 5–8 and game points 10–13 (``11.5``), then
+  the PAB team of each round at 15–17, 19–21, … (``000`` for none); ``330`` — a match forfeited as a whole (no board
+  played over the board): ``+-`` / ``-+`` (the White team, first-named, or the Black team won) or ``--``, at 5–6,
+  round 8–10, White team 12–14, Black team 16–18; ``300`` — a team that played out of its default order (not its
+  first N players): round 5–7, team 9–11, opponent 13–15, the players' numbers by board at 17–20, 22–25, …
 
-Not written: ``320``/``330`` (team PAB and forfeited matches) and ``362`` (team point system), whose column layout
-the project's copy of the specification does not give; ``801``/``802`` (the crosstable as text) are optional.
+Checked against the TRF-2026 text's tables. Not written: ``362`` (the team point system; the text lists its codes
+``TW TD TL`` but no columns) and the optional ``801``/``802`` (the crosstable as text; the text's example does not
+match its own column table).
 """
 
 from __future__ import annotations
@@ -95,6 +101,8 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
                 opponent, colour, code = blocks[n].get(r, (0, "-", "Z"))
                 _put(line, 92 + 10 * (r - 1), f"{opponent:4d} {colour} {code}")
             lines.append("".join(line).rstrip())
+    if team_record == "310":
+        lines.extend(_team_2026_records(t, numbers))
     standings = {row.team: row for row in team_standings(t).rows}
     for team in sorted(t.teams, key=lambda x: x.number):
         ids = [numbers[(team.number, place)] for place in range(len(team.players))]
@@ -115,6 +123,43 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
                 _put(line, 74 + 5 * i, str(n).rjust(4))
         lines.append("".join(line).rstrip())
     return line_end.join(lines) + line_end
+
+
+def _record(code: str, fields: list[tuple[int, str]]) -> str:
+    line = list(code)
+    for first, text in fields:
+        _put(line, first, text)
+    return "".join(line).rstrip()
+
+
+def _team_2026_records(t: TeamTournament, numbers: dict[tuple[int, int], int]) -> list[str]:
+    out: list[str] = []
+    byes = [next((m.first for m in r.matches if m.second is None), 0) for r in t.rounds]
+    if any(byes):
+        fields = [(5, _points(t.settings.points.win, 4)), (10, _points(Fraction(t.settings.boards), 4))]
+        fields += [(15 + 4 * i, f"{team:03d}") for i, team in enumerate(byes)]
+        out.append(_record("320", fields))
+    for r in t.rounds:
+        for m in r.matches:
+            if m.second is None or not m.results or m.played():
+                continue
+            first, second = m.game_points()
+            kind = "--" if m.nobody_came() else "+-" if first > second else "-+" if second > first else ""
+            if kind:
+                out.append(_record("330", [(5, kind), (8, f"{r.number:03d}"), (12, f"{m.first:03d}"),
+                                           (16, f"{m.second:03d}")]))  # fmt: skip
+    default = t.default_lineup()
+    for r in t.rounds:
+        for m in r.matches:
+            if m.second is None:
+                continue
+            for team, opponent, lineup in ((m.first, m.second, m.first_lineup), (m.second, m.first, m.second_lineup)):
+                if lineup == default:
+                    continue
+                fields = [(5, f"{r.number:03d}"), (9, f"{team:03d}"), (13, f"{opponent:03d}")]
+                fields += [(17 + 5 * i, f"{numbers[(team, place)]:04d}") for i, place in enumerate(lineup)]
+                out.append(_record("300", fields))
+    return out
 
 
 __all__ = ["format_points", "player_numbers", "team_trf"]
