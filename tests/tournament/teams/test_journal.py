@@ -3,22 +3,26 @@ a match entered once gives its games, which are rated and count for the players'
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from dataclasses import replace
+from datetime import date, datetime, timedelta
 
 import pytest
 
 from toreshi.kit.core import Actor, Context, fold
 from toreshi.kit.refusal import Refusal, Refused
+from toreshi.tournament.codes import ProtestCode
 from toreshi.tournament.journal.teams import (
     COMMANDS,
     CreateTeams,
     EnterMatch,
+    FileTeamProtest,
     ImportTeams,
     PairTeamRound,
     RegisterTeam,
     SetLineup,
     TeamCommand,
     TeamJournalState,
+    TeamProtestFiled,
     decide,
     decode_event,
     encode_event,
@@ -26,6 +30,7 @@ from toreshi.tournament.journal.teams import (
     replay,
 )
 from toreshi.tournament.model import GameResult as G
+from toreshi.tournament.protests import ProtestStatus
 from toreshi.tournament.ratings import RatedPlayer, RatingList
 from toreshi.tournament.teams.boards import board_records, player_records, rate
 from toreshi.tournament.teams.codes import TeamCode
@@ -128,3 +133,43 @@ def test_commands_are_read_at_the_edge_and_events_round_trip() -> None:
     state = run(two_teams(), PairTeamRound(), EnterMatch(round=1, match=1, results=(G.DRAW, G.DRAW)))
     stored = [encode_event(e) for e in state.log]
     assert replay([decode_event(kind, payload) for kind, payload in stored]) == state
+
+
+def _at(minutes: int) -> Context:
+    return Context(Actor("arbiter", "chief"), now_ms=0, meta={"at": AT + timedelta(minutes=minutes)})
+
+
+def test_tk_p1_a_team_representative_files_a_protest_within_30_minutes_of_the_match() -> None:
+    state = run(
+        TeamJournalState(),
+        CreateTeams(name="Cup", system=TeamSystem.ROUND_ROBIN, boards=2),
+        RegisterTeam(name="Алматы", players=("Абай", "Бек"), representatives=("Нұрлан",)),
+        RegisterTeam(name="Астана", players=("Ерлан", "Жанар"), representatives=("Марат",)),
+        RegisterTeam(name="Шымкент", players=("Олжас", "Рахат")),
+        PairTeamRound(),
+        EnterMatch(round=1, match=1, results=(G.WHITE_WINS, G.DRAW)),  # Berger: 2–3 in round 1, team 1 sits out
+    )
+    protest = FileTeamProtest(round=1, match=1, board=2, team=2, filed_by="Марат", text="Board 2: a wrong result.")
+
+    def filed(command: FileTeamProtest, minutes: int, where: TeamJournalState = state) -> TeamProtestFiled:
+        decision = decide(where, command, _at(minutes))
+        assert not isinstance(decision, Refusal), decision
+        (event,) = decision
+        assert isinstance(event, TeamProtestFiled)
+        return event
+
+    on_time = filed(protest, 30)
+    assert (on_time.status, on_time.id, on_time.team) == (ProtestStatus.AWAITING_FEE, "P1", 2)
+    assert filed(replace(protest, fee_paid=1000), 10).status is ProtestStatus.ACCEPTED
+    late = filed(protest, 31)
+    assert (late.status, late.clause, late.minutes) == (ProtestStatus.NOT_ACCEPTED, "TK-P1", 31)
+    # Only the team's own representatives: Нұрлан represents Алматы, which did not play this match; Олжас is a player.
+    stranger = decide(state, replace(protest, team=3, filed_by="Олжас"), _at(5))
+    assert isinstance(stranger, Refusal) and stranger.code is ProtestCode.NOT_A_FILER
+    other = decide(state, replace(protest, team=1, filed_by="Нұрлан"), _at(5))
+    assert isinstance(other, Refusal) and other.code is TeamCode.NOT_IN_MATCH
+    # TK-P3: once the next round is paired, a protest is not accepted.
+    after = filed(protest, 6, run(state, PairTeamRound()))
+    assert (after.status, after.clause) == (ProtestStatus.NOT_ACCEPTED, "TK-P3")
+    recorded = fold(evolve, state, [on_time])
+    assert recorded.protests == (on_time,) and recorded.t == state.t

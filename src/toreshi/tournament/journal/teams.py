@@ -34,6 +34,7 @@ from toreshi.kit.core import Context
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
+from toreshi.tournament.protests import FilerRole, GameFacts, ProtestDesk, ProtestSettings, ProtestStatus
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.csv_import import parse_teams
 from toreshi.tournament.teams.model import (
@@ -123,9 +124,24 @@ class EnterMatch:
     """Why a match already entered is entered again (the audit log shows it)."""
 
 
-TeamCommand = CreateTeams | RegisterTeam | ImportTeams | PairTeamRound | SetLineup | EnterMatch
+@dataclass(frozen=True, kw_only=True)
+class FileTeamProtest:
+    """A written protest handed to the chief arbiter by a team's representative (TK-P1), recorded by the arbiter:
+    the arbiter's wall time is the filing time."""
+
+    type: ClassVar[str] = "file_team_protest"
+    round: int = field(metadata=_ROUND)
+    match: int = field(metadata=spec(minimum=1, maximum=500))
+    board: int = field(metadata=spec(minimum=1, maximum=MAX_BOARDS))
+    team: int = field(metadata=spec(minimum=1, maximum=1000))
+    filed_by: str = field(metadata=_NAME)
+    text: str = field(metadata=spec(max_length=4000, multiline=True))
+    fee_paid: int = field(default=0, metadata=spec(minimum=0, maximum=10**9))
+
+
+TeamCommand = CreateTeams | RegisterTeam | ImportTeams | PairTeamRound | SetLineup | EnterMatch | FileTeamProtest
 COMMANDS: Codec[TeamCommand] = Codec(CreateTeams, RegisterTeam, ImportTeams, PairTeamRound, SetLineup, EnterMatch,
-                                     converters=CONVERTERS)  # fmt: skip
+                                     FileTeamProtest, converters=CONVERTERS)  # fmt: skip
 
 # --- events ------------------------------------------------------------------------------------------------
 
@@ -194,9 +210,29 @@ class MatchEntered(_Stamped):
     reason: str = ""
 
 
-TeamEvent = TeamsCreated | TeamRegistered | TeamRoundPaired | LineupSet | MatchEntered
+@dataclass(frozen=True, kw_only=True)
+class TeamProtestFiled(_Stamped):
+    """A protest received, with what the rules said at once (TK-P1 filers and 30 minutes, TK-P3, TK-P4's fee)."""
+
+    type: ClassVar[str] = "team_protest_filed"
+    id: str
+    round: int
+    match: int
+    board: int
+    team: int
+    filed_by: str
+    text: str
+    fee_paid: int
+    status: ProtestStatus
+    clause: str = ""
+    """The clause that decided a refusal to accept (``TK-P1`` late, ``TK-P3`` next round paired)."""
+    minutes: int = 0
+    """Minutes after the match's result when it was filed late."""
+
+
+TeamEvent = TeamsCreated | TeamRegistered | TeamRoundPaired | LineupSet | MatchEntered | TeamProtestFiled
 EVENTS: Codec[TeamEvent] = Codec(TeamsCreated, TeamRegistered, TeamRoundPaired, LineupSet, MatchEntered,
-                                 converters=CONVERTERS)  # fmt: skip
+                                 TeamProtestFiled, converters=CONVERTERS)  # fmt: skip
 
 
 def encode_event(event: TeamEvent) -> tuple[str, dict[str, object]]:
@@ -217,6 +253,19 @@ class TeamJournalState:
     tournament: TeamTournament | None = None
     log: tuple[TeamEvent, ...] = ()
     """Every event, for the audit page (a team competition's log is small)."""
+
+    @property
+    def protests(self) -> tuple[TeamProtestFiled, ...]:
+        return tuple(e for e in self.log if isinstance(e, TeamProtestFiled))
+
+    def paired_at(self, round_number: int) -> datetime | None:
+        found = [e.at for e in self.log if isinstance(e, TeamRoundPaired) and e.round == round_number]
+        return found[-1] if found else None
+
+    def entered_at(self, round_number: int, match: int) -> datetime | None:
+        """When the match's result was first entered: the end of its games for the protest rules."""
+        found = [e.at for e in self.log if isinstance(e, MatchEntered) and (e.round, e.match) == (round_number, match)]
+        return found[0] if found else None
 
     @property
     def t(self) -> TeamTournament:
@@ -302,7 +351,37 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
                 raise Refused(TeamCode.CORRECTION_NEEDS_REASON, round=command.round, match=command.match)
             return [MatchEntered(at=at, by=by, round=command.round, match=command.match, results=command.results,
                                  previous=m.results, reason=command.reason)]  # fmt: skip
+        case FileTeamProtest():
+            return [_protest(state, command, at, by)]
     raise TypeError(f"not a team command: {command!r}")  # pragma: no cover - the codec reads only these
+
+
+def _protest(state: TeamJournalState, command: FileTeamProtest, at: datetime, by: str) -> TeamProtestFiled:
+    """TK-P1 (the team's representatives, within 30 minutes of the match's result), TK-P3 (before the next round is
+    paired) and TK-P4 (the fee) through the individual tournament's protest desk."""
+    t = state.t
+    team = t.team(command.team)
+    m = t.round(command.round).match(command.match)
+    if command.team not in (m.first, m.second):
+        raise Refused(TeamCode.NOT_IN_MATCH, round=command.round, team=team.name)
+    if not 1 <= command.board <= t.settings.boards:
+        raise Refused(TeamCode.UNKNOWN_BOARD, round=command.round, match=command.match, board=command.board)
+    ended = state.entered_at(command.round, command.match)
+    if ended is None or m.second is None:
+        raise Refused(TeamCode.MATCH_NOT_ENTERED, round=command.round, match=command.match)
+    facts = GameFacts(command.round, command.board, m.first, m.second, ended,
+                      next_round_paired_at=state.paired_at(command.round + 1),
+                      white_team=t.team(m.first).name, black_team=t.team(m.second).name)  # fmt: skip
+    desk = ProtestDesk(lambda: at, ProtestSettings(), filers=team.representatives)
+    protest = desk.file(f"P{len(state.protests) + 1}", facts, command.filed_by, FilerRole.REPRESENTATIVE, command.text,
+                        team=team.name, fee_paid=command.fee_paid)  # fmt: skip
+    last = protest.log[-1].params
+    clause = str(last.get("clause", "")) if protest.status is ProtestStatus.NOT_ACCEPTED else ""
+    minutes = last.get("minutes", 0)
+    return TeamProtestFiled(at=at, by=by, id=protest.id, round=command.round, match=command.match,
+                            board=command.board, team=team.number, filed_by=command.filed_by, text=protest.text,
+                            fee_paid=command.fee_paid, status=protest.status, clause=clause,
+                            minutes=minutes if isinstance(minutes, int) else 0)  # fmt: skip
 
 
 def _match_of(t: TeamTournament, round_number: int, team: int) -> Match:
@@ -363,6 +442,8 @@ def evolve(state: TeamJournalState, event: TeamEvent) -> TeamJournalState:
             r = t.round(event.round)
             m = r.match(event.match)
             return TeamJournalState(t.with_round(r.with_match(replace(m, results=event.results))), log)
+        case TeamProtestFiled():
+            return TeamJournalState(state.t, log)
     raise TypeError(f"not a team event: {event!r}")  # pragma: no cover
 
 
@@ -380,6 +461,7 @@ __all__ = [
     "KIND",
     "CreateTeams",
     "EnterMatch",
+    "FileTeamProtest",
     "ImportTeams",
     "LineupSet",
     "MatchEntered",
@@ -390,6 +472,7 @@ __all__ = [
     "TeamCommand",
     "TeamEvent",
     "TeamJournalState",
+    "TeamProtestFiled",
     "TeamRegistered",
     "TeamRoundPaired",
     "TeamsCreated",

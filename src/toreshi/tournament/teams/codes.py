@@ -65,3 +65,7 @@ class TeamCode(RefusalCode):
     CSV_EMPTY = "teams_csv_empty"
     CORRECTION_NEEDS_REASON = "teams_correction_needs_reason"
     """``round``, ``match``: a match entered again says why."""
+    UNKNOWN_BOARD = "teams_unknown_board"
+    """``round``, ``match``, ``board``."""
+    MATCH_NOT_ENTERED = "teams_match_not_entered"
+    """``round``, ``match``: a protest is filed after the match's result (a bye has none)."""

@@ -41,6 +41,8 @@ MESSAGES: dict[RefusalCode, str] = {
     T.LINEUP_AFTER_RESULT: N_("Round %(round)s: the line-up of %(team)s cannot change after the match's result."),
     T.CSV_LINE: N_("The team list cannot be read at line %(line)s (%(field)s)."),
     T.CSV_EMPTY: N_("The team list is empty."),
+    T.UNKNOWN_BOARD: N_("Round %(round)s, match %(match)s has no board %(board)s."),
+    T.MATCH_NOT_ENTERED: N_("Round %(round)s, match %(match)s has no result yet: a protest is filed after it."),
     T.CORRECTION_NEEDS_REASON: N_("Round %(round)s, match %(match)s already has a result: say why it changes."),
 }
 
