@@ -14,6 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refusal
+from toreshi.tournament.codes import ProtestCode
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.web import i18n, refusals
 from toreshi.web.app import create_app
@@ -138,7 +139,7 @@ def _words(page: str) -> list[str]:
     """Latin words of a page's main text (tags and attributes stripped), less codes that stay as they are."""
     main = page[page.index("<main") : page.index("</main>")]
     text = re.sub(r"<[^>]+>", " ", main)
-    codes = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "FIDE", "C", "Chief"}  # Chief: the arbiter's name
+    codes = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "FIDE", "C", "Chief", "TK"}  # Chief: the arbiter's name
     return [w for w in re.findall(r"[A-Za-z][A-Za-z_]+", html.unescape(text)) if w not in codes]
 
 
@@ -156,3 +157,19 @@ def test_the_team_pages_show_no_english_in_kazakh_and_russian(web: TestClient, l
         assert _words(page) == [], path
     assert "2024-08-01" in web.get(f"/teams/{tid}/standings").text  # started before 2026-03-01: the 2024 rules
     assert web.get("/teams").status_code == 200 and _words(web.get("/teams").text) == []
+
+
+def test_a_team_representative_files_a_protest_on_the_match_page(web: TestClient) -> None:
+    csrf = _sign_in(web)
+    tid = _create(web, csrf)
+    _post(web, f"/teams/{tid}/do/import", csrf, text=CSV)
+    _post(web, f"/teams/{tid}/do/pair", csrf)
+    _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="1-0", b2="½-½", b3="1-0",
+          b4="0-1")  # fmt: skip
+    form = {"round": "1", "match": "1", "board": "2", "text": "The clock was wrong on board 2."}
+    page = _post(web, f"/teams/{tid}/do/protest", csrf, team="2", filed_by="Луиза", **form)  # a player of Астана
+    i18n.activate("en")
+    assert refusals.render(Refusal(ProtestCode.NOT_A_FILER, {"person": "Луиза"})) in page
+    page = _post(web, f"/teams/{tid}/do/protest", csrf, team="1", filed_by="Нұрлан", fee_paid="1000", **form)
+    assert "P1" in page and "Accepted" in page
+    assert "Protest P1 filed" in html.unescape(web.get(f"/teams/{tid}/audit").text)

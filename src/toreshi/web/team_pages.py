@@ -23,6 +23,7 @@ from toreshi.services.teams import TeamService, UnknownTeamTournamentError
 from toreshi.tournament.journal.teams import (
     CreateTeams,
     EnterMatch,
+    FileTeamProtest,
     ImportTeams,
     LineupSet,
     MatchEntered,
@@ -31,6 +32,7 @@ from toreshi.tournament.journal.teams import (
     SetLineup,
     TeamCommand,
     TeamJournalState,
+    TeamProtestFiled,
     TeamRegistered,
     TeamRoundPaired,
     TeamsCreated,
@@ -146,7 +148,14 @@ def _enter(form: Form) -> TeamCommand:
     )
 
 
+def _protest(form: Form) -> TeamCommand:
+    return FileTeamProtest(round=_int(form, "round"), match=_int(form, "match"), board=_int(form, "board"),
+                           team=_int(form, "team"), filed_by=payload.check_name(_text(form, "filed_by"), "filed_by"),
+                           text=_text(form, "text"), fee_paid=_int(form, "fee_paid"))  # fmt: skip
+
+
 ACTIONS: dict[str, Callable[[Form], TeamCommand]] = {
+    "protest": _protest,
     "register": _register,
     "import": _import,
     "pair": lambda form: PairTeamRound(),
@@ -210,6 +219,12 @@ def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]
                 else:
                     action = _("Round %(round)s, match %(match)s entered") % params
                     detail = " ".join(r.value for r in event.results)
+            case TeamProtestFiled():
+                action = _("Protest %(id)s filed") % {"id": event.id}
+                where = _("Round %(round)s, match %(match)s, board %(board)s") % {
+                    "round": event.round, "match": event.match, "board": event.board}  # fmt: skip
+                status = texts.status_names()[event.status.value]
+                detail = f"{where}: {t.team(event.team).name}, {event.filed_by} — {status}"
         lines.append((event.at, event.by, action, detail))
     return lines
 
@@ -258,7 +273,8 @@ async def overview(request: Request) -> Response:
     t = state.t
     can_pair = len(t.rounds) < max(t.rounds_planned, 1) and (not t.rounds or t.rounds[-1].finished)
     return _page(request, "tournaments/teams/overview.html", tid=tid, t=t, results=RESULTS,
-                 first_white=first_team_white, can_register=not t.rounds, can_pair=can_pair)  # fmt: skip
+                 first_white=first_team_white, can_register=not t.rounds, can_pair=can_pair,
+                 protests=state.protests, statuses=texts.status_names())  # fmt: skip
 
 
 async def standings_page(request: Request) -> Response:
