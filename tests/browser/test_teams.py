@@ -23,7 +23,7 @@ CSV = (
     "Шымкент,Пернебек Пернеш,1680,\nШымкент,Садықова Жанна,1590,\n"
 )
 AKTOBE = "Тоқтаров Тоқтар; 1780\nУланов Улан; 1710\nФаридова Фарида; 1660\nХамитов Хамит; 1580\nЕржанов Ержан; 1500"
-CODES = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "TRF16", "MPTS", "GPTS", "FIDE"}
+CODES = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "TRF16", "MPTS", "GPTS", "FIDE", "TK"}
 
 
 def english_words(text: str) -> list[str]:
