@@ -97,8 +97,9 @@ def test_board_prizes_by_percentage_with_a_minimum_of_games() -> None:
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.sampled_from(list(G)), min_size=4 * 3 * 3, max_size=4 * 3 * 3))
 def test_match_points_of_a_match_sum_to_a_win_and_a_loss_or_two_draws(results: list[G]) -> None:
-    """Invariant: in every match the two teams' match points are win + loss (2) or draw + draw (2), or nothing
-    when nobody came; game points are the boards minus the double forfeits."""
+    """Invariants over random board results: in every match the two teams' match points are win + loss (2) or
+    draw + draw (2), or nothing when nobody came; game points are the boards minus the double forfeits; and the
+    Swiss keeps its absolute criteria round after round."""
     t = _tournament(7, rounds=3)
     it = iter(results)
     for _ in range(3):
@@ -111,6 +112,21 @@ def test_match_points_of_a_match_sum_to_a_win_and_a_loss_or_two_draws(results: l
         )
         t = t.with_round(r)
     rows = team_rounds(t)
+    met: set[frozenset[int]] = set()
+    byes: list[int] = []
+    for r in t.rounds:
+        # The absolute criteria: every team paired once, one bye at most (odd teams), no team meets another twice
+        # over the board, no team gets the bye twice.
+        teams = [x for m in r.matches for x in (m.first, m.second) if x is not None]
+        assert sorted(teams) == list(range(1, 8)) and sum(m.second is None for m in r.matches) == 1
+        for m in r.matches:
+            if m.second is None:
+                assert m.first not in byes
+                byes.append(m.first)
+            elif m.played():
+                pair = frozenset((m.first, m.second))
+                assert pair not in met
+                met.add(pair)
     for r in t.rounds:
         for m in r.matches:
             if m.second is None:
