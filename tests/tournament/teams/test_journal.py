@@ -112,6 +112,12 @@ def test_registration_refusals_and_its_close_at_round_one() -> None:
     state = run(state, PairTeamRound())
     assert refused(state, RegisterTeam(name="Шымкент", players=("X", "Y"))).code is TeamCode.REGISTRATION_CLOSED
     assert refused(TeamJournalState(), PairTeamRound()).code is TeamCode.NOT_CREATED
+    no_rounds = CreateTeams(name="Cup", system=TeamSystem.SWISS, boards=4, rounds=0)
+    assert refused(TeamJournalState(), no_rounds).code is TeamCode.NO_ROUNDS
+    bad_points = CreateTeams(name="Cup", system=TeamSystem.SWISS, boards=4, rounds=5, match_win=1, match_draw=1)
+    assert refused(TeamJournalState(), bad_points).code is TeamCode.POINTS_ORDER
+    assert refused(TeamJournalState(), CreateTeams(name="Cup", system=TeamSystem.SWISS, boards=4, rounds=5,
+                                                   tiebreaks=("KS",))).code is TeamCode.UNKNOWN_TIEBREAK  # fmt: skip
 
 
 def test_a_csv_list_registers_teams_in_board_order_and_reports_every_bad_line() -> None:

@@ -298,7 +298,7 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
                 raise Refused(TeamCode.ALREADY_CREATED)
             s = _settings(command)
             if s.system is TeamSystem.SWISS and s.rounds < 1:
-                raise Refused(TeamCode.ALL_ROUNDS_PAIRED, rounds=0)
+                raise Refused(TeamCode.NO_ROUNDS)
             return [TeamsCreated(at=at, by=by, name=s.name, system=s.system, boards=s.boards, rounds=s.rounds,
                                  primary=s.primary, match_win=s.points.win, match_draw=s.points.draw,
                                  match_loss=s.points.loss, tiebreaks=s.tiebreaks,

@@ -69,3 +69,5 @@ class TeamCode(RefusalCode):
     """``round``, ``match``, ``board``."""
     MATCH_NOT_ENTERED = "teams_match_not_entered"
     """``round``, ``match``: a protest is filed after the match's result (a bye has none)."""
+    NO_ROUNDS = "teams_no_rounds"
+    """A team Swiss is planned for at least one round."""

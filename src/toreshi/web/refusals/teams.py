@@ -43,6 +43,7 @@ MESSAGES: dict[RefusalCode, str] = {
     T.CSV_EMPTY: N_("The team list is empty."),
     T.UNKNOWN_BOARD: N_("Round %(round)s, match %(match)s has no board %(board)s."),
     T.MATCH_NOT_ENTERED: N_("Round %(round)s, match %(match)s has no result yet: a protest is filed after it."),
+    T.NO_ROUNDS: N_("A team Swiss needs at least one round."),
     T.CORRECTION_NEEDS_REASON: N_("Round %(round)s, match %(match)s already has a result: say why it changes."),
 }
 
