@@ -85,6 +85,8 @@ def test_a_four_team_swiss_in_kazakh(
     expect(page.locator('article[data-match="1-1"] .score')).to_have_text("3,5 : 0,5")
     expect(page.locator('article[data-match="1-2"] .score')).to_have_text("2 : 2")
     assert english_words(page.locator("main").inner_text()) == []
+    page.locator('article[data-match="1-1"]').scroll_into_view_if_needed()
+    screenshot(page, "teams-match-entered-kk")
     page.click("nav.subnav a[href$='/standings']")
     page.wait_for_load_state()
     rows = page.locator("table.team-standings tbody tr")
