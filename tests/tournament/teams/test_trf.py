@@ -48,6 +48,8 @@ def test_team_records_310_and_013() -> None:
     assert [_cols(line, c, c + 3) for c in (74, 79, 84)] == ["   1", "   2", "   3"]
     old = next(x for x in team_trf(t, team_record="013").split("\r") if x.startswith("013 Астана"))
     assert _cols(old, 5, 36).rstrip() == "Астана" and [_cols(old, c, c + 3) for c in (37, 42)] == ["   4", "   5"]
+    trf16 = team_trf(t, team_record="013").split("\r")
+    assert "XXR 1" in trf16 and not any(x.startswith(("142", "352", "310")) for x in trf16)
 
 
 def test_standings_and_crosstable_csv() -> None:

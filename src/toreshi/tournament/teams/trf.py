@@ -8,7 +8,8 @@ Columns are 1-based and inclusive, as in ``docs/tournaments.md`` §4 (TRF16 and 
 - ``013`` (TRF16 team record) — name at 5–36, then the players' numbers at 37–40, 42–45, … (5 columns apart);
 - ``310`` (TRF-2026, replaces ``013``) — team number 5–7, name 9–40, nickname 42–46, strength 48–53, match
   points 55–60, game points 62–67, rank 69–71, the players' numbers from column 74 (74–77, 79–82, …);
-- ``352`` (TRF-2026) — the board colour sequence of the first-named team from column 5 (``WBWB``);
+- ``352`` (TRF-2026) — the board colour sequence of the first-named team from column 5 (``WBWB``), and ``142`` the
+  number of rounds (a TRF16 file says ``XXR`` instead and has neither);
 - TRF-2026 only: ``320`` — the pairing-allocated bye: its match points 5–8 and game points 10–13 (``11.5``), then
   the PAB team of each round at 15–17, 19–21, … (``000`` for none); ``330`` — a match forfeited as a whole (no board
   played over the board): ``+-`` / ``-+`` (the White team, first-named, or the Black team won) or ``--``, at 5–6,
@@ -85,8 +86,11 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
     lines.append(
         "092 " + ("Team round robin" if s.system is TeamSystem.ROUND_ROBIN else "Team Swiss (Dutch on match points)")
     )
-    lines.append(f"142 {t.rounds_planned}")
-    lines.append("352 " + "".join("W" if first_team_white(b) else "B" for b in range(1, s.boards + 1)))
+    if team_record == "013":
+        lines.append(f"XXR {t.rounds_planned}")  # TRF16 has no 142 (JaVaFo's extension, as bbpPairings reads it)
+    else:
+        lines.append(f"142 {t.rounds_planned}")
+        lines.append("352 " + "".join("W" if first_team_white(b) else "B" for b in range(1, s.boards + 1)))
     for team in sorted(t.teams, key=lambda x: x.number):
         for place, player in enumerate(team.players):
             n = numbers[(team.number, place)]
