@@ -6,6 +6,7 @@ from toreshi.tournament.model import GameResult as G
 from toreshi.tournament.teams.model import Match, Team, TeamPlayer, TeamRound, TeamSettings, TeamSystem, TeamTournament
 from toreshi.tournament.teams.tables import crosstable_csv, standings_csv
 from toreshi.tournament.teams.trf import team_trf
+from toreshi.tournament.trf import format_trf, parse_trf
 
 
 def _cols(line: str, first: int, last: int) -> str:
@@ -35,7 +36,7 @@ def test_player_records_carry_every_board_game_in_the_round_columns() -> None:
     assert _cols(bekova, 92, 99) == "   5 b ="  # Black against Иманова, drawn
     assert _cols(imanova, 92, 99) == "   2 w ="
     assert _cols(toleuov, 92, 99) == "   1 b 0"
-    assert _cols(kasymova, 92, 99) == "   0 - Z"  # the reserve was not fielded
+    assert _cols(kasymova, 92, 99) == "0000 - Z"  # the reserve was not fielded
     assert _cols(kasymova, 49, 52) == "    "  # unrated
 
 
@@ -81,3 +82,13 @@ def test_trf_2026_bye_forfeited_match_and_out_of_order_records() -> None:
     assert (_cols(order, 5, 7), _cols(order, 9, 11), _cols(order, 13, 15)) == ("001", "002", "001")
     assert (_cols(order, 17, 20), _cols(order, 22, 25)) == ("0004", "0006")
     assert not any(x.startswith(("320", "330", "300")) for x in team_trf(t, team_record="013").split("\r"))
+
+
+def test_the_projects_trf_reader_reads_the_team_file_back_unchanged() -> None:
+    for record in ("310", "013"):
+        text = team_trf(_event(), team_record=record)
+        parsed = parse_trf(text)
+        assert format_trf(parsed) == text
+        # Points in 001 are the sum of the player's results (what bbpPairings and JaVaFo check).
+        assert [(p.number, str(p.points)) for p in parsed.players] == [
+            (1, "1"), (2, "1/2"), (3, "0"), (4, "0"), (5, "1/2")]  # fmt: skip

@@ -103,7 +103,8 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
             _put(line, 86, str(rank[n]).rjust(4))
             for r in range(1, rounds + 1):
                 opponent, colour, code = blocks[n].get(r, (0, "-", "Z"))
-                _put(line, 92 + 10 * (r - 1), f"{opponent:4d} {colour} {code}")
+                shown = f"{opponent:4d}" if opponent else "0000"
+                _put(line, 92 + 10 * (r - 1), f"{shown} {colour} {code}")
             lines.append("".join(line).rstrip())
     if team_record == "310":
         lines.extend(_team_2026_records(t, numbers))
