@@ -42,6 +42,7 @@ from toreshi.tournament.teams.boards import board_prizes, board_records, minimum
 from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, first_team_white
 from toreshi.tournament.teams.tables import board_csv, crosstable, crosstable_csv, standings_csv
 from toreshi.tournament.teams.trf import team_trf
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web import auth, refusals
 from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
@@ -97,11 +98,13 @@ def _create(form: Form) -> CreateTeams:
     primary = payload.read_choice({"primary": _text(form, "primary") or "MP"}, "primary", PrimaryScore)
     tiebreaks = tuple(x.strip() for x in _text(form, "tiebreaks").split(",") if x.strip())
     name = payload.check_name(_text(form, "name"), "name", max_length=120)
+    rules_text = _text(form, "tiebreak_rules")
+    rules = payload.read_choice({"tiebreak_rules": rules_text}, "tiebreak_rules", TieBreakRules) if rules_text else None
     return CreateTeams(name=name, system=system, boards=_int(form, "boards", 4), rounds=_int(form, "rounds", 0),
                        primary=primary, match_win=_int(form, "match_win", 2), match_draw=_int(form, "match_draw", 1),
                        match_loss=_int(form, "match_loss", 0), tiebreaks=tiebreaks,
                        board_prize_min_games=_int(form, "board_prize_min_games", 0),
-                       start=_text(form, "start")[:10])  # fmt: skip
+                       start=_text(form, "start")[:10], tiebreak_rules=rules)  # fmt: skip
 
 
 def _register(form: Form) -> TeamCommand:

@@ -17,6 +17,7 @@ from toreshi.tournament.teams.model import (
     TeamTournament,
 )
 from toreshi.tournament.teams.tiebreaks import parse_tiebreak, team_standings
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 L = (0, 1)
 
@@ -126,7 +127,12 @@ def test_the_2026_rules_cap_the_dummy_opponent_by_the_start_date() -> None:
     assert bh(bye, 3, "")[3] == ["1", "1"]  # no start date: the rules in force now
     assert bh(forfeit, 2, "2026-12-01")[1] == ["0", "0"]
     assert bh(forfeit, 2, "2024-12-01")[1] == ["2", "2"]
-    assert team_standings(TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, start="2026-03-01"))).rules == "2026"
+    latest = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3, start="2026-03-01"))
+    assert team_standings(latest).rules is TieBreakRules.C07_2026
+    # The settings may name a version: the 2024 rules for this 2026 event leave the dummy uncapped.
+    named = TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH",), start="2026-12-01",
+                         tiebreak_rules=TieBreakRules.C07_2024)  # fmt: skip
+    assert {r.team: [str(v) for v in r.values] for r in team_standings(TeamTournament(named, _teams(3), bye)).rows}[3] == ["2"]
 
 
 def test_unknown_tiebreak_is_refused_with_its_code() -> None:

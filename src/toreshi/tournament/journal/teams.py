@@ -35,6 +35,7 @@ from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.protests import FilerRole, GameFacts, ProtestDesk, ProtestSettings, ProtestStatus
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.csv_import import parse_teams
 from toreshi.tournament.teams.model import (
@@ -80,6 +81,8 @@ class CreateTeams:
     tiebreaks: tuple[str, ...] = field(default=(), metadata=spec(name=True, max_length=16, max_items=10))
     board_prize_min_games: int = field(default=0, metadata=spec(minimum=0, maximum=100))
     start: str = field(default="", metadata=spec(max_length=10))
+    tiebreak_rules: TieBreakRules | None = None
+    """The C.07 version; None: the one in force on the start date."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -166,6 +169,7 @@ class TeamsCreated(_Stamped):
     tiebreaks: tuple[str, ...]
     board_prize_min_games: int
     start: str
+    tiebreak_rules: TieBreakRules | None = None
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -283,6 +287,7 @@ def _settings(command: CreateTeams) -> TeamSettings:
         rounds=command.rounds if command.system is TeamSystem.SWISS else 0, primary=command.primary,
         points=MatchPoints(Fraction(command.match_win), Fraction(command.match_draw), Fraction(command.match_loss)),
         tiebreaks=command.tiebreaks, board_prize_min_games=command.board_prize_min_games, start=command.start,
+        tiebreak_rules=command.tiebreak_rules,
     ).check()  # fmt: skip
 
 
@@ -302,7 +307,8 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
             return [TeamsCreated(at=at, by=by, name=s.name, system=s.system, boards=s.boards, rounds=s.rounds,
                                  primary=s.primary, match_win=s.points.win, match_draw=s.points.draw,
                                  match_loss=s.points.loss, tiebreaks=s.tiebreaks,
-                                 board_prize_min_games=s.board_prize_min_games, start=s.start)]  # fmt: skip
+                                 board_prize_min_games=s.board_prize_min_games, start=s.start,
+                                 tiebreak_rules=s.tiebreak_rules)]  # fmt: skip
         case RegisterTeam():
             t = state.t
             _registration_open(t)
@@ -418,6 +424,7 @@ def evolve(state: TeamJournalState, event: TeamEvent) -> TeamJournalState:
                 name=event.name, system=event.system, boards=event.boards, rounds=event.rounds, primary=event.primary,
                 points=MatchPoints(event.match_win, event.match_draw, event.match_loss), tiebreaks=event.tiebreaks,
                 board_prize_min_games=event.board_prize_min_games, start=event.start,
+                tiebreak_rules=event.tiebreak_rules,
             )  # fmt: skip
             return TeamJournalState(TeamTournament(settings), log)
         case TeamRegistered():

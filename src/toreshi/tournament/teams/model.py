@@ -21,10 +21,13 @@ import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
+from datetime import date
 from fractions import Fraction
 
 from toreshi.kit.refusal import Refused
+from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.model import GameResult
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.teams.codes import TeamCode
 
 MIN_BOARDS = 1
@@ -73,12 +76,19 @@ class TeamSettings:
     board_prize_min_games: int = 0
     """Board prizes go to players with at least this many games on the board (0: half the rounds, rounded up)."""
     start: str = ""
-    """The start date (ISO), for the TRF."""
+    """The start date (ISO): the TRF's, and which C.07 applies."""
+    tiebreak_rules: TieBreakRules | None = None
+    """The C.07 version named in the settings; None: the one in force on the start date."""
 
     def check(self) -> TeamSettings:
         if not MIN_BOARDS <= self.boards <= MAX_BOARDS:
             raise Refused(TeamCode.BOARDS_OUT_OF_RANGE, boards=self.boards, minimum=MIN_BOARDS, maximum=MAX_BOARDS)
         self.points.check()
+        if self.start:
+            try:
+                date.fromisoformat(self.start)
+            except ValueError:
+                raise Refused(TournamentCode.NOT_A_DATE, field="start") from None
         from toreshi.tournament.teams.tiebreaks import parse_tiebreak  # the codes live with their computation
 
         for code in self.tiebreaks:

@@ -7,9 +7,10 @@ A code is ``NAME`` or ``NAME:PS`` where ``PS`` is the point system it is compute
 - ``MPTS`` / ``GPTS`` — match points / game points (``MP`` and ``GP`` are accepted for them);
 - ``BH`` — Buchholz: Σ of the opponents' scores, one value per round. A round the team did not play (the bye, a
   match forfeited on every board) counts, in a Swiss, a dummy opponent with the team's own score (C.07 §16, the
-  2024 rules); from 2026-03-01 (the rules in force on the start date; no start date: the 2026 rules) that value is
-  capped (§16.4): for a forfeit at the scheduled opponent's score, for the bye at a drawn match in every round. In
-  a round robin an unplayed round counts nothing;
+  2024 rules); under the rules amended from 2026-03-01 that value is capped (§16.4): for a forfeit at the scheduled
+  opponent's score, for the bye at a drawn match in every round. Which version applies is the individual
+  tournament's rule (:mod:`toreshi.tournament.tiebreak_rules`): the one in force on the start date, the newest
+  without a date, or the one the settings name. In a round robin an unplayed round counts nothing;
 - ``SB`` — Sonneborn–Berger: Σ over rounds of the opponent's score × the team's own score in that match, on the
   same point system (so with 2 / 1 / 0 match points a won match counts the opponent's match points twice, as
   TieBreakServer computes ``SB:MP``);
@@ -24,9 +25,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import date
 from fractions import Fraction
 
 from toreshi.kit.refusal import Refused
+from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, TeamTournament
 from toreshi.tournament.teams.scoring import TeamRoundScore, team_rounds, totals
@@ -74,19 +77,16 @@ class TeamStandingRow:
         return self.match_points if kind is PrimaryScore.MATCH else self.game_points
 
 
-RULES_2026 = "2026-03-01"
-"""The day C.07's amended §16 took effect (approved by the FIDE Council on 2026-02-02)."""
-
-
-def rules_of(start: str) -> str:
-    """Which C.07 applies to an event starting on ``start`` (ISO date): ``"2024"`` or ``"2026"``."""
-    return "2024" if start and start < RULES_2026 else "2026"
+def rules_of(t: TeamTournament) -> TieBreakRules:
+    """The C.07 version the competition is ranked by."""
+    start = date.fromisoformat(t.settings.start) if t.settings.start else None
+    return choose_rules(t.settings.tiebreak_rules, start)
 
 
 @dataclass(frozen=True)
 class TeamStandings:
-    rules: str
-    """The C.07 version used: ``"2024"`` or ``"2026"``."""
+    rules: TieBreakRules
+    """The C.07 version used."""
     primary: PrimaryScore
     tiebreaks: tuple[TeamTiebreak, ...]
     rows: tuple[TeamStandingRow, ...]
@@ -99,7 +99,7 @@ class _Calc:
         self.primary = t.settings.primary
         self.rows: Mapping[int, tuple[TeamRoundScore, ...]] = team_rounds(t, upto)
         self.score = {kind: totals(self.rows, kind) for kind in PrimaryScore}
-        self.rules = rules_of(t.settings.start)
+        self.rules = rules_of(t)
         self.rounds = max((len(rows) for rows in self.rows.values()), default=0)
 
     def draw(self, kind: PrimaryScore) -> Fraction:
@@ -126,7 +126,7 @@ class _Calc:
                 continue
             else:
                 opponent = own_total  # the dummy opponent of an unplayed round (C.07 §16, 2024)
-                if self.rules == "2026":  # §16.4.1 a forfeit, §16.4.2 no opponent
+                if self.rules.caps_dummy_opponents:  # §16.4.1 a forfeit, §16.4.2 no opponent
                     cap = self.score[kind][r.opponent] if r.opponent is not None else self.draw(kind) * self.rounds
                     opponent = min(opponent, cap)
             total += opponent * r.score(kind) if tb.name == "SB" else opponent
