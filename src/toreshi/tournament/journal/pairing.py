@@ -100,11 +100,12 @@ def broken_criteria(state: TournamentState, pairs: Pairs, bye: int | None) -> li
         initial_colour=state.initial_colour, forbidden=engine_forbidden(state),
         accelerations=engine_accelerations(state),
     )  # fmt: skip
-    return [
-        Refusal(Code.CRITERION_BROKEN, {"criterion": v.criterion.value, "term": f"criterion.{v.criterion.value}",
-                                        "players": t.labels(v.players)})  # fmt: skip
-        for v in review.violations
-    ]
+    broken = []
+    for v in review.violations:
+        code = v.criterion.value
+        params = {"criterion": code, "term": f"criterion.{code}", "players": t.labels(v.players)}
+        broken.append(Refusal(Code.CRITERION_BROKEN, params))
+    return broken
 
 
 def draft_of(state: TournamentState) -> DraftRound:

@@ -19,7 +19,7 @@ from itertools import combinations
 from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import AllowPair, ForbidPair, ForbidSameClub, ImportForbidden, Readmit
-from toreshi.tournament.journal.events import ParticipantReadmitted, PairsAllowed, PairsForbidden, Stamp
+from toreshi.tournament.journal.events import PairsAllowed, PairsForbidden, ParticipantReadmitted, Stamp
 from toreshi.tournament.journal.state import Acceleration, ForbiddenPair, ForbidSource, TournamentState
 from toreshi.tournament.model import Participant, Tournament
 from toreshi.tournament.trf import TrfError, parse_trf
