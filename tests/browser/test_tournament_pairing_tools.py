@@ -99,7 +99,7 @@ def test_forbidden_pairs_and_a_confirmed_change_in_kazakh(browser: Browser, serv
     review = page.locator("details#override .review")
     expect(review).to_contain_text("C12")
     expect(review).to_contain_text("қалаған түсін алмаған ойыншылар")
-    assert pairs_on(page)[:len(engine)] == engine  # nothing changed before the confirmation
+    assert pairs_on(page)[: len(engine)] == engine  # nothing changed before the confirmation
     override.locator("input[name=confirmed]").check()
     screenshot(page, "tournament-pairing-change-review-kk")
     override.locator("button[type=submit]").click()
