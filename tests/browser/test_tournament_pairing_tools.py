@@ -58,9 +58,9 @@ def test_forbidden_pairs_and_a_confirmed_change_in_kazakh(browser: Browser, serv
         no_error(page)
 
     page.goto(f"{server.url}/tournaments/{tid}/forbidden")
-    club = page.locator("details.form", has=page.locator("form[action$='/do/forbid-club']"))
-    club.locator("summary").click()
-    club.locator("button[type=submit]").click()
+    same_club = page.locator("details.form", has=page.locator("form[action$='/do/forbid-club']"))
+    same_club.locator("summary").click()
+    same_club.locator("button[type=submit]").click()
     no_error(page)
     expect(page.locator("table.forbidden tbody tr")).to_have_count(1)
     hand = page.locator("form[action$='/do/forbid']")
