@@ -7,10 +7,12 @@ from __future__ import annotations
 import csv
 import html
 import io
+import re
 
 from starlette.testclient import TestClient
 
 from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.journal import CSV_FIELDS
 from toreshi.tournament.trf import parse_trf
 from toreshi.tournament.trf_pairing import read_accelerations, read_forbidden
 
@@ -117,3 +119,24 @@ def test_a_withdrawn_player_is_re_entered_from_the_participants_list(web: TestCl
     page = post(web, f"/tournaments/{tid}/do/readmit", csrf, number="5", round="2")
     assert "back from round 2" in page
     assert "Re-entered" in web.get(f"/tournaments/{tid}/audit").text
+
+
+CODES = re.compile(r"^[A-Z]+$")
+"""Latin words a Kazakh or Russian page may show: codes in capitals (file formats and records, tie-breaks), and
+the CSV's column names (the import's hint)."""
+COLUMNS = {word for name in CSV_FIELDS for word in name.split("_")} | {"Chief"}  # and the arbiter's name
+
+
+def test_the_new_controls_speak_kazakh_and_russian(web: TestClient) -> None:
+    csrf = sign_in(web)
+    tid = _swiss(web, csrf, players=5, name="Тараз кубогы")
+    post(web, f"/tournaments/{tid}/do/forbid", csrf, first="1", second="2", reason="")
+    post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="5", after_round="0")
+    post(web, f"/tournaments/{tid}/do/pair", csrf)
+    for language in ("kk", "ru"):
+        for where in ("/forbidden", "/settings", "", "/standings", "/rounds/1", "/audit"):
+            page = web.get(f"/tournaments/{tid}{where}?lang={language}").text
+            main = html.unescape(page.split("<main", 1)[1].split("</main>", 1)[0])
+            text = re.sub(r"<[^>]+>", " ", main)
+            english = [w for w in re.findall(r"[A-Za-z][A-Za-z]+", text) if not CODES.match(w) and w not in COLUMNS]
+            assert english == [], (language, where, english)
