@@ -210,9 +210,10 @@ def test_baku_acceleration_pairs_the_accelerated_group_apart_in_round_one() -> N
     assert read_accelerations(trf16) != ()
 
 
-def test_a_round_robin_has_no_acceleration() -> None:
+def test_a_round_robin_has_no_acceleration_nor_forbidden_pairs() -> None:
     desk = round_robin(4)
     desk.refused(Configure(acceleration=Acceleration.BAKU), Code.ACCELERATION_SWISS_ONLY)
+    desk.refused(ForbidPair(first=1, second=2), Code.FORBIDDEN_SWISS_ONLY)
 
 
 # --- late entries and re-entries ----------------------------------------------------------------------------

@@ -182,6 +182,8 @@ class TournamentCode(RefusalCode):
     """Baku acceleration needs pairing numbers without gaps and a win worth two draws."""
     ACCELERATION_SWISS_ONLY = "acceleration_swiss_only"
     """Acceleration is for a Swiss."""
+    FORBIDDEN_SWISS_ONLY = "forbidden_swiss_only"
+    """Forbidden pairings are for a Swiss (a round robin pairs everyone with everyone)."""
     ACCELERATION_FIXED = "acceleration_fixed"
     """The acceleration cannot change once round 1 has been paired."""
 

@@ -97,6 +97,8 @@ def decide_readmit(state: TournamentState, command: Readmit, stamp: Stamp) -> li
 
 def apply_forbidden(state: TournamentState, event: PairsForbidden) -> TournamentState:
     t = state.t
+    if t.system.is_round_robin:
+        raise Refused(Code.FORBIDDEN_SWISS_ONLY)
     added: list[ForbiddenPair] = []
     for low, high in event.pairs:
         t.participant(low)

@@ -109,6 +109,7 @@ MESSAGES: dict[RefusalCode, str] = {
     T.CRITERION_BROKEN: N_("Criterion %(criterion)s, %(term)s: %(players)s"),
     T.BAKU_NOT_POSSIBLE: N_("Baku acceleration needs pairing numbers without gaps and a win worth two draws."),
     T.ACCELERATION_SWISS_ONLY: N_("Acceleration is for a Swiss."),
+    T.FORBIDDEN_SWISS_ONLY: N_("Forbidden pairings are for a Swiss: a round robin pairs everyone with everyone."),
     T.ACCELERATION_FIXED: N_("The acceleration cannot change once round 1 has been paired."),
     # protests
     P.NO_END_TIME: N_("Round %(round)s, board %(board)s has no recorded end of the game."),
