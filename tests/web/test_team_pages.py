@@ -14,7 +14,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refusal
-from toreshi.tournament.codes import ProtestCode
+from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.web import i18n, refusals
 from toreshi.web.app import create_app
@@ -124,6 +124,16 @@ def test_refusals_are_shown_in_the_readers_language(web: TestClient) -> None:
     i18n.activate("kk")
     shown = refusals.render(Refusal(TeamCode.TOO_FEW_TEAMS, {"teams": 0}))
     assert shown in page and "At least two teams" not in shown
+
+
+def test_the_settings_may_name_the_tie_break_rules_and_a_bad_date_is_refused(web: TestClient) -> None:
+    csrf = _sign_in(web)
+    tid = _create(web, csrf, start="2026-12-01", tiebreak_rules="c07-2024")
+    assert "2024-08-01 (the rules in force" in html.unescape(web.get(f"/teams/{tid}/standings").text)
+    response = web.post("/teams/new", data={"name": "X", "system": "swiss", "boards": "4", "rounds": "3",
+                                            "start": "2026-13-01", "csrf": csrf}, follow_redirects=True)  # fmt: skip
+    i18n.activate("en")
+    assert refusals.render(Refusal(TournamentCode.NOT_A_DATE, {"field": "start"})) in html.unescape(response.text)
 
 
 def test_only_an_arbiter_changes_a_team_tournament(web: TestClient) -> None:

@@ -132,7 +132,8 @@ def test_the_2026_rules_cap_the_dummy_opponent_by_the_start_date() -> None:
     # The settings may name a version: the 2024 rules for this 2026 event leave the dummy uncapped.
     named = TeamSettings("S", TeamSystem.SWISS, 2, 3, tiebreaks=("BH",), start="2026-12-01",
                          tiebreak_rules=TieBreakRules.C07_2024)  # fmt: skip
-    assert {r.team: [str(v) for v in r.values] for r in team_standings(TeamTournament(named, _teams(3), bye)).rows}[3] == ["2"]
+    rows = team_standings(TeamTournament(named, _teams(3), bye)).rows
+    assert {r.team: [str(v) for v in r.values] for r in rows}[3] == ["2"]
 
 
 def test_unknown_tiebreak_is_refused_with_its_code() -> None:

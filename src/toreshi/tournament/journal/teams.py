@@ -35,7 +35,6 @@ from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.protests import FilerRole, GameFacts, ProtestDesk, ProtestSettings, ProtestStatus
-from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.csv_import import parse_teams
 from toreshi.tournament.teams.model import (
@@ -55,6 +54,7 @@ from toreshi.tournament.teams.model import (
 )
 from toreshi.tournament.teams.pairing import pair_next_round
 from toreshi.tournament.teams.tiebreaks import team_standings
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 KIND = "teams"
 ARBITER = "arbiter"

@@ -20,15 +20,15 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 from datetime import date
+from enum import Enum
 from fractions import Fraction
 
 from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.model import GameResult
-from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.teams.codes import TeamCode
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 MIN_BOARDS = 1
 MAX_BOARDS = 12

@@ -29,10 +29,10 @@ from datetime import date
 from fractions import Fraction
 
 from toreshi.kit.refusal import Refused
-from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, TeamTournament
 from toreshi.tournament.teams.scoring import TeamRoundScore, team_rounds, totals
+from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 
 NAMES = ("MPVGP", "MPTS", "GPTS", "BH", "SB", "DE")
 _ALIASES = {"MP": "MPTS", "GP": "GPTS"}
