@@ -48,6 +48,8 @@ class RoomKind(StrEnum):
     TOGYZ = "togyz"
     QUIZ = "quiz"
     TOURNAMENT = "tournament"
+    TEAMS = "teams"
+    """A team competition (its arbiter's log, :mod:`toreshi.tournament.journal.teams`)."""
 
 
 class RoomStatus(StrEnum):
@@ -108,7 +110,7 @@ rooms = Table(
     Column("updated_at", UTCDateTime, nullable=False),
     # When an arbiter took the room off the lists (null: listed); the room and its log stay readable.
     Column("archived_at", UTCDateTime, nullable=True),
-    CheckConstraint("kind IN ('togyz', 'quiz', 'tournament')", name="kind"),
+    CheckConstraint("kind IN ('togyz', 'quiz', 'tournament', 'teams')", name="kind"),
     CheckConstraint("version >= 0", name="version"),
     CheckConstraint("snapshot_version >= 0 AND snapshot_version <= version", name="snapshot_version"),
     Index("ix_rooms_status", "status"),

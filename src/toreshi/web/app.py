@@ -23,6 +23,7 @@ from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.rooms import ClusterRooms
 from toreshi.live.registry import LogicFactory, Rooms, RoomSource
 from toreshi.live.rooms.quiz import QuizRoom
+from toreshi.live.rooms.teams import TeamTournamentRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
@@ -30,7 +31,16 @@ from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
-from toreshi.web import broadcast_pages, exports, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
+from toreshi.web import (
+    broadcast_pages,
+    exports,
+    pages,
+    quiz_pages,
+    replay_pages,
+    rooms_api,
+    team_pages,
+    tournament_pages,
+)
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -42,7 +52,12 @@ from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
 from toreshi.web.templates import STATIC_DIR
 
-ROOM_KINDS: dict[str, LogicFactory] = {"togyz": TogyzRoom, "quiz": QuizRoom, "tournament": TournamentRoom}
+ROOM_KINDS: dict[str, LogicFactory] = {
+    "togyz": TogyzRoom,
+    "quiz": QuizRoom,
+    "tournament": TournamentRoom,
+    "teams": TeamTournamentRoom,
+}
 
 
 def make_bus(url: str | None, prefix: str = "toreshi:") -> Bus:
@@ -117,6 +132,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *replay_pages.routes,
         *exports.routes,
         *quiz_pages.routes,
+        *team_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,
         *broadcast_pages.routes,
