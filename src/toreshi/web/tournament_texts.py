@@ -23,6 +23,7 @@ from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, Pr
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
 from toreshi.web import formatting, i18n
 from toreshi.web.i18n import gettext as _
+from toreshi.web.refusals import CLAUSE
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
@@ -149,9 +150,11 @@ def bye_name(code: ResultCode) -> str:
     return f"{_(names[code])} ({code.value})" if code in names else code.value
 
 
-def leaving_reason(leaving: Leaving) -> str:
-    """Why a player left: the arbiter's words, or the rule that expelled them."""
+def leaving_reason(leaving: Leaving, clauses: bool = True) -> str:
+    """Why a player left: the arbiter's words, or the rule that expelled them (its clause for the arbiter)."""
     if leaving.forfeit_losses is not None:
+        if not clauses:
+            return _("%(count)s games lost by default") % {"count": leaving.forfeit_losses}
         return _("%(count)s games lost by default (TK-R10)") % {"count": leaving.forfeit_losses}
     return leaving.reason
 
@@ -282,11 +285,34 @@ _LATE = N_("Not accepted: filed %(minutes)s min after the end of the game; the l
 _AFTER_PAIRING = N_("Not accepted: filed after the next round was paired (%(clause)s)")
 
 
-def protest_step(entry: AuditEntry) -> str:
-    """One step of a protest's journal, worded."""
+_REASONS: dict[ProtestAction, str] = {
+    ProtestAction.ACCEPTED_NOT_CONSIDERED: N_("the result was written and signed by both players (%(clause)s)"),
+}
+_LATE_REASON = N_("filed %(minutes)s min after the end of the game; the limit is %(limit)s min (%(clause)s)")
+_AFTER_PAIRING_REASON = N_("filed after the next round was paired (%(clause)s)")
+
+
+def _cited(msgid: str, params: Mapping[str, ParamValue], clauses: bool) -> str:
+    """A message worded, without its `` (%(clause)s)`` when clause numbers are not for this reader."""
+    text = _(msgid)
+    if not clauses:
+        text = CLAUSE.sub("", text)
+    return text % _values(params)
+
+
+def protest_reason(entry: AuditEntry, *, clauses: bool = True) -> str:
+    """Why the desk closed a protest at once (not accepted, or accepted and not considered), as a clause."""
     if entry.action is ProtestAction.NOT_ACCEPTED:
-        return _worded(_LATE if "minutes" in entry.params else _AFTER_PAIRING, entry.params)
-    text = _worded(_STEPS[entry.action], entry.params)
+        return _cited(_LATE_REASON if "minutes" in entry.params else _AFTER_PAIRING_REASON, entry.params, clauses)
+    msgid = _REASONS.get(entry.action)
+    return _cited(msgid, entry.params, clauses) if msgid is not None else ""
+
+
+def protest_step(entry: AuditEntry, clauses: bool = True) -> str:
+    """One step of a protest's journal, worded (without the clause numbers unless ``clauses``)."""
+    if entry.action is ProtestAction.NOT_ACCEPTED:
+        return _cited(_LATE if "minutes" in entry.params else _AFTER_PAIRING, entry.params, clauses)
+    text = _cited(_STEPS[entry.action], entry.params, clauses)
     if "result" in entry.params:
         text += "; " + _worded(N_("result corrected to %(result)s"), entry.params)
     return text
