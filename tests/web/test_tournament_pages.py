@@ -163,7 +163,7 @@ def test_a_round_robin_from_import_to_crosstable_and_exports(web: TestClient) ->
     assert "Crosstable" in standings and "×" in standings
     assert "<dt>DE</dt><dd>Direct encounter</dd>" in standings and "<dt>SB</dt><dd>Sonneborn–Berger</dd>" in standings
     printed = web.get(f"/tournaments/{tid}/standings?print=1")
-    assert printed.headers["content-type"].startswith("text/html") and "@media print" in printed.text
+    assert printed.headers["content-type"].startswith("text/html") and "crosstable-print.css" in printed.text
     assert '<html lang="en">' in printed.text and "Direct encounter" in printed.text
     trf = web.get(f"/tournaments/{tid}/export.trf")
     assert trf.headers["content-disposition"].endswith('.trf"')

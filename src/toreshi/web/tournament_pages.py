@@ -30,6 +30,7 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.filing import one_line, with_header
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import (
     TEAM,
@@ -156,7 +157,7 @@ def _settings(form: Form) -> dict[str, Any]:
             values[key] = number
         elif key in _CLEARABLE:
             cleared.append(_CLEARABLE[key])
-    for key in ("tiebreaks", "arbiters", "board", "committee"):
+    for key in ("tiebreaks", "arbiters", "deputies", "board", "committee"):
         if key in form:
             values[key] = _names(form, key)
     if _text(form, "system"):
@@ -497,8 +498,11 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
     standings, table = state.standings(), _crosstable(state)
     legend = texts.tiebreak_legend(standings.tiebreaks)
     if request.query_params.get("print"):
-        page = tables.to_html(table, i18n.current_language(), heading=_("Crosstable"), legend=legend)
-        return Response(page, media_type="text/html; charset=utf-8")
+        t = state.t
+        leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
+        return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
+                     codes=texts.table_codes(table), time_control=_time_control_text(t.time_control),
+                     leavings=leavings)  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend)  # fmt: skip
 
@@ -510,7 +514,9 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
     standings = state.standings()
     system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
     if kind in ("trf", "trf26"):
-        trf = trf_from_standings(standings, t.name, t.rounds_planned, system)
+        trf = trf_from_standings(standings, one_line(t.name), t.rounds_planned, system)
+        control = PRESETS.get(t.time_control or "")
+        trf = with_header(trf, t, str(control) if control is not None else t.time_control or "")
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         text = format_trf(trf if kind == "trf" else to_trf2026(trf), "\r\n")
@@ -524,6 +530,14 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         }
         return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
     return _not_found(request)
+
+
+def _time_control_text(key: str | None) -> str:
+    """A tournament's time control in the reader's words (a preset's key, or the text typed)."""
+    if not key:
+        return ""
+    control = PRESETS.get(key)
+    return timecontrols.describe(control) if control is not None else key
 
 
 def _games_with_results(state: TournamentState) -> list[tuple[int, int, str, str]]:
@@ -564,7 +578,8 @@ async def audit_page(request: Request, tid: str, state: TournamentState) -> Resp
 async def new_tournament(request: Request) -> Response:
     values: dict[str, Any] = {
         "name": "", "system": "swiss_dutch", "rounds": "7", "time_control": "rapid", "fee": "1000",
-        "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "",
+        "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "", "chief_arbiter": "",
+        "deputies": "",
     }  # fmt: skip
     error = ""
     if request.method == "POST":

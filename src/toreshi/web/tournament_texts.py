@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from toreshi.kit.refusal import ParamValue
-from toreshi.tournament.crosstable import Columns
+from toreshi.tournament.crosstable import Columns, Table
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
 from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
@@ -148,6 +148,49 @@ def bye_name(code: ResultCode) -> str:
         ResultCode.ZERO_BYE: N_("Zero-point bye"),
     }
     return f"{_(names[code])} ({code.value})" if code in names else code.value
+
+
+_CODES: tuple[tuple[str, str], ...] = (
+    ("1", N_("won")),
+    ("½", N_("drawn")),
+    ("0", N_("lost")),
+    ("+", N_("won by default (the opponent did not play)")),
+    ("−", N_("lost by default (did not play)")),
+    ("w", N_("played as White (бастаушы)")),
+    ("b", N_("played as Black (қостаушы)")),
+    ("U", N_("pairing-allocated bye")),
+    ("H", N_("half-point bye")),
+    ("F", N_("full-point bye")),
+    ("Z", N_("zero-point bye: absent, withdrawn or not yet entered")),
+    ("×", N_("the player's own square")),
+    ("( )", N_("a game against a player whose results were annulled: shown, not counted")),
+    ("=", N_("rank shared")),
+)
+"""The symbols of the crosstable's cells (:mod:`toreshi.tournament.crosstable`), explained."""
+
+
+def table_codes(table: Table) -> list[tuple[str, str]]:
+    """What the codes that appear in ``table``'s cells mean (only those it uses), in the reader's language."""
+    cells = " ".join(cell for row in table.rows for cell in row[4:]) + " " + " ".join(row[0] for row in table.rows)
+    used = []
+    for code, msgid in _CODES:
+        present = "(" in cells if code == "( )" else code in cells
+        if code in ("w", "b"):
+            present = any(c.isdigit() and code in c for c in cells.split())
+        if present:
+            used.append((code, _(msgid)))
+    return used
+
+
+def leaving_text(leaving: Leaving) -> str:
+    """A withdrawal or an expulsion as the printed crosstable states it: when, and why."""
+    after = {"n": leaving.after_round}
+    if leaving.kind.value == "expelled":
+        text = _("expelled after round %(n)s") % after
+    else:
+        text = _("withdrew after round %(n)s") % after
+    why = leaving_reason(leaving)
+    return f"{text}: {why}" if why else text
 
 
 def leaving_reason(leaving: Leaving, clauses: bool = True) -> str:
