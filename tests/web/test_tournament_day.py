@@ -277,6 +277,7 @@ def test_the_printed_crosstable_is_the_federations_document(
         assert word in printed, word
     assert printed.count('class="line') >= 4  # the chief arbiter's, the two deputies' and the date's lines
     assert re.search(r"<dt>BH/C1</dt><dd>[^<]+</dd>", printed) and re.search(r"<dt>U</dt><dd>[^<]+</dd>", printed)
+    assert re.search(r"<dt>w</dt><dd>[^<]+</dd>", printed) and re.search(r"<dt>b</dt><dd>[^<]+</dd>", printed)
     if language != "en":
         for english in ("Venue", "Chief arbiter", "Crosstable", "pairing-allocated bye", "withdrew"):
             assert english not in printed, english

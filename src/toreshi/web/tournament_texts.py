@@ -176,7 +176,7 @@ def table_codes(table: Table) -> list[tuple[str, str]]:
     for code, msgid in _CODES:
         present = "(" in cells if code == "( )" else code in cells
         if code in ("w", "b"):
-            present = any(c.isdigit() and code in c for c in cells.split())
+            present = any(code in c and any(ch.isdigit() for ch in c) for c in cells.split())  # "12b½"
         if present:
             used.append((code, _(msgid)))
     return used
