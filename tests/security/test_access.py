@@ -87,6 +87,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
+    ("GET", "/tournaments/{tid}/rounds/{number}/links"): ARBITER,
     ("GET", "/tournaments/{tid}/standings"): PUBLIC,
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,
     ("GET", "/tournaments/{tid}/protests"): PUBLIC,

@@ -322,12 +322,13 @@ def test_players_and_visitors_read_no_clause_numbers(web: TestClient) -> None:
     post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
          role="representative", text="x")  # fmt: skip
     post(web, f"/tournaments/{tid}/do/convene", csrf, id="P1", board="A", committee="C")  # unpaid: closed (TK-P4)
-    pages = ["", "/protests", "/standings", "/rounds/1", "/audit"]
+    pages = ["", "/protests", "/standings", "/rounds/1", "/rounds/1/live", "/audit", "/standings?print=1"]
     assert "TK-P" in web.get(f"/tournaments/{tid}/protests").text  # the arbiter sees the clauses
     web.post("/logout", data={"csrf": csrf})
     for language in ("en", "kk", "ru"):
         for page in pages:
-            text = web.get(f"/tournaments/{tid}{page}?lang={language}").text
+            joiner = "&" if "?" in page else "?"
+            text = web.get(f"/tournaments/{tid}{page}{joiner}lang={language}").text
             assert "TK-" not in text, (page, language)
 
 
@@ -366,6 +367,16 @@ def test_control_characters_are_refused_at_every_edge(web: TestClient, language:
         )  # or the text itself (bidi)
         assert alert(page) in refused, bad
     assert call(web, lambda: tournaments(web).state(tid)).t.participants == ()
+    # The JSON API (a single game's names): the same refusal, in the reader's language.
+    token = str(web.get("/api/session").json()["csrf"])
+    for bad in CONTROL:
+        response = web.post(f"/api/games?lang={language}", json={"white": bad, "black": "Bolat", "control": "blitz"},
+                            headers={"x-csrf-token": token})  # fmt: skip
+        assert response.status_code == 400 and response.json()["code"] == "field_control_characters", bad
+        field = response.json()["params"]["field"]  # "text" for a NUL, refused before the names are read
+        assert field in ("white", "text") and response.json()["message"] == said(
+            Common.FIELD_CONTROL_CHARACTERS, language, field=field
+        )
 
 
 def test_hostile_names_round_trip_through_every_export(web: TestClient) -> None:
