@@ -60,12 +60,15 @@ from toreshi.tournament.journal.commands import (
     Warn,
     Withdraw,
 )
+from toreshi.tournament.journal.trf_records import with_pairing_records
 from toreshi.tournament.journal.values import FirstColour
 from toreshi.tournament.model import GameResult, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
+from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web import auth, game_links, i18n, refusals, timecontrols
+from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
@@ -164,6 +167,7 @@ def _settings(form: Form) -> dict[str, Any]:
         values["system"] = _choice(form, "system", TournamentSystem, TournamentSystem.SWISS)
     if _text(form, "initial_colour"):
         values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
+    cleared += pairing_tools.settings_of(form, values)
     values["cleared"] = tuple(cleared)
     return values
 
@@ -252,7 +256,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                             penalty=_text(f, "penalty")), "/audit"),
     "pair": (lambda f: PairRound(), "/rounds/{next}"),
     "override": (lambda f: OverridePairing(pairs=_pairs(_text(f, "pairs")), bye=_int(f, "bye"),
-                                           reason=_text(f, "reason")), "/rounds/{draft}"),
+                                           reason=_text(f, "reason"), confirmed=_text(f, "confirmed") == "yes"),
+                 "/rounds/{draft}"),
     "discard": (lambda f: DiscardPairing(reason=_text(f, "reason")), ""),
     "publish": (lambda f: PublishRound(), "/rounds/{draft}"),
     "result": (_result, "/rounds/{round}"),
@@ -263,6 +268,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                          committee=_names(f, "committee")), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+    **pairing_tools.ACTIONS,
 }  # fmt: skip
 
 
@@ -459,18 +465,26 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
         tiebreak_choices=texts.tiebreak_choices(),
+        rules_choices=pairing_tools.rules_choices(),
+        acceleration_names=pairing_tools.acceleration_names(),
+        rules_note=pairing_tools.rules_note(state.t, choose_rules(state.t.tiebreak_rules, state.t.start)),
     )
 
 
 async def round_page(request: Request) -> Response:
+    return await _round_response(request)
+
+
+async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return _not_found(request)
     tid, state = loaded
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return _not_found(request)
+    if number is None:
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            return _not_found(request)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return _not_found(request)
@@ -486,6 +500,7 @@ async def round_page(request: Request) -> Response:
         names=_players(state),
         results=RESULTS,
         presets=timecontrols.preset_names(),
+        review=review,
     )
 
 
@@ -497,14 +512,15 @@ def _crosstable(state: TournamentState) -> tables.Table:
 async def standings_page(request: Request, tid: str, state: TournamentState) -> Response:
     standings, table = state.standings(), _crosstable(state)
     legend = texts.tiebreak_legend(standings.tiebreaks)
+    rules_note = pairing_tools.rules_note(state.t, standings.rules)
     if request.query_params.get("print"):
         t = state.t
         leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
         return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
                      codes=texts.table_codes(table), time_control=_time_control_text(t.time_control),
-                     leavings=leavings)  # fmt: skip
+                     leavings=leavings, rules_note=rules_note)  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
-                 table=table, legend=legend)  # fmt: skip
+                 table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 
 
 @_reading
@@ -519,11 +535,13 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         trf = with_header(trf, t, str(control) if control is not None else t.time_control or "")
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        text = format_trf(trf if kind == "trf" else to_trf2026(trf), "\r\n")
+        trf = with_pairing_records(trf if kind == "trf" else to_trf2026(trf), state, trf2026=kind == "trf26")
+        text = format_trf(trf, "\r\n")
         return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
         # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read.
         body = tables.to_csv(tables.crosstable(standings, t.name, texts.columns()))
+        body += pairing_tools.csv_rules_line(t, standings.rules)
         headers = {
             "Content-Disposition": f'attachment; filename="{tid}.csv"',
             "Content-Language": i18n.current_language(),
@@ -571,6 +589,13 @@ async def audit_page(request: Request, tid: str, state: TournamentState) -> Resp
     return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
 
 
+@_reading
+async def forbidden_page(request: Request, tid: str, state: TournamentState) -> Response:
+    """The forbidden pairings of a Swiss: listed, added by hand or from the clubs or a TRF, lifted."""
+    return _page(request, "tournaments/forbidden.html", tid=tid, state=state, t=state.t, names=_players(state),
+                 club_pairs=pairing_tools.new_club_pairs(state))  # fmt: skip
+
+
 # --- changing ---------------------------------------------------------------------------------------------
 
 
@@ -579,7 +604,7 @@ async def new_tournament(request: Request) -> Response:
     values: dict[str, Any] = {
         "name": "", "system": "swiss_dutch", "rounds": "7", "time_control": "rapid", "fee": "1000",
         "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "", "chief_arbiter": "",
-        "deputies": "",
+        "deputies": "", "tiebreak_rules": pairing_tools.AUTO, "acceleration": "none",
     }  # fmt: skip
     error = ""
     if request.method == "POST":
@@ -602,6 +627,8 @@ async def new_tournament(request: Request) -> Response:
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
         system_names=texts.system_names(),
+        rules_choices=pairing_tools.rules_choices(),
+        acceleration_names=pairing_tools.acceleration_names(),
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
@@ -637,6 +664,10 @@ async def act(request: Request) -> Response:
         before = len(state.protests)
         state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
+        if refused.refusal.code is TournamentCode.OVERRIDE_BREAKS_CRITERIA and state.draft is not None:
+            # The arbiter sees which criteria the change breaks, with the change kept in the form, to confirm it.
+            return await _round_response(request, number=state.draft.round, review=pairing_tools.review_of(
+                refused.refusal, form))  # fmt: skip
         _flash(request, refused.refusal)
         if action == "pair":
             where = ""  # nothing was paired: back to the tournament, where the reason is shown (not a missing round)
@@ -798,6 +829,7 @@ routes = [
     Route("/tournaments/{tid}/export.{format}", export),
     Route("/tournaments/{tid}/protests", protests_page),
     Route("/tournaments/{tid}/audit", audit_page),
+    Route("/tournaments/{tid}/forbidden", forbidden_page),
     Route("/tournaments/{tid}/collect", collect, methods=["POST"]),
     Route("/tournaments/{tid}/do/{action}", act, methods=["POST"]),
     Route("/tournaments/{tid}/team-link", team_link, methods=["POST"]),
