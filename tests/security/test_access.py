@@ -84,6 +84,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/tournaments/new"): ARBITER,
     ("GET", "/tournaments/{tid}"): PUBLIC,
     ("GET", "/tournaments/{tid}/settings"): PUBLIC,
+    ("GET", "/tournaments/{tid}/forbidden"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
