@@ -41,10 +41,11 @@ def round_with_live_games(page: Page, server: Server) -> tuple[str, dict[int, st
     answer = form_post(page, server, f"/tournaments/{tid}/rounds/1/games", csrf, control="blitz")
     rooms: dict[int, str] = {}
     whites: dict[int, str] = {}
-    for board, row in re.findall(r'<tr><td class="num">(\d+)</td>(.*?)</tr>', answer, re.S):
-        room = re.search(r'href="/games/(g-[0-9a-f]+)"', row)
-        white = re.search(r'href="(http[^"]+/games/g-[0-9a-f]+\?token=[^"]+)">White', row)
-        assert room is not None and white is not None, row
+    for chunk in answer.split('class="sheet-board" id="board-')[1:]:  # the round's sheet of the players' links
+        board = chunk.split('"', 1)[0]
+        room = re.search(r'href="/games/(g-[0-9a-f]+)/links"', chunk)
+        white = re.search(r'role-white".*?href="(http[^"]+/games/g-[0-9a-f]+\?token=[^"]+)"', chunk, re.S)
+        assert room is not None and white is not None, chunk
         rooms[int(board)], whites[int(board)] = room.group(1), white.group(1)
     assert sorted(rooms) == [1, 2, 3]
     return tid, rooms, whites

@@ -194,16 +194,31 @@ class TournamentService:
             room_id = f"g-{secrets.token_hex(ROOM_ID_BYTES)}"
             await self.store.create_room(room_id, RoomKind.TOGYZ)
             owner = await self.rooms.get(room_id, GAME_KIND)
-            data = {"white": white, "black": black, "control": dict(control), "settings": dict(settings or {})}
+            data = {"white": white, "black": black, "control": dict(control), "settings": dict(settings or {}),
+                    "event": state.t.name[:100], "round": str(round_number), "board": game.board}  # fmt: skip
             await owner.handle(Command("create", Actor("arbiter", by), data))
-            tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
-            if self.accounts is not None:
-                for role, token in tokens.items():
-                    await self.accounts.grant(room_id, role, white if role == "white" else black, token_digest(token))
+            tokens = await self._player_links(room_id, white, black)
             await self.command(tournament_id, LinkGameRoom(round=round_number, board=game.board, room_id=room_id), by)
             self._links[room_id] = BoardLink(tournament_id, round_number, game.board)
             made[game.board] = (room_id, tokens)
         return made
+
+    async def _player_links(self, room_id: str, white: str, black: str) -> dict[str, str]:
+        """The players' links of a new game room. Derived from the app's key where the accounts have it, so the
+        arbiter can show and print them again at any time, from any browser (the round's link sheet); random
+        secrets, shown once, otherwise."""
+        if self.accounts is not None and self.accounts.key is not None:
+            tokens = {}
+            for role, name in (("white", white), ("black", black)):
+                link = await self.accounts.issue_link(room_id, role, name)
+                assert link.secret is not None  # derived with the accounts' own key
+                tokens[role] = link.secret
+            return tokens
+        tokens = {"white": secrets.token_urlsafe(18), "black": secrets.token_urlsafe(18)}
+        if self.accounts is not None:
+            for role, token in tokens.items():
+                await self.accounts.grant(room_id, role, white if role == "white" else black, token_digest(token))
+        return tokens
 
     async def game_finish(self, room_id: str) -> GameFinish | None:
         """The outcome of a finished game room (its log, with the wall times), or None while it is not over."""

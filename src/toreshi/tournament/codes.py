@@ -160,6 +160,8 @@ class TournamentCode(RefusalCode):
     CSV_NOT_UTF8 = "csv_not_utf8"
     PAIRS_LINE = "pairs_line"
     """``line``: an override's line is not two pairing numbers."""
+    KAZANS_CONTRADICT_RESULT = "kazans_contradict_result"
+    """``round``, ``board``, ``white``, ``black``, ``result``: a side with 82 kazans or more won the game."""
     # --- the pairing tools (forbidden pairs, a manual change, acceleration) ---------------------------------
     FORBID_ITSELF = "forbid_itself"
     """``player``: a forbidden pairing is of two different players."""
@@ -218,3 +220,9 @@ class ProtestCode(RefusalCode):
     """``members``, ``body_term``."""
     OTHER_GAME = "protest_other_game"
     """``protest``, ``board``."""
+    NOT_REPRESENTATIVE = "protest_not_representative"
+    """``person``: files "as representative" but is none of a team's representatives (a coach files as a coach)."""
+    NOT_COACH = "protest_not_coach"
+    """``person``: files "as coach" but is none of a team's coaches."""
+    MEETING_NO_NAMES = "protest_meeting_no_names"
+    """The meeting is recorded with nobody named as present."""

@@ -177,12 +177,26 @@ def crosstable(
     return swiss_table(standings, title, columns, points)
 
 
+FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet takes as the start of a formula (OWASP, "CSV Injection")."""
+
+
+def neutralised(cell: str) -> str:
+    """A cell a spreadsheet shows as text, never runs: one that begins with a formula character gets a leading
+    ``'`` (OWASP's advice), so a name like ``=HYPERLINK(…)`` stays a name.
+
+    >>> [neutralised(cell) for cell in ("=1+2", "@SUM(A1)", "+", "Абай", "12b½")]
+    ["'=1+2", "'@SUM(A1)", "'+", 'Абай', '12b½']
+    """
+    return f"'{cell}" if cell.startswith(FORMULA_PREFIXES) else cell
+
+
 def to_csv(table: Table) -> str:
-    """CSV text (comma-separated, quoted where needed, LF line ends)."""
+    """CSV text (comma-separated, quoted where needed, LF line ends), every cell :func:`neutralised`."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(table.headers)
-    writer.writerows(table.rows)
+    writer.writerow([neutralised(cell) for cell in table.headers])
+    writer.writerows([neutralised(cell) for cell in row] for row in table.rows)
     return buffer.getvalue()
 
 

@@ -217,6 +217,7 @@ class Officials:
 
     chief_arbiter: str | None = None
     arbiters: tuple[str, ...] = ()
+    deputy_chief_arbiters: tuple[str, ...] = ()
     chief_arbiters_board: tuple[str, ...] = ()
     appeals_committee: tuple[str, ...] = ()
 

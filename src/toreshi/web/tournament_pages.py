@@ -14,7 +14,9 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from enum import Enum
+from types import MappingProxyType
 from typing import Any, TypeVar
 
 import segno
@@ -28,6 +30,7 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
+from toreshi.tournament.filing import one_line, with_header
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import (
     TEAM,
@@ -40,6 +43,7 @@ from toreshi.tournament.journal.commands import (
     DecideProtest,
     DiscardPairing,
     EditParticipant,
+    EditTeam,
     EnterResult,
     Expel,
     FileProtest,
@@ -59,11 +63,11 @@ from toreshi.tournament.journal.commands import (
 from toreshi.tournament.journal.trf_records import with_pairing_records
 from toreshi.tournament.journal.values import FirstColour
 from toreshi.tournament.model import GameResult, TournamentSystem
-from toreshi.tournament.protests import FilerRole, ProtestStatus
+from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, i18n, refusals, timecontrols
+from toreshi.web import auth, game_links, i18n, refusals, timecontrols
 from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
@@ -156,7 +160,7 @@ def _settings(form: Form) -> dict[str, Any]:
             values[key] = number
         elif key in _CLEARABLE:
             cleared.append(_CLEARABLE[key])
-    for key in ("tiebreaks", "arbiters", "board", "committee"):
+    for key in ("tiebreaks", "arbiters", "deputies", "board", "committee"):
         if key in form:
             values[key] = _names(form, key)
     if _text(form, "system"):
@@ -238,6 +242,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
     "configure": (lambda f: Configure(**_settings(f)), "/settings"),
     "add-team": (lambda f: AddTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
                                    coaches=_names(f, "coaches")), ""),
+    "edit-team": (lambda f: EditTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
+                                     coaches=_names(f, "coaches")), ""),
     "add-participant": (lambda f: AddParticipant(**_entry(f)), ""),
     "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
     "import": (_import, ""),
@@ -269,7 +275,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
 # --- messages of the last action ------------------------------------------------------------------------------
 
 
-def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", **params: int) -> None:
+def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", **params: Any) -> None:
     """Keep the outcome for the next page as codes and msgids: the page words it in its reader's language."""
     flash: dict[str, Any] = {"notice": notice, "params": params}
     if refusal is not None:
@@ -281,13 +287,15 @@ def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", *
     request.session["flash"] = flash
 
 
-def _problem(detail: Refusal) -> str:
+def _problem(detail: Refusal, *, clauses: bool = True) -> str:
     line = detail.params.get("line")
-    text = refusals.render(detail)
+    text = refusals.render(detail, clauses=clauses)
     return _("Line %(line)s: %(problem)s") % {"line": line, "problem": text} if line is not None else text
 
 
-def _take_flash(request: Request) -> dict[str, Any]:
+def _take_flash(request: Request, *, clauses: bool = True) -> dict[str, Any]:
+    """The last action's outcome, worded; ``clauses``: the regulation's clause numbers shown (the arbiter's pages;
+    a team's page reads what the rule says without them)."""
     flash = request.session.pop("flash", None)
     shown: dict[str, Any] = {"error": "", "problems": [], "notice": ""}
     if not isinstance(flash, dict):
@@ -297,12 +305,44 @@ def _take_flash(request: Request) -> dict[str, Any]:
         shown["error"] = _(EXPIRED)
     elif isinstance(stored, dict):
         refusal = Refusal.from_dict(stored)
-        shown["error"] = refusals.render(refusal)
-        shown["problems"] = [_problem(detail) for detail in refusal.details]
+        shown["error"] = refusals.render(refusal, clauses=clauses)
+        shown["problems"] = [_problem(detail, clauses=clauses) for detail in refusal.details]
     notice, params = flash.get("notice"), flash.get("params")
     if isinstance(notice, str) and notice in _NOTICES:
-        shown["notice"] = _(notice) % (params if isinstance(params, dict) else {})
+        values = dict(params) if isinstance(params, dict) else {}
+        if isinstance(values.get("step"), dict):  # a protest's decisive step, worded in the reader's language
+            values["why"] = _protest_reason(values.pop("step"), clauses=clauses)
+        shown["notice"] = _(notice) % values
     return shown
+
+
+def _filed_notice(request: Request, state: TournamentState, protest_id: str) -> None:
+    """Say what became of a protest just filed: the desk decides at once whether it is accepted (TK-P1..P3), so
+    the notice tells the truth first ("not accepted: filed after the next round was paired")."""
+    protest = next((p for p in state.protests if p.id == protest_id), None)
+    if protest is None:  # pragma: no cover - a filed protest is in the state
+        _flash(request, notice=DONE)
+        return
+    last = protest.log[-1]
+    step = {"action": last.action.value, "params": dict(last.params)}
+    if protest.status is ProtestStatus.NOT_ACCEPTED:
+        _flash(request, notice=PROTEST_NOT_ACCEPTED, step=step)
+    elif protest.status is ProtestStatus.ACCEPTED_NOT_CONSIDERED:
+        _flash(request, notice=PROTEST_NOT_CONSIDERED, step=step)
+    elif protest.status is ProtestStatus.ACCEPTED:
+        _flash(request, notice=PROTEST_ACCEPTED)
+    else:
+        _flash(request, notice=PROTEST_RECEIVED)
+
+
+def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
+    try:
+        action = ProtestAction(step.get("action"))
+    except ValueError:
+        return ""
+    params = step.get("params") if isinstance(step.get("params"), dict) else {}
+    entry = AuditEntry(datetime.now(UTC), action, "", MappingProxyType(dict(params or {})))
+    return texts.protest_reason(entry, clauses=clauses)
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
@@ -313,7 +353,11 @@ DONE = N_("Done.")
 ROOMS_MADE = N_("Game rooms created: %(count)s.")
 COLLECTED = N_("Results collected from live games: %(count)s.")
 PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
-_NOTICES = frozenset({DONE, ROOMS_MADE, COLLECTED, PROTEST_RECEIVED})
+PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
+PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
+PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
+_NOTICES = frozenset({DONE, ROOMS_MADE, COLLECTED, PROTEST_RECEIVED, PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED,
+                      PROTEST_NOT_CONSIDERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -325,13 +369,18 @@ def _expired(request: Request) -> None:
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
+    """A tournament page. Regulation clause numbers (TK-…) are for the arbiter's console: ``clauses`` is whether
+    this reader sees them (a signed-in arbiter, not on a team's own page)."""
+    arbiter = auth.signed_in(request)
+    clauses = bool(arbiter) and not context.pop("for_team", False)
     return render(
         request,
         name,
         status_code=status_code,
-        arbiter=auth.signed_in(request),
+        arbiter=arbiter,
+        clauses=clauses,
         csrf=auth.csrf_token(request),
-        flash=_take_flash(request),
+        flash=_take_flash(request, clauses=clauses),
         system_names=texts.system_names(),
         texts=texts,
         format_points=texts.points,
@@ -423,12 +472,10 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
 
 
 async def round_page(request: Request) -> Response:
-    return await _round_response(request, {})
+    return await _round_response(request)
 
 
-async def _round_response(
-    request: Request, links: dict[int, dict[str, str]], number: int | None = None, review: Any = None
-) -> Response:
+async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return _not_found(request)
@@ -452,7 +499,6 @@ async def _round_response(
         draft=draft,
         names=_players(state),
         results=RESULTS,
-        links=links,
         presets=timecontrols.preset_names(),
         review=review,
     )
@@ -468,9 +514,11 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
     legend = texts.tiebreak_legend(standings.tiebreaks)
     rules_note = pairing_tools.rules_note(state.t, standings.rules)
     if request.query_params.get("print"):
-        page = tables.to_html(table, i18n.current_language(), heading=_("Crosstable"), legend=legend,
-                              note=rules_note)  # fmt: skip
-        return Response(page, media_type="text/html; charset=utf-8")
+        t = state.t
+        leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
+        return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
+                     codes=texts.table_codes(table), time_control=_time_control_text(t.time_control),
+                     leavings=leavings, rules_note=rules_note)  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 
@@ -482,7 +530,9 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
     standings = state.standings()
     system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
     if kind in ("trf", "trf26"):
-        trf = trf_from_standings(standings, t.name, t.rounds_planned, system)
+        trf = trf_from_standings(standings, one_line(t.name), t.rounds_planned, system)
+        control = PRESETS.get(t.time_control or "")
+        trf = with_header(trf, t, str(control) if control is not None else t.time_control or "")
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         trf = with_pairing_records(trf if kind == "trf" else to_trf2026(trf), state, trf2026=kind == "trf26")
@@ -498,6 +548,14 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         }
         return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
     return _not_found(request)
+
+
+def _time_control_text(key: str | None) -> str:
+    """A tournament's time control in the reader's words (a preset's key, or the text typed)."""
+    if not key:
+        return ""
+    control = PRESETS.get(key)
+    return timecontrols.describe(control) if control is not None else key
 
 
 def _games_with_results(state: TournamentState) -> list[tuple[int, int, str, str]]:
@@ -545,8 +603,8 @@ async def forbidden_page(request: Request, tid: str, state: TournamentState) -> 
 async def new_tournament(request: Request) -> Response:
     values: dict[str, Any] = {
         "name": "", "system": "swiss_dutch", "rounds": "7", "time_control": "rapid", "fee": "1000",
-        "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "",
-        "tiebreak_rules": pairing_tools.AUTO, "acceleration": "none",
+        "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "", "chief_arbiter": "",
+        "deputies": "", "tiebreak_rules": pairing_tools.AUTO, "acceleration": "none",
     }  # fmt: skip
     error = ""
     if request.method == "POST":
@@ -603,15 +661,21 @@ async def act(request: Request) -> Response:
         if isinstance(command, FileProtest):
             white, black = await svc.signed_times(tid, command.round, command.board)
             command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
+        before = len(state.protests)
         state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
         if refused.refusal.code is TournamentCode.OVERRIDE_BREAKS_CRITERIA and state.draft is not None:
             # The arbiter sees which criteria the change breaks, with the change kept in the form, to confirm it.
-            return await _round_response(request, {}, number=state.draft.round, review=pairing_tools.review_of(
+            return await _round_response(request, number=state.draft.round, review=pairing_tools.review_of(
                 refused.refusal, form))  # fmt: skip
         _flash(request, refused.refusal)
+        if action == "pair":
+            where = ""  # nothing was paired: back to the tournament, where the reason is shown (not a missing round)
     else:
-        _flash(request, notice=DONE)
+        if isinstance(command, FileProtest) and len(state.protests) > before:
+            _filed_notice(request, state, command.id or f"P{before + 1}")
+        else:
+            _flash(request, notice=DONE)
         if state.draft is None and action == "pair":
             where = ""
     return RedirectResponse(back or f"/tournaments/{tid}{_where(where, state, form)}", status_code=303)
@@ -619,7 +683,7 @@ async def act(request: Request) -> Response:
 
 @auth.arbiter_only
 async def create_games(request: Request) -> Response:
-    """Game rooms for the boards of a round; the players' links are shown once on the round page."""
+    """Game rooms for the boards of a round; then the round's sheet of the players' links."""
     tid = request.path_params["tid"]
     form = await _form(request)
     try:
@@ -645,14 +709,29 @@ async def create_games(request: Request) -> Response:
     except Refused as refused:
         _flash(request, refused.refusal)
         return _back(tid, f"/rounds/{number}")
-    # The secret links are shown once, in this answer (not kept in the session cookie, which is small).
-    base = str(request.base_url).rstrip("/")
-    links = {
-        board: {role: f"{base}/games/{room_id}?token={token}" for role, token in tokens.items()}
-        for board, (room_id, tokens) in made.items()
-    }
+    # The links are derived on the server: the round's sheet shows (and prints) them now and at any time after.
     _flash(request, notice=ROOMS_MADE, count=len(made))
-    return await _round_response(request, links)
+    return _back(tid, f"/rounds/{number}/links")
+
+
+@auth.arbiter_only
+async def link_sheet(request: Request) -> Response:
+    """``GET /tournaments/{tid}/rounds/{number}/links``: the players' links of a round's games on one printable
+    sheet (names, boards, QR codes), shown again at any time and from any browser: the links are derived on the
+    server (:mod:`toreshi.web.game_links`), nothing of them is in the session. Reading it writes nothing."""
+    loaded = await _load(request)
+    if loaded is None:
+        return _not_found(request)
+    tid, state = loaded
+    try:
+        number = int(request.path_params["number"])
+    except ValueError:
+        return _not_found(request)
+    if not 1 <= number <= len(state.t.rounds):
+        return _not_found(request)
+    rooms = [room for g in state.t.round(number).games if (room := state.room_of(number, g.board)) is not None]
+    games = await game_links.links_of_games(request, rooms)
+    return _page(request, "tournaments/links.html", tid=tid, state=state, t=state.t, number=number, games=games)
 
 
 @auth.arbiter_only
@@ -717,11 +796,12 @@ async def team_protest(request: Request) -> Response:
                                     if key in form})  # fmt: skip
                 white, black = await svc.signed_times(tid, command.round, command.board)
                 command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
-                await svc.command(tid, command, team, role=TEAM)
+                before = len(state.protests)
+                state = await svc.command(tid, command, team, role=TEAM)
             except Refused as refused:
                 _flash(request, refused.refusal)
             else:
-                _flash(request, notice=PROTEST_RECEIVED)
+                _filed_notice(request, state, f"P{before + 1}")
         return RedirectResponse(f"/tournaments/{tid}/protest?token={token}", status_code=303)
     return _page(
         request,
@@ -733,6 +813,7 @@ async def team_protest(request: Request) -> Response:
         token=token,
         games=_games_with_results(state),
         protests=[p for p in state.protests if p.team == team],
+        for_team=True,
     )
 
 
@@ -743,6 +824,7 @@ routes = [
     Route("/tournaments/{tid}/settings", settings_page),
     Route("/tournaments/{tid}/rounds/{number}", round_page),
     Route("/tournaments/{tid}/rounds/{number}/games", create_games, methods=["POST"]),
+    Route("/tournaments/{tid}/rounds/{number}/links", link_sheet),
     Route("/tournaments/{tid}/standings", standings_page),
     Route("/tournaments/{tid}/export.{format}", export),
     Route("/tournaments/{tid}/protests", protests_page),

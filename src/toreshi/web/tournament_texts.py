@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from fractions import Fraction
 
 from toreshi.kit.refusal import ParamValue
-from toreshi.tournament.crosstable import Columns
+from toreshi.tournament.crosstable import Columns, Table
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
 from toreshi.tournament.journal.state import ForbidSource
 from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
@@ -24,6 +24,7 @@ from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, Pr
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
 from toreshi.web import formatting, i18n
 from toreshi.web.i18n import gettext as _
+from toreshi.web.refusals import CLAUSE
 
 
 def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
@@ -150,14 +151,59 @@ def bye_name(code: ResultCode) -> str:
     return f"{_(names[code])} ({code.value})" if code in names else code.value
 
 
+_CODES: tuple[tuple[str, str], ...] = (
+    ("1", N_("won")),
+    ("½", N_("drawn")),
+    ("0", N_("lost")),
+    ("+", N_("won by default (the opponent did not play)")),
+    ("−", N_("lost by default (did not play)")),
+    ("w", N_("played as White (бастаушы)")),
+    ("b", N_("played as Black (қостаушы)")),
+    ("U", N_("pairing-allocated bye")),
+    ("H", N_("half-point bye")),
+    ("F", N_("full-point bye")),
+    ("Z", N_("zero-point bye: absent, withdrawn or not yet entered")),
+    ("×", N_("the player's own square")),
+    ("( )", N_("a game against a player whose results were annulled: shown, not counted")),
+    ("=", N_("rank shared")),
+)
+"""The symbols of the crosstable's cells (:mod:`toreshi.tournament.crosstable`), explained."""
+
+
+def table_codes(table: Table) -> list[tuple[str, str]]:
+    """What the codes that appear in ``table``'s cells mean (only those it uses), in the reader's language."""
+    cells = " ".join(cell for row in table.rows for cell in row[4:]) + " " + " ".join(row[0] for row in table.rows)
+    used = []
+    for code, msgid in _CODES:
+        present = "(" in cells if code == "( )" else code in cells
+        if code in ("w", "b"):
+            present = any(code in c and any(ch.isdigit() for ch in c) for c in cells.split())  # "12b½"
+        if present:
+            used.append((code, _(msgid)))
+    return used
+
+
+def leaving_text(leaving: Leaving) -> str:
+    """A withdrawal or an expulsion as the printed crosstable states it: when, and why."""
+    after = {"n": leaving.after_round}
+    if leaving.kind.value == "expelled":
+        text = _("expelled after round %(n)s") % after
+    else:
+        text = _("withdrew after round %(n)s") % after
+    why = leaving_reason(leaving)
+    return f"{text}: {why}" if why else text
+
+
 def forbid_source(source: ForbidSource) -> str:
     """Where a forbidden pairing came from: by hand, the same club, a TRF."""
     return _(_TERMS[f"forbidden.{source.value}"])
 
 
-def leaving_reason(leaving: Leaving) -> str:
-    """Why a player left: the arbiter's words, or the rule that expelled them."""
+def leaving_reason(leaving: Leaving, clauses: bool = True) -> str:
+    """Why a player left: the arbiter's words, or the rule that expelled them (its clause for the arbiter)."""
     if leaving.forfeit_losses is not None:
+        if not clauses:
+            return _("%(count)s games lost by default") % {"count": leaving.forfeit_losses}
         return _("%(count)s games lost by default (TK-R10)") % {"count": leaving.forfeit_losses}
     return leaving.reason
 
@@ -295,11 +341,34 @@ _LATE = N_("Not accepted: filed %(minutes)s min after the end of the game; the l
 _AFTER_PAIRING = N_("Not accepted: filed after the next round was paired (%(clause)s)")
 
 
-def protest_step(entry: AuditEntry) -> str:
-    """One step of a protest's journal, worded."""
+_REASONS: dict[ProtestAction, str] = {
+    ProtestAction.ACCEPTED_NOT_CONSIDERED: N_("the result was written and signed by both players (%(clause)s)"),
+}
+_LATE_REASON = N_("filed %(minutes)s min after the end of the game; the limit is %(limit)s min (%(clause)s)")
+_AFTER_PAIRING_REASON = N_("filed after the next round was paired (%(clause)s)")
+
+
+def _cited(msgid: str, params: Mapping[str, ParamValue], clauses: bool) -> str:
+    """A message worded, without its `` (%(clause)s)`` when clause numbers are not for this reader."""
+    text = _(msgid)
+    if not clauses:
+        text = CLAUSE.sub("", text)
+    return text % _values(params)
+
+
+def protest_reason(entry: AuditEntry, *, clauses: bool = True) -> str:
+    """Why the desk closed a protest at once (not accepted, or accepted and not considered), as a clause."""
     if entry.action is ProtestAction.NOT_ACCEPTED:
-        return _worded(_LATE if "minutes" in entry.params else _AFTER_PAIRING, entry.params)
-    text = _worded(_STEPS[entry.action], entry.params)
+        return _cited(_LATE_REASON if "minutes" in entry.params else _AFTER_PAIRING_REASON, entry.params, clauses)
+    msgid = _REASONS.get(entry.action)
+    return _cited(msgid, entry.params, clauses) if msgid is not None else ""
+
+
+def protest_step(entry: AuditEntry, clauses: bool = True) -> str:
+    """One step of a protest's journal, worded (without the clause numbers unless ``clauses``)."""
+    if entry.action is ProtestAction.NOT_ACCEPTED:
+        return _cited(_LATE if "minutes" in entry.params else _AFTER_PAIRING, entry.params, clauses)
+    text = _cited(_STEPS[entry.action], entry.params, clauses)
     if "result" in entry.params:
         text += "; " + _worded(N_("result corrected to %(result)s"), entry.params)
     return text

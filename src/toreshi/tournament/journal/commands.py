@@ -87,6 +87,8 @@ class _Settings:
     end: str | None = field(default=None, metadata=spec(max_length=10))
     tiebreaks: tuple[str, ...] | None = field(default=None, metadata=spec(name=True, max_length=16, max_items=20))
     arbiters: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
+    deputies: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
+    """The deputy chief arbiters (the TRF's ``112`` lines, the printed crosstable)."""
     board: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)
     """The chief arbiters' board (TK-P6)."""
     committee: tuple[str, ...] | None = field(default=None, metadata=_PEOPLE)

@@ -26,10 +26,16 @@ from toreshi.kit.payload import check_name, check_text, int_from_text
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import ImportParticipants, ParticipantEntry
-from toreshi.tournament.journal.events import ImportedParticipant, ParticipantFields, ParticipantsImported, Stamp
-from toreshi.tournament.journal.participants import next_number, participant_of, refuse_while_paired
+from toreshi.tournament.journal.events import (
+    ImportedParticipant,
+    ParticipantFields,
+    ParticipantsImported,
+    Stamp,
+    TeamAdded,
+)
+from toreshi.tournament.journal.participants import new_teams, next_number, participant_of, refuse_while_paired
 from toreshi.tournament.journal.state import TournamentState
-from toreshi.tournament.model import Participant, TournamentError
+from toreshi.tournament.model import Participant, Team, TournamentError
 
 CSV_FIELDS = ("name", "rating", "club", "team", "federation_id", "federation", "title", "sex", "birth_date")
 """The columns a participants' CSV may have."""
@@ -128,12 +134,18 @@ def parse_participants(text: str, first_number: int = 1) -> list[tuple[int, Part
     return _rows(reader, _header(next(reader)), first_number)
 
 
-def decide_import(state: TournamentState, command: ImportParticipants, stamp: Stamp) -> list[ParticipantsImported]:
-    """The import as events of at most :data:`IMPORT_CHUNK` participants, or one refusal naming every line the
-    tournament's rules refuse (an unknown team, a late entry) besides the lines that cannot be read."""
+def decide_import(
+    state: TournamentState, command: ImportParticipants, stamp: Stamp
+) -> list[TeamAdded | ParticipantsImported]:
+    """The import as events of at most :data:`IMPORT_CHUNK` participants (after the teams it names that the
+    tournament has not yet), or one refusal naming every line the tournament's rules refuse (a late entry)
+    besides the lines that cannot be read."""
     refuse_while_paired(state)
     rows = parse_participants(command.csv, next_number(state.t))
+    teams = new_teams(state, (person.team for _, person in rows), stamp)
     problems, trial = [], state.t
+    for team in teams:
+        trial = trial.with_team(Team(team.name))
     for line, person in rows:
         try:
             trial = trial.with_participant(person)
@@ -142,10 +154,11 @@ def decide_import(state: TournamentState, command: ImportParticipants, stamp: St
     if problems:
         raise not_imported(problems)
     imported = [ImportedParticipant(**ParticipantFields.of(person), line=line) for line, person in rows]
-    return [
+    chunks = [
         ParticipantsImported(at=stamp.at, by=stamp.by, participants=tuple(imported[i : i + IMPORT_CHUNK]))
         for i in range(0, len(imported), IMPORT_CHUNK)
     ]
+    return [*teams, *chunks]
 
 
 def apply_imported(state: TournamentState, event: ParticipantsImported) -> TournamentState:

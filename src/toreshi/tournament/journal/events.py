@@ -64,6 +64,7 @@ class _SettingsChanged(_Stamped):
     end: date | None = None
     tiebreaks: tuple[str, ...] | None = None
     arbiters: tuple[str, ...] | None = None
+    deputies: tuple[str, ...] | None = None
     board: tuple[str, ...] | None = None
     committee: tuple[str, ...] | None = None
     fee: int | None = None

@@ -6,6 +6,7 @@ Each command becomes its event here (``decide_*``) and each event changes the st
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 from toreshi.kit.refusal import Common, Refused
@@ -98,14 +99,28 @@ def apply_team(state: TournamentState, event: TeamAdded | TeamEdited) -> Tournam
 # --- participants ---------------------------------------------------------------------------------------------
 
 
+def new_teams(state: TournamentState, teams: Iterable[str | None], stamp: Stamp) -> list[TeamAdded]:
+    """The teams named (in a CSV's ``team`` column, on a participant's form) that the tournament has not yet, in
+    the order they are first named: entering a player of a new team creates the team (its representatives and
+    coaches are added to it afterwards), so that its protests can be filed."""
+    known = {team.name for team in state.t.teams}
+    added: list[TeamAdded] = []
+    for name in teams:
+        if name and name not in known:
+            known.add(name)
+            added.append(TeamAdded(at=stamp.at, by=stamp.by, name=name))
+    return added
+
+
 def decide_participant(
     state: TournamentState, command: AddParticipant | EditParticipant, stamp: Stamp
-) -> list[ParticipantAdded | ParticipantEdited]:
+) -> list[TeamAdded | ParticipantAdded | ParticipantEdited]:
+    teams = new_teams(state, [command.team.strip() or None], stamp)
     if isinstance(command, EditParticipant):
         edited = participant_of(command, command.number)
-        return [ParticipantEdited(at=stamp.at, by=stamp.by, **ParticipantFields.of(edited))]
+        return [*teams, ParticipantEdited(at=stamp.at, by=stamp.by, **ParticipantFields.of(edited))]
     added = participant_of(command, next_number(state.t))
-    return [ParticipantAdded(at=stamp.at, by=stamp.by, **ParticipantFields.of(added))]
+    return [*teams, ParticipantAdded(at=stamp.at, by=stamp.by, **ParticipantFields.of(added))]
 
 
 def apply_added(state: TournamentState, event: ParticipantAdded) -> TournamentState:

@@ -8,6 +8,7 @@ from datetime import datetime
 from types import MappingProxyType
 
 from toreshi.kit.refusal import Refused
+from toreshi.tournament.codes import ProtestCode
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import (
     ConveneProtest,
@@ -26,7 +27,7 @@ from toreshi.tournament.journal.events import (
 )
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
-from toreshi.tournament.protests import GameFacts, Protest, ProtestDesk, apply_decision
+from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, apply_decision
 
 ProtestEvent = ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided | ProtestNotified
 ProtestCommand = FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
@@ -41,10 +42,26 @@ def _stored(state: TournamentState, protest: Protest) -> TournamentState:
     return replace(state, protests=tuple(sorted((*others, protest), key=lambda p: (p.filed_at, p.id))))
 
 
+def _check_filer_role(state: TournamentState, command: FileProtest) -> None:
+    """A coach files as a coach, a representative as a representative (TK-P1 names both; the record says which).
+
+    Checked when the protest is decided, not when its event is applied, so that logs written before stay valid."""
+    teams = state.t.teams
+    if command.role is FilerRole.REPRESENTATIVE:
+        coach = any(command.filed_by in t.coaches for t in teams)
+        if coach and not any(command.filed_by in t.representatives for t in teams):
+            raise Refused(ProtestCode.NOT_REPRESENTATIVE, person=command.filed_by)
+    elif command.role is FilerRole.COACH:
+        representative = any(command.filed_by in t.representatives for t in teams)
+        if representative and not any(command.filed_by in t.coaches for t in teams):
+            raise Refused(ProtestCode.NOT_COACH, person=command.filed_by)
+
+
 def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp) -> list[ProtestEvent]:
     at, by = stamp.at, stamp.by
     match command:
         case FileProtest():
+            _check_filer_role(state, command)
             return [ProtestFiled(
                 at=at, by=by, id=command.id or f"P{len(state.protests) + 1}", round=command.round,
                 board=command.board, filed_by=command.filed_by, role=command.role, text=command.text,
@@ -54,6 +71,9 @@ def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp
         case PayProtestFee():
             return [ProtestFeePaid(at=at, by=by, id=command.id, amount=command.amount, currency=command.currency)]
         case ConveneProtest():
+            if not command.board and not command.committee:
+                state.protest(command.id)  # an unknown protest is refused as such first
+                raise Refused(ProtestCode.MEETING_NO_NAMES)
             return [ProtestConvened(at=at, by=by, id=command.id, board=command.board, committee=command.committee)]
         case DecideProtest():
             corrected = game_result(command.corrected_result, "corrected_result") if command.corrected_result else None

@@ -14,6 +14,7 @@ from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom
 from toreshi.tournament.journal.events import GameRoomLinked, ResultCorrected, ResultEntered, Stamp
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
+from toreshi.tournament.model import GameResult
 
 
 def decide_link(command: LinkGameRoom, stamp: Stamp) -> list[GameRoomLinked]:
@@ -39,6 +40,8 @@ def decide_result(
     kazans = command.kazans
     if kazans is not None and len(kazans) != 2:
         raise Refused(Common.BAD_REQUEST, field="kazans")  # White's and Black's
+    if kazans is not None and source is not ResultSource.LIVE:
+        _check_kazans(command, result, kazans)
     # A result without an end time ended when it was entered; a correction keeps the game's end time.
     ended = command.ended_at or game.ended_at or stamp.at
     entered = ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=command.board, result=result,
@@ -51,6 +54,23 @@ def decide_result(
         raise Refused(Common.FIELD_REQUIRED, field="reason")  # a correction says why, for the audit log
     fields = {f.name: getattr(entered, f.name) for f in dataclasses.fields(entered)}
     return [ResultCorrected(**fields, previous=game.result, reason=command.reason)]
+
+
+WINNING_KAZANS = 82
+"""A player who has captured 82 kumalaks (more than half of 162) has won the game."""
+
+
+def _check_kazans(command: EnterResult, result: GameResult, kazans: tuple[int, int]) -> None:
+    """A result typed by hand must go with its kazans: the side with 82 or more won (a game played out)."""
+    white, black = kazans
+    winner = None
+    if white >= WINNING_KAZANS:
+        winner = GameResult.WHITE_WINS
+    elif black >= WINNING_KAZANS:
+        winner = GameResult.BLACK_WINS
+    if result.played and winner is not None and result is not winner:
+        raise Refused(Code.KAZANS_CONTRADICT_RESULT, round=command.round, board=command.board, white=white,
+                      black=black, result=result.value)  # fmt: skip
 
 
 def apply_result(state: TournamentState, event: ResultEntered) -> TournamentState:

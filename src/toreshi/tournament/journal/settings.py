@@ -36,7 +36,8 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         start=date_of(command.start, "start") if command.start and command.start.strip() else None,
         end=date_of(command.end, "end") if command.end and command.end.strip() else None,
         tiebreaks=tiebreak_order(command.tiebreaks) if command.tiebreaks is not None else None,
-        arbiters=command.arbiters, board=command.board, committee=command.committee, fee=command.fee,
+        arbiters=command.arbiters, deputies=command.deputies, board=command.board, committee=command.committee,
+        fee=command.fee,
         expel_after=command.expel_after, max_half_byes=command.max_half_byes,
         late_entry_until=command.late_entry_until, last_half_bye_round=command.last_half_bye_round,
         initial_colour=command.initial_colour,
@@ -76,6 +77,8 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         officials = replace(officials, chief_arbiter=event.chief_arbiter or None)
     if event.arbiters is not None:
         officials = replace(officials, arbiters=event.arbiters)
+    if event.deputies is not None:
+        officials = replace(officials, deputy_chief_arbiters=event.deputies)
     if event.board is not None:
         officials = replace(officials, chief_arbiters_board=event.board)
     if event.committee is not None:

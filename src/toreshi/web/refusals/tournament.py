@@ -77,6 +77,10 @@ MESSAGES: dict[RefusalCode, str] = {
     T.NO_PAIRING_FOUND: N_("Round %(round)s cannot be paired: no pairing keeps the rules (no rematches, colours)."),
     T.NO_DRAFT: N_("There is no paired, unpublished round."),
     T.PLAYS_ITSELF: N_("%(player)s cannot play against themselves."),
+    T.KAZANS_CONTRADICT_RESULT: N_(
+        "Round %(round)s, board %(board)s: with kazans %(white)s:%(black)s the result cannot be %(result)s "
+        "(82 kazans win the game)."
+    ),
     T.ROOM_ALREADY_LINKED: N_("Round %(round)s, board %(board)s already has a game room."),
     T.LEAVER_IS_PAIRED: N_("Round %(round)s is paired with %(player)s: discard that pairing first."),
     T.UNKNOWN_PROTEST: N_("There is no protest %(protest)s."),
@@ -119,6 +123,9 @@ MESSAGES: dict[RefusalCode, str] = {
     P.FEE_NEGATIVE: N_("A fee cannot be negative."),
     P.FEE_CURRENCY: N_("The fee is paid in %(currency)s, not %(given)s."),
     P.FEE_AMOUNT: N_("The fee is %(amount)s %(currency)s, not %(given)s %(given_currency)s."),
+    P.NOT_REPRESENTATIVE: N_("%(person)s is not a team representative: a coach files a protest as a coach."),
+    P.NOT_COACH: N_("%(person)s is not a team's coach."),
+    P.MEETING_NO_NAMES: N_("Name who is present at the meeting: the chief arbiters' board and the appeals committee."),
     P.NO_MEMBERS: N_("A decision names the members who took it."),
     P.ABSENT_MEMBERS: N_("%(members)s did not attend the meeting."),
     P.NO_REASONS: N_("A decision gives its reasons."),
