@@ -37,12 +37,12 @@ from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
 from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES
+from toreshi.web.refusals.common import N_
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_CSV_BYTES = 1024 * 1024
 
-N_ = str
 NOTICES = {
     "imported": N_("Teams imported: %(added)s new, %(updated)s updated."),
     "saved": N_("The team is saved."),
