@@ -6,19 +6,22 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from starlette.testclient import TestClient
 
+from toreshi.kit.core import Actor
+from toreshi.live.room import Command
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
 from .helpers import csrf_in, sign_in_first_arbiter
 from .quiz_driver import play_game
 
+T = TypeVar("T")
 TEAMS = ("Алтын", "Барыс", "Сұңқар", "Тұлпар", "Жолбарыс", "Қыран", "Арлан", "Бүркіт")
 
 
@@ -26,6 +29,13 @@ TEAMS = ("Алтын", "Барыс", "Сұңқар", "Тұлпар", "Жолба
 def web(tmp_path: Path) -> Iterator[TestClient]:
     with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "ru"}) as client:
         yield client
+
+
+def on_app(client: TestClient, function: Callable[..., Awaitable[T]], *args: Any) -> T:
+    """Run a coroutine on the app's own event loop (where its store and rooms live)."""
+    portal = client.portal
+    assert portal is not None
+    return portal.call(function, *args)
 
 
 def register(client: TestClient) -> None:
@@ -86,40 +96,47 @@ def test_a_tour_of_8_teams_with_a_shootout_and_a_final_reaches_the_league_table(
     service = services.quiz_tours
     post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
     page = post(web, tour, "rooms")
-    state = web.portal.call(service.state, tour)
+    state = on_app(web, service.state, tour)
     first, second = state.links
     assert first.teams == TEAMS[:4] and first.assistant_team not in first.teams  # SI-4.1
     assert (first.theme_start, second.theme_start) == (0, 6)  # no theme twice in a tour
     # Алтын 45, Барыс 15, Сұңқар 15, Тұлпар 0: Барыс and Сұңқар tie across the second advancing place.
-    web.portal.call(play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
-    web.portal.call(play_game, services.rooms, second.room_id, ["Жолбарыс", "Жолбарыс", "Қыран", "Қыран", "Арлан"])
-    web.portal.call(service.settled)
-    state = web.portal.call(service.state, tour)
+    on_app(web, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
+    on_app(web, play_game, services.rooms, second.room_id, ["Жолбарыс", "Жолбарыс", "Қыран", "Қыран", "Арлан"])
+    on_app(web, service.settled)
+    state = on_app(web, service.state, tour)
     shootout = state.links[-1]
     assert shootout.kind.value == "shootout" and shootout.teams == ("Барыс", "Сұңқар")  # made by the push, SI-2.2
     assert shootout.theme_start == 12 and shootout.scores is None
     page = web.get(f"/quiz/tours/{tour}").text
     assert "Перестрелка" in page and "Барыс, Сұңқар" in page
-    web.portal.call(play_game, services.rooms, shootout.room_id, ["Сұңқар"])
-    web.portal.call(service.settled)
-    state = web.portal.call(service.state, tour)
+    outcome = web.get(f"/api/quiz/{first.room_id}/tour").json()["teams"]  # what the projector shows at the end
+    assert {team: o["code"] for team, o in outcome.items()} == {
+        "Алтын": "advances", "Барыс": "shootout", "Сұңқар": "shootout", "Тұлпар": "out"
+    }  # fmt: skip
+    assert outcome["Барыс"]["text"] == "играет перестрелку (SI-2.2)"
+    on_app(web, play_game, services.rooms, shootout.room_id, ["Сұңқар"])
+    on_app(web, service.settled)
+    state = on_app(web, service.state, tour)
     assert state.tour.stages[0].advancing() == ("Алтын", "Сұңқар", "Жолбарыс", "Қыран")
+    outcome = web.get(f"/api/quiz/{shootout.room_id}/tour").json()["teams"]
+    assert {team: o["code"] for team, o in outcome.items()} == {"Барыс": "out", "Сұңқар": "advances"}
     page = web.get(f"/quiz/tours/{tour}").text
     assert page.count("прошла после перестрелки") == 1 and page.count("не прошла") == 4
     post(web, tour, "seed", method="rating")
     post(web, tour, "rooms")
-    state = web.portal.call(service.state, tour)
+    state = on_app(web, service.state, tour)
     final = state.links[-1]
     assert final.kind.value == "final" and set(final.teams) == {"Алтын", "Сұңқар", "Жолбарыс", "Қыран"}
     assert final.assistant_team not in final.teams and final.theme_start == 15
     order = sorted(final.teams, key=["Қыран", "Алтын", "Жолбарыс", "Сұңқар"].index)
-    web.portal.call(play_game, services.rooms, final.room_id, [order[0], order[0], order[1], order[2], order[3]])
-    web.portal.call(service.settled)
-    state = web.portal.call(service.state, tour)
+    on_app(web, play_game, services.rooms, final.room_id, [order[0], order[0], order[1], order[2], order[3]])
+    on_app(web, service.settled)
+    state = on_app(web, service.state, tour)
     assert state.finished and state.tour.final_places()[0] == ("Қыран",)
     page = post(web, tour, "protest", room=final.room_id, team="Алтын", text="Вопрос 3 был неточен")
     assert "Вопрос 3 был неточен" in page
-    state = web.portal.call(service.state, tour)
+    state = on_app(web, service.state, tour)
     assert state.tour.final_places()[0] == ("Қыран",) and state.links[-1].scores == final_scores(state)
     standings = list(csv.reader(io.StringIO(web.get(f"/quiz/tours/{tour}/standings.csv").text)))
     assert ["tour", "1", "Қыран", "", "", "", "", ""] in standings
@@ -133,3 +150,44 @@ def test_a_tour_of_8_teams_with_a_shootout_and_a_final_reaches_the_league_table(
 
 def final_scores(state: Any) -> Any:
     return next(link.scores for link in state.links if link.kind.value == "final")
+
+
+async def audience_and_correction(rooms: Any, room_id: str) -> None:
+    owner = await rooms.get(room_id, "quiz")
+    host = Actor("host", "Жүргізуші")
+    await owner.handle(Command("warn", host, {"person": "Зритель в 3 ряду"}))
+    await owner.handle(Command("sanction", host, {"person": "Зритель в 3 ряду", "scope": "round"}))
+
+
+async def correct(rooms: Any, room_id: str, team: str) -> None:
+    owner = await rooms.get(room_id, "quiz")
+    await owner.handle(Command("correct", Actor("host", "Ж"), {"team": team, "delta": -2, "reason": "подсказка"}))
+
+
+def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience_and_exports_them(
+    web: TestClient, shared_data: Path
+) -> None:
+    sign_in_first_arbiter(web)
+    register(web)
+    tour = create_tour(web, shared_data)
+    services = web.app.state.services  # type: ignore[attr-defined]
+    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
+    post(web, tour, "rooms")
+    room = on_app(web, services.quiz_tours.state, tour).links[0].room_id
+    on_app(web, audience_and_correction, services.rooms, room)
+    on_app(web, play_game, services.rooms, room, ["Алтын", "Барыс", "Сұңқар", "Тұлпар", "Алтын"])
+    on_app(web, correct, services.rooms, room, "Барыс")
+    report = web.get(f"/api/quiz/{room}/report").json()
+    first, last = report["questions"][0], report["questions"][-1]
+    assert first["chooser"] == "Алтын" and first["running"] == {"Алтын": 1, "Барыс": 0, "Сұңқар": 0, "Тұлпар": 0}
+    assert last["running"] == {"Алтын": 30, "Барыс": 13, "Сұңқар": 15, "Тұлпар": 15} == report["scores"]
+    assert [a["type"] for a in report["audience"]] == ["audience_warned", "audience_sanctioned"]
+    page = web.get(f"/quiz/{room}/report").text
+    assert "Зритель в 3 ряду: удалён до конца тура игр" in page and "Счёт после вопроса" in page
+    assert "счёт исправлен" in page and "подсказка" in page
+    assert f'href="/quiz/{room}/report.csv"' in page and f'href="/api/quiz/{room}/report"' in page
+    rows = list(csv.reader(io.StringIO(web.get(f"/quiz/{room}/report.csv").text)))
+    assert rows[0] == ["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host",
+                       "Алтын", "Барыс", "Сұңқар", "Тұлпар"]  # fmt: skip
+    assert rows[1][3] == "Алтын" and rows[1][5].startswith("Алтын 0:0") and rows[1][8:] == ["1", "0", "0", "0"]
+    assert rows[-1][4:7] == ["audience_sanctioned", "Зритель в 3 ряду", "round"]

@@ -13,6 +13,8 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import re
 from typing import Any
@@ -35,6 +37,7 @@ from toreshi.quiz.play.commands import Arbitration, CreateGame
 from toreshi.quiz.play.setup import setup_from_pack
 from toreshi.services.quiz import GameLinks, create_quiz_room, quiz_games, split_join_code
 from toreshi.web import auth, refusals
+from toreshi.web.formatting import format_clock
 from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
@@ -316,9 +319,40 @@ async def report_page(request: Request) -> Response:
         "quiz/report.html",
         report=owner.logic.report(),
         room_id=request.path_params["room_id"],
+        token=request.query_params.get("token", ""),
+        print_view=request.query_params.get("print") == "1",
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
+
+
+async def report_csv(request: Request) -> Response:
+    """The report as CSV: one row per question with the chooser, the outcome, the presses with their times from the
+    question's start (mm:ss.s), the rulings, the host's tools and the running score of every team."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _not_found(request)
+    if not await _may_see_report(request, owner):
+        return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
+    data = owner.logic.report()
+    teams = list(data.get("teams", []))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host", *teams])
+    for q in data.get("questions", []):
+        presses = "; ".join(f"{p['team']} {format_clock(int(p.get('after_ms') or 0))}" for p in q["presses"])
+        rulings = "; ".join(
+            f"{r['team']} {'right' if r['correct'] else 'time' if r['timed_out'] else 'wrong'}" for r in q["rulings"]
+        )
+        host = "; ".join(" ".join(str(v) for k, v in h.items() if k != "at_ms" and v is not None) for h in q["host"])
+        running = q.get("running", {})
+        head = [q["number"], q.get("theme_name") or "", q.get("value") or "", q.get("chooser") or ""]
+        writer.writerow([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+    for a in data.get("audience", []):
+        writer.writerow(["", "", "", "", a["type"], a["person"], a.get("scope") or "", a.get("question") or ""])
+    name = request.path_params["room_id"]
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}-report.csv"'})  # fmt: skip
 
 
 async def report_json(request: Request) -> Response:
@@ -477,6 +511,10 @@ def client_strings() -> dict[str, str]:
         "reason": _("Reason for the record"),
         "all_answered": _("Everyone answered"),
         "decided": _("The shootout is decided"),
+        "warned": _("warned"),
+        "winner": _("Winner"),
+        "removed_game": _("removed until the end of the game"),
+        "removed_round": _("removed until the end of the round of games"),
     }
 
 
@@ -487,6 +525,7 @@ routes = [
     Route("/j/{code}", join),
     Route("/quiz/{room_id}/links", quiz_links),
     Route("/quiz/{room_id}/report", report_page),
+    Route("/quiz/{room_id}/report.csv", report_csv),
     Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
     Route("/api/quiz/{room_id}/report", report_json),
     Route("/quiz/{room_id}/host", _screen("host")),

@@ -16,7 +16,7 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.kit.refusal import Common, Refusal, Refused
@@ -30,6 +30,7 @@ from toreshi.quiz.tour.core import (
     SeedStage,
     StageRule,
     TourState,
+    game_outcome,
     stage_outcome,
 )
 from toreshi.quiz.tournament import Scoring
@@ -179,8 +180,10 @@ async def team_page(request: Request) -> Response:
     if team is None:
         return _page(request, "not_found.html", status_code=404)
     if request.method == "POST":
+        if not auth.signed_in(request):
+            return RedirectResponse(f"/login?next=/quiz/teams/{team.id}", status_code=303)
         fields = await _form(request)
-        if fields is not None and auth.signed_in(request):
+        if fields is not None:
             players = [p for line in fields.get("players", "").splitlines() for p in line.split(";")]
             await service.teams.save(team.name, players, fields.get("contact", ""), "active" in fields)
             _flash(request, notice="saved")
@@ -401,7 +404,46 @@ async def ratings_csv(request: Request) -> Response:
     return _csv(rows, "ratings.csv")
 
 
+GAME_OUTCOMES = {
+    "advances": N_("advances"),
+    "out": N_("does not advance"),
+    "shootout": N_("plays a shootout (SI-2.2)"),
+    "waiting": N_("waits for the other games"),
+}
+
+
+async def game_tour_json(request: Request) -> Response:
+    """``GET /api/quiz/{room_id}/tour``: what a finished game means in its tour (who advances), for the projector.
+
+    ---
+    summary: A quiz game's place in its tour
+    operationId: getQuizGameTour
+    tags: [quiz]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+    responses:
+      "200":
+        description: The tour (null when the game is not a tour's) and, per team, what the result means
+        content: {application/json: {schema: {type: object}}}
+    """
+    service = _service(request)
+    room_id = request.path_params["room_id"]
+    tour_id = await service.tour_of(room_id)
+    if tour_id is None:
+        return JSONResponse({"tour": None, "teams": {}})
+    state = await service.state(tour_id)
+    outcome = game_outcome(state, room_id)
+    return JSONResponse(
+        {
+            "tour": tour_id,
+            "name": state.name,
+            "teams": {team: {"code": code, "text": _(GAME_OUTCOMES[code])} for team, code in outcome.items()},
+        }
+    )
+
+
 routes = [
+    Route("/api/quiz/{room_id}/tour", game_tour_json),
     Route("/quiz/teams", teams_page, methods=["GET", "POST"]),
     Route("/quiz/teams/{team_id}", team_page, methods=["GET", "POST"]),
     Route("/quiz/tours", tours_page),

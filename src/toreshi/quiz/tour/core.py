@@ -706,3 +706,36 @@ def read_event(data: Mapping[str, object]) -> Event:
     assert isinstance(event, TourCreated | FormulaChanged | TeamsChanged | StageSeeded | GameLinked | ResultRecorded
                       | ProtestFiled | ProtestRuled)  # fmt: skip
     return event
+
+
+def game_outcome(state: TourState, room_id: str) -> dict[str, str]:
+    """What a finished game means for its teams in the tour, for the projector: ``advances``, ``out``,
+    ``shootout`` (a tie across an advancing place, SI-2.2), ``waiting`` (for the other games' best others);
+    ``{}`` for a final or a game without a result."""
+    link = state.link(room_id)
+    if link is None or link.scores is None or link.kind is GameKind.FINAL:
+        return {}
+    stage = state.tour.stages[link.stage]
+    if stage.complete and not stage.pending_shootouts():
+        advancing = set(stage.advancing())
+        return {t: "advances" if t in advancing else "out" for t in link.teams}
+    scores = dict(link.scores)
+    if link.kind is GameKind.SHOOTOUT:
+        ranked = sorted(link.teams, key=lambda t: -scores[t])
+        kept = set(ranked[: link.cuts[0]]) if link.cuts else set()
+        return {t: "advances" if t in kept else "out" for t in link.teams}
+    result = stage.result(link.game)
+    assert result is not None
+    tied = {t for need in stage.pending_shootouts() if need.game == link.game for t in need.tie.teams}
+    outcome: dict[str, str] = {}
+    taken = 0
+    for group in result.places:
+        for team in group:
+            if team in tied:
+                outcome[team] = "shootout"
+            elif taken < stage.settings.advance_per_game:
+                outcome[team] = "advances"
+            else:
+                outcome[team] = "waiting" if stage.settings.advance_best_others else "out"
+        taken += len(group)
+    return outcome

@@ -16,7 +16,9 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizTourCode.FORMULA: N_(
         "The formula does not fit: stage %(stage)s has %(teams)s teams and would advance %(advancing)s."
     ),
-    QuizTourCode.FINAL_TOO_BIG: N_("%(teams)s teams would reach the final; a game has at most %(maximum)s (%(clause)s)."),
+    QuizTourCode.FINAL_TOO_BIG: N_(
+        "%(teams)s teams would reach the final; a game has at most %(maximum)s (%(clause)s)."
+    ),
     QuizTourCode.STARTED: N_("The formula and the teams are fixed once the first game has started (%(clause)s)."),
     QuizTourCode.NOT_SEEDABLE: N_("Stage %(stage)s cannot be seeded now: games or shootouts remain."),
     QuizTourCode.FINISHED: N_("The tour is over."),
@@ -26,7 +28,9 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizTourCode.THEMES_USED: N_(
         "Themes from %(start)s are not the tour's next unused ones (from %(expected)s): no question is played twice."
     ),
-    QuizTourCode.PACKS_EXHAUSTED: N_("The tour's packs are used up: the game needs %(needed)s themes, %(left)s are left."),
+    QuizTourCode.PACKS_EXHAUSTED: N_(
+        "The tour's packs are used up: the game needs %(needed)s themes, %(left)s are left."
+    ),
     QuizTourCode.NOT_A_TOUR_GAME: N_("The game %(room)s is not a game of this tour."),
     QuizTourCode.RESULT_TEAMS: N_("The result is not for the game's teams (%(teams)s)."),
     QuizTourCode.NO_SUCH_SHOOTOUT: N_("No shootout is pending for %(teams)s."),
