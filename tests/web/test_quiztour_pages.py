@@ -20,6 +20,7 @@ from toreshi.web.settings import Settings
 
 from .helpers import csrf_in, sign_in_first_arbiter
 from .quiz_driver import play_game
+from .test_quiz_pages import create_quiz
 
 T = TypeVar("T")
 TEAMS = ("Алтын", "Барыс", "Сұңқар", "Тұлпар", "Жолбарыс", "Қыран", "Арлан", "Бүркіт")
@@ -191,3 +192,29 @@ def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience
                        "Алтын", "Барыс", "Сұңқар", "Тұлпар"]  # fmt: skip
     assert rows[1][3] == "Алтын" and rows[1][5].startswith("Алтын 0:0") and rows[1][8:] == ["1", "0", "0", "0"]
     assert rows[-1][4:7] == ["audience_sanctioned", "Зритель в 3 ряду", "round"]
+
+
+def test_the_games_list_filters_by_live_finished_tour_and_archive_and_archives_a_finished_game(
+    web: TestClient, shared_data: Path
+) -> None:
+    sign_in_first_arbiter(web)
+    register(web)
+    tour = create_tour(web, shared_data)
+    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
+    post(web, tour, "rooms")
+    services = web.app.state.services  # type: ignore[attr-defined]
+    first, second = on_app(web, services.quiz_tours.state, tour).links
+    alone = create_quiz(web, shared_data / "quiz" / "siq" / "2.1.siq").headers["location"].split("/")[2]
+    assert web.get("/quiz?filter=tour").text.count('class="game-item') == 2
+    assert web.get("/quiz").text.count('class="game-item') == 3
+    on_app(web, play_game, services.rooms, first.room_id, ["Алтын"] * 5)
+    finished = web.get("/quiz?filter=finished").text
+    assert f'href="/quiz/{first.room_id}"' in finished and f'href="/quiz/{second.room_id}"' not in finished
+    live = web.get("/quiz?filter=live").text
+    assert f'href="/quiz/{first.room_id}"' not in live and f'href="/quiz/{alone}"' in live
+    token = csrf_in(web.get("/quiz").text)
+    web.post(f"/quiz/{first.room_id}/archive", data={"csrf": token, "archived": "1"})
+    assert f'href="/quiz/{first.room_id}"' not in web.get("/quiz").text
+    assert f'href="/quiz/{first.room_id}"' in web.get("/quiz?filter=archived").text
+    web.post(f"/quiz/{first.room_id}/archive", data={"csrf": token, "archived": "0"})
+    assert f'href="/quiz/{first.room_id}"' in web.get("/quiz").text

@@ -35,7 +35,7 @@ from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.play.commands import Arbitration, CreateGame
 from toreshi.quiz.play.setup import setup_from_pack
-from toreshi.services.quiz import GameLinks, create_quiz_room, quiz_games, split_join_code
+from toreshi.services.quiz import GameLinks, GameSummary, create_quiz_room, quiz_games, split_join_code
 from toreshi.web import auth, refusals
 from toreshi.web.formatting import format_clock
 from toreshi.web.i18n import current_language
@@ -390,12 +390,58 @@ def _refused(refusal: Refusal, status_code: int) -> JSONResponse:
     return JSONResponse({"error": message["message"], **message}, status_code=status_code)
 
 
+LIST_FILTERS = ("all", "live", "finished", "tour", "archived")
+"""The games list's filters: ``all`` (not archived), being played, finished, games of a club tour, the archive."""
+
+
+def _listed(game: GameSummary, chosen: str, in_tours: set[str]) -> bool:
+    if chosen == "archived":
+        return game.archived
+    if chosen == "tour":
+        return game.id in in_tours
+    if game.archived:
+        return False
+    if chosen == "live":
+        return game.status != "finished"
+    return chosen != "finished" or game.status == "finished"
+
+
 async def quiz_list(request: Request) -> Response:
     services = services_of(request)
     games = await quiz_games(services.store, services.rooms)
+    in_tours: set[str] = set()
+    if services.quiz_tours is not None:
+        for ref in await services.quiz_tours.tours():
+            in_tours.update(link.room_id for link in ref.state.links)
+    chosen = request.query_params.get("filter", "all")
+    chosen = chosen if chosen in LIST_FILTERS else "all"
+    shown = [g for g in games if _listed(g, chosen, in_tours)]
     return render(
-        request, "quiz/list.html", games=games, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+        request,
+        "quiz/list.html",
+        games=shown,
+        filter=chosen,
+        filters=LIST_FILTERS,
+        in_tours=in_tours,
+        arbiter=auth.signed_in(request),
+        csrf=auth.csrf_token(request),
     )
+
+
+@auth.arbiter_only
+async def archive_quiz(request: Request) -> Response:
+    """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _not_found(request)
+    form = await request.form(max_files=0, max_fields=5)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    if auth.csrf_ok(request, fields.get("csrf")):
+        archived = fields.get("archived", "1") != "0"
+        phase = owner.logic.game.phase.value
+        if not archived or phase in ("finished", "draw"):
+            await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+    return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
 
 
 SERIAL_PORT = re.compile(r"/dev/[\w.+-]+(?:/[\w.+-]+)*|COM[0-9]{1,3}")
@@ -527,6 +573,7 @@ routes = [
     Route("/quiz/{room_id}/report", report_page),
     Route("/quiz/{room_id}/report.csv", report_csv),
     Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
+    Route("/quiz/{room_id}/archive", archive_quiz, methods=["POST"]),
     Route("/api/quiz/{room_id}/report", report_json),
     Route("/quiz/{room_id}/host", _screen("host")),
     Route("/quiz/{room_id}/board", _screen("board")),
