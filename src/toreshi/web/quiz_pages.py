@@ -182,6 +182,9 @@ async def quiz_links(request: Request) -> Response:
     """Join codes and QR codes for the teams, and the host's, projector's and assistant's links (shown once)."""
     room_id = request.path_params["room_id"]
     tokens = request.session.get(f"quiz:{room_id}")
+    tours = services_of(request).quiz_tours
+    if not isinstance(tokens, dict) and tours is not None and room_id in tours.links_shown:
+        tokens = tours.links_shown[room_id].to_session()  # a tour's shootout, made when the tie was recorded
     if not isinstance(tokens, dict):
         return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
     base = str(request.base_url).rstrip("/")
