@@ -235,7 +235,10 @@ class QuizTourService:
                     .order_by(quiz_tour_events.c.version)
                 )
             ).all()
-        for row in rows:
+        held = self._held.setdefault(tour_id, held)
+        for row in rows:  # no await in this loop: a reader that fetched the same rows meanwhile skips them here
+            if row.version <= held.version:
+                continue
             held.state = evolve(held.state, read_event(row.payload))
             held.version = int(row.version)
             if held.version == 1:
