@@ -139,6 +139,12 @@ def test_a_tour_of_8_teams_with_a_shootout_and_a_final_reaches_the_league_table(
     assert "Вопрос 3 был неточен" in page
     state = on_app(web, service.state, tour)
     assert state.tour.final_places()[0] == ("Қыран",) and state.links[-1].scores == final_scores(state)
+    kazakh = web.get(f"/quiz/tours/{tour}?lang=kk").text  # the log in the reader's language, no English left
+    assert "Іріктеу ойыны" in kazakh and "рейтинг бойынша" in kazakh
+    assert not any(word in kazakh for word in ("qualifying", "shootout ", " · hand", " · rating", "Stage "))
+    team_id = web.get("/quiz/teams").text.split('href="/quiz/teams/')[1].split('"')[0]
+    team_page = web.get(f"/quiz/teams/{team_id}?lang=ru").text
+    assert "Очки лиги" in team_page and "История рейтинга" in team_page and "место " in team_page
     standings = list(csv.reader(io.StringIO(web.get(f"/quiz/tours/{tour}/standings.csv").text)))
     assert ["tour", "1", "Қыран", "", "", "", "", ""] in standings
     league = web.get("/quiz/league").text
@@ -187,6 +193,8 @@ def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience
     assert "Зритель в 3 ряду: удалён до конца тура игр" in page and "Счёт после вопроса" in page
     assert "счёт исправлен" in page and "подсказка" in page
     assert f'href="/quiz/{room}/report.csv"' in page and f'href="/api/quiz/{room}/report"' in page
+    tour_page = web.get(f"/quiz/tours/{tour}").text  # the tour's log keeps the game's audience sanctions too
+    assert "Зритель в 3 ряду: удалён до конца тура игр (SI-4.5)" in tour_page
     rows = list(csv.reader(io.StringIO(web.get(f"/quiz/{room}/report.csv").text)))
     assert rows[0] == ["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host",
                        "Алтын", "Барыс", "Сұңқар", "Тұлпар"]  # fmt: skip

@@ -20,12 +20,14 @@ from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.tour.core import (
     ChangeFormula,
     ChangeTeams,
     FileProtest,
     Formula,
+    GameLink,
     RuleProtest,
     SeedStage,
     StageRule,
@@ -39,6 +41,7 @@ from toreshi.web import auth, refusals
 from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES
 from toreshi.web.refusals.common import N_
+from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
@@ -294,9 +297,15 @@ async def tour_page(request: Request) -> Response:
     service = _service(request)
     places = state.tour.final_places() if state.finished else ()
     register = await service.teams.all(active_only=True)
+    # Warnings and removals in the tour's games (SI-4.5), read from their rooms.
+    audience: list[tuple[GameLink, Any]] = []
+    for link in state.links:
+        owner = await owner_of(request, link.room_id)
+        if owner is not None and isinstance(owner.logic, QuizRoom):
+            audience.extend((link, entry) for entry in owner.logic.report().get("audience", []))
     return _page(
         request, "quiztour/tour.html", tid=tour_id, state=state, stages=_stages(state), places=places,
-        reasons=REASONS, kinds=KINDS, methods=METHODS, log_types=LOG_TYPES, register=register,
+        reasons=REASONS, kinds=KINDS, methods=METHODS, log_types=LOG_TYPES, register=register, audience=audience,
         print_view=request.query_params.get("print") == "1",
     )  # fmt: skip
 
