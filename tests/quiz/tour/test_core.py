@@ -144,3 +144,27 @@ def test_packs_that_run_out_are_refused(themes: int) -> None:
     state = run(state, LinkGame("q-a", 0, 0, 0, "Team 5"))
     short = refusal(state, LinkGame("q-b", 0, 1, 6, "Team 1"))
     assert short.code is QuizTourCode.PACKS_EXHAUSTED and short.params == {"needed": 6, "left": 5}
+
+
+def test_two_qualifying_stages_with_best_others_lead_to_the_final() -> None:
+    teams = tuple(f"T{i:02}" for i in range(1, 13))
+    formula = Formula((StageRule(2, 0), StageRule(1, 2)))
+    state = run(created(teams, formula, themes=60), SeedStage("rating", order=teams))
+    assert [len(g) for g in state.tour.stages[0].games] == [4, 4, 4]
+    state = link_all(state, "a")
+    for game, members in enumerate(state.tour.stages[0].games):
+        state = run(state, RecordResult(f"a{game}", {t: 40 - 10 * i for i, t in enumerate(members)}), SYSTEM)
+    assert stage_outcome(state, 0)[state.tour.stages[0].games[0][2]] == "out"
+    state = run(state, SeedStage("lot"))
+    second = state.tour.stages[1]
+    assert sorted(len(g) for g in second.games) == [3, 3] and len(second.teams) == 6
+    state = link_all(state, "b")
+    for game, members in enumerate(second.games):
+        state = run(state, RecordResult(f"b{game}", {t: 30 - 10 * i - game for i, t in enumerate(members)}), SYSTEM)
+    reasons = stage_outcome(state, 1)
+    assert sorted(reasons.values()) == ["best_other", "best_other", "out", "out", "place", "place"]
+    state = run(state, SeedStage("rating", order=teams))
+    assert len(state.tour.stages[2].games) == 1 and state.formula.is_final(2)
+    state = link_all(state, "f")
+    assert state.links[-1].kind is GameKind.FINAL
+    assert [(x.theme_start, x.theme_count) for x in state.links][-1] == (6 * 5, 12)
