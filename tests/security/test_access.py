@@ -66,14 +66,30 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/api/session"): PUBLIC,
     ("POST", "/api/games"): ARBITER,
     ("GET", "/quiz"): PUBLIC,
+    ("GET", "/quiz/teams"): PUBLIC,
+    ("POST", "/quiz/teams"): ARBITER,
+    ("GET", "/quiz/teams/{team_id}"): PUBLIC,
+    ("POST", "/quiz/teams/{team_id}"): ARBITER,
+    ("GET", "/quiz/tours"): PUBLIC,
+    ("GET", "/quiz/tours/new"): ARBITER,
+    ("POST", "/quiz/tours/new"): ARBITER,
+    ("GET", "/quiz/tours/{tour_id}"): PUBLIC,
+    ("GET", "/quiz/tours/{tour_id}/standings.csv"): PUBLIC,
+    ("POST", "/quiz/tours/{tour_id}/{action}"): ARBITER,
+    ("GET", "/quiz/league"): PUBLIC,
+    ("GET", "/quiz/league.{fmt}"): PUBLIC,
+    ("GET", "/quiz/ratings.csv"): PUBLIC,
     ("GET", "/quiz/new"): ARBITER,
     ("POST", "/quiz/new"): ARBITER,
     ("GET", "/quiz/join"): PUBLIC,
     ("GET", "/j/{code}"): ANYONE_HARMLESS,
     ("GET", "/quiz/{room_id}/links"): ARBITER,
     ("GET", "/quiz/{room_id}/report"): REPORT,
+    ("GET", "/quiz/{room_id}/report.csv"): REPORT,
     ("POST", "/quiz/{room_id}/serial"): ARBITER,
+    ("POST", "/quiz/{room_id}/archive"): ARBITER,
     ("GET", "/api/quiz/{room_id}/report"): REPORT,
+    ("GET", "/api/quiz/{room_id}/tour"): PUBLIC,
     ("GET", "/quiz/{room_id}/host"): HOST,
     ("GET", "/quiz/{room_id}/board"): PUBLIC,
     ("GET", "/quiz/{room_id}/buzzer"): PUBLIC,
@@ -147,6 +163,12 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         arbiter.post(f"/tournaments/{tid}/do/pair", data={"csrf": csrf})
         arbiter.post(f"/tournaments/{tid}/do/publish", data={"csrf": csrf})
         team_token = page.split("/protest?token=", 1)[1].split('"', 1)[0].split("<", 1)[0]
+        arbiter.post("/quiz/teams", data={"csrf": csrf, "csv_text": "name,players\nАлтын,Асан\nБарыс,Бек\n"})
+        pack = ("pack", ("1.siq", (shared_data / "quiz" / "siq" / "1.siq").read_bytes()))
+        tour_form = {"csrf": csrf, "name": "Тур", "date": "2026-12-01", "stages": "0", "final": "on",
+                     "team": ["Алтын", "Барыс"]}  # fmt: skip
+        made = arbiter.post("/quiz/tours/new", data=tour_form, files=[pack], follow_redirects=False)
+        tour_id = made.headers["location"].split("/")[-1]
         clients = {"arbiter": arbiter}
         for number, visitor in enumerate(VISITORS[:-1], start=10):
             # Each visitor from its own address: the made-up tokens of one do not count against another.
@@ -162,7 +184,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         }
         # The table reissues Black's link ("role"): no visitor holds that one.
         params = {"room_id": game, "code": "ABCD-EFGHJ", "tid": tid, "number": "1", "format": "trf", "action": "seed",
-                  "role": "black"}  # fmt: skip
+                  "role": "black", "tour_id": tour_id, "team_id": "1", "fmt": "csv"}  # fmt: skip
         yield World(clients, tokens, {**params, "quiz": quiz})
 
 

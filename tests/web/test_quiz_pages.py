@@ -182,10 +182,13 @@ def test_a_socket_session_host_and_teams_press_and_verdict(web: TestClient, pack
     assert first["rulings"][0] == {**first["rulings"][0], "team": TEAMS[1], "correct": True}
     page = web.get(f"/quiz/{room_id}/report")
     assert page.status_code == 200 and TEAMS[1] in page.text
-    # Times on the report are written for the reader: the press on the game's clock, the arbiter's wait in ms.
+    # Times on the report are written for the reader: the press as mm:ss.s from the question's start, the
+    # arbiter's wait in ms.
     russian = web.get(f"/quiz/{room_id}/report?lang=ru").text
-    received = first["presses"][0]["received_ms"]
-    assert f"({i18n_phone('ru')}, {formatting.format_clock(received)})" in russian
+    after = first["presses"][0]["received_ms"] - first["chosen_ms"]
+    assert first["presses"][0]["after_ms"] == after
+    shown = f'({i18n_phone("ru")}, <span class="q-press-time">{formatting.format_clock(after)}</span>)'
+    assert shown in russian
     waited = first["decisions"][0]["waited_ms"]
     assert f"{formatting.format_milliseconds(waited, 'ru')}" in html.unescape(russian) and " ms" not in russian
 

@@ -121,6 +121,9 @@ class GameSummary:
     teams: tuple[str, ...]
     status: str
     """The game's stage (:class:`toreshi.quiz.game.Phase` value): ``finished`` once it is over."""
+    archived: bool = False
+    played: int = 0
+    """Questions played so far."""
 
 
 async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
@@ -133,5 +136,9 @@ async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
             continue
         logic = owner.logic
         if isinstance(logic, QuizRoom) and logic.created:
-            games.append(GameSummary(room.id, logic.title, logic.game.teams, logic.game.phase.value))
+            game = logic.game
+            summary = GameSummary(
+                room.id, logic.title, game.teams, game.phase.value, room.archived_at is not None, len(game.played)
+            )
+            games.append(summary)
     return games

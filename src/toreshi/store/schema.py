@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     BigInteger,
+    Boolean,
     CheckConstraint,
     Column,
     DateTime,
@@ -22,6 +23,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -171,4 +173,47 @@ sessions = Table(
     # The last request seen: sessions idle for longer than the limit are gone.
     Column("seen_at", UTCDateTime, nullable=False),
     Index("ix_sessions_seen_at", "seen_at"),
+)
+
+# --- the club's «Своя игра» register and tours (toreshi.services.quiz_tours) -----------------------------------
+
+quiz_teams = Table(
+    "quiz_teams",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(NAME_LENGTH), nullable=False, unique=True),
+    # The players' names, in the order the team gives them.
+    Column("players", JsonColumn, nullable=False),
+    Column("contact", String(200), nullable=False),
+    Column("active", Boolean, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+quiz_tours = Table(
+    "quiz_tours",
+    metadata,
+    Column("id", String(ROOM_ID_LENGTH), primary_key=True),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
+quiz_tour_events = Table(
+    "quiz_tour_events",
+    metadata,
+    Column("tour_id", String(ROOM_ID_LENGTH), ForeignKey("quiz_tours.id"), primary_key=True),
+    # 1, 2, 3, … per tour: the primary key refuses a second writer of the same version.
+    Column("version", BigInteger, primary_key=True, autoincrement=False),
+    Column("type", String(EVENT_TYPE_LENGTH), nullable=False),
+    Column("payload", JsonColumn, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+    Column("by", String(NAME_LENGTH), nullable=False),
+    CheckConstraint("version >= 1", name="version"),
+)
+
+quiz_tour_packs = Table(
+    "quiz_tour_packs",
+    metadata,
+    Column("tour_id", String(ROOM_ID_LENGTH), ForeignKey("quiz_tours.id"), primary_key=True),
+    Column("number", Integer, primary_key=True, autoincrement=False),
+    Column("name", String(200), nullable=False),
+    Column("data", LargeBinary, nullable=False),
 )

@@ -27,6 +27,7 @@ from toreshi.live.rooms.teams import TeamTournamentRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
+from toreshi.services.quiz_tours import QuizTourService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
@@ -36,6 +37,7 @@ from toreshi.web import (
     exports,
     pages,
     quiz_pages,
+    quiztour_pages,
     replay_pages,
     rooms_api,
     team_pages,
@@ -92,24 +94,31 @@ def create_app(settings: Settings | None = None) -> Starlette:
             accounts = Accounts(store.engine, link_key(settings.secret_key()))
             # A game room that finishes pushes its result to its tournament, from the instance that owns the game.
             tournaments = TournamentService(store, accounts=accounts)
-            finished = tournaments.game_room_finished
+            quiz_tours = QuizTourService(store, accounts)
+
+            def finished(room_id: str, kind: str) -> None:
+                tournaments.game_room_finished(room_id, kind)
+                quiz_tours.game_room_finished(room_id, kind)
+
             rooms: RoomSource
             if isinstance(bus, RedisBus):
                 # Several instances: rooms are leased, commands forwarded; the cluster's scan resumes live rooms.
                 cluster = ClusterRooms(store, bus, ROOM_KINDS, on_finished=finished)
                 tournaments.attach(cluster)
+                quiz_tours.attach(cluster)
                 await cluster.start()
                 rooms = cluster
             else:
                 rooms = Rooms(StoreLog(store), bus, dict(ROOM_KINDS), on_finished=finished)
                 tournaments.attach(rooms)
+                quiz_tours.attach(rooms)
                 # Resume every live room: its state, clocks and timers come back from the log.
                 for room in await store.rooms(status=RoomStatus.LIVE):
                     if room.kind in ROOM_KINDS:
                         await rooms.get(room.id, room.kind)
             sessions = Sessions(store.engine)
             await sessions.purge()
-            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments)
+            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments, quiz_tours)
             # Results that finished games could not push (an instance died between the two): at start, then often.
             reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
@@ -124,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
                 await tournaments.settled()
+                await quiz_tours.settled()
                 await rooms.close()
                 await bus.close()
 
@@ -131,6 +141,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *pages.routes,
         *replay_pages.routes,
         *exports.routes,
+        *quiztour_pages.routes,  # before the quiz pages: /quiz/teams is not a game's room id
         *quiz_pages.routes,
         *team_pages.routes,
         *rooms_api.routes,
@@ -142,7 +153,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     middleware = [
         Middleware(SecurityHeadersMiddleware),
         # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
-        Middleware(BodySizeLimitMiddleware, overrides={"/quiz/new": quiz_pages.MAX_PACK_BYTES + 1024 * 1024}),
+        Middleware(
+            BodySizeLimitMiddleware,
+            overrides={
+                "/quiz/new": quiz_pages.MAX_PACK_BYTES + 1024 * 1024,
+                "/quiz/tours/new": 5 * quiz_pages.MAX_PACK_BYTES + 1024 * 1024,
+            },
+        ),
         # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).
         Middleware(ServerSessionMiddleware, https_only=settings.https_only),
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),

@@ -13,6 +13,8 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
+import csv
+import io
 import json
 import re
 from typing import Any
@@ -33,8 +35,9 @@ from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.play.commands import Arbitration, CreateGame
 from toreshi.quiz.play.setup import setup_from_pack
-from toreshi.services.quiz import GameLinks, create_quiz_room, quiz_games, split_join_code
+from toreshi.services.quiz import GameLinks, GameSummary, create_quiz_room, quiz_games, split_join_code
 from toreshi.web import auth, refusals
+from toreshi.web.formatting import format_clock
 from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
@@ -179,6 +182,9 @@ async def quiz_links(request: Request) -> Response:
     """Join codes and QR codes for the teams, and the host's, projector's and assistant's links (shown once)."""
     room_id = request.path_params["room_id"]
     tokens = request.session.get(f"quiz:{room_id}")
+    tours = services_of(request).quiz_tours
+    if not isinstance(tokens, dict) and tours is not None and room_id in tours.links_shown:
+        tokens = tours.links_shown[room_id].to_session()  # a tour's shootout, made when the tie was recorded
     if not isinstance(tokens, dict):
         return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
     base = str(request.base_url).rstrip("/")
@@ -316,9 +322,40 @@ async def report_page(request: Request) -> Response:
         "quiz/report.html",
         report=owner.logic.report(),
         room_id=request.path_params["room_id"],
+        token=request.query_params.get("token", ""),
+        print_view=request.query_params.get("print") == "1",
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
+
+
+async def report_csv(request: Request) -> Response:
+    """The report as CSV: one row per question with the chooser, the outcome, the presses with their times from the
+    question's start (mm:ss.s), the rulings, the host's tools and the running score of every team."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _not_found(request)
+    if not await _may_see_report(request, owner):
+        return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
+    data = owner.logic.report()
+    teams = list(data.get("teams", []))
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host", *teams])
+    for q in data.get("questions", []):
+        presses = "; ".join(f"{p['team']} {format_clock(int(p.get('after_ms') or 0))}" for p in q["presses"])
+        rulings = "; ".join(
+            f"{r['team']} {'right' if r['correct'] else 'time' if r['timed_out'] else 'wrong'}" for r in q["rulings"]
+        )
+        host = "; ".join(" ".join(str(v) for k, v in h.items() if k != "at_ms" and v is not None) for h in q["host"])
+        running = q.get("running", {})
+        head = [q["number"], q.get("theme_name") or "", q.get("value") or "", q.get("chooser") or ""]
+        writer.writerow([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+    for a in data.get("audience", []):
+        writer.writerow(["", "", "", "", a["type"], a["person"], a.get("scope") or "", a.get("question") or ""])
+    name = request.path_params["room_id"]
+    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}-report.csv"'})  # fmt: skip
 
 
 async def report_json(request: Request) -> Response:
@@ -356,12 +393,58 @@ def _refused(refusal: Refusal, status_code: int) -> JSONResponse:
     return JSONResponse({"error": message["message"], **message}, status_code=status_code)
 
 
+LIST_FILTERS = ("all", "live", "finished", "tour", "archived")
+"""The games list's filters: ``all`` (not archived), being played, finished, games of a club tour, the archive."""
+
+
+def _listed(game: GameSummary, chosen: str, in_tours: set[str]) -> bool:
+    if chosen == "archived":
+        return game.archived
+    if chosen == "tour":
+        return game.id in in_tours
+    if game.archived:
+        return False
+    if chosen == "live":
+        return game.status != "finished"
+    return chosen != "finished" or game.status == "finished"
+
+
 async def quiz_list(request: Request) -> Response:
     services = services_of(request)
     games = await quiz_games(services.store, services.rooms)
+    in_tours: set[str] = set()
+    if services.quiz_tours is not None:
+        for ref in await services.quiz_tours.tours():
+            in_tours.update(link.room_id for link in ref.state.links)
+    chosen = request.query_params.get("filter", "all")
+    chosen = chosen if chosen in LIST_FILTERS else "all"
+    shown = [g for g in games if _listed(g, chosen, in_tours)]
     return render(
-        request, "quiz/list.html", games=games, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+        request,
+        "quiz/list.html",
+        games=shown,
+        filter=chosen,
+        filters=LIST_FILTERS,
+        in_tours=in_tours,
+        arbiter=auth.signed_in(request),
+        csrf=auth.csrf_token(request),
     )
+
+
+@auth.arbiter_only
+async def archive_quiz(request: Request) -> Response:
+    """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _not_found(request)
+    form = await request.form(max_files=0, max_fields=5)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    if auth.csrf_ok(request, fields.get("csrf")):
+        archived = fields.get("archived", "1") != "0"
+        phase = owner.logic.game.phase.value
+        if not archived or phase in ("finished", "draw"):
+            await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+    return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
 
 
 SERIAL_PORT = re.compile(r"/dev/[\w.+-]+(?:/[\w.+-]+)*|COM[0-9]{1,3}")
@@ -477,6 +560,10 @@ def client_strings() -> dict[str, str]:
         "reason": _("Reason for the record"),
         "all_answered": _("Everyone answered"),
         "decided": _("The shootout is decided"),
+        "warned": _("warned"),
+        "winner": _("Winner"),
+        "removed_game": _("removed until the end of the game"),
+        "removed_round": _("removed until the end of the round of games"),
     }
 
 
@@ -487,7 +574,9 @@ routes = [
     Route("/j/{code}", join),
     Route("/quiz/{room_id}/links", quiz_links),
     Route("/quiz/{room_id}/report", report_page),
+    Route("/quiz/{room_id}/report.csv", report_csv),
     Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
+    Route("/quiz/{room_id}/archive", archive_quiz, methods=["POST"]),
     Route("/api/quiz/{room_id}/report", report_json),
     Route("/quiz/{room_id}/host", _screen("host")),
     Route("/quiz/{room_id}/board", _screen("board")),

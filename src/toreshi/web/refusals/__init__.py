@@ -26,11 +26,11 @@ from types import ModuleType
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
 from toreshi.web.formatting import format_number
 from toreshi.web.i18n import current_language, gettext
-from toreshi.web.refusals import common, quiz, teams, togyz, tournament
+from toreshi.web.refusals import common, quiz, quiztour, teams, togyz, tournament
 
 log = logging.getLogger(__name__)
 
-MODULES: tuple[ModuleType, ...] = (common, togyz, tournament, quiz, teams)
+MODULES: tuple[ModuleType, ...] = (common, togyz, tournament, quiz, quiztour, teams)
 """Every module of messages; a room kind's module is added here."""
 
 _INDEX = re.compile(r"\[\d+\]")

@@ -39,6 +39,28 @@ def digest(view: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
 
+ADDED_HOST_TOOLS = ("score_corrected", "decision_reversed")
+"""Host tools the report lists per question since issue 15 (the old report had corrections only at its end)."""
+
+
+def old_shape(report: dict[str, Any]) -> Any:
+    """The report without what issue 15 added (the chooser, the running score, press times from the question's
+    start, the replaced question's replacement, the audience list): the rest must be what the old room wrote."""
+    shown = json.loads(json.dumps(report, ensure_ascii=False))
+    shown.pop("audience")
+    for question in shown["questions"]:
+        question.pop("chooser", None)
+        question.pop("running")
+        for press in question["presses"]:
+            press.pop("after_ms")
+        question["host"] = [h for h in question["host"] if h["type"] not in ADDED_HOST_TOOLS]
+        for tool in question["host"]:
+            if tool["type"] == "question_replaced":
+                tool.pop("theme")
+                tool.pop("reserve")
+    return shown
+
+
 def seen(room: QuizRoom, at: int) -> dict[str, str]:
     return {name: digest(room.view(actor, at)) for name, actor in VIEWERS.items()}
 
@@ -53,7 +75,7 @@ def test_an_old_log_replays_to_the_same_views_and_report(game: str) -> None:
             room.apply(Decided(entry["type"], entry["payload"]), entry["at_ms"])
         applied = step["events"]
         assert seen(room, step["at"]) == step["views"], (game, step["command"])
-    assert json.loads(json.dumps(room.report(), ensure_ascii=False)) == stored["report"]
+    assert old_shape(room.report()) == stored["report"]
 
 
 @pytest.mark.parametrize("game", sorted(LOGS))
@@ -82,4 +104,4 @@ def test_the_same_commands_decide_the_same_events_and_views(game: str) -> None:
         assert {key: value for key, value in EVENTS.encode(event).items() if key != "type"} == {
             key: value for key, value in entry["payload"].items() if key != "type"
         }
-    assert json.loads(json.dumps(room.report(), ensure_ascii=False)) == stored["report"]
+    assert old_shape(room.report()) == stored["report"]

@@ -12,13 +12,17 @@ from toreshi.quiz.events import (
     AnswerJudged,
     AnswerTimeExpired,
     AnswerTimeExtended,
+    AudienceSanctioned,
+    AudienceWarned,
     Buzzed,
     ClarificationRequested,
+    DecisionReversed,
     Event,
     PressCancelled,
     QuestionChosen,
     QuestionReplaced,
     ReserveQuestionChosen,
+    ScoreCorrected,
     TimeCalled,
 )
 from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
@@ -45,12 +49,30 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         )
 
     number = 0
+    corrections: dict[int, dict[str, int]] = {}
+    audience: list[Payload] = []
     for event, at in log:
         if isinstance(event, QuestionChosen | ReserveQuestionChosen):
             number += 1
             entry(number)["chosen_ms"] = at
+            entry(number)["chooser"] = event.team if isinstance(event, QuestionChosen) else None
+        elif isinstance(event, ScoreCorrected):
+            corrections.setdefault(number, {}).setdefault(event.team, 0)
+            corrections[number][event.team] += event.delta
+            if number:
+                entry(number)["host"].append({"type": event.type, "at_ms": at, "team": event.team,
+                                              "delta": event.delta, "reason": event.reason})  # fmt: skip
+        elif isinstance(event, AudienceWarned | AudienceSanctioned):
+            scope = event.scope.value if isinstance(event, AudienceSanctioned) else None
+            audience.append({"type": event.type, "person": event.person, "scope": scope, "at_ms": at,
+                             "question": number})  # fmt: skip
         elif isinstance(event, QuestionReplaced):
-            entry(number)["host"].append({"type": event.type, "at_ms": at, "reason": event.reason.value})
+            entry(number)["host"].append(
+                {"type": event.type, "at_ms": at, "reason": event.reason.value, "theme": event.theme,
+                 "reserve": event.reserve}
+            )  # fmt: skip
+        elif isinstance(event, DecisionReversed):
+            entry(event.question)["host"].append({"type": event.type, "at_ms": at, "team": event.team})
         elif isinstance(event, PressReceived):
             entry(number)["presses"].append(
                 {
@@ -58,6 +80,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                     "received_ms": event.received_ms,
                     "source": event.source,
                     "client_ms": event.client_ms,
+                    "after_ms": max(0, event.received_ms - int(entry(number).get("chosen_ms", event.received_ms))),
                 }
             )
         elif isinstance(event, BuzzDecided):
@@ -106,6 +129,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                 "outcome": None,
             }
         )
+    running = dict.fromkeys(game.teams, 0)
+    for n in sorted(questions):
+        for record in game.answers:
+            if record.question == n:
+                running[record.team] += record.points
+        for team, delta in corrections.get(n, {}).items():
+            running[team] += delta
+        questions[n]["running"] = dict(running)
     return {
         "kind": KIND,
         "title": state.title,
@@ -116,6 +147,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         "questions": [questions[n] for n in sorted(questions)],
         "corrections": [{"team": c.team, "delta": c.delta, "reason": c.reason} for c in game.corrections],
         "warnings": list(game.warnings),
+        "audience": audience,
     }
 
 

@@ -197,8 +197,34 @@ document.addEventListener("keydown", (event) => {
   act(command);
 });
 
+// Audience warnings and removals (SI-4.5): a person is warned first; a removal names the warned person.
+for (const button of document.querySelectorAll("[data-audience]")) {
+  button.addEventListener("click", () => {
+    const input = $(".q-audience-form input[name=person]");
+    const person = input.value.trim();
+    if (!person) return;
+    const kind = button.dataset.audience;
+    const sent = kind === "warn" ? send("warn", { person }) : send("sanction", { person, scope: kind });
+    sent.then(() => (input.value = ""));
+  });
+}
+
+function renderAudience() {
+  const list = $(".q-audience-list");
+  if (!list || !state) return;
+  const removed = new Map((state.sanctions || []).map((s) => [s.person, s.scope]));
+  list.replaceChildren(
+    ...(state.warnings || []).map((person) => {
+      const scope = removed.get(person);
+      const text = scope ? `${person} — ${t(scope === "round" ? "removed_round" : "removed_game")}` : `${person} — ${t("warned")}`;
+      return element("li", scope ? "q-removed" : "q-warned", text);
+    }),
+  );
+}
+
 const client = connect((newState) => {
   state = newState;
   render();
+  renderAudience();
 });
 animate(frame);

@@ -34,9 +34,13 @@ function render() {
   const last = state.last;
   noteClosed();
   const showQuestion = Boolean(current) || (last && state.status !== "finished" && justClosed());
-  grid.hidden = Boolean(showQuestion);
-  question.hidden = !showQuestion;
+  const finished = state.status === "finished" && screen !== "assistant";
+  const final = $(".q-final");
+  if (final) final.hidden = !finished;
+  grid.hidden = Boolean(showQuestion) || finished;
+  question.hidden = !showQuestion || finished;
   root.dataset.status = state.status;
+  if (finished) return renderFinal();
   if (!showQuestion) {
     renderGrid(grid, state);
     return;
@@ -59,6 +63,54 @@ function render() {
     big.hidden = true;
   }
   frame();
+}
+
+// The end of the game: the final scores best first, the winner and, in a tour, what the result means for each
+// team (who advances, who plays a shootout), asked of the tour until its result has arrived there.
+let tourAsked = 0;
+function renderFinal() {
+  const ranked = [...(state.teams || [])].sort((a, b) => b.score - a.score);
+  const top = ranked.length ? ranked[0].score : 0;
+  const winners = ranked.filter((team) => team.score === top).map((team) => team.name);
+  $(".q-winner").textContent = `${t("winner")}: ${winners.join(", ")}`;
+  $(".q-final-scores").replaceChildren(
+    ...ranked.map((team) => {
+      const item = element("li", "q-final-team");
+      item.dataset.team = team.name;
+      item.append(element("span", "q-team-title", team.name), element("span", "q-team-points", String(team.score)));
+      return item;
+    }),
+  );
+  askTour();
+}
+
+function askTour() {
+  if (tourAsked > 20) return;
+  tourAsked += 1;
+  fetch(`/api/quiz/${encodeURIComponent(config.room)}/tour`, { headers: { accept: "application/json" } })
+    .then((response) => (response.ok ? response.json() : null))
+    .then((data) => {
+      if (!data || !data.tour) return;
+      const entries = Object.entries(data.teams || {});
+      if (!entries.length) {
+        setTimeout(askTour, 1000);
+        return;
+      }
+      for (const [team, outcome] of entries) {
+        const item = document.querySelector(`.q-final-team[data-team="${CSS.escape(team)}"]`);
+        if (!item) continue;
+        item.dataset.outcome = outcome.code;
+        item.querySelector(".q-final-outcome")?.remove();
+        item.append(element("span", "q-final-outcome", outcome.text));
+      }
+      const tour = $(".q-final-tour");
+      tour.hidden = false;
+      tour.textContent = data.name;
+      if (entries.some(([, outcome]) => outcome.code === "waiting" || outcome.code === "shootout")) {
+        setTimeout(askTour, 3000);
+      }
+    })
+    .catch(() => setTimeout(askTour, 2000));
 }
 
 let closedAt = 0;

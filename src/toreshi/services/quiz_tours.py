@@ -1,0 +1,486 @@
+"""The club's «Своя игра» register and tours: teams that last across tours, tours as stored logs, their game rooms.
+
+Store-backed (``quiz_teams``, ``quiz_tours``, ``quiz_tour_events``, ``quiz_tour_packs``; revision 0007): a tour is
+an append-only log of the pure core's events (:mod:`toreshi.quiz.tour.core`), decided here under a per-tour lock
+and written at the next version (the primary key refuses a second writer); reading is the folded state, kept in
+memory and caught up from the log. Reading never writes.
+
+Game rooms are made by :func:`toreshi.services.quiz.create_quiz_room` with the tour's teams, a suggested assistant
+from a team not in the game (SI-4.1) and a board cut from the next unused themes of the tour's packs. When a quiz
+room ends, the rooms' ``on_finished`` hook (:meth:`QuizTourService.game_room_finished`) pushes its scores to its
+tour as the ``system`` actor; a tie across an advancing place then gets its shootout room at once (SI-2.2).
+:meth:`QuizTourService.reconcile` makes a push that could not be made (run at start-up and by the host's button).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import logging
+import secrets
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.exc import IntegrityError
+
+from toreshi.kit.core import Actor, Context
+from toreshi.kit.refusal import Refusal, Refused
+from toreshi.live.registry import RoomSource
+from toreshi.live.rooms.quiz import KIND as QUIZ_KIND
+from toreshi.live.rooms.quiz import QuizRoom
+from toreshi.quiz.board import QUESTIONS_PER_THEME
+from toreshi.quiz.events import Assistant
+from toreshi.quiz.formats import read_pack
+from toreshi.quiz.pack import Package, Round, Theme
+from toreshi.quiz.play.commands import CreateGame
+from toreshi.quiz.play.setup import setup_from_pack
+from toreshi.quiz.tour.codes import QuizTourCode
+from toreshi.quiz.tour.core import (
+    EVENTS,
+    HOST,
+    SYSTEM,
+    Command,
+    CreateTour,
+    Formula,
+    GameLink,
+    LinkGame,
+    PackInfo,
+    RecordResult,
+    TourState,
+    decide,
+    evolve,
+    read_event,
+    suggest_assistant,
+)
+from toreshi.quiz.tournament import LeagueRow, LeagueTable, Rating, TeamRatings
+from toreshi.services.quiz import GameLinks, create_quiz_room
+from toreshi.store import EventStore
+from toreshi.store.accounts import Accounts
+from toreshi.store.schema import quiz_teams, quiz_tour_events, quiz_tour_packs, quiz_tours
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ClubTeam", "QuizTeams", "QuizTourService", "RatingPoint", "TourRef", "UnknownTourError"]
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class UnknownTourError(LookupError):
+    """No tour with that id."""
+
+
+# --- the register --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClubTeam:
+    id: int
+    name: str
+    players: tuple[str, ...]
+    contact: str
+    active: bool
+
+
+class QuizTeams:
+    """The club's team register (lasts across tours)."""
+
+    def __init__(self, store: EventStore, clock: Callable[[], datetime] = utc_now) -> None:
+        self.engine = store.engine
+        self.clock = clock
+
+    async def all(self, *, active_only: bool = False) -> list[ClubTeam]:
+        query = select(quiz_teams).order_by(quiz_teams.c.name)
+        if active_only:
+            query = query.where(quiz_teams.c.active.is_(True))
+        async with self.engine.connect() as connection:
+            rows = (await connection.execute(query)).all()
+        return [ClubTeam(r.id, r.name, tuple(r.players), r.contact, bool(r.active)) for r in rows]
+
+    async def get(self, team_id: int) -> ClubTeam | None:
+        return next((t for t in await self.all() if t.id == team_id), None)
+
+    async def named(self, name: str) -> ClubTeam | None:
+        return next((t for t in await self.all() if t.name == name), None)
+
+    async def save(self, name: str, players: Sequence[str], contact: str, active: bool = True) -> tuple[int, bool]:
+        """Add a team, or update the one with this name; returns its id and whether it is new."""
+        name = " ".join(name.split())[:80]
+        cleaned = [" ".join(p.split())[:80] for p in players if p.strip()][:20]
+        values = {"players": cleaned, "contact": contact.strip()[:200], "active": active}
+        async with self.engine.begin() as connection:
+            found = (await connection.execute(select(quiz_teams.c.id).where(quiz_teams.c.name == name))).first()
+            if found is not None:
+                await connection.execute(update(quiz_teams).where(quiz_teams.c.id == found.id).values(**values))
+                return int(found.id), False
+            result = await connection.execute(insert(quiz_teams).values(name=name, created_at=self.clock(), **values))
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0]), True
+
+    async def set_active(self, team_id: int, active: bool) -> None:
+        async with self.engine.begin() as connection:
+            await connection.execute(update(quiz_teams).where(quiz_teams.c.id == team_id).values(active=active))
+
+    async def import_csv(self, text: str) -> tuple[int, int, list[int]]:
+        """Teams from CSV (a header ``name,players,contact,active``; players separated by ``;``): returns how many
+        were added, how many updated, and the line numbers skipped (no name)."""
+        added = updated = 0
+        skipped: list[int] = []
+        sample = text[:2048]
+        try:
+            dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
+        except csv.Error:
+            dialect = csv.excel
+        reader = csv.DictReader(io.StringIO(text), dialect=dialect)
+        for line, row in enumerate(reader, start=2):
+            fields = {(k or "").strip().lower(): (v or "").strip() for k, v in row.items() if isinstance(v, str)}
+            name = fields.get("name", "")
+            if not name:
+                skipped.append(line)
+                continue
+            players = fields.get("players", "").replace("|", ";").split(";")
+            active = fields.get("active", "yes").lower() not in ("0", "no", "false", "нет", "жоқ")
+            _, new = await self.save(name, players, fields.get("contact", ""), active)
+            added, updated = added + new, updated + (not new)
+        return added, updated, skipped
+
+
+# --- tours ---------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class TourRef:
+    id: str
+    state: TourState
+    created_at: datetime
+    host: str
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    tour: str
+    name: str
+    date: str
+    rating: Rating
+
+
+@dataclass
+class _Held:
+    state: TourState
+    version: int
+    created_at: datetime
+    host: str
+
+
+def playable_themes(package: Package) -> list[Theme]:
+    """A pack's themes a game can play (5 questions), in pack order: the pool tours cut games from."""
+    return [t for r in package.rounds for t in r.themes if len(t.questions) == QUESTIONS_PER_THEME]
+
+
+class QuizTourService:
+    """Tours over the store and the live rooms (attached after the rooms are made)."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        accounts: Accounts,
+        rooms: RoomSource | None = None,
+        clock: Callable[[], datetime] = utc_now,
+    ) -> None:
+        self.store = store
+        self.engine = store.engine
+        self.accounts = accounts
+        self._rooms = rooms
+        self.clock = clock
+        self.teams = QuizTeams(store, clock)
+        self._held: dict[str, _Held] = {}
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._pushes: set[asyncio.Task[None]] = set()
+        self._packs: dict[str, list[tuple[str, list[Theme]]]] = {}
+        self.links_shown: dict[str, GameLinks] = {}
+        """The latest rooms' secrets (join codes), for the host's page right after they were made."""
+
+    @property
+    def rooms(self) -> RoomSource:
+        if self._rooms is None:
+            raise RuntimeError("the tour service has no rooms yet (attach them first)")
+        return self._rooms
+
+    def attach(self, rooms: RoomSource) -> None:
+        self._rooms = rooms
+
+    def _lock(self, tour_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(tour_id, asyncio.Lock())
+
+    # --- reading ---------------------------------------------------------------------------------------------
+
+    async def _catch_up(self, tour_id: str) -> _Held:
+        held = self._held.get(tour_id)
+        async with self.engine.connect() as connection:
+            if held is None:
+                row = (await connection.execute(select(quiz_tours).where(quiz_tours.c.id == tour_id))).first()
+                if row is None:
+                    raise UnknownTourError(tour_id)
+                held = _Held(TourState(), 0, row.created_at, "")
+            rows = (
+                await connection.execute(
+                    select(quiz_tour_events)
+                    .where(quiz_tour_events.c.tour_id == tour_id, quiz_tour_events.c.version > held.version)
+                    .order_by(quiz_tour_events.c.version)
+                )
+            ).all()
+        held = self._held.setdefault(tour_id, held)
+        for row in rows:  # no await in this loop: a reader that fetched the same rows meanwhile skips them here
+            if row.version <= held.version:
+                continue
+            held.state = evolve(held.state, read_event(row.payload))
+            held.version = int(row.version)
+            if held.version == 1:
+                held.host = row.by
+        self._held[tour_id] = held
+        return held
+
+    async def state(self, tour_id: str) -> TourState:
+        return (await self._catch_up(tour_id)).state
+
+    async def tours(self) -> list[TourRef]:
+        """Every tour, by date then creation."""
+        async with self.engine.connect() as connection:
+            ids = [r.id for r in (await connection.execute(select(quiz_tours.c.id))).all()]
+        found = []
+        for tour_id in ids:
+            held = await self._catch_up(tour_id)
+            found.append(TourRef(tour_id, held.state, held.created_at, held.host))
+        return sorted(found, key=lambda t: (t.state.date, t.created_at))
+
+    # --- deciding --------------------------------------------------------------------------------------------
+
+    async def command(self, tour_id: str, command: Command, by: str, role: str = HOST) -> TourState:
+        """Decide and persist one command (raises :class:`Refused`); returns the new state."""
+        async with self._lock(tour_id):
+            for _attempt in range(3):
+                held = await self._catch_up(tour_id)
+                context = Context(Actor(role, by), 0, secrets.SystemRandom(), {"at": self.clock().isoformat()})
+                result = decide(held.state, command, context)
+                if isinstance(result, Refusal):
+                    raise Refused(result)
+                try:
+                    async with self.engine.begin() as connection:
+                        for offset, event in enumerate(result, start=1):
+                            await connection.execute(
+                                insert(quiz_tour_events).values(
+                                    tour_id=tour_id, version=held.version + offset, type=event.type,
+                                    payload=EVENTS.encode(event), created_at=self.clock(), by=by[:80],
+                                )
+                            )  # fmt: skip
+                except IntegrityError:  # another instance wrote first: catch up and decide again
+                    continue
+                return (await self._catch_up(tour_id)).state
+            raise RuntimeError(f"tour {tour_id}: the log kept moving")
+
+    async def create(
+        self, by: str, name: str, date: str, teams: Sequence[str], packs: Sequence[tuple[str, bytes]], formula: Formula
+    ) -> str:
+        """A new tour with its packs (read here: a pack that cannot be read is refused); returns its id."""
+        infos = []
+        for pack_name, data in packs:
+            package = read_pack(data, name=pack_name)
+            infos.append(PackInfo((package.name or pack_name)[:200], len(playable_themes(package))))
+        command = CreateTour(name, date, tuple(teams), tuple(infos), formula)
+        problem = decide(TourState(), command, Context(Actor(HOST, by), 0))
+        if isinstance(problem, Refusal):
+            raise Refused(problem)
+        tour_id = f"qt-{secrets.token_hex(5)}"
+        async with self.engine.begin() as connection:
+            await connection.execute(insert(quiz_tours).values(id=tour_id, created_at=self.clock()))
+            for number, (pack_name, data) in enumerate(packs):
+                await connection.execute(
+                    insert(quiz_tour_packs).values(tour_id=tour_id, number=number, name=pack_name[:200], data=data)
+                )
+        await self.command(tour_id, command, by)
+        return tour_id
+
+    async def _pool(self, tour_id: str) -> list[Theme]:
+        if tour_id not in self._packs:
+            async with self.engine.connect() as connection:
+                rows = (
+                    await connection.execute(
+                        select(quiz_tour_packs)
+                        .where(quiz_tour_packs.c.tour_id == tour_id)
+                        .order_by(quiz_tour_packs.c.number)
+                    )
+                ).all()
+            self._packs[tour_id] = [(r.name, playable_themes(read_pack(r.data, name=r.name))) for r in rows]
+        return [t for _, themes in self._packs[tour_id] for t in themes]
+
+    async def _assistant(self, team: str) -> Assistant | None:
+        if not team:
+            return None
+        found = await self.teams.named(team)
+        person = found.players[0] if found is not None and found.players else team
+        return Assistant(person, team)
+
+    async def create_rooms(self, tour_id: str, by: str) -> list[GameLinks]:
+        """A room for every game of the current stage and every pending shootout that has none (SI-2.2)."""
+        made: list[GameLinks] = []
+        async with self._lock(tour_id):
+            held = await self._catch_up(tour_id)
+        state = held.state
+        for game in state.games_to_link():
+            teams = state.tour.stages[-1].games[game]
+            made.append(await self._make_room(tour_id, by, state, game, teams, shootout=False))
+            state = await self.state(tour_id)
+        for need in state.shootouts_to_link():
+            game = -1 if need.game is None else need.game
+            made.append(await self._make_room(tour_id, by, state, game, need.tie.teams, shootout=True))
+            state = await self.state(tour_id)
+        for links in made:
+            self.links_shown[links.room_id] = links
+        return made
+
+    async def _make_room(
+        self, tour_id: str, by: str, state: TourState, game: int, teams: tuple[str, ...], *, shootout: bool
+    ) -> GameLinks:
+        kind = state.kind_to_link(shootout)
+        start, count = state.allotment(kind)
+        pool = await self._pool(tour_id)
+        if start + count > len(pool):
+            raise Refused(Refusal(QuizTourCode.PACKS_EXHAUSTED, {"needed": count, "left": max(0, len(pool) - start)}))
+        assistant_team = suggest_assistant(state, teams)
+        package = Package(state.name, (Round(state.name, tuple(pool[start : start + count])),))
+        cuts: tuple[int, ...] = ()
+        if shootout:
+            need = next(n for n in state.shootouts_to_link() if n.tie.teams == teams)
+            cuts = need.tie.cuts
+        setup, notes = setup_from_pack(
+            package, kind=kind, teams=teams, assistant=await self._assistant(assistant_team),
+            advancing=cuts[0] if cuts else 1,
+        )  # fmt: skip
+        if cuts:
+            setup = replace(setup, shootout_cuts=cuts)
+        stage = state.stage_index + 1
+        title = f"{state.name} · {stage}.{game + 1}" if game >= 0 else f"{state.name} · {stage}"
+        create = CreateGame(
+            setup, title=title[:100], notes=notes, keys={str(i): t for i, t in enumerate(teams, start=1)},
+            buttons={str(i): t for i, t in enumerate(teams, start=1)},
+        )  # fmt: skip
+        links = await create_quiz_room(self.store, self.accounts, self.rooms, by or "host", create)
+        link = LinkGame(links.room_id, state.stage_index, game, start, assistant_team, shootout, teams)
+        await self.command(tour_id, link, by)
+        return links
+
+    # --- results pushed from the rooms' ends ------------------------------------------------------------------
+
+    def game_room_finished(self, room_id: str, kind: str) -> None:
+        """The rooms' ``on_finished`` hook: a quiz room ended; its scores go to its tour in the background."""
+        if kind != QUIZ_KIND:
+            return
+        task = asyncio.get_running_loop().create_task(self._push_logged(room_id))
+        self._pushes.add(task)
+        task.add_done_callback(self._pushes.discard)
+
+    async def settled(self) -> None:
+        while self._pushes:
+            await asyncio.gather(*self._pushes, return_exceptions=True)
+
+    async def _push_logged(self, room_id: str) -> None:
+        try:
+            await self.push_result(room_id)
+        except Exception:  # reconcile makes the push later; the room's command has its answer
+            log.exception("the result of quiz room %s could not be pushed to its tour", room_id)
+
+    async def tour_of(self, room_id: str) -> str | None:
+        for ref in await self.tours():
+            if ref.state.link(room_id) is not None:
+                return ref.id
+        return None
+
+    async def push_result(self, room_id: str) -> bool:
+        """Record the finished room's scores in its tour and make the shootouts that result calls for."""
+        tour_id = await self.tour_of(room_id)
+        if tour_id is None:
+            return False
+        state = await self.state(tour_id)
+        link = state.link(room_id)
+        if link is None or link.scores is not None:
+            return False
+        owner = await self.rooms.get(room_id, QUIZ_KIND)
+        logic = owner.logic
+        if not isinstance(logic, QuizRoom) or not logic.is_finished():
+            return False
+        await self.command(tour_id, RecordResult(room_id, logic.game.scores), "", role=SYSTEM)
+        state = await self.state(tour_id)
+        if state.shootouts_to_link():
+            held = self._held[tour_id]
+            await self.create_rooms(tour_id, held.host)
+        return True
+
+    async def reconcile(self, tour_id: str) -> int:
+        """Push every finished linked room's result that its tour lacks; returns how many."""
+        state = await self.state(tour_id)
+        pushed = 0
+        for link in state.links:
+            if link.scores is None and await self.push_result(link.room_id):
+                pushed += 1
+        return pushed
+
+    # --- the club's tables --------------------------------------------------------------------------------------
+
+    async def finished_tours(self) -> list[TourRef]:
+        return [t for t in await self.tours() if t.state.finished]
+
+    async def league(self) -> tuple[LeagueTable, list[TourRef]]:
+        """The league table over the finished tours (SI-5)."""
+        table = LeagueTable()
+        done = await self.finished_tours()
+        for ref in done:
+            table = table.add(replace(ref.state.tour, name=ref.id))
+        return table, done
+
+    async def ratings(self) -> tuple[TeamRatings, dict[str, list[RatingPoint]]]:
+        """Team ratings (OpenSkill, SI-5) after every finished tour, and each team's history."""
+        ratings = TeamRatings()
+        history: dict[str, list[RatingPoint]] = {}
+        for ref in await self.finished_tours():
+            ratings = ratings.rate_tour(ref.state.tour)
+            for team in ref.state.tour.teams:
+                history.setdefault(team, []).append(
+                    RatingPoint(ref.id, ref.state.name, ref.state.date, ratings.get(team))
+                )
+        return ratings, history
+
+    async def rating_order(self) -> list[str]:
+        """Teams best first by their current rating (seeding by rating)."""
+        ratings, _ = await self.ratings()
+        return [team for team, _ in ratings.table()]
+
+    async def team_record(self, name: str) -> dict[str, Any]:
+        """A team's games, tours (with its place), league row and rating history."""
+        games: list[tuple[TourRef, GameLink]] = []
+        tours: list[tuple[TourRef, int | None]] = []
+        for ref in await self.tours():
+            if name not in ref.state.teams:
+                continue
+            place = None
+            if ref.state.finished:
+                start = 1
+                for group in ref.state.tour.final_places():
+                    if name in group:
+                        place = start
+                    start += len(group)
+            tours.append((ref, place))
+            games.extend((ref, link) for link in ref.state.links if name in link.teams)
+        table, _ = await self.league()
+        row: LeagueRow | None = next((r for r in table.rows() if r.team == name), None)
+        _, history = await self.ratings()
+        return {"games": games, "tours": tours, "league": row, "history": history.get(name, [])}
+
+
+def scores_text(scores: Mapping[str, int] | None) -> str:
+    return "" if scores is None else ", ".join(f"{t} {s}" for t, s in scores.items())
