@@ -101,6 +101,13 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}"): PUBLIC,
     ("GET", "/tournaments/{tid}/settings"): PUBLIC,
     ("GET", "/tournaments/{tid}/forbidden"): PUBLIC,
+    ("GET", "/teams"): PUBLIC,
+    ("POST", "/teams/new"): ARBITER,
+    ("GET", "/teams/{tid}"): PUBLIC,
+    ("GET", "/teams/{tid}/standings"): PUBLIC,
+    ("GET", "/teams/{tid}/audit"): PUBLIC,
+    ("GET", "/teams/{tid}/export/{what}"): PUBLIC,
+    ("POST", "/teams/{tid}/do/{action}"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
@@ -169,6 +176,9 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
                      "team": ["Алтын", "Барыс"]}  # fmt: skip
         made = arbiter.post("/quiz/tours/new", data=tour_form, files=[pack], follow_redirects=False)
         tour_id = made.headers["location"].split("/")[-1]
+        made = arbiter.post("/teams/new", data={"csrf": csrf, "name": "Командалар кубогы", "system": "round_robin"},
+                            follow_redirects=False)  # fmt: skip
+        teams_id = made.headers["location"].split("/")[-1]
         clients = {"arbiter": arbiter}
         for number, visitor in enumerate(VISITORS[:-1], start=10):
             # Each visitor from its own address: the made-up tokens of one do not count against another.
@@ -184,8 +194,9 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         }
         # The table reissues Black's link ("role"): no visitor holds that one.
         params = {"room_id": game, "code": "ABCD-EFGHJ", "tid": tid, "number": "1", "format": "trf", "action": "seed",
-                  "role": "black", "tour_id": tour_id, "team_id": "1", "fmt": "csv"}  # fmt: skip
-        yield World(clients, tokens, {**params, "quiz": quiz})
+                  "role": "black", "tour_id": tour_id, "team_id": "1", "fmt": "csv",
+                  "what": "standings.csv"}  # fmt: skip
+        yield World(clients, tokens, {**params, "quiz": quiz, "teams": teams_id})
 
 
 def app_routes(world: World) -> set[tuple[str, str]]:
@@ -206,6 +217,9 @@ def _url(world: World, path: str, visitor: str) -> str:
     params = dict(world.params)
     if "/quiz/" in path or path.startswith("/api/quiz/"):
         params["room_id"] = world.params["quiz"]
+    if path.startswith("/teams/"):
+        params["tid"] = world.params["teams"]
+        params["action"] = "pair"  # refused before the teams register: what matters is who may try
     url = path.format(**params)
     kind = "quiz" if "/quiz" in path else "tournament" if "/tournaments/" in path else "togyz"
     token = world.tokens[visitor].get(kind)
