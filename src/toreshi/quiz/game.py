@@ -534,7 +534,9 @@ class GameState:
     def _start_question(self, at_ms: int, theme: int | None, value: int, question: BoardQuestion) -> GameState:
         setup = self._setup
         total: int | None = None
-        if setup.reading is ReadingMode.SIMULATED:
+        if setup.reading is ReadingMode.SIMULATED and not question.waits_for_media:
+            # A question whose audio or video must finish first is not timed by its text: the projector says when
+            # the media has ended (or the host does), and the press window opens then (SIGame's waitForFinish).
             total = -(-len(question.text) * 1000 // setup.chars_per_second)
         current = CurrentQuestion(
             number=len(self.played) + 1,

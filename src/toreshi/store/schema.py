@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -169,4 +170,15 @@ sessions = Table(
     # The last request seen: sessions idle for longer than the limit are gone.
     Column("seen_at", UTCDateTime, nullable=False),
     Index("ix_sessions_seen_at", "seen_at"),
+)
+
+quiz_packs = Table(
+    "quiz_packs",
+    metadata,
+    # A random id while the host sets the game up (picks questions); the room once the game is created.
+    Column("id", String(64), primary_key=True),
+    Column("room_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), nullable=True, unique=True),
+    # The pack as uploaded (a .siq is a ZIP archive; its own limits were checked when it was read).
+    Column("data", LargeBinary, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
 )

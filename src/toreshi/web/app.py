@@ -30,7 +30,16 @@ from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
-from toreshi.web import broadcast_pages, exports, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
+from toreshi.web import (
+    broadcast_pages,
+    exports,
+    pages,
+    quiz_media,
+    quiz_pages,
+    replay_pages,
+    rooms_api,
+    tournament_pages,
+)
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -116,6 +125,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *pages.routes,
         *replay_pages.routes,
         *exports.routes,
+        *quiz_media.routes,
         *quiz_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,

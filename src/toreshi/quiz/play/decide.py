@@ -41,7 +41,7 @@ from toreshi.quiz.events import (
     ThemeAnnounced,
     ThemeStruck,
 )
-from toreshi.quiz.game import GameState
+from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play import presses
 from toreshi.quiz.play.commands import (
     MAX_KEY,
@@ -60,6 +60,8 @@ from toreshi.quiz.play.commands import (
     Key,
     KeyMap,
     MapKeys,
+    Media,
+    MediaFinished,
     Press,
     Replace,
     RequestScore,
@@ -74,7 +76,7 @@ from toreshi.quiz.play.commands import (
     Warn,
     Wrong,
 )
-from toreshi.quiz.play.events import KeysMapped, LinkMeasured, QuizCreated
+from toreshi.quiz.play.events import KeysMapped, LinkMeasured, MediaControlled, QuizCreated
 from toreshi.quiz.play.state import PlayState, checked
 
 __all__ = ["decide"]
@@ -121,6 +123,10 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons)]
+        case Media():
+            return _media(state, command, now)
+        case MediaFinished():
+            return _media_finished(state, command, now)
         case RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
@@ -143,6 +149,35 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
         buttons=_key_map(command.buttons, teams),
     )
     return [created]
+
+
+def _media(state: PlayState, command: Media, now: int) -> Sequence[Event]:
+    """The host's media control: only while a question with audio or video is on (or just over, for its answer)."""
+    game = state.game.at(now)
+    question = game.current.question if game.current is not None else None
+    number = state.question_number
+    if question is None and game.played and game.phase is not Phase.FINISHED:
+        question = game.played[-1].question  # its answer's media, shown after the question
+    if question is None or not any(item.playable for item in (*question.items, *question.answer_items)):
+        raise Refused(QuizCode.NO_MEDIA)
+    return [MediaControlled(now, number, command.action)]
+
+
+def _media_finished(state: PlayState, command: MediaFinished, now: int) -> Sequence[Event]:
+    """The projector's report that the question's media has ended opens the press window (waitForFinish)."""
+    game = state.game.at(now)
+    current = game.current
+    if (
+        current is None
+        or current.number != command.question
+        or game.phase is not Phase.READING
+        or current.reading_since_ms is None
+        or current.reading_total_ms is not None
+        or not current.question.waits_for_media
+        or state.pending
+    ):
+        return []  # stale or not waiting: nothing to open
+    return checked(state.game, [ReadingFinished(now)])
 
 
 def _key_map(mapping: KeyMap, teams: Sequence[str]) -> dict[str, str]:

@@ -23,6 +23,8 @@ from toreshi.quiz.play.commands import (
     FinishReading,
     Key,
     MapKeys,
+    Media,
+    MediaAction,
     Press,
     Replace,
     RequestScore,
@@ -84,6 +86,7 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         AnnounceScore(),
         RequestScore(teams[0]),
         MapKeys(),
+        Media(MediaAction.PLAY),
     ]
     if state.keys:
         found.append(Key(next(iter(state.keys))))

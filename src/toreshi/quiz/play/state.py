@@ -18,6 +18,7 @@ from toreshi.quiz.play.events import (
     BuzzDecided,
     KeysMapped,
     LinkMeasured,
+    MediaControlled,
     PressLate,
     PressReceived,
     QuizCreated,
@@ -81,6 +82,10 @@ class PlayState:
     decision: BuzzDecided | None = None
     late: tuple[PressLate, ...] = ()
     """The late presses of the latest question (one per team and reason)."""
+    media: MediaControlled | None = None
+    """The host's latest play, pause or replay of a question's media on the projector."""
+    media_count: int = 0
+    """How many times the host has controlled media (a projector acts on each new one once)."""
 
     @property
     def created(self) -> bool:
@@ -142,6 +147,8 @@ def evolve(state: PlayState, event: Event) -> PlayState:
         )
     if isinstance(event, KeysMapped):
         return replace(state, keys=event.keys, buttons=event.buttons)
+    if isinstance(event, MediaControlled):
+        return replace(state, media=event, media_count=state.media_count + 1)
     if isinstance(event, LinkMeasured):
         return replace(state, syncs={**state.syncs, event.team: event.sync})
     if isinstance(event, PressReceived):
