@@ -14,8 +14,7 @@ from starlette.testclient import TestClient
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
-from .test_quiz_pages import TEAMS, create_quiz, sign_in
+from .test_quiz_pages import create_quiz, sign_in
 
 
 @pytest.fixture
@@ -29,7 +28,7 @@ def siq(shared_data: Path, name: str) -> Path:
 
 
 def hidden(page: str) -> dict[str, str]:
-    return {name: value for name, value in re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page)}
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)">', page))
 
 
 def checked(page: str, name: str) -> list[str]:

@@ -297,14 +297,18 @@ class MediaAction(StrEnum):
     PLAY = "play"
     PAUSE = "pause"
     REPLAY = "replay"
+    VOLUME = "volume"
+    """The projector's volume (its sounds and the pack's media), ``level`` 0 (mute) to 100."""
 
 
 @dataclass(frozen=True, slots=True)
 class Media:
-    """The host plays, pauses or replays the question's media on the projector (SIGame's host controls)."""
+    """The host plays, pauses or replays the question's media on the projector (SIGame's host controls), or sets
+    the projector's volume."""
 
     type: ClassVar[str] = "media"
     action: MediaAction
+    level: int = field(default=80, metadata=spec(minimum=0, maximum=100))
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,6 +61,7 @@ from toreshi.quiz.play.commands import (
     KeyMap,
     MapKeys,
     Media,
+    MediaAction,
     MediaFinished,
     Press,
     Replace,
@@ -154,8 +155,10 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
 def _media(state: PlayState, command: Media, now: int) -> Sequence[Event]:
     """The host's media control: only while a question with audio or video is on (or just over, for its answer)."""
     game = state.game.at(now)
-    question = game.current.question if game.current is not None else None
     number = state.question_number
+    if command.action is MediaAction.VOLUME:
+        return [MediaControlled(now, number, command.action, command.level)]
+    question = game.current.question if game.current is not None else None
     if question is None and game.played and game.phase is not Phase.FINISHED:
         question = game.played[-1].question  # its answer's media, shown after the question
     if question is None or not any(item.playable for item in (*question.items, *question.answer_items)):

@@ -142,6 +142,7 @@ class MediaControlled(Event):
     type: ClassVar[str] = "media_controlled"
     question: int
     action: MediaAction
+    level: int = 80
 
 
 ROOM_EVENT_TYPES: tuple[type[Event], ...] = (

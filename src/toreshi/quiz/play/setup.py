@@ -200,7 +200,8 @@ def default_picks(package: Package) -> dict[tuple[int, int], tuple[int, ...]]:
 def apply_picks(package: Package, rounds: Collection[int], picks: Mapping[tuple[int, int], Sequence[int]]) -> Package:
     """The pack cut to what the host picked: only ``rounds`` (0-based), and in each of their themes the picked
     questions (indexes), in pack order, five to a board theme (10 picked make two themes, «Name» and «Name (2)»).
-    A theme with nothing picked is not played, nor a round with no theme left. Raises :class:`Refused` for a count that is not a multiple of 5."""
+    A theme with nothing picked is not played, nor a round with no theme left. Raises :class:`Refused` for a
+    count that is not a multiple of 5."""
     if not rounds:
         raise Refused(QuizCode.NO_ROUND_PICKED)
     kept: list[Round] = []

@@ -205,6 +205,7 @@ def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payl
         "media": None
         if state.media is None
         else {"question": state.media.question, "action": state.media.action.value, "count": state.media_count},
+        "volume": state.volume,
         "at": now,
     }
     if host:
