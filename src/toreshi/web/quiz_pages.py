@@ -602,6 +602,18 @@ def client_strings() -> dict[str, str]:
         "reason": _("Reason for the record"),
         "all_answered": _("Everyone answered"),
         "decided": _("The shootout is decided"),
+        "spoken": _("Say aloud"),
+        "external_media": _("A link outside the pack: not shown (the screens load nothing from other sites)"),
+        "html_item": _("A page of the pack"),
+        "media_playing": _("Media playing"),
+        "lamp_pressed": _("Pressed"),
+        "lamp_answering": _("Answering"),
+        "lamp_locked": _("Already answered"),
+        "lamp_late": _("Too late"),
+        "pack_type": _("SIGame question type"),
+        "played_ordinary": _("played as an ordinary question"),
+        "mute": _("Mute"),
+        "unmute": _("Sound on"),
     }
 
 

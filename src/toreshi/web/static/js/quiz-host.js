@@ -14,9 +14,45 @@ import {
   statusText,
   t,
 } from "./quiz-common.js";
+import { MediaStage } from "./quiz-media.js";
 
 let state = null;
 let noticeTimer = null;
+const preview = new MediaStage($(".q-media"), config, { preview: true, texts: t });
+const answerPreview = new MediaStage($(".q-answer-media"), config, { preview: true, texts: t });
+let volumeBeforeMute = 80;
+
+for (const button of root.querySelectorAll("[data-media]")) {
+  button.addEventListener("click", () => send("media", { action: button.dataset.media }));
+}
+$(".q-volume").addEventListener("change", (event) => {
+  send("media", { action: "volume", level: Number(event.target.value) });
+});
+$(".q-mute").addEventListener("click", () => {
+  const level = state ? state.volume ?? 80 : 80;
+  if (level > 0) volumeBeforeMute = level;
+  send("media", { action: "volume", level: level > 0 ? 0 : volumeBeforeMute || 80 });
+});
+
+function renderMedia(current) {
+  // The question's items as the host sees them: spoken lines to say, thumbnails, players with their durations.
+  const kind = $(".q-kind");
+  kind.hidden = !(current && current.kind);
+  kind.textContent = current && current.kind ? `${t("pack_type")}: ${current.kind} — ${t("played_ordinary")}` : "";
+  if (current) {
+    preview.render(current.items, `q:${current.number}`);
+    answerPreview.render(current.answer_items, `a:${current.number}`);
+  } else {
+    preview.render([], null);
+    answerPreview.render([], null);
+  }
+  $(".q-media-buttons").hidden = !state.can.includes("media");
+  $(".q-media-wait").hidden = !(current && current.waits && state.status === "reading");
+  const volume = state.volume ?? 80;
+  const slider = $(".q-volume");
+  if (document.activeElement !== slider) slider.value = String(volume);
+  $(".q-mute").textContent = volume === 0 ? t("unmute") : t("mute");
+}
 
 function send(type, data = {}) {
   return client.command(type, data).catch((refusal) => notice(`${t("refused")} ${refusal.message || refusal.code}`));
@@ -92,6 +128,7 @@ function render() {
   $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
   $(".q-value").textContent = current ? String(current.value) : "";
   $(".q-text").textContent = current ? current.text : t("no_question");
+  renderMedia(current);
   $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
   $(".q-comment").textContent = current ? current.comment || "—" : "";
   $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
@@ -156,6 +193,7 @@ function seconds(ms) {
 
 function frame() {
   if (!state) return;
+  $(".q-status").textContent = statusText(state, client.roomNow());
   const timer = countdown(state, client.roomNow());
   renderBar($(".q-bar"), timer);
   $(".q-timer").textContent = timer ? seconds(timer.left) : "";
