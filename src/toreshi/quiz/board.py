@@ -100,11 +100,11 @@ class BoardQuestion:
     answers: tuple[str, ...] = field(default=(), metadata=spec(max_length=MAX_SHORT_TEXT, multiline=True))
     source_price: int = 0
     empty: bool = False
-    items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS))
+    items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS, omit_default=True))
     """The question's content items in order (empty for a question of screen text only: ``text`` is all of it)."""
-    answer_items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS))
+    answer_items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS, omit_default=True))
     """What is shown as the right answer (an image, a sound) at «время» or after a right answer."""
-    kind: str = field(default="", metadata=spec(max_length=MAX_SHORT_TEXT))
+    kind: str = field(default="", metadata=spec(max_length=MAX_SHORT_TEXT, omit_default=True))
     """The SIGame type the pack gave (``stake``, ``secret``, ``noRisk``, ``forAll``, a custom name); the club's
     regulation has no such rules, so it is played as an ordinary question and the host is told which it was."""
 

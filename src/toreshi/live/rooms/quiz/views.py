@@ -28,6 +28,7 @@ from toreshi.quiz.play.state import PlayState, opening_ms
 __all__ = ["Views", "buzzer_state", "origin_of", "theme_name"]
 
 _NO_NOTE = Note()
+DEFAULT_VOLUME = 80
 _CACHED = 8
 """Views kept per room: a few moments (the event's, a snapshot's) of one state."""
 
@@ -202,12 +203,17 @@ def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payl
         "warnings": list(game.warnings),
         "sanctions": [{"person": p, "scope": s.value} for p, s in game.sanctions],
         "played": len(game.played),
-        "media": None
-        if state.media is None
-        else {"question": state.media.question, "action": state.media.action.value, "count": state.media_count},
-        "volume": state.volume,
         "at": now,
     }
+    # Only a game that used them carries the host's media controls and the projector's volume.
+    if state.media is not None:
+        view["media"] = {
+            "question": state.media.question,
+            "action": state.media.action.value,
+            "count": state.media_count,
+        }
+    if state.volume != DEFAULT_VOLUME:
+        view["volume"] = state.volume
     if host:
         view["host"] = _host_part(state, game)
     return view
@@ -284,12 +290,17 @@ def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Pa
         "answer_deadline": current.answer_deadline_ms,
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending),
-        "items": _items(key, "q", current.question.items, host),
-        "waits": current.question.waits_for_media,
     }
+    question = current.question
+    # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
+    if question.items:
+        shown["items"] = _items(key, "q", question.items, host)
+        shown["waits"] = question.waits_for_media
+    if host and question.kind:
+        shown["kind"] = question.kind
+    if host and question.answer_items:
+        shown["answer_items"] = _items(key, "a", question.answer_items, host)
     if host:
-        shown["kind"] = current.question.kind
-        shown["answer_items"] = _items(key, "a", current.question.answer_items, host)
         note = _note(state, origin, current.value, reserve)
         shown["answers"] = list(current.question.answers)
         shown["comment"] = note.comment
@@ -322,9 +333,9 @@ def _last_view(state: PlayState, game: GameState, host: bool) -> Payload | None:
             for r in game.answers
             if r.question == played.number and not r.void
         ],
-        "items": _items(cell_key(origin, played.value, reserve), "q", played.question.items, host),
-        "answer_items": _items(cell_key(origin, played.value, reserve), "a", played.question.answer_items, host),
     }
+    if played.question.answer_items:
+        shown["answer_items"] = _items(cell_key(origin, played.value, reserve), "a", played.question.answer_items, host)
     if host:
         note = _note(state, origin, played.value, reserve)
         shown["comment"] = note.comment
