@@ -5,12 +5,14 @@
 import {
   $,
   animate,
+  config,
   connect,
   countdown,
   element,
   renderBar,
   renderGrid,
   renderTeams,
+  root,
   statusText,
   t,
 } from "./quiz-common.js";
