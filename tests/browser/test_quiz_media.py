@@ -133,6 +133,7 @@ def test_sigame_test_new_plays_every_kind_of_item_on_the_projector(
     expect(host.locator(".q-media .placement-replic")).to_contain_text("Устный комментарий")
     expect(projector.locator("body")).not_to_contain_text("Устный комментарий")
     keep(projector, "quiz-media-image-1920")
+    keep(host, "quiz-media-host-preview")
     host.keyboard.press(" ")
     answer(host, "2")
 
@@ -163,12 +164,14 @@ def test_sigame_test_new_plays_every_kind_of_item_on_the_projector(
     keep(projector, "quiz-media-video-1920")
     host.keyboard.press("2")
     status(host, f"Answering: {TEAMS[1]}")
+    expect(projector.locator("#quiz")).to_have_attribute("data-sound", "press:1")  # the second team's tone
     projector.wait_for_function("() => document.querySelector('.q-media video').paused")
     expect(projector.locator(".q-lamp.lamp-answering")).to_have_count(1)
     expect(projector.locator(".q-countdown")).to_have_text(re.compile(r"^[1-5]$"))
     keep(projector, "quiz-media-lamps-1920")
     host.keyboard.press("Enter")
     expect(host.locator(".q-status")).to_contain_text("chooses")
+    expect(projector.locator("#quiz")).to_have_attribute("data-sound", "right")
 
     # 5: an HTML item, in a frame with every sandbox restriction, served with a CSP that allows no script.
     choose(host, 5)

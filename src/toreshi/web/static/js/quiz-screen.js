@@ -170,9 +170,12 @@ function sound(info) {
   if (!sounds || !info || info.snapshot || !info.event) return;
   const event = info.event;
   const seat = Math.max(0, (state.teams || []).findIndex((team) => team.name === event.team));
-  if (event.type === "press_received") sounds.play("press", seat);
-  else if (event.type === "answer_judged") sounds.play(event.correct ? "right" : "wrong");
-  else if (SOUND_OF[event.type]) sounds.play(SOUND_OF[event.type]);
+  let kind = null;
+  if (event.type === "press_received") kind = "press";
+  else if (event.type === "answer_judged") kind = event.correct ? "right" : "wrong";
+  else kind = SOUND_OF[event.type] || null;
+  // The last sound played, on the page (what a test, or a curious technician, can read).
+  if (kind && sounds.play(kind, seat)) root.dataset.sound = kind === "press" ? `press:${seat}` : kind;
 }
 
 function renderAssistant() {
