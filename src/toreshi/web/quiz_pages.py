@@ -16,6 +16,7 @@ import asyncio
 import json
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from babel import numbers, units
 from starlette.datastructures import UploadFile
@@ -408,6 +409,7 @@ def _screen(screen: str) -> Any:
             title=owner.logic.title if isinstance(owner.logic, QuizRoom) else "",
             config=json.dumps(config, ensure_ascii=False).replace("</", "<\\/"),
             serial=serial_status(request, room_id) if screen == "host" else None,
+            serial_error=_serial_error(request) if screen == "host" else "",
             arbiter=auth.signed_in(request),
             csrf=auth.csrf_token(request),
         )
@@ -510,6 +512,17 @@ def serial_status(request: Request, room_id: str) -> dict[str, Any] | None:
     return {"port": buttons.url, "presses": buttons.presses, "bad_lines": buttons.bad_lines, "running": not task.done()}
 
 
+def _serial_error(request: Request) -> str:
+    """Why the serial port the host tried could not be connected (from the console's address), translated."""
+    reason = request.query_params.get("serial_error")
+    port = request.query_params.get("port", "")[:80]
+    if reason == "name":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_NAME))
+    if reason == "unavailable":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_UNAVAILABLE, port=port))
+    return ""
+
+
 @auth.arbiter_only
 async def serial_buttons(request: Request) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
@@ -530,13 +543,17 @@ async def serial_buttons(request: Request) -> Response:
     port = fields.get("port", "").strip()
     if fields.get("action") == "disconnect" or not port:
         return RedirectResponse(target, status_code=303)
+    # A port that is not there sends the host back to the console with the reason in its language (not to a page of
+    # JSON): the console reads the reason from the address, so showing it changes nothing.
     if not SERIAL_PORT.fullmatch(port):
-        return _refused(Refusal(QuizCode.SERIAL_PORT_NAME), 400)
+        return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
     buttons = SerialButtons(port, feed_owner(owner))
     try:
         buttons.open()
     except Exception:  # serial.SerialException, OSError: the port is absent or busy
-        return _refused(Refusal(QuizCode.SERIAL_PORT_UNAVAILABLE, {"port": port}), 400)
+        return RedirectResponse(
+            f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}", status_code=303
+        )
     readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
     return RedirectResponse(target, status_code=303)
 
@@ -614,6 +631,11 @@ def client_strings() -> dict[str, str]:
         "played_ordinary": _("played as an ordinary question"),
         "mute": _("Mute"),
         "unmute": _("Sound on"),
+        "reversed": _("ruling reversed"),
+        "undo_confirm": _("Reverse the ruling on question {question}: {team}, {was} → {will}?"),
+        "strike_prompt": _("{team} strikes a theme: click the theme on the board"),
+        "strike_undo": _("Restore the last struck theme"),
+        "your_strike": _("Your team strikes a theme: tell the host which one"),
     }
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "Replace",
     "RequestScore",
     "Reserve",
+    "RestoreTheme",
     "Reverse",
     "Right",
     "Sanction",
@@ -134,6 +135,15 @@ class Strike:
     type: ClassVar[str] = "strike"
     theme: int = field(metadata=_INDEX)
     team: str | None = field(default=None, metadata=_TEAM)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreTheme:
+    """The host takes back the last strike of the final (``theme``, if given, must be the last struck one), before
+    any question is chosen."""
+
+    type: ClassVar[str] = "restore_theme"
+    theme: int | None = field(default=None, metadata=_INDEX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,14 +342,14 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | Press | Sync | Media | MediaFinished | Tick
+    | Press | Sync | Media | MediaFinished | RestoreTheme | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
     CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys, Press,
-    Sync, Media, MediaFinished,
+    Sync, Media, MediaFinished, RestoreTheme,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 

@@ -39,6 +39,7 @@ from toreshi.quiz.events import (
     ScoreCorrected,
     ScoreRequested,
     ThemeAnnounced,
+    ThemeRestored,
     ThemeStruck,
 )
 from toreshi.quiz.game import GameState, Phase
@@ -67,6 +68,7 @@ from toreshi.quiz.play.commands import (
     Replace,
     RequestScore,
     Reserve,
+    RestoreTheme,
     Reverse,
     Right,
     Sanction,
@@ -239,6 +241,10 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
             return [FirstChooserDrawn(now, team)]
         case Strike():
             return [ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
+        case RestoreTheme():
+            if command.theme is None and not game.struck:
+                raise Refused(QuizCode.NOTHING_TO_RESTORE)
+            return [ThemeRestored(now, game.struck[-1] if command.theme is None else command.theme)]
         case AnnounceTheme():
             return [ThemeAnnounced(now, command.theme, command.explanation)]
         case Choose():
@@ -287,13 +293,14 @@ def _draw_lot(teams: Sequence[str], rng: random.Random | None) -> str:
 
 
 def _undo(game: GameState, now: int) -> Event:
-    """Undo the last ruling: reverse the latest counted answer of a finished question (the core keeps every event,
-    so an undo is itself an event in the record)."""
+    """Undo the last ruling: reverse the latest counted answer of the question played last (the core keeps every
+    event, so an undo is itself an event in the record). A question that ended with no counted answer («время»,
+    replaced) leaves nothing to undo: Z never reaches back to flip an older question's ruling unseen."""
     current = game.current
+    if current is not None and any(r.question == current.number and not r.void for r in game.answers):
+        raise Refused(QuizCode.UNDO_IN_PLAY)
+    last = game.played[-1].number if game.played else None
     for record in reversed(game.answers):
-        if record.void:
-            continue
-        if current is not None and record.question == current.number:
-            raise Refused(QuizCode.UNDO_IN_PLAY)
-        return DecisionReversed(now, record.question, record.team)
+        if record.question == last and not record.void:
+            return DecisionReversed(now, record.question, record.team)
     raise Refused(QuizCode.NOTHING_TO_UNDO)

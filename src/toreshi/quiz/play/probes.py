@@ -29,6 +29,7 @@ from toreshi.quiz.play.commands import (
     Replace,
     RequestScore,
     Reserve,
+    RestoreTheme,
     Reverse,
     Right,
     Sanction,
@@ -87,6 +88,7 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         RequestScore(teams[0]),
         MapKeys(),
         Media(MediaAction.PLAY),
+        RestoreTheme(),
     ]
     if state.keys:
         found.append(Key(next(iter(state.keys))))

@@ -74,6 +74,8 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),
     QuizCode.NOTHING_TO_UNDO: N_("There is no ruling to undo."),
     QuizCode.NO_MEDIA: N_("This question has no audio or video to play."),
+    QuizCode.NOTHING_TO_RESTORE: N_("There is no struck theme to restore (or a question has been chosen since)."),
+    QuizCode.NOT_LAST_STRUCK: N_("Only the last struck theme can be restored: «%(theme)s»."),
     QuizCode.NO_COUNTED_ANSWER: N_("%(team)s gave no counted answer to question %(question)s."),
     QuizCode.ZERO_CORRECTION: N_("A score correction of 0 changes nothing."),
     QuizCode.CORRECTION_REASON: N_("A score correction needs a reason for the record."),

@@ -80,6 +80,7 @@ const ACTIONS = [
   ["replace", "replace", "P"],
   ["reserve", "reserve", "R"],
   ["undo", "undo", "Z"],
+  ["restore_theme", "strike_undo", "U"],
   ["announce_score", "announce_score", "A"],
 ];
 
@@ -87,8 +88,23 @@ function act(type) {
   if (!state || !state.can.includes(type)) return;
   if (type === "replace") return replace();
   if (type === "reserve") return reserve();
-  if (type === "undo" && !confirm(t("undo"))) return;
+  if (type === "undo") {
+    // Name what Z will flip: the team and the question, and the ruling before and after.
+    const target = undoTarget();
+    if (!target) return;
+    const was = target.correct ? t("right") : t("wrong");
+    const will = target.correct ? t("wrong") : t("right");
+    if (!confirm(t("undo_confirm", { question: target.question, team: target.team, was, will }))) return;
+  }
   send(type);
+}
+
+/** The ruling Z reverses: the latest counted answer of the question played last (as the room decides it). */
+function undoTarget() {
+  const last = state.last;
+  if (!last) return null;
+  const answers = ((state.host && state.host.answers) || []).filter((a) => a.question === last.number && !a.void);
+  return answers.length ? answers[answers.length - 1] : null;
 }
 
 function replace() {
@@ -129,7 +145,12 @@ function render() {
   const current = state.current;
   $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
   $(".q-value").textContent = current ? String(current.value) : "";
-  $(".q-text").textContent = current ? current.text : t("no_question");
+  // In the final's striking the board waits for a team to strike, not for a question.
+  $(".q-text").textContent = current
+    ? current.text
+    : state.status === "striking"
+      ? t("strike_prompt", { team: state.striker })
+      : t("no_question");
   renderMedia(current);
   $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
   $(".q-comment").textContent = current ? current.comment || "—" : "";
@@ -168,8 +189,14 @@ function render() {
   due.hidden = !state.score_due;
   due.textContent = state.score_due ? t("score_due") : "";
   const last = state.last;
+  // The rulings as they stand now: a reversed one shows its new ruling, marked as reversed.
+  const rulings = last
+    ? (host.answers || [])
+        .filter((a) => a.question === last.number && !a.void)
+        .map((a) => `${a.team}: ${a.correct ? t("right") : a.timed_out ? t("time") : t("wrong")}${a.reversed ? ` (${t("reversed")})` : ""}`)
+    : [];
   $(".q-last").textContent = last
-    ? `${last.number}. ${last.theme_name || t("reserve")} ${last.value}: ${last.answers.join(" / ")} (${t(last.outcome)})`
+    ? `${last.number}. ${last.theme_name || t("reserve")} ${last.value}: ${last.answers.join(" / ")} (${rulings.join("; ") || t(last.outcome)})`
     : "";
   const keys = Object.entries(host.keys || {}).map(([key, team]) => `${key} → ${team}`);
   $(".q-buzzer-keys").textContent = keys.join(", ") || "—";
@@ -215,6 +242,7 @@ const SHORTCUTS = {
   z: "undo",
   d: "draw",
   a: "announce_score",
+  u: "restore_theme",
 };
 
 document.addEventListener("keydown", (event) => {
