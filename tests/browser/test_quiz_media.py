@@ -202,3 +202,60 @@ def test_sigame_test_plays_its_image_and_leaves_an_external_link_out(
     expect(host.locator(".q-item-external")).to_have_attribute("title", re.compile(r"^https://"))
     host.close()
     projector.close()
+
+
+def test_the_final_striking_the_assistant_button_and_z_on_the_screens(
+    media_browser: Browser, server: Server, shared_data: Path
+) -> None:
+    """Issue 14 §4 on the screens: the console and the striking team's phone say a theme must be struck, a
+    mis-clicked strike is taken back, the assistant's «Счёт объявлен» stays one button (it was rebuilt every frame,
+    so a click often missed), and Z names the team and the question it will flip."""
+    from .test_quiz_game import create_game, open_phone
+
+    browser = media_browser
+    host = new_page(browser, locale="en-GB", viewport={"width": 1366, "height": 900})
+    sign_in_arbiter(host, server)
+    game = create_game(host, server, pack_file(shared_data, "1.siq"), "final", TEAMS)
+    host.goto(game.links["host"].replace("?token=", "?lang=en&token="))
+    phone = open_phone(browser, server, TEAMS[0], game.codes[TEAMS[0]], locale="en-GB", typed=False)
+    host.keyboard.press("d")
+    expect(host.locator(".q-status")).to_contain_text("strikes a theme")
+    striker = host.locator(".q-status").inner_text().split(" — ")[-1].removesuffix(" strikes a theme")
+    expect(host.locator(".q-current .q-text")).to_have_text(f"{striker} strikes a theme: click the theme on the board")
+    info = phone.locator(".q-buzzer-info")
+    if striker == TEAMS[0]:
+        expect(info).to_have_text("Your team strikes a theme: tell the host which one")
+    else:
+        expect(info).to_have_text(f"{striker} strikes a theme")
+    host.locator("button.q-theme-name").first.click()
+    expect(host.locator(".q-row.struck")).to_have_count(1)
+    host.locator(".q-actions button", has_text="Restore the last struck theme").click()
+    expect(host.locator(".q-row.struck")).to_have_count(0)
+    for struck in range(1, 7):
+        host.locator("button.q-theme-name").first.click()
+        expect(host.locator(".q-row.struck")).to_have_count(struck)
+    expect(host.locator(".q-status")).to_contain_text("chooses")
+
+    assistant = new_page(browser, locale="en-GB")
+    assistant.goto(game.links["assistant"].replace("?token=", "?lang=en&token="))
+    button = assistant.locator(".q-actions button")
+    expect(button).to_have_text("Score announced")
+    button.evaluate("node => { node.dataset.seen = 'yes'; }")
+    assistant.wait_for_timeout(400)  # some 24 frames
+    expect(assistant.locator(".q-actions button[data-seen=yes]")).to_have_count(1)
+    button.click()
+
+    host.locator(".q-grid button.q-cell").first.click()
+    status(host, "Reading")
+    host.keyboard.press(" ")
+    host.keyboard.press("1")
+    status(host, f"Answering: {TEAMS[0]}")
+    host.keyboard.press("Enter")
+    expect(host.locator(".q-last")).to_contain_text(f"{TEAMS[0]}: Right")
+    asked: list[str] = []
+    host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+    host.keyboard.press("z")
+    expect(host.locator(".q-last")).to_contain_text(f"{TEAMS[0]}: Wrong (ruling reversed)")
+    assert asked == [f"Reverse the ruling on question 1: {TEAMS[0]}, Right → Wrong?"]
+    for page in (host, phone, assistant):
+        page.context.close()
