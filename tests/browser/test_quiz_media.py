@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Dialog, Page, expect, sync_playwright
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, Server, new_page, screenshot, sign_in_arbiter
 
@@ -93,12 +93,12 @@ def keep(page: Page, name: str) -> None:
     (SHOTS / path.name).write_bytes(path.read_bytes())
 
 
-def open_screens(browser: Browser, server: Server, pack: Path) -> tuple[Page, Page]:
+def open_screens(browser: Browser, server: Server, pack: Path, *, real_csp: bool = False) -> tuple[Page, Page]:
     host = new_page(browser)
     sign_in_arbiter(host, server)
     room_id, projector_url = create_media_game(host, server, pack)
     host.goto(f"{server.url}/quiz/{room_id}/host?lang=en")
-    projector = new_page(browser, locale="ru-RU", viewport={"width": 1920, "height": 1080})
+    projector = new_page(browser, locale="ru-RU", viewport={"width": 1920, "height": 1080}, bypass_csp=not real_csp)
     projector.goto(projector_url)
     prompt = projector.locator(".q-sound-prompt")
     expect(prompt).to_be_visible()
@@ -191,9 +191,10 @@ def test_sigame_test_new_plays_every_kind_of_item_on_the_projector(
 def test_sigame_test_plays_its_image_and_leaves_an_external_link_out(
     media_browser: Browser, server: Server, shared_data: Path
 ) -> None:
-    host, projector = open_screens(media_browser, server, pack_file(shared_data, "SIGameTest.siq"))
+    # This projector runs under the site's real Content-Security-Policy (no test may evaluate script in it).
+    host, projector = open_screens(media_browser, server, pack_file(shared_data, "SIGameTest.siq"), real_csp=True)
     choose(host, 2)
-    projector.wait_for_function("() => (document.querySelector('.q-media img') || {}).naturalWidth > 0")
+    expect(projector.locator(".q-media img")).to_have_js_property("naturalWidth", 800)
     host.keyboard.press(" ")
     answer(host, "1")
     choose(host, 5)  # an image by URL outside the pack: not loaded, and said so
@@ -253,7 +254,12 @@ def test_the_final_striking_the_assistant_button_and_z_on_the_screens(
     host.keyboard.press("Enter")
     expect(host.locator(".q-last")).to_contain_text(f"{TEAMS[0]}: Right")
     asked: list[str] = []
-    host.once("dialog", lambda dialog: (asked.append(dialog.message), dialog.accept()))
+
+    def confirm(dialog: Dialog) -> None:
+        asked.append(dialog.message)
+        dialog.accept()
+
+    host.once("dialog", confirm)
     host.keyboard.press("z")
     expect(host.locator(".q-last")).to_contain_text(f"{TEAMS[0]}: Wrong (ruling reversed)")
     assert asked == [f"Reverse the ruling on question 1: {TEAMS[0]}, Right → Wrong?"]

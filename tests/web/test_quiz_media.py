@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -144,3 +145,39 @@ def test_the_media_endpoint_refuses_other_rooms_unknown_items_and_names(web: Tes
         f"/quiz/{other_id}/media/0-2/q/0?token={host}",  # this room's token in the other room
     ):
         assert web.get(path).status_code == 404, path
+
+
+def test_a_pack_created_in_one_step_tells_the_host_what_it_does_not_play(web: TestClient, shared_data: Path) -> None:
+    sign_in(web)
+    response = create_quiz(web, siq(shared_data, "1.siq"))
+    assert response.status_code == 303
+    links = web.get(response.headers["location"]).text
+    assert "Not played from this pack (a board theme has 5 questions):" in links
+    assert links.count("questions: 1)") == 7  # the final round's seven 1-question themes
+
+
+def test_the_answer_media_reach_the_screens_once_the_question_is_over(web: TestClient, shared_data: Path) -> None:
+    sign_in(web)
+    page = create_quiz(web, siq(shared_data, "SIGameTestNew.siq"), kind="shootout", team3="")
+    # «Контент вопросов» 900, 1000, 1100: an image, audio and video as the answer; and two plain ones.
+    response = pick(web, page.text, ["0.1.0", "0.1.7", "0.1.8", "0.1.9", "0.1.10"], ["0"])
+    room_id = response.headers["location"].split("/")[2]
+    links = web.get(f"/quiz/{room_id}/links").text
+    host, board = (
+        dict(re.findall(r"/quiz/" + room_id + r"/(host|board)\?token=([\w-]+)", links))[k] for k in ("host", "board")
+    )
+    web.cookies.clear()
+    assert web.get(media_url(room_id, "0-2", "a", 0, board)).status_code == 404  # not before the question is over
+    assert web.get(media_url(room_id, "0-2", "a", 0, host)).status_code == 200  # the host previews it
+    with web.websocket_connect(f"/ws/rooms/{room_id}") as socket:
+        socket.send_json({"t": "hello", "v": 0, "token": host})
+        for number, (kind, data) in enumerate(
+            (("draw", {"team": "Алтын"}), ("choose", {"theme": 0, "value": 2}), ("finish_reading", {})), start=1
+        ):
+            socket.send_json({"t": "cmd", "id": str(number), "type": kind, "data": data})
+        deadline = time.monotonic() + 10
+        while web.get(media_url(room_id, "0-2", "a", 0, board)).status_code != 200:
+            assert time.monotonic() < deadline, "the answer's image never became loadable after «время»"
+            time.sleep(0.2)
+    image = web.get(media_url(room_id, "0-2", "a", 0, board))
+    assert image.headers["content-type"] == "image/png"

@@ -34,7 +34,14 @@ from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package
 from toreshi.quiz.play.commands import Arbitration, CreateGame
-from toreshi.quiz.play.setup import apply_picks, default_picks, needs_choice, pack_choices, setup_from_pack
+from toreshi.quiz.play.setup import (
+    apply_picks,
+    default_picks,
+    needs_choice,
+    pack_choices,
+    setup_from_pack,
+    unplayable_themes,
+)
 from toreshi.services.quiz import GameLinks, create_quiz_room, quiz_games, split_join_code
 from toreshi.store.packs import QuizPacks
 from toreshi.web import auth, refusals
@@ -156,6 +163,7 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
     links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
     if package.media:
         await packs.put(links.room_id, data)  # its images, sounds and videos are served from it
+    request.session[f"quiz:unplayed:{links.room_id}"] = [list(t) for t in unplayable_themes(package)[:60]]
     return links
 
 
@@ -318,9 +326,11 @@ async def quiz_links(request: Request) -> Response:
         "assistant": f"{base}/quiz/{room_id}/assistant?token={tokens.get('assistant', '')}",
         "spectator": f"{base}/quiz/{room_id}",
     }
+    unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
     return render(
         request,
         "quiz/links.html",
+        unplayed=unplayed if isinstance(unplayed, list) else [],
         room_id=room_id,
         teams=teams,
         links=links,

@@ -26,6 +26,7 @@ __all__ = [
     "needs_choice",
     "pack_choices",
     "setup_from_pack",
+    "unplayable_themes",
 ]
 
 THEMES_NEEDED = {GameKind.QUALIFYING: 5, GameKind.FINAL: 11, GameKind.SHOOTOUT: 1}
@@ -220,3 +221,14 @@ def apply_picks(package: Package, rounds: Collection[int], picks: Mapping[tuple[
         if themes:
             kept.append(replace(round_, themes=tuple(themes)))
     return replace(package, rounds=tuple(kept))
+
+
+def unplayable_themes(package: Package) -> tuple[tuple[str, str, int], ...]:
+    """(round, theme, question count) of every theme no game can play as it is (not 5 questions): what the host is
+    told at creation, so that nothing of a pack is dropped unseen."""
+    return tuple(
+        (round_.name, theme.name, len(theme.questions))
+        for round_ in package.rounds
+        for theme in round_.themes
+        if len(theme.questions) != QUESTIONS_PER_THEME
+    )
