@@ -49,6 +49,17 @@ export class MediaStage {
   }
 
   itemNode(item) {
+    const node = this.itemBody(item);
+    if (this.preview && item.duration_ms > 0) {
+      // The pack's own duration for the item (SIGame shows it that long), for the host to see.
+      const box = element("span", "q-item-with-duration");
+      box.append(node, element("span", "tag", this.t("seconds", { value: String(Math.round(item.duration_ms / 1000)) })));
+      return box;
+    }
+    return node;
+  }
+
+  itemBody(item) {
     if (item.type === "text") {
       // The host's preview: the spoken line to say, marked as such.
       const line = element("p", `q-item-text placement-${item.placement}`, item.text || "");
@@ -82,7 +93,8 @@ export class MediaStage {
     player.preload = "auto";
     player.playsInline = true;
     player.volume = this.volume;
-    if (this.preview) player.controls = true;
+    // The host's preview and a spectator's screen play it by hand; only the projector plays it by itself.
+    if (this.preview || !this.autoplay) player.controls = true;
     this.players.push(player);
     if (item.wait) {
       this.waiting.add(player);

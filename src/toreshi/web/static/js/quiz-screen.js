@@ -178,20 +178,24 @@ function sound(info) {
   if (kind && sounds.play(kind, seat)) root.dataset.sound = kind === "press" ? `press:${seat}` : kind;
 }
 
+let announceButton = null;
+
 function renderAssistant() {
   const due = $(".q-score-due");
   due.hidden = !state.score_due;
   due.textContent = state.score_due
     ? `${t("score_due")}${state.score_requests.length ? ` — ${state.score_requests.join(", ")}` : ""}`
     : "";
-  const actions = $(".q-actions");
-  actions.replaceChildren();
-  if (state.can.includes("announce_score")) {
-    const button = element("button", state.score_due ? "primary" : "", t("announce_score"));
-    button.type = "button";
-    button.addEventListener("click", () => client.command("announce_score").catch(() => {}));
-    actions.append(button);
+  // One button for the page's life, shown or hidden: a new state (a phone's link measured, a press) must not
+  // replace it under the assistant's finger.
+  if (!announceButton) {
+    announceButton = element("button", "", t("announce_score"));
+    announceButton.type = "button";
+    announceButton.addEventListener("click", () => client.command("announce_score").catch(() => {}));
+    $(".q-actions").append(announceButton);
   }
+  announceButton.hidden = !state.can.includes("announce_score");
+  announceButton.classList.toggle("primary", Boolean(state.score_due));
   const list = $(".q-announcements");
   list.replaceChildren();
   for (const announcement of [...state.announcements].reverse()) {
