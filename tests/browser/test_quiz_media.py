@@ -63,6 +63,9 @@ def create_media_game(host: Page, server: Server, pack: Path) -> tuple[str, str]
     host.locator("input[name=q]").evaluate_all("boxes => boxes.forEach(box => { box.checked = false; })")
     for index in PICKS[pack.name]:
         host.check(f'input[name=q][value="0.1.{index}"]')
+    if pack.name == "SIGameTestNew.siq":
+        host.locator('.q-pick-theme[data-theme="0.1"]').scroll_into_view_if_needed()
+        keep(host, "quiz-pick-questions")
     host.locator("form.stack button[type=submit]").click()
     host.wait_for_url(re.compile(r"/quiz/q-[a-z0-9]{4}/links$"))
     room_id = host.url.rsplit("/", 2)[-2]
@@ -152,6 +155,11 @@ def test_sigame_test_new_plays_every_kind_of_item_on_the_projector(
     assert projector.locator(".q-media audio").evaluate("a => a.currentTime") == paused_at
     status(host, "Media playing")  # no press window while the audio it waits for has not finished
     host.locator("[data-media=play]").click()
+    host.locator(".q-mute").click()  # the host mutes the projector, and turns the sound on again
+    projector.wait_for_function("() => document.querySelector('.q-media audio').muted")
+    expect(host.locator(".q-mute")).to_have_text("Sound on")
+    host.locator(".q-mute").click()
+    projector.wait_for_function("() => !document.querySelector('.q-media audio').muted")
     projector.wait_for_function("() => document.querySelector('.q-media audio').ended", timeout=10_000)
     status(host, "Press window")  # the projector said the audio ended: the window opened
     answer(host, "1")
