@@ -81,13 +81,21 @@ def test_a_pack_with_long_themes_asks_the_host_to_pick_five_lowest_prices_by_def
     assert checked(text, "q")[:10] == [f"0.0.{i}" for i in range(5)] + [f"0.1.{i}" for i in range(5)]
     assert text.count("Fewer than 5 questions: this theme cannot be played.") == 4
     assert "Дополнительно" in text and "Тема 1" in text
-    assert 'class="tag">stake<' in text and 'class="tag">secret<' in text
+    assert 'class="tag tag-kind">stake<' in text and 'class="tag tag-kind">secret<' in text
+    assert 'class="tag">image<' in text
     # Two board themes from two pack themes: a qualifying game needs 5, and says so.
     refused = pick(web, text)
     assert refused.status_code == 400 and "5" in refused.text
     # Ten picked in one theme make two board themes; a count that is not a multiple of 5 is refused naming the theme.
     wrong = pick(web, text, ["0.1.0", "0.1.1", "0.1.2"])
     assert wrong.status_code == 400 and "Контент вопросов" in wrong.text and "3 questions are picked" in wrong.text
+
+
+def test_the_picking_page_names_types_and_media_in_the_hosts_language(web: TestClient, shared_data: Path) -> None:
+    sign_in(web)
+    page = create_quiz(web, siq(shared_data, "SIGameTestNew.siq"), query="?lang=ru").text
+    assert 'class="tag tag-kind">ставка<' in page and 'class="tag">изображение<' in page
+    assert "Меньше 5 вопросов: эту тему сыграть нельзя." in page and "Fewer than" not in page
 
 
 def test_a_created_game_keeps_the_picked_questions_in_pack_order(web: TestClient, shared_data: Path) -> None:

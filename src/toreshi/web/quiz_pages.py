@@ -248,6 +248,7 @@ def _pick_page(
         values={key: value for key, value in values.items() if key in NEW_DEFAULTS},
         package=package,
         choices=pack_choices(package),
+        names=item_names(),
         picks=picks,
         rounds=rounds,
         draft=draft,
@@ -568,6 +569,24 @@ async def serial_buttons(request: Request) -> Response:
     return RedirectResponse(target, status_code=303)
 
 
+def item_names() -> dict[str, str]:
+    """The names of a pack's media types and SIGame's question types, in the page's language (a custom type keeps
+    the pack's own name)."""
+    return {
+        "image": _("image"),
+        "audio": _("audio"),
+        "video": _("video"),
+        "html": _("HTML page"),
+        "stake": _("stake"),
+        "stakeAll": _("stake for all"),
+        "secret": _("secret"),
+        "secretPublicPrice": _("secret, price known"),
+        "secretNoQuestion": _("secret, no question"),
+        "noRisk": _("no risk"),
+        "forAll": _("for all"),
+    }
+
+
 def client_strings() -> dict[str, str]:
     """Texts the quiz scripts show, in the request's language; ``seconds`` (a unit pattern around ``{value}``) and
     ``decimal`` let them write the host's timer as the page's language does (``4,6 с``)."""
@@ -642,6 +661,7 @@ def client_strings() -> dict[str, str]:
         "mute": _("Mute"),
         "unmute": _("Sound on"),
         "reversed": _("ruling reversed"),
+        **{f"kind_{key}": name for key, name in item_names().items()},
         "undo_confirm": _("Reverse the ruling on question {question}: {team}, {was} → {will}?"),
         "strike_prompt": _("{team} strikes a theme: click the theme on the board"),
         "strike_undo": _("Restore the last struck theme"),

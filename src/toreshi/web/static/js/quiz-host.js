@@ -40,7 +40,8 @@ function renderMedia(current) {
   // The question's items as the host sees them: spoken lines to say, thumbnails, players with their durations.
   const kind = $(".q-kind");
   kind.hidden = !(current && current.kind);
-  kind.textContent = current && current.kind ? `${t("pack_type")}: ${current.kind} — ${t("played_ordinary")}` : "";
+  const kindName = current && current.kind ? (config.strings[`kind_${current.kind}`] || current.kind) : "";
+  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${t("played_ordinary")}` : "";
   if (current) {
     preview.render(current.items, `q:${current.number}`);
     answerPreview.render(current.answer_items, `a:${current.number}`);
