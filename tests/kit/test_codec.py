@@ -134,3 +134,24 @@ def test_two_classes_may_not_share_a_name() -> None:
 
     with pytest.raises(TypeError):
         Codec(Played, Twin)
+
+
+@dataclass(frozen=True)
+class Tagged:
+    type: ClassVar[str] = "tagged"
+    name: str
+    extras: tuple[str, ...] = field(default=(), metadata=spec(omit_default=True))
+    level: int = field(default=80, metadata=spec(omit_default=True))
+    kept: int = 0
+
+
+def test_a_field_omitted_at_its_default_is_left_out_and_read_back() -> None:
+    """A field added to stored values later (a board cell's media items) costs nothing where it is unused, and
+    values written before it existed encode exactly as they did."""
+    codec: Codec[Tagged] = Codec(Tagged)
+    plain = Tagged("a")
+    assert codec.encode(plain) == {"type": "tagged", "name": "a", "kept": 0}
+    assert codec.decode(codec.encode(plain)) == plain
+    full = Tagged("b", ("x",), 0, 1)
+    assert codec.encode(full) == {"type": "tagged", "name": "b", "extras": ["x"], "level": 0, "kept": 1}
+    assert codec.decode(codec.encode(full)) == full

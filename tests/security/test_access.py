@@ -37,6 +37,9 @@ REPORT = "report"
 """A quiz report: the arbiter (or host) while the game runs; 403 for anyone else until it is over."""
 TEAM_LINK = "team link"
 """A tournament team's protest page: only through the team's secret link (404 without it)."""
+MEDIA = "media"
+"""A quiz pack's content item: never writes; 404 unless the room's pack has it and the visitor may see it now
+(this table's quiz is a text pack: 404 for all; who may load which item: tests/web/test_quiz_media.py)."""
 ANYONE_HARMLESS = "anyone, harmless"
 """Anyone may send it, and it changes nothing stored (sign-out, the language, the sign-in form)."""
 
@@ -81,6 +84,8 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/quiz/ratings.csv"): PUBLIC,
     ("GET", "/quiz/new"): ARBITER,
     ("POST", "/quiz/new"): ARBITER,
+    ("POST", "/quiz/new/pick"): ARBITER,
+    ("GET", "/quiz/{room_id}/media/{cell}/{part}/{index}"): MEDIA,
     ("GET", "/quiz/join"): PUBLIC,
     ("GET", "/j/{code}"): ANYONE_HARMLESS,
     ("GET", "/quiz/{room_id}/links"): ARBITER,
@@ -214,7 +219,7 @@ def test_the_table_names_every_route(world: World) -> None:
 
 
 def _url(world: World, path: str, visitor: str) -> str:
-    params = dict(world.params)
+    params = {**world.params, "cell": "0-1", "part": "q", "index": "0"}
     if "/quiz/" in path or path.startswith("/api/quiz/"):
         params["room_id"] = world.params["quiz"]
     if path.startswith("/teams/"):
@@ -259,6 +264,8 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
             if response.status_code == 303:
                 assert response.headers["location"].startswith("/login?next="), response.headers["location"]
             assert world.count_events() == before
+    elif rule == MEDIA:
+        assert response.status_code == 404 and world.count_events() == before
     elif rule == REPORT:
         assert response.status_code == (200 if allowed else 403)
     else:

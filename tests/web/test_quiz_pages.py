@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from toreshi.kit.refusal import Refusal
-from toreshi.quiz.codes import PackCode
+from toreshi.kit.refusal import Refusal, Refused
+from toreshi.quiz.codes import PackCode, QuizCode
 from toreshi.web import formatting, i18n, refusals
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
@@ -198,8 +198,10 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
     master, slave = os.openpty()
     try:
         csrf = csrf_in(web.get(f"/quiz/{room_id}/host").text)
-        bad = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "socket://evil:1"})
-        assert bad.status_code == 400
+        bad = web.post(
+            f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "socket://evil:1"}, follow_redirects=False
+        )
+        assert bad.status_code == 303 and "serial_error=name" in bad.headers["location"]
         connected = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": os.ttyname(slave)})
         assert connected.status_code == 200 and os.ttyname(slave) in connected.text  # back on the console
         with web.websocket_connect(f"/ws/rooms/{room_id}") as host:
@@ -219,3 +221,21 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_a_serial_port_that_is_not_there_keeps_the_host_on_the_console_with_the_reason(
+    web: TestClient, pack: Path
+) -> None:
+    """Issue 14 §4: it used to answer a raw English JSON page."""
+    room_id, _codes, _tokens = created_game(web, pack)
+    csrf = csrf_in(web.get(f"/quiz/{room_id}/host").text)
+    port = "/dev/ttyUSB-toreshi-absent"
+    answer = web.post(f"/quiz/{room_id}/serial?lang=ru", data={"csrf": csrf, "port": port}, follow_redirects=False)
+    assert answer.status_code == 303 and answer.headers["location"].startswith(f"/quiz/{room_id}/host?")
+    console = web.get(answer.headers["location"], headers={"accept-language": "ru"})
+    assert console.status_code == 200 and console.headers["content-type"].startswith("text/html")
+    i18n.activate("ru")
+    expected = refusals.text_of(Refused(QuizCode.SERIAL_PORT_UNAVAILABLE, port=port))
+    assert html.escape(expected, quote=False) in console.text or expected in html.unescape(console.text)
+    assert port in expected and 'role="alert"' in console.text
+    assert not any(ch.isascii() and ch.isalpha() for ch in expected.replace(port, ""))  # Russian, not English

@@ -226,3 +226,22 @@ def test_the_games_list_filters_by_live_finished_tour_and_archive_and_archives_a
     assert f'href="/quiz/{first.room_id}"' in web.get("/quiz?filter=archived").text
     web.post(f"/quiz/{first.room_id}/archive", data={"csrf": token, "archived": "0"})
     assert f'href="/quiz/{first.room_id}"' in web.get("/quiz").text
+
+
+def test_a_tour_room_keeps_the_pack_its_themes_come_from_so_its_media_reach_the_screens(
+    web: TestClient, shared_data: Path
+) -> None:
+    from toreshi.store.packs import QuizPacks
+
+    sign_in_first_arbiter(web)
+    register(web)
+    tour = create_tour(web, shared_data)
+    services = web.app.state.services  # type: ignore[attr-defined]
+    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
+    post(web, tour, "rooms")
+    first, second = on_app(web, services.quiz_tours.state, tour).links[:2]
+    packs = QuizPacks(services.store.engine)
+    stored = [on_app(web, packs.of_room, link.room_id) for link in (first, second)]
+    first_pack = (shared_data / "quiz" / "siq" / "1.siq").read_bytes()
+    assert stored[0] == first_pack  # the first game takes the first pack's first themes
+    assert all(data is not None for data in stored)

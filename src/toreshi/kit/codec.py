@@ -92,11 +92,15 @@ def spec(
     name: bool = False,
     multiline: bool = False,
     max_items: int | None = None,
+    omit_default: bool = False,
 ) -> dict[str, Any]:
     """Field metadata for :meth:`Codec.read`: numeric bounds, a text's length, ``name`` for a one-line name
-    (stripped, not empty), ``multiline`` for a text that may hold line breaks, ``max_items`` for a tuple."""
+    (stripped, not empty), ``multiline`` for a text that may hold line breaks, ``max_items`` for a tuple;
+    ``omit_default``: :meth:`Codec.encode` leaves the field out while it holds its default (a field added later
+    keeps what older logs and views wrote, and costs nothing where it is unused)."""
     return {
         "toreshi.spec": {
+            "omit_default": omit_default,
             "minimum": minimum,
             "maximum": maximum,
             "max_length": max_length,
@@ -116,6 +120,8 @@ class _Field:
     hint: Any
     spec: Mapping[str, Any]
     has_default: bool
+    omitted: tuple[Any, ...] = ()
+    """The default value, when the field is left out while it holds it (``spec(omit_default=True)``)."""
 
 
 class Codec(Generic[T]):
@@ -149,7 +155,13 @@ class Codec(Generic[T]):
         return {TAG: name, **self._encode_fields(value)}
 
     def _encode_fields(self, value: Any) -> dict[str, Any]:
-        return {f.name: self._encode(getattr(value, f.name)) for f in self._fields_of(type(value))}
+        encoded: dict[str, Any] = {}
+        for f in self._fields_of(type(value)):
+            item = getattr(value, f.name)
+            if f.omitted and item == f.omitted[0]:
+                continue
+            encoded[f.name] = self._encode(item)
+        return encoded
 
     def _encode(self, value: Any) -> Any:
         converter = self._converters.get(type(value))
@@ -367,12 +379,23 @@ class Codec(Generic[T]):
                     hints[f.name],
                     f.metadata.get("toreshi.spec", _NO_SPEC),
                     f.default is not MISSING or f.default_factory is not MISSING,
+                    _omitted(f),
                 )
                 for f in dataclasses.fields(cls)
                 if f.init
             )
             self._fields[cls] = found
         return found
+
+
+def _omitted(f: dataclasses.Field[Any]) -> tuple[Any, ...]:
+    if not f.metadata.get("toreshi.spec", _NO_SPEC).get("omit_default"):
+        return ()
+    if f.default is not MISSING:
+        return (f.default,)
+    if f.default_factory is not MISSING:
+        return (f.default_factory(),)
+    raise TypeError(f"field {f.name!r} is omitted at its default but has none")
 
 
 def _optional(hint: Any) -> bool:

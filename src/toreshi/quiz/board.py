@@ -20,9 +20,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toreshi.kit.codec import spec
-from toreshi.quiz.pack import Question, Round, Theme
+from toreshi.quiz.pack import ContentItem, ContentType, Placement, Question, QuestionType, Round, Theme
 
-__all__ = ["QUESTIONS_PER_THEME", "VALUES", "Board", "BoardError", "BoardQuestion", "BoardTheme"]
+__all__ = ["QUESTIONS_PER_THEME", "VALUES", "Board", "BoardError", "BoardItem", "BoardQuestion", "BoardTheme"]
 
 QUESTIONS_PER_THEME = 5
 VALUES = (1, 2, 3, 4, 5)
@@ -34,6 +34,49 @@ MAX_QUESTION_TEXT = 45_000
 MAX_SHORT_TEXT = 350
 MAX_LONG_TEXT = 1_500
 MAX_RESERVE = 50 * 30 * QUESTIONS_PER_THEME
+MAX_ITEMS = 30
+"""Content items of a question or of its answer (:mod:`toreshi.quiz.limits` allows as many)."""
+MAX_ITEM_DURATION_MS = 86_400_000
+
+
+@dataclass(frozen=True, slots=True)
+class BoardItem:
+    """One content item of a question or its answer, as the screens need it (SIGame's placement, SI-3.6).
+
+    ``value`` is the text, or a media file's name inside the pack (``ref``) or an external link (never fetched:
+    the screens have no network but this server's). The media itself is served by room and item
+    (``/quiz/{room}/media/{cell}/{index}``), never by this name."""
+
+    type: ContentType
+    value: str = field(default="", metadata=spec(max_length=MAX_LONG_TEXT, multiline=True))
+    placement: Placement = Placement.SCREEN
+    ref: bool = False
+    duration_ms: int = field(default=0, metadata=spec(minimum=0, maximum=MAX_ITEM_DURATION_MS))
+    wait: bool = True
+    """SIGame's ``waitForFinish``: the next item (and the press window) waits until this one has finished."""
+
+    @staticmethod
+    def from_item(item: ContentItem) -> BoardItem:
+        return BoardItem(
+            type=item.type,
+            value=item.value[:MAX_LONG_TEXT],
+            placement=item.placement,
+            ref=item.is_ref,
+            duration_ms=min(MAX_ITEM_DURATION_MS, int(item.duration.total_seconds() * 1000)),
+            wait=item.wait_for_finish,
+        )
+
+    @property
+    def playable(self) -> bool:
+        """Audio or video from the pack: something that plays and ends."""
+        return self.ref and self.type in (ContentType.AUDIO, ContentType.VIDEO)
+
+
+def _needs_items(question: Question) -> bool:
+    """Only questions with more than screen text carry their items (text packs keep their boards as they were)."""
+    return any(not item.is_text or item.placement is not Placement.SCREEN for item in question.question_items) or bool(
+        question.answer_items
+    )
 
 
 class BoardError(ValueError):
@@ -57,19 +100,45 @@ class BoardQuestion:
     answers: tuple[str, ...] = field(default=(), metadata=spec(max_length=MAX_SHORT_TEXT, multiline=True))
     source_price: int = 0
     empty: bool = False
+    items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS, omit_default=True))
+    """The question's content items in order (empty for a question of screen text only: ``text`` is all of it)."""
+    answer_items: tuple[BoardItem, ...] = field(default=(), metadata=spec(max_items=MAX_ITEMS, omit_default=True))
+    """What is shown as the right answer (an image, a sound) at «время» or after a right answer."""
+    kind: str = field(default="", metadata=spec(max_length=MAX_SHORT_TEXT, omit_default=True))
+    """The SIGame type the pack gave (``stake``, ``secret``, ``noRisk``, ``forAll``, a custom name); the club's
+    regulation has no such rules, so it is played as an ordinary question and the host is told which it was."""
 
     def __post_init__(self) -> None:
         if self.value not in VALUES:
             raise BoardError(f"question value {self.value} is not one of 1-5 (SI-3.1)")
 
+    @property
+    def waits_for_media(self) -> bool:
+        """A question whose audio or video must finish before the press window opens (SIGame's waitForFinish)."""
+        return any(item.playable and item.wait for item in self.items)
+
     @staticmethod
     def from_question(question: Question, value: int) -> BoardQuestion:
+        items: tuple[BoardItem, ...] = ()
+        text = question.question_text
+        if _needs_items(question):
+            items = tuple(BoardItem.from_item(item) for item in question.question_items[:MAX_ITEMS])
+            # The projector shows only screen text; a spoken line (replic) is the host's.
+            text = " ".join(
+                part
+                for item in question.question_items
+                if item.is_text and item.placement is Placement.SCREEN and (part := item.value.strip())
+            )
+        kind = question.type if question.type not in (QuestionType.DEFAULT, QuestionType.SIMPLE) else ""
         return BoardQuestion(
             value=value,
-            text=question.question_text,
+            text=text,
             answers=question.answers,
             source_price=question.price,
             empty=question.is_empty,
+            items=items,
+            answer_items=tuple(BoardItem.from_item(item) for item in question.answer_items[:MAX_ITEMS]),
+            kind=kind[:MAX_SHORT_TEXT],
         )
 
 

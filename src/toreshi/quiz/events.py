@@ -53,6 +53,7 @@ __all__ = [
     "ScoreCorrected",
     "ScoreRequested",
     "ThemeAnnounced",
+    "ThemeRestored",
     "ThemeStruck",
     "TimeCalled",
 ]
@@ -151,6 +152,14 @@ class ThemeStruck(Event):
 
     type: ClassVar[str] = "theme_struck"
     team: str
+    theme: int
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeRestored(Event):
+    """The host takes back the last strike of the final (a mis-click), before any question is chosen."""
+
+    type: ClassVar[str] = "theme_restored"
     theme: int
 
 
@@ -305,6 +314,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     GameCreated,
     FirstChooserDrawn,
     ThemeStruck,
+    ThemeRestored,
     ThemeAnnounced,
     QuestionChosen,
     ReserveQuestionChosen,

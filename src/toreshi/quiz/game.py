@@ -63,6 +63,7 @@ from toreshi.quiz.events import (
     ScoreCorrected,
     ScoreRequested,
     ThemeAnnounced,
+    ThemeRestored,
     ThemeStruck,
     TimeCalled,
 )
@@ -476,6 +477,23 @@ class GameState:
         done = len(setup.board.themes) - len(struck) == setup.final_themes_kept
         return replace(self, struck=struck, phase=Phase.CHOOSING if done else Phase.STRIKING)
 
+    def _restore_theme(self, event: ThemeRestored) -> GameState:
+        """Take back the last strike: only the last one, and only before the first question of the final."""
+        if (
+            not self.struck
+            or self.played
+            or self.current is not None
+            or self.phase
+            not in (
+                Phase.STRIKING,
+                Phase.CHOOSING,
+            )
+        ):
+            raise Refused(QuizCode.NOTHING_TO_RESTORE)
+        if event.theme != self.struck[-1]:
+            raise Refused(QuizCode.NOT_LAST_STRUCK, theme=self._theme_name(self.struck[-1]))
+        return replace(self, struck=self.struck[:-1], phase=Phase.STRIKING)
+
     def _announce_theme(self, event: ThemeAnnounced) -> GameState:
         if self.phase is Phase.FINISHED:
             raise Refused(QuizCode.FINISHED)
@@ -534,7 +552,9 @@ class GameState:
     def _start_question(self, at_ms: int, theme: int | None, value: int, question: BoardQuestion) -> GameState:
         setup = self._setup
         total: int | None = None
-        if setup.reading is ReadingMode.SIMULATED:
+        if setup.reading is ReadingMode.SIMULATED and not question.waits_for_media:
+            # A question whose audio or video must finish first is not timed by its text: the projector says when
+            # the media has ended (or the host does), and the press window opens then (SIGame's waitForFinish).
             total = -(-len(question.text) * 1000 // setup.chars_per_second)
         current = CurrentQuestion(
             number=len(self.played) + 1,
@@ -770,6 +790,7 @@ class GameState:
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     FirstChooserDrawn: GameState._draw,
     ThemeStruck: GameState._strike,
+    ThemeRestored: GameState._restore_theme,
     ThemeAnnounced: GameState._announce_theme,
     QuestionChosen: GameState._choose,
     ReserveQuestionChosen: GameState._choose_reserve,

@@ -60,6 +60,7 @@ from toreshi.quiz.tournament import LeagueRow, LeagueTable, Rating, TeamRatings
 from toreshi.services.quiz import GameLinks, create_quiz_room
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
+from toreshi.store.packs import QuizPacks
 from toreshi.store.schema import quiz_teams, quiz_tour_events, quiz_tour_packs, quiz_tours
 
 log = logging.getLogger(__name__)
@@ -319,6 +320,29 @@ class QuizTourService:
             self._packs[tour_id] = [(r.name, playable_themes(read_pack(r.data, name=r.name))) for r in rows]
         return [t for _, themes in self._packs[tour_id] for t in themes]
 
+    async def _keep_media(self, tour_id: str, room_id: str, start: int, count: int) -> None:
+        """Store the pack the room's themes come from, so that its images, sounds and videos reach the screens
+        (:mod:`toreshi.web.quiz_media` serves a room's media from its stored pack). Where a room's themes span two
+        packs of the tour, the pack of its first theme is kept and the other's media are not shown (logged)."""
+        numbers: list[int] = []
+        for number, (_name, themes) in enumerate(self._packs[tour_id]):
+            numbers.extend([number] * len(themes))
+        used = sorted(set(numbers[start : start + count]))
+        if not used:
+            return
+        if len(used) > 1:
+            log.warning("room %s of tour %s takes themes of packs %s: only the first one's media are served",
+                        room_id, tour_id, used)  # fmt: skip
+        async with self.engine.connect() as connection:
+            data = (
+                await connection.execute(
+                    select(quiz_tour_packs.c.data).where(
+                        quiz_tour_packs.c.tour_id == tour_id, quiz_tour_packs.c.number == used[0]
+                    )
+                )
+            ).scalar_one()
+        await QuizPacks(self.engine).put(room_id, data)
+
     async def _assistant(self, team: str) -> Assistant | None:
         if not team:
             return None
@@ -371,6 +395,7 @@ class QuizTourService:
             buttons={str(i): t for i, t in enumerate(teams, start=1)},
         )  # fmt: skip
         links = await create_quiz_room(self.store, self.accounts, self.rooms, by or "host", create)
+        await self._keep_media(tour_id, links.room_id, start, count)
         link = LinkGame(links.room_id, state.stage_index, game, start, assistant_team, shootout, teams)
         await self.command(tour_id, link, by)
         return links

@@ -217,3 +217,15 @@ quiz_tour_packs = Table(
     Column("name", String(200), nullable=False),
     Column("data", LargeBinary, nullable=False),
 )
+
+
+quiz_packs = Table(
+    "quiz_packs",
+    metadata,
+    # A random id while the host sets the game up (picks questions); the room once the game is created.
+    Column("id", String(64), primary_key=True),
+    Column("room_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), nullable=True, unique=True),
+    # The pack as uploaded (a .siq is a ZIP archive; its own limits were checked when it was read).
+    Column("data", LargeBinary, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)

@@ -36,6 +36,7 @@ from toreshi.web import (
     broadcast_pages,
     exports,
     pages,
+    quiz_media,
     quiz_pages,
     quiztour_pages,
     replay_pages,
@@ -142,6 +143,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *replay_pages.routes,
         *exports.routes,
         *quiztour_pages.routes,  # before the quiz pages: /quiz/teams is not a game's room id
+        *quiz_media.routes,
         *quiz_pages.routes,
         *team_pages.routes,
         *rooms_api.routes,

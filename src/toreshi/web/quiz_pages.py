@@ -18,6 +18,7 @@ import io
 import json
 import re
 from typing import Any
+from urllib.parse import urlencode
 
 from babel import numbers, units
 from starlette.datastructures import UploadFile
@@ -33,9 +34,18 @@ from toreshi.quiz.buzzer import ArbitrationMode
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
+from toreshi.quiz.pack import Package
 from toreshi.quiz.play.commands import Arbitration, CreateGame
-from toreshi.quiz.play.setup import setup_from_pack
+from toreshi.quiz.play.setup import (
+    apply_picks,
+    default_picks,
+    needs_choice,
+    pack_choices,
+    setup_from_pack,
+    unplayable_themes,
+)
 from toreshi.services.quiz import GameLinks, GameSummary, create_quiz_room, quiz_games, split_join_code
+from toreshi.store.packs import QuizPacks
 from toreshi.web import auth, refusals
 from toreshi.web.formatting import format_clock
 from toreshi.web.i18n import current_language
@@ -54,6 +64,15 @@ DEFAULT_KEYS = ("1", "2", "3", "4")
 
 class SetupError(ValueError):
     """A new-game form that cannot become a game (its message is already in the page's language)."""
+
+
+class ChoiceNeededError(Exception):
+    """The pack has themes of other than 5 questions (or several rounds): the host picks before the game is made."""
+
+    def __init__(self, package: Package, draft: str) -> None:
+        super().__init__(draft)
+        self.package = package
+        self.draft = draft
 
 
 # --- pages -------------------------------------------------------------------------------------------------------
@@ -78,6 +97,7 @@ def _int_field(form: dict[str, str], key: str, default: int, low: int, high: int
 
 NEW_DEFAULTS = {
     "title": "",
+    "stem": "",
     "kind": "qualifying",
     "round": "1",
     "first_theme": "1",
@@ -110,6 +130,11 @@ async def new_quiz(request: Request) -> Response:
                 error = str(problem)
             except Refused as refused:  # the pack, the game it should give, the room's own checks
                 error = refusals.text_of(refused)
+            except ChoiceNeededError as choice:
+                picks = default_picks(choice.package)
+                start = _int_field(values, "round", 1, 1, 50) - 1
+                rounds = {r for r, round_ in enumerate(choice.package.rounds) if r >= start and not round_.is_final}
+                return _pick_page(request, values, choice.package, choice.draft, picks, rounds, "")
             else:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
                 return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
@@ -126,6 +151,28 @@ async def new_quiz(request: Request) -> Response:
 
 
 async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> GameLinks:
+    teams, kind, reading, arbitration, assistant = _form_parts(values)
+    if upload is None or not upload.filename:
+        raise SetupError(_("Choose a pack file (.siq or db.chgk.info text)."))
+    data = await upload.read(MAX_PACK_BYTES + 1)
+    if len(data) > MAX_PACK_BYTES:
+        raise SetupError(_("The pack is too large (at most 64 MiB)."))
+    stem = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    values["stem"] = stem[:MAX_NAME]
+    package = read_pack(data, name=stem)
+    packs = QuizPacks(services_of(request).store.engine)
+    if needs_choice(package):
+        raise ChoiceNeededError(package, await packs.add_draft(data))
+    links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
+    if package.media:
+        await packs.put(links.room_id, data)  # its images, sounds and videos are served from it
+    request.session[f"quiz:unplayed:{links.room_id}"] = [list(t) for t in unplayable_themes(package)[:60]]
+    return links
+
+
+def _form_parts(
+    values: dict[str, str],
+) -> tuple[list[str], GameKind, ReadingMode, ArbitrationMode, Assistant | None]:
     teams = [values[f"team{i}"] for i in range(1, MAX_TEAMS + 1) if values[f"team{i}"]]
     if len(teams) < 2 or any(len(team) > MAX_NAME for team in teams):
         raise SetupError(_("Enter the names of 2 to 4 teams."))
@@ -142,20 +189,30 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
         assistant = Assistant(values["assistant"][:MAX_NAME], values["assistant_team"][:MAX_NAME] or "—")
     elif kind is not GameKind.SHOOTOUT:
         raise SetupError(_("Appoint the assistant (a player of a team not in this game, SI-4.1)."))
-    if upload is None or not upload.filename:
-        raise SetupError(_("Choose a pack file (.siq or db.chgk.info text)."))
-    data = await upload.read(MAX_PACK_BYTES + 1)
-    if len(data) > MAX_PACK_BYTES:
-        raise SetupError(_("The pack is too large (at most 64 MiB)."))
-    stem = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    package = read_pack(data, name=stem)
+    for key, default, high in (("round", 1, 50), ("first_theme", 1, 200), ("advancing", 1, MAX_TEAMS - 1)):
+        _int_field(values, key, default, 1, high)
+    return teams, kind, reading, arbitration, assistant
+
+
+async def _create_game(
+    request: Request,
+    values: dict[str, str],
+    package: Package,
+    teams: list[str],
+    kind: GameKind,
+    reading: ReadingMode,
+    arbitration: ArbitrationMode,
+    assistant: Assistant | None,
+    *,
+    picked: bool = False,
+) -> GameLinks:
     setup, notes = setup_from_pack(
         package,
         kind=kind,
         teams=teams,
         assistant=assistant,
-        round_number=_int_field(values, "round", 1, 1, 50),
-        first_theme=_int_field(values, "first_theme", 1, 1, 200),
+        round_number=1 if picked else _int_field(values, "round", 1, 1, 50),
+        first_theme=1 if picked else _int_field(values, "first_theme", 1, 1, 200),
         reading=reading,
         advancing=_int_field(values, "advancing", 1, 1, MAX_TEAMS - 1),
     )
@@ -175,6 +232,84 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
     )
     services = services_of(request)
     return await create_quiz_room(services.store, services.accounts, services.rooms, arbiter, create)
+
+
+def _pick_page(
+    request: Request,
+    values: dict[str, str],
+    package: Package,
+    draft: str,
+    picks: dict[tuple[int, int], tuple[int, ...]],
+    rounds: set[int],
+    error: str,
+) -> Response:
+    """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
+    return render(
+        request,
+        "quiz/pick.html",
+        status_code=400 if error else 200,
+        values={key: value for key, value in values.items() if key in NEW_DEFAULTS},
+        package=package,
+        choices=pack_choices(package),
+        names=item_names(),
+        picks=picks,
+        rounds=rounds,
+        draft=draft,
+        error=error,
+        csrf=auth.csrf_token(request),
+        arbiter=auth.signed_in(request),
+    )
+
+
+def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...]]]:
+    rounds: set[int] = set()
+    for raw in form.getlist("use_round"):
+        if isinstance(raw, str) and raw.isdigit() and len(raw) < 4:
+            rounds.add(int(raw))
+    chosen: dict[tuple[int, int], list[int]] = {}
+    for raw in form.getlist("q"):
+        parts = raw.split(".") if isinstance(raw, str) else []
+        if len(parts) == 3 and all(part.isdigit() and len(part) < 5 for part in parts):
+            r, t, i = (int(part) for part in parts)
+            chosen.setdefault((r, t), []).append(i)
+    return rounds, {key: tuple(value) for key, value in chosen.items()}
+
+
+@auth.arbiter_only
+async def pick_quiz(request: Request) -> Response:
+    """The second step of a new game from a pack whose themes are not all of 5 questions: the host's picks."""
+    form = await request.form(max_files=0, max_fields=4000)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    values = dict(NEW_DEFAULTS)
+    values.update({key: fields.get(key, "").strip() for key in values})
+    packs = QuizPacks(services_of(request).store.engine)
+    draft = fields.get("draft", "")
+    data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
+    if data is None or not auth.csrf_ok(request, fields.get("csrf")):
+        error = _("The form has expired; please try again.")
+        return render(
+            request,
+            "quiz/new.html",
+            status_code=400,
+            values=values,
+            error=error,
+            csrf=auth.csrf_token(request),
+            arbiter=auth.signed_in(request),
+            teams=range(1, MAX_TEAMS + 1),
+        )
+    package = read_pack(data, name=values["stem"])
+    rounds, picks = _picks_of(form)
+    try:
+        teams, kind, reading, arbitration, assistant = _form_parts(values)
+        cut = apply_picks(package, rounds, picks)
+        links = await _create_game(request, values, cut, teams, kind, reading, arbitration, assistant, picked=True)
+    except SetupError as problem:
+        return _pick_page(request, values, package, draft, picks, rounds, str(problem))
+    except Refused as refused:
+        return _pick_page(request, values, package, draft, picks, rounds, refusals.text_of(refused))
+    await packs.attach(draft, links.room_id)
+    request.session[f"quiz:{links.room_id}"] = links.to_session()
+    return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
 
 
 @auth.arbiter_only
@@ -198,9 +333,11 @@ async def quiz_links(request: Request) -> Response:
         "assistant": f"{base}/quiz/{room_id}/assistant?token={tokens.get('assistant', '')}",
         "spectator": f"{base}/quiz/{room_id}",
     }
+    unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
     return render(
         request,
         "quiz/links.html",
+        unplayed=unplayed if isinstance(unplayed, list) else [],
         room_id=room_id,
         teams=teams,
         links=links,
@@ -289,6 +426,7 @@ def _screen(screen: str) -> Any:
             title=owner.logic.title if isinstance(owner.logic, QuizRoom) else "",
             config=json.dumps(config, ensure_ascii=False).replace("</", "<\\/"),
             serial=serial_status(request, room_id) if screen == "host" else None,
+            serial_error=_serial_error(request) if screen == "host" else "",
             arbiter=auth.signed_in(request),
             csrf=auth.csrf_token(request),
         )
@@ -468,6 +606,17 @@ def serial_status(request: Request, room_id: str) -> dict[str, Any] | None:
     return {"port": buttons.url, "presses": buttons.presses, "bad_lines": buttons.bad_lines, "running": not task.done()}
 
 
+def _serial_error(request: Request) -> str:
+    """Why the serial port the host tried could not be connected (from the console's address), translated."""
+    reason = request.query_params.get("serial_error")
+    port = request.query_params.get("port", "")[:80]
+    if reason == "name":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_NAME))
+    if reason == "unavailable":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_UNAVAILABLE, port=port))
+    return ""
+
+
 @auth.arbiter_only
 async def serial_buttons(request: Request) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
@@ -488,15 +637,37 @@ async def serial_buttons(request: Request) -> Response:
     port = fields.get("port", "").strip()
     if fields.get("action") == "disconnect" or not port:
         return RedirectResponse(target, status_code=303)
+    # A port that is not there sends the host back to the console with the reason in its language (not to a page of
+    # JSON): the console reads the reason from the address, so showing it changes nothing.
     if not SERIAL_PORT.fullmatch(port):
-        return _refused(Refusal(QuizCode.SERIAL_PORT_NAME), 400)
+        return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
     buttons = SerialButtons(port, feed_owner(owner))
     try:
         buttons.open()
     except Exception:  # serial.SerialException, OSError: the port is absent or busy
-        return _refused(Refusal(QuizCode.SERIAL_PORT_UNAVAILABLE, {"port": port}), 400)
+        return RedirectResponse(
+            f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}", status_code=303
+        )
     readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
     return RedirectResponse(target, status_code=303)
+
+
+def item_names() -> dict[str, str]:
+    """The names of a pack's media types and SIGame's question types, in the page's language (a custom type keeps
+    the pack's own name)."""
+    return {
+        "image": _("image"),
+        "audio": _("audio"),
+        "video": _("video"),
+        "html": _("HTML page"),
+        "stake": _("stake"),
+        "stakeAll": _("stake for all"),
+        "secret": _("secret"),
+        "secretPublicPrice": _("secret, price known"),
+        "secretNoQuestion": _("secret, no question"),
+        "noRisk": _("no risk"),
+        "forAll": _("for all"),
+    }
 
 
 def client_strings() -> dict[str, str]:
@@ -564,12 +735,31 @@ def client_strings() -> dict[str, str]:
         "winner": _("Winner"),
         "removed_game": _("removed until the end of the game"),
         "removed_round": _("removed until the end of the round of games"),
+        "spoken": _("Say aloud"),
+        "external_media": _("A link outside the pack: not shown (the screens load nothing from other sites)"),
+        "html_item": _("A page of the pack"),
+        "media_playing": _("Media playing"),
+        "lamp_pressed": _("Pressed"),
+        "lamp_answering": _("Answering"),
+        "lamp_locked": _("Already answered"),
+        "lamp_late": _("Too late"),
+        "pack_type": _("SIGame question type"),
+        "played_ordinary": _("played as an ordinary question"),
+        "mute": _("Mute"),
+        "unmute": _("Sound on"),
+        "reversed": _("ruling reversed"),
+        **{f"kind_{key}": name for key, name in item_names().items()},
+        "undo_confirm": _("Reverse the ruling on question {question}: {team}, {was} → {will}?"),
+        "strike_prompt": _("{team} strikes a theme: click the theme on the board"),
+        "strike_undo": _("Restore the last struck theme"),
+        "your_strike": _("Your team strikes a theme: tell the host which one"),
     }
 
 
 routes = [
     Route("/quiz", quiz_list),
     Route("/quiz/new", new_quiz, methods=["GET", "POST"]),
+    Route("/quiz/new/pick", pick_quiz, methods=["POST"]),
     Route("/quiz/join", join),
     Route("/j/{code}", join),
     Route("/quiz/{room_id}/links", quiz_links),

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import ClassVar
 
 from toreshi.kit.codec import Codec, spec
@@ -45,11 +46,15 @@ __all__ = [
     "FinishReading",
     "Key",
     "MapKeys",
+    "Media",
+    "MediaAction",
+    "MediaFinished",
     "Note",
     "Press",
     "Replace",
     "RequestScore",
     "Reserve",
+    "RestoreTheme",
     "Reverse",
     "Right",
     "Sanction",
@@ -130,6 +135,15 @@ class Strike:
     type: ClassVar[str] = "strike"
     theme: int = field(metadata=_INDEX)
     team: str | None = field(default=None, metadata=_TEAM)
+
+
+@dataclass(frozen=True, slots=True)
+class RestoreTheme:
+    """The host takes back the last strike of the final (``theme``, if given, must be the last struck one), before
+    any question is chosen."""
+
+    type: ClassVar[str] = "restore_theme"
+    theme: int | None = field(default=None, metadata=_INDEX)
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,6 +301,35 @@ class Sync:
     type: ClassVar[str] = "sync"
 
 
+class MediaAction(StrEnum):
+    """What the host does to the question's audio or video on the projector."""
+
+    PLAY = "play"
+    PAUSE = "pause"
+    REPLAY = "replay"
+    VOLUME = "volume"
+    """The projector's volume (its sounds and the pack's media), ``level`` 0 (mute) to 100."""
+
+
+@dataclass(frozen=True, slots=True)
+class Media:
+    """The host plays, pauses or replays the question's media on the projector (SIGame's host controls), or sets
+    the projector's volume."""
+
+    type: ClassVar[str] = "media"
+    action: MediaAction
+    level: int = field(default=80, metadata=spec(minimum=0, maximum=100))
+
+
+@dataclass(frozen=True, slots=True)
+class MediaFinished:
+    """The projector says the audio or video of question ``question`` has finished: its press window opens
+    (SIGame's ``waitForFinish``). A stale report (another question, reading interrupted) changes nothing."""
+
+    type: ClassVar[str] = "media_finished"
+    question: int = field(metadata=spec(minimum=1, maximum=100_000))
+
+
 @dataclass(frozen=True, slots=True)
 class Tick:
     """The room's timer: whatever time alone decides now («время», a press's arbitration)."""
@@ -299,14 +342,14 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | Press | Sync | Tick
+    | Press | Sync | Media | MediaFinished | RestoreTheme | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
     CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys, Press,
-    Sync,
+    Sync, Media, MediaFinished, RestoreTheme,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 
@@ -319,7 +362,7 @@ ROLE_COMMANDS: Mapping[str, frozenset[str]] = {
     "arbiter": _HOST,
     "team": frozenset({"press", "sync", "request_score"}),
     "assistant": frozenset({"announce_score", "request_score"}),
-    "projector": frozenset({"key"}),
+    "projector": frozenset({"key", "media_finished"}),
     "buttons": frozenset({"press"}),
     "timer": frozenset({"tick"}),
 }

@@ -39,9 +39,10 @@ from toreshi.quiz.events import (
     ScoreCorrected,
     ScoreRequested,
     ThemeAnnounced,
+    ThemeRestored,
     ThemeStruck,
 )
-from toreshi.quiz.game import GameState
+from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play import presses
 from toreshi.quiz.play.commands import (
     MAX_KEY,
@@ -60,10 +61,14 @@ from toreshi.quiz.play.commands import (
     Key,
     KeyMap,
     MapKeys,
+    Media,
+    MediaAction,
+    MediaFinished,
     Press,
     Replace,
     RequestScore,
     Reserve,
+    RestoreTheme,
     Reverse,
     Right,
     Sanction,
@@ -74,7 +79,7 @@ from toreshi.quiz.play.commands import (
     Warn,
     Wrong,
 )
-from toreshi.quiz.play.events import KeysMapped, LinkMeasured, QuizCreated
+from toreshi.quiz.play.events import KeysMapped, LinkMeasured, MediaControlled, QuizCreated
 from toreshi.quiz.play.state import PlayState, checked
 
 __all__ = ["decide"]
@@ -121,6 +126,10 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons)]
+        case Media():
+            return _media(state, command, now)
+        case MediaFinished():
+            return _media_finished(state, command, now)
         case RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
@@ -143,6 +152,37 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
         buttons=_key_map(command.buttons, teams),
     )
     return [created]
+
+
+def _media(state: PlayState, command: Media, now: int) -> Sequence[Event]:
+    """The host's media control: only while a question with audio or video is on (or just over, for its answer)."""
+    game = state.game.at(now)
+    number = state.question_number
+    if command.action is MediaAction.VOLUME:
+        return [MediaControlled(now, number, command.action, command.level)]
+    question = game.current.question if game.current is not None else None
+    if question is None and game.played and game.phase is not Phase.FINISHED:
+        question = game.played[-1].question  # its answer's media, shown after the question
+    if question is None or not any(item.playable for item in (*question.items, *question.answer_items)):
+        raise Refused(QuizCode.NO_MEDIA)
+    return [MediaControlled(now, number, command.action)]
+
+
+def _media_finished(state: PlayState, command: MediaFinished, now: int) -> Sequence[Event]:
+    """The projector's report that the question's media has ended opens the press window (waitForFinish)."""
+    game = state.game.at(now)
+    current = game.current
+    if (
+        current is None
+        or current.number != command.question
+        or game.phase is not Phase.READING
+        or current.reading_since_ms is None
+        or current.reading_total_ms is not None
+        or not current.question.waits_for_media
+        or state.pending
+    ):
+        return []  # stale or not waiting: nothing to open
+    return checked(state.game, [ReadingFinished(now)])
 
 
 def _key_map(mapping: KeyMap, teams: Sequence[str]) -> dict[str, str]:
@@ -201,6 +241,10 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
             return [FirstChooserDrawn(now, team)]
         case Strike():
             return [ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
+        case RestoreTheme():
+            if command.theme is None and not game.struck:
+                raise Refused(QuizCode.NOTHING_TO_RESTORE)
+            return [ThemeRestored(now, game.struck[-1] if command.theme is None else command.theme)]
         case AnnounceTheme():
             return [ThemeAnnounced(now, command.theme, command.explanation)]
         case Choose():
@@ -249,13 +293,14 @@ def _draw_lot(teams: Sequence[str], rng: random.Random | None) -> str:
 
 
 def _undo(game: GameState, now: int) -> Event:
-    """Undo the last ruling: reverse the latest counted answer of a finished question (the core keeps every event,
-    so an undo is itself an event in the record)."""
+    """Undo the last ruling: reverse the latest counted answer of the question played last (the core keeps every
+    event, so an undo is itself an event in the record). A question that ended with no counted answer («время»,
+    replaced) leaves nothing to undo: Z never reaches back to flip an older question's ruling unseen."""
     current = game.current
+    if current is not None and any(r.question == current.number and not r.void for r in game.answers):
+        raise Refused(QuizCode.UNDO_IN_PLAY)
+    last = game.played[-1].number if game.played else None
     for record in reversed(game.answers):
-        if record.void:
-            continue
-        if current is not None and record.question == current.number:
-            raise Refused(QuizCode.UNDO_IN_PLAY)
-        return DecisionReversed(now, record.question, record.team)
+        if record.question == last and not record.void:
+            return DecisionReversed(now, record.question, record.team)
     raise Refused(QuizCode.NOTHING_TO_UNDO)

@@ -23,7 +23,7 @@ from typing import ClassVar
 from toreshi.kit.codec import Codec
 from toreshi.quiz.buzzer import ArbitrationMode, ClockSync
 from toreshi.quiz.events import EVENT_TYPES, Event, GameSetup
-from toreshi.quiz.play.commands import Arbitration, KeyMap, Note
+from toreshi.quiz.play.commands import Arbitration, KeyMap, MediaAction, Note
 
 __all__ = [
     "EVENTS",
@@ -32,6 +32,7 @@ __all__ = [
     "KeysMapped",
     "LateReason",
     "LinkMeasured",
+    "MediaControlled",
     "PlacedEntry",
     "PressLate",
     "PressReceived",
@@ -134,6 +135,16 @@ class BuzzDecided(Event):
     mode: ArbitrationMode = ArbitrationMode.COMPENSATED
 
 
+@dataclass(frozen=True, slots=True)
+class MediaControlled(Event):
+    """The host played, paused or replayed the media of question ``question`` on the projector."""
+
+    type: ClassVar[str] = "media_controlled"
+    question: int
+    action: MediaAction
+    level: int = 80
+
+
 ROOM_EVENT_TYPES: tuple[type[Event], ...] = (
     QuizCreated,
     KeysMapped,
@@ -141,6 +152,7 @@ ROOM_EVENT_TYPES: tuple[type[Event], ...] = (
     PressReceived,
     PressLate,
     BuzzDecided,
+    MediaControlled,
 )
 
 QuizEvent = Event

@@ -23,10 +23,13 @@ from toreshi.quiz.play.commands import (
     FinishReading,
     Key,
     MapKeys,
+    Media,
+    MediaAction,
     Press,
     Replace,
     RequestScore,
     Reserve,
+    RestoreTheme,
     Reverse,
     Right,
     Sanction,
@@ -84,6 +87,8 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         AnnounceScore(),
         RequestScore(teams[0]),
         MapKeys(),
+        Media(MediaAction.PLAY),
+        RestoreTheme(),
     ]
     if state.keys:
         found.append(Key(next(iter(state.keys))))

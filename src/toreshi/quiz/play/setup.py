@@ -6,16 +6,28 @@ asked for is refused with a :class:`~toreshi.quiz.codes.QuizCode`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 
 from toreshi.kit.refusal import Refused
 from toreshi.quiz.board import QUESTIONS_PER_THEME, Board, BoardQuestion
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
-from toreshi.quiz.pack import Package, Theme
+from toreshi.quiz.pack import Package, Question, QuestionType, Round, Theme
 from toreshi.quiz.play.commands import Note
 
-__all__ = ["THEMES_NEEDED", "setup_from_pack"]
+__all__ = [
+    "THEMES_NEEDED",
+    "QuestionChoice",
+    "RoundChoice",
+    "ThemeChoice",
+    "apply_picks",
+    "default_picks",
+    "needs_choice",
+    "pack_choices",
+    "setup_from_pack",
+    "unplayable_themes",
+]
 
 THEMES_NEEDED = {GameKind.QUALIFYING: 5, GameKind.FINAL: 11, GameKind.SHOOTOUT: 1}
 """The themes a game plays (SI-3.3, SI-2.2)."""
@@ -82,3 +94,141 @@ def setup_from_pack(
     cuts = (advancing,) if kind is GameKind.SHOOTOUT else ()
     setup = GameSetup(tuple(teams), board, kind=kind, assistant=assistant, reading=reading, shootout_cuts=cuts)
     return setup, notes
+
+
+# --- the host picks the questions (any pack a club has) ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionChoice:
+    """A question of a pack theme as the host sees it when picking: its price, type and first words."""
+
+    index: int
+    price: int
+    kind: str
+    """The SIGame type (``stake``, ``secret``, …; ``""`` for an ordinary question), played as an ordinary one."""
+    summary: str
+    media: tuple[str, ...]
+    """The types of its media items (``image``, ``audio``, …)."""
+    empty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeChoice:
+    index: int
+    name: str
+    questions: tuple[QuestionChoice, ...]
+    default: tuple[int, ...]
+    """The questions picked unless the host picks others: the five lowest prices (all five of a 5-question theme)."""
+
+    @property
+    def usable(self) -> bool:
+        """At least 5 questions: a board theme can be cut from it (SI-3.1)."""
+        return len(self.questions) >= QUESTIONS_PER_THEME
+
+
+@dataclass(frozen=True, slots=True)
+class RoundChoice:
+    index: int
+    name: str
+    final: bool
+    themes: tuple[ThemeChoice, ...]
+
+
+def _default(theme: Theme) -> tuple[int, ...]:
+    questions = theme.questions
+    if len(questions) == QUESTIONS_PER_THEME:
+        return tuple(range(QUESTIONS_PER_THEME))
+    if len(questions) < QUESTIONS_PER_THEME:
+        return ()
+    # The five lowest prices among real questions (an empty cell, price −1, is not one), in pack order.
+    real = sorted((q.price, i) for i, q in enumerate(questions) if not q.is_empty)
+    picked = [i for _price, i in real[:QUESTIONS_PER_THEME]]
+    return tuple(sorted(picked)) if len(picked) == QUESTIONS_PER_THEME else ()
+
+
+def _summary(question: Question) -> str:
+    text = " ".join(item.value.strip() for item in question.question_items if item.is_text and item.value.strip())
+    return text[:80] + ("…" if len(text) > 80 else "")
+
+
+def pack_choices(package: Package) -> tuple[RoundChoice, ...]:
+    """Every round and theme of the pack with its questions, for the host to pick from."""
+    return tuple(
+        RoundChoice(
+            r,
+            round_.name,
+            round_.is_final,
+            tuple(
+                ThemeChoice(
+                    t,
+                    theme.name,
+                    tuple(
+                        QuestionChoice(
+                            i,
+                            q.price,
+                            q.type if q.type not in (QuestionType.DEFAULT, QuestionType.SIMPLE) else "",
+                            _summary(q),
+                            tuple(item.type.value for item in q.question_items if not item.is_text),
+                            q.is_empty,
+                        )
+                        for i, q in enumerate(theme.questions)
+                    ),
+                    _default(theme),
+                )
+                for t, theme in enumerate(round_.themes)
+            ),
+        )
+        for r, round_ in enumerate(package.rounds)
+    )
+
+
+def needs_choice(package: Package) -> bool:
+    """Whether the host must pick: a theme of a (non-final) round has other than 5 questions."""
+    return any(
+        len(theme.questions) != QUESTIONS_PER_THEME
+        for round_ in package.rounds
+        if not round_.is_final
+        for theme in round_.themes
+    )
+
+
+def default_picks(package: Package) -> dict[tuple[int, int], tuple[int, ...]]:
+    """The picks the page starts with: per (round, theme), the five lowest prices (none for a short theme)."""
+    return {(r, t): _default(theme) for r, round_ in enumerate(package.rounds) for t, theme in enumerate(round_.themes)}
+
+
+def apply_picks(package: Package, rounds: Collection[int], picks: Mapping[tuple[int, int], Sequence[int]]) -> Package:
+    """The pack cut to what the host picked: only ``rounds`` (0-based), and in each of their themes the picked
+    questions (indexes), in pack order, five to a board theme (10 picked make two themes, «Name» and «Name (2)»).
+    A theme with nothing picked is not played, nor a round with no theme left. Raises :class:`Refused` for a
+    count that is not a multiple of 5."""
+    if not rounds:
+        raise Refused(QuizCode.NO_ROUND_PICKED)
+    kept: list[Round] = []
+    for r, round_ in enumerate(package.rounds):
+        if r not in rounds:
+            continue
+        themes: list[Theme] = []
+        for t, theme in enumerate(round_.themes):
+            chosen = sorted({i for i in picks.get((r, t), ()) if 0 <= i < len(theme.questions)})
+            if len(chosen) % QUESTIONS_PER_THEME:
+                raise Refused(QuizCode.PICK_FIVE, theme=theme.name, count=len(chosen))
+            for part in range(len(chosen) // QUESTIONS_PER_THEME):
+                group = chosen[part * QUESTIONS_PER_THEME : (part + 1) * QUESTIONS_PER_THEME]
+                name = theme.name if part == 0 else f"{theme.name} ({part + 1})"
+                themes.append(replace(theme, name=name, questions=tuple(theme.questions[i] for i in group)))
+        if themes:
+            kept.append(replace(round_, themes=tuple(themes)))
+    return replace(package, rounds=tuple(kept))
+
+
+def unplayable_themes(package: Package) -> tuple[tuple[str, str, int], ...]:
+    """(round, theme, question count) of every theme no game can play as it is (not 5 questions): what the host is
+    told at creation, so that nothing of a pack is dropped unseen."""
+    return tuple(
+        (round_.name, theme.name, len(theme.questions))
+        for round_ in package.rounds
+        for theme in round_.themes
+        if len(theme.questions) != QUESTIONS_PER_THEME
+    )

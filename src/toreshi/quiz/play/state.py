@@ -13,11 +13,12 @@ from dataclasses import dataclass, field, replace
 from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, Press
 from toreshi.quiz.events import Event, GameCreated
 from toreshi.quiz.game import GameState, Phase, replay
-from toreshi.quiz.play.commands import KeyMap, Note
+from toreshi.quiz.play.commands import KeyMap, MediaAction, Note
 from toreshi.quiz.play.events import (
     BuzzDecided,
     KeysMapped,
     LinkMeasured,
+    MediaControlled,
     PressLate,
     PressReceived,
     QuizCreated,
@@ -81,6 +82,12 @@ class PlayState:
     decision: BuzzDecided | None = None
     late: tuple[PressLate, ...] = ()
     """The late presses of the latest question (one per team and reason)."""
+    media: MediaControlled | None = None
+    """The host's latest play, pause or replay of a question's media on the projector."""
+    media_count: int = 0
+    """How many times the host has controlled media (a projector acts on each new one once)."""
+    volume: int = 80
+    """The projector's volume, 0 (muted) to 100."""
 
     @property
     def created(self) -> bool:
@@ -142,6 +149,10 @@ def evolve(state: PlayState, event: Event) -> PlayState:
         )
     if isinstance(event, KeysMapped):
         return replace(state, keys=event.keys, buttons=event.buttons)
+    if isinstance(event, MediaControlled):
+        if event.action is MediaAction.VOLUME:
+            return replace(state, volume=event.level)
+        return replace(state, media=event, media_count=state.media_count + 1)
     if isinstance(event, LinkMeasured):
         return replace(state, syncs={**state.syncs, event.team: event.sync})
     if isinstance(event, PressReceived):

@@ -73,6 +73,9 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.QUESTION_IN_PLAY: N_("Question %(question)s is still in play: reverse a ruling once it is over."),
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),
     QuizCode.NOTHING_TO_UNDO: N_("There is no ruling to undo."),
+    QuizCode.NO_MEDIA: N_("This question has no audio or video to play."),
+    QuizCode.NOTHING_TO_RESTORE: N_("There is no struck theme to restore (or a question has been chosen since)."),
+    QuizCode.NOT_LAST_STRUCK: N_("Only the last struck theme can be restored: «%(theme)s»."),
     QuizCode.NO_COUNTED_ANSWER: N_("%(team)s gave no counted answer to question %(question)s."),
     QuizCode.ZERO_CORRECTION: N_("A score correction of 0 changes nothing."),
     QuizCode.CORRECTION_REASON: N_("A score correction needs a reason for the record."),
@@ -89,6 +92,10 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.NO_ASSISTANT: N_("This game has no assistant to announce the score."),
     # a game from a pack, its room and screens
     QuizCode.PACK_NO_THEME: N_("The pack has no theme of 5 questions."),
+    QuizCode.PICK_FIVE: N_(
+        "%(count)s questions are picked in the theme «%(theme)s»: pick 5 (or 10, 15 for several board themes), or none."
+    ),
+    QuizCode.NO_ROUND_PICKED: N_("Pick at least one round of the pack."),
     QuizCode.ROUND_NO_THEME: N_("Round %(round)s of the pack has no theme of 5 questions."),
     QuizCode.TOO_FEW_THEMES: N_(
         "From that point the pack has %(available)s themes of 5 questions; this game needs %(needed)s."

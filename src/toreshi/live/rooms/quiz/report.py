@@ -105,6 +105,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                     "at_ms": at,
                 }
             )
+        elif isinstance(event, DecisionReversed):
+            # A reversed ruling (Z, or a reversal named by question and team) is a ruling of its own, made later.
+            was = [r for r in entry(event.question)["rulings"] if r["team"] == event.team and not r.get("void")]
+            correct = not was[-1]["correct"] if was else None
+            entry(event.question)["rulings"].append(
+                {"team": event.team, "correct": correct, "timed_out": False, "at_ms": at, "reversed": True}
+            )
+            entry(event.question)["host"].append({"type": event.type, "at_ms": at, "team": event.team})
         elif isinstance(event, _HOST_TOOLS):
             details = {key: value for key, value in EVENTS.encode(event).items() if key not in ("type", "at_ms")}
             entry(number)["host"].append({"type": event.type, "at_ms": at, **details})

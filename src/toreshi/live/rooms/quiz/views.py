@@ -15,17 +15,20 @@ from __future__ import annotations
 from toreshi.kit.core import Actor, Context, allowed
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
-from toreshi.quiz.board import VALUES, BoardQuestion
+from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
 from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.pack import ContentType, Placement
 from toreshi.quiz.play.commands import Command, Note
 from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import EVENTS
+from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
 from toreshi.quiz.play.state import PlayState, opening_ms
 
 __all__ = ["Views", "buzzer_state", "origin_of", "theme_name"]
 
 _NO_NOTE = Note()
+DEFAULT_VOLUME = 80
 _CACHED = 8
 """Views kept per room: a few moments (the event's, a snapshot's) of one state."""
 
@@ -202,6 +205,15 @@ def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payl
         "played": len(game.played),
         "at": now,
     }
+    # Only a game that used them carries the host's media controls and the projector's volume.
+    if state.media is not None:
+        view["media"] = {
+            "question": state.media.question,
+            "action": state.media.action.value,
+            "count": state.media_count,
+        }
+    if state.volume != DEFAULT_VOLUME:
+        view["volume"] = state.volume
     if host:
         view["host"] = _host_part(state, game)
     return view
@@ -255,6 +267,7 @@ def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Pa
     reading_ends = None
     if current.reading_total_ms is not None and current.reading_since_ms is not None:
         reading_ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
+    key = cell_key(origin, current.value, reserve)
     shown: Payload = {
         "number": current.number,
         "theme": current.theme,
@@ -278,6 +291,15 @@ def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Pa
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending),
     }
+    question = current.question
+    # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
+    if question.items:
+        shown["items"] = _items(key, "q", question.items, host)
+        shown["waits"] = question.waits_for_media
+    if host and question.kind:
+        shown["kind"] = question.kind
+    if host and question.answer_items:
+        shown["answer_items"] = _items(key, "a", question.answer_items, host)
     if host:
         note = _note(state, origin, current.value, reserve)
         shown["answers"] = list(current.question.answers)
@@ -312,8 +334,37 @@ def _last_view(state: PlayState, game: GameState, host: bool) -> Payload | None:
             if r.question == played.number and not r.void
         ],
     }
+    if played.question.answer_items:
+        shown["answer_items"] = _items(cell_key(origin, played.value, reserve), "a", played.question.answer_items, host)
     if host:
         note = _note(state, origin, played.value, reserve)
         shown["comment"] = note.comment
         shown["sources"] = list(note.sources)
+    return shown
+
+
+def _items(key: str, part: str, items: tuple[BoardItem, ...], host: bool) -> list[Payload]:
+    """A question's (or its answer's) content items as the screens show them: the host's spoken lines (replic)
+    only to the host; media by their address in the room (``media/{cell}/{part}/{index}``), never by file name."""
+    shown: list[Payload] = []
+    for index, item in enumerate(items):
+        if item.placement is Placement.REPLIC and not host:
+            continue
+        entry: Payload = {
+            "type": item.type.value,
+            "placement": item.placement.value,
+            "duration_ms": item.duration_ms,
+            "wait": item.wait,
+        }
+        if item.type is ContentType.TEXT:
+            entry["text"] = item.value
+        elif item.ref:
+            entry["url"] = f"media/{key}/{part}/{index}"
+            if host:
+                entry["name"] = item.value
+        else:
+            entry["external"] = True  # a link outside the pack: the screens load nothing from other sites
+            if host:
+                entry["name"] = item.value
+        shown.append(entry)
     return shown

@@ -36,7 +36,10 @@ function render() {
   const info = $(".q-buzzer-info");
   if (current) info.textContent = `${current.theme_name || t("reserve")} · ${current.value}`;
   else if (state.status === "finished") info.textContent = t("finished");
-  else info.textContent = state.chooser && state.status === "choosing" ? `${state.chooser} ${t("chooses")}` : "";
+  else if (state.status === "striking") {
+    // The final's striking: the striking team is told it is its turn (the host strikes the theme it names).
+    info.textContent = state.striker === state.you ? t("your_strike") : `${state.striker} ${t("strikes")}`;
+  } else info.textContent = state.chooser && state.status === "choosing" ? `${state.chooser} ${t("chooses")}` : "";
 }
 
 let audio = null;

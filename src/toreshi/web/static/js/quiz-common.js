@@ -37,15 +37,25 @@ export function showConnection(status) {
   node.title = status === "online" ? t("online") : node.textContent;
 }
 
-/** The status line: whose turn it is, what the game waits for. */
-export function statusText(state) {
+/** The status line: whose turn it is, what the game waits for (as of `roomNow`, when the screen knows it). */
+export function statusText(state, roomNow = null) {
   if (!state || state.status === "empty") return "";
-  const text = phaseText(state);
+  const text = phaseText(state, roomNow);
   return state.game === "shootout" && state.status !== "finished" ? `${t("shootout")} · ${text}` : text;
 }
 
-function phaseText(state) {
+/** Simulated reading is over at `roomNow` (the state still says "reading": no event marks its end). */
+export function readingOver(state, roomNow) {
+  const current = state && state.current;
+  return Boolean(
+    current && state.status === "reading" && current.reading.ends !== null && current.reading.since !== null &&
+      roomNow !== null && roomNow >= current.reading.ends,
+  );
+}
+
+function phaseText(state, roomNow) {
   const current = state.current;
+  if (readingOver(state, roomNow)) return t("window");
   switch (state.status) {
     case "draw":
       return t("waiting_draw");
@@ -55,7 +65,7 @@ function phaseText(state) {
       if (state.sudden_death) return t("sudden_death");
       return state.chooser ? `${state.chooser} ${t("chooses")}` : t("no_question");
     case "reading":
-      return t("reading");
+      return current && current.waits && current.reading.since !== null ? t("media_playing") : t("reading");
     case "press_window":
       return t("window");
     case "answering":

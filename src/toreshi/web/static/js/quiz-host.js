@@ -5,18 +5,57 @@
 import {
   $,
   animate,
+  config,
   connect,
   countdown,
   element,
   renderBar,
   renderGrid,
   renderTeams,
+  root,
   statusText,
   t,
 } from "./quiz-common.js";
+import { MediaStage } from "./quiz-media.js";
 
 let state = null;
 let noticeTimer = null;
+const preview = new MediaStage($(".q-media"), config, { preview: true, texts: t });
+const answerPreview = new MediaStage($(".q-answer-media"), config, { preview: true, texts: t });
+let volumeBeforeMute = 80;
+
+for (const button of root.querySelectorAll("[data-media]")) {
+  button.addEventListener("click", () => send("media", { action: button.dataset.media }));
+}
+$(".q-volume").addEventListener("change", (event) => {
+  send("media", { action: "volume", level: Number(event.target.value) });
+});
+$(".q-mute").addEventListener("click", () => {
+  const level = state ? state.volume ?? 80 : 80;
+  if (level > 0) volumeBeforeMute = level;
+  send("media", { action: "volume", level: level > 0 ? 0 : volumeBeforeMute || 80 });
+});
+
+function renderMedia(current) {
+  // The question's items as the host sees them: spoken lines to say, thumbnails, players with their durations.
+  const kind = $(".q-kind");
+  kind.hidden = !(current && current.kind);
+  const kindName = current && current.kind ? (config.strings[`kind_${current.kind}`] || current.kind) : "";
+  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${t("played_ordinary")}` : "";
+  if (current) {
+    preview.render(current.items, `q:${current.number}`);
+    answerPreview.render(current.answer_items, `a:${current.number}`);
+  } else {
+    preview.render([], null);
+    answerPreview.render([], null);
+  }
+  $(".q-media-buttons").hidden = !state.can.includes("media");
+  $(".q-media-wait").hidden = !(current && current.waits && state.status === "reading");
+  const volume = state.volume ?? 80;
+  const slider = $(".q-volume");
+  if (document.activeElement !== slider) slider.value = String(volume);
+  $(".q-mute").textContent = volume === 0 ? t("unmute") : t("mute");
+}
 
 function send(type, data = {}) {
   return client.command(type, data).catch((refusal) => notice(`${t("refused")} ${refusal.message || refusal.code}`));
@@ -42,6 +81,7 @@ const ACTIONS = [
   ["replace", "replace", "P"],
   ["reserve", "reserve", "R"],
   ["undo", "undo", "Z"],
+  ["restore_theme", "strike_undo", "U"],
   ["announce_score", "announce_score", "A"],
 ];
 
@@ -49,8 +89,23 @@ function act(type) {
   if (!state || !state.can.includes(type)) return;
   if (type === "replace") return replace();
   if (type === "reserve") return reserve();
-  if (type === "undo" && !confirm(t("undo"))) return;
+  if (type === "undo") {
+    // Name what Z will flip: the team and the question, and the ruling before and after.
+    const target = undoTarget();
+    if (!target) return;
+    const was = target.correct ? t("right") : t("wrong");
+    const will = target.correct ? t("wrong") : t("right");
+    if (!confirm(t("undo_confirm", { question: target.question, team: target.team, was, will }))) return;
+  }
   send(type);
+}
+
+/** The ruling Z reverses: the latest counted answer of the question played last (as the room decides it). */
+function undoTarget() {
+  const last = state.last;
+  if (!last) return null;
+  const answers = ((state.host && state.host.answers) || []).filter((a) => a.question === last.number && !a.void);
+  return answers.length ? answers[answers.length - 1] : null;
 }
 
 function replace() {
@@ -91,7 +146,13 @@ function render() {
   const current = state.current;
   $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
   $(".q-value").textContent = current ? String(current.value) : "";
-  $(".q-text").textContent = current ? current.text : t("no_question");
+  // In the final's striking the board waits for a team to strike, not for a question.
+  $(".q-text").textContent = current
+    ? current.text
+    : state.status === "striking"
+      ? t("strike_prompt", { team: state.striker })
+      : t("no_question");
+  renderMedia(current);
   $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
   $(".q-comment").textContent = current ? current.comment || "—" : "";
   $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
@@ -129,8 +190,14 @@ function render() {
   due.hidden = !state.score_due;
   due.textContent = state.score_due ? t("score_due") : "";
   const last = state.last;
+  // The rulings as they stand now: a reversed one shows its new ruling, marked as reversed.
+  const rulings = last
+    ? (host.answers || [])
+        .filter((a) => a.question === last.number && !a.void)
+        .map((a) => `${a.team}: ${a.correct ? t("right") : a.timed_out ? t("time") : t("wrong")}${a.reversed ? ` (${t("reversed")})` : ""}`)
+    : [];
   $(".q-last").textContent = last
-    ? `${last.number}. ${last.theme_name || t("reserve")} ${last.value}: ${last.answers.join(" / ")} (${t(last.outcome)})`
+    ? `${last.number}. ${last.theme_name || t("reserve")} ${last.value}: ${last.answers.join(" / ")} (${rulings.join("; ") || t(last.outcome)})`
     : "";
   const keys = Object.entries(host.keys || {}).map(([key, team]) => `${key} → ${team}`);
   $(".q-buzzer-keys").textContent = keys.join(", ") || "—";
@@ -156,6 +223,7 @@ function seconds(ms) {
 
 function frame() {
   if (!state) return;
+  $(".q-status").textContent = statusText(state, client.roomNow());
   const timer = countdown(state, client.roomNow());
   renderBar($(".q-bar"), timer);
   $(".q-timer").textContent = timer ? seconds(timer.left) : "";
@@ -175,6 +243,7 @@ const SHORTCUTS = {
   z: "undo",
   d: "draw",
   a: "announce_score",
+  u: "restore_theme",
 };
 
 document.addEventListener("keydown", (event) => {

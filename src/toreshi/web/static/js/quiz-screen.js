@@ -16,17 +16,57 @@ import {
   statusText,
   t,
 } from "./quiz-common.js";
+import { lampOf, MediaStage, Sounds } from "./quiz-media.js";
 
 let state = null;
 let client = null;
 const screen = root.dataset.screen || config.screen;
+const projector = config.role === "projector";
+const stageNode = $(".q-media");
+const stage = stageNode
+  ? new MediaStage(stageNode, config, {
+      autoplay: projector,
+      texts: t,
+      onFinished: () => {
+        // The press window waits for this question's audio or video (waitForFinish): tell the room it has ended.
+        const key = stage.key || "";
+        if (projector && key.startsWith("q:")) {
+          client.command("media_finished", { question: Number(key.slice(2)) }).catch(() => {});
+        }
+      },
+    })
+  : null;
+const soundPrompt = $(".q-sound-prompt");
+const sounds = projector ? new Sounds(soundPrompt) : null;
+if (sounds) {
+  soundPrompt.hidden = false;
+  sounds.onEnabled = () => {
+    if (stage && stage.blocked && state && state.status === "reading") stage.playAll();
+  };
+} else if (soundPrompt) {
+  soundPrompt.hidden = true;
+}
+let mediaSeen = null;
+let shownStatus = null;
 
 function render() {
   if (!state || state.status === "empty") return;
   const status = $(".q-status");
   if (status) status.textContent = statusText(state);
   const teams = $(".q-teams");
-  if (teams) renderTeams(teams, state);
+  if (teams) {
+    renderTeams(teams, state, {
+      buttons: (card, team) => {
+        if (screen === "assistant") return;
+        // Each team's lamp: pressed, answering, locked out (answered already), too late.
+        const lamp = lampOf(state, team);
+        card.dataset.lamp = lamp;
+        const light = element("span", `q-lamp lamp-${lamp}`);
+        light.title = lamp === "off" ? "" : t(`lamp_${lamp}`);
+        card.prepend(light);
+      },
+    });
+  }
   if (screen === "assistant") return renderAssistant();
   const grid = $(".q-grid");
   const question = $(".q-question");
@@ -43,9 +83,11 @@ function render() {
   if (finished) return renderFinal();
   if (!showQuestion) {
     renderGrid(grid, state);
+    if (stage) stage.render([], null);
     return;
   }
   const shown = current || last;
+  renderMedia(current, last);
   $(".q-theme").textContent = shown.theme_name || t("reserve");
   $(".q-value").textContent = String(shown.value);
   const answering = $(".q-answering");
@@ -129,15 +171,66 @@ function justClosed() {
   return state.status === "choosing" && state.played > 0 && Date.now() - closedAt < 8000;
 }
 
+function renderMedia(current, last) {
+  if (!stage) return;
+  if (current) stage.render(current.items, `q:${current.number}`);
+  else stage.render(last.answer_items, `a:${last.number}`); // the answer's image or sound, at «время» or after "верно"
+  stage.setVolume(state.volume ?? 80);
+  if (sounds) sounds.setVolume(state.volume ?? 80);
+  // The host's play, pause and replay: each new one once (a screen opened later does not replay old ones).
+  const media = state.media;
+  const count = media ? media.count : 0;
+  if (mediaSeen === null) mediaSeen = count;
+  if (count > mediaSeen) {
+    mediaSeen = count;
+    const number = current ? current.number : last.number;
+    if (media.question === number) {
+      if (media.action === "pause") stage.pauseAll();
+      else if (media.action === "replay") stage.replay();
+      else stage.playAll();
+    }
+  }
+  // A press during the media stops it, as a press during reading stops reading (SI-3.6); after "неверно" the
+  // rest plays on (SI-3.9).
+  if (current && projector && state.status !== shownStatus) {
+    if (state.status === "answering" || current.arbitrating) stage.pauseAll();
+    else if (state.status === "reading" && shownStatus === "answering") stage.playAll();
+  }
+  shownStatus = state.status;
+}
+
 function frame() {
-  if (!state || screen === "assistant" || !state.current) {
+  if (!state || state.status === "empty") return;
+  const now = client ? client.roomNow() : null;
+  const status = $(".q-status");
+  if (status) status.textContent = statusText(state, now);
+  const number = $(".q-countdown");
+  if (screen === "assistant" || !state.current) {
     renderBar($(".q-bar"), null);
+    if (number) number.textContent = "";
     return;
   }
-  const now = client ? client.roomNow() : null;
   $(".q-text").textContent = revealedText(state.current, state, now);
-  renderBar($(".q-bar"), countdown(state, now));
+  const timer = countdown(state, now);
+  renderBar($(".q-bar"), timer);
+  if (number) number.textContent = timer ? String(Math.ceil(timer.left / 1000)) : "";
 }
+
+const SOUND_OF = { answer_judged: null, time_called: "time", answer_time_expired: "wrong" };
+
+function sound(info) {
+  if (!sounds || !info || info.snapshot || !info.event) return;
+  const event = info.event;
+  const seat = Math.max(0, (state.teams || []).findIndex((team) => team.name === event.team));
+  let kind = null;
+  if (event.type === "press_received") kind = "press";
+  else if (event.type === "answer_judged") kind = event.correct ? "right" : "wrong";
+  else kind = SOUND_OF[event.type] || null;
+  // The last sound played, on the page (what a test, or a curious technician, can read).
+  if (kind && sounds.play(kind, seat)) root.dataset.sound = kind === "press" ? `press:${seat}` : kind;
+}
+
+let announceButton = null;
 
 function renderAssistant() {
   const due = $(".q-score-due");
@@ -145,14 +238,16 @@ function renderAssistant() {
   due.textContent = state.score_due
     ? `${t("score_due")}${state.score_requests.length ? ` — ${state.score_requests.join(", ")}` : ""}`
     : "";
-  const actions = $(".q-actions");
-  actions.replaceChildren();
-  if (state.can.includes("announce_score")) {
-    const button = element("button", state.score_due ? "primary" : "", t("announce_score"));
-    button.type = "button";
-    button.addEventListener("click", () => client.command("announce_score").catch(() => {}));
-    actions.append(button);
+  // One button for the page's life, shown or hidden: a new state (a phone's link measured, a press) must not
+  // replace it under the assistant's finger.
+  if (!announceButton) {
+    announceButton = element("button", "", t("announce_score"));
+    announceButton.type = "button";
+    announceButton.addEventListener("click", () => client.command("announce_score").catch(() => {}));
+    $(".q-actions").append(announceButton);
   }
+  announceButton.hidden = !state.can.includes("announce_score");
+  announceButton.classList.toggle("primary", Boolean(state.score_due));
   const list = $(".q-announcements");
   list.replaceChildren();
   for (const announcement of [...state.announcements].reverse()) {
@@ -163,14 +258,18 @@ function renderAssistant() {
   }
 }
 
-client = connect((newState) => {
+client = connect((newState, info) => {
   state = newState;
   render();
+  sound(info);
 });
 
 animate(() => {
   frame();
-  if (state && state.status === "choosing" && !$(".q-question")?.hidden && !justClosed()) render();
+  // Only the board has a question to take down once the answer has been shown: the assistant's screen is not
+  // redrawn every frame (its «Счёт объявлен» button must stay the same element to be clickable).
+  const question = $(".q-question");
+  if (state && state.status === "choosing" && question && !question.hidden && !justClosed()) render();
 });
 
 // USB buzzers that type keys on the projector's machine: forwarded while the buttons are open.
