@@ -39,8 +39,9 @@ def digest(view: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
 
-ADDED_HOST_TOOLS = ("score_corrected", "decision_reversed")
-"""Host tools the report lists per question since issue 15 (the old report had corrections only at its end)."""
+ADDED_HOST_TOOLS = ("score_corrected",)
+"""Host tools the report lists per question since issue 15 (the old report had corrections only at its end). Reversed
+rulings are in the stored report already: issue 14 re-took that part when it found the old report left them out."""
 
 
 def old_shape(report: dict[str, Any]) -> Any:

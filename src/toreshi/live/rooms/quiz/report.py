@@ -71,8 +71,6 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                 {"type": event.type, "at_ms": at, "reason": event.reason.value, "theme": event.theme,
                  "reserve": event.reserve}
             )  # fmt: skip
-        elif isinstance(event, DecisionReversed):
-            entry(event.question)["host"].append({"type": event.type, "at_ms": at, "team": event.team})
         elif isinstance(event, PressReceived):
             entry(number)["presses"].append(
                 {
