@@ -26,8 +26,10 @@ from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
+from toreshi.services.engine import EngineService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
+from toreshi.togyz.engine import Limits
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
 from toreshi.web import broadcast_pages, exports, pages, quiz_pages, replay_pages, rooms_api, tournament_pages
@@ -94,7 +96,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
                         await rooms.get(room.id, room.kind)
             sessions = Sessions(store.engine)
             await sessions.purge()
-            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments)
+            engine = EngineService(
+                review_limits=Limits(depth=settings.review_depth, movetime=1.0), review_budget=settings.review_budget
+            )
+            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments, engine)
             # Results that finished games could not push (an instance died between the two): at start, then often.
             reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
@@ -111,6 +116,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await tournaments.settled()
                 await rooms.close()
                 await bus.close()
+                engine.close()
 
     routes = [
         *pages.routes,

@@ -8,6 +8,7 @@ from starlette.requests import HTTPConnection
 
 from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
+from toreshi.services.engine import EngineService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
@@ -27,6 +28,8 @@ class Services:
     sessions: Sessions
     tournaments: TournamentService
     """Tournaments, and the results their finished live games push to them."""
+    engine: EngineService
+    """Reviews and practice moves, off the event loop."""
 
 
 def services_of(connection: HTTPConnection) -> Services:

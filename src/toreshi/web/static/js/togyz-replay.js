@@ -4,6 +4,7 @@
 
 import { translator } from "./dom.js";
 import { drawBoard } from "./togyz-board.js";
+import { startReview } from "./togyz-review.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const frames = data.frames;
@@ -12,6 +13,7 @@ const $ = (selector) => root.querySelector(selector);
 const t = translator(data.strings);
 
 let current = frames.length - 1;
+let followReview = () => {};
 
 function show(ply) {
   current = Math.max(0, Math.min(frames.length - 1, ply));
@@ -37,6 +39,7 @@ function show(ply) {
   root.querySelector('[data-step="previous"]').disabled = current === 0;
   root.querySelector('[data-step="next"]').disabled = current === frames.length - 1;
   root.querySelector('[data-step="last"]').disabled = current === frames.length - 1;
+  followReview(current);
 }
 
 const steps = {
@@ -72,4 +75,6 @@ $("#copy-fen").addEventListener("click", async () => {
 });
 
 show(current);
+const panel = document.getElementById("review");
+if (panel) followReview = startReview(panel, { url: panel.dataset.url, t, show, current: () => current });
 window.toreshiReplay = { frames, show, get ply() { return current; } };
