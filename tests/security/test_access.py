@@ -37,6 +37,8 @@ REPORT = "report"
 """A quiz report: the arbiter (or host) while the game runs; 403 for anyone else until it is over."""
 TEAM_LINK = "team link"
 """A tournament team's protest page: only through the team's secret link (404 without it)."""
+PRACTICE = "practice"
+"""Anyone may start a practice game against the computer: a room of its own, no other room changes."""
 ANYONE_HARMLESS = "anyone, harmless"
 """Anyone may send it, and it changes nothing stored (sign-out, the language, the sign-in form)."""
 
@@ -55,6 +57,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/games/{room_id}/links"): ARBITER,
     ("GET", "/games/{room_id}"): PUBLIC,
     ("GET", "/games/{room_id}/replay"): PUBLIC,
+    ("GET", "/games/{room_id}/review.json"): PUBLIC,  # the engine's review of a finished game ("unavailable" before)
+    ("GET", "/practice"): PUBLIC,
+    ("POST", "/practice"): PRACTICE,
     ("GET", "/games/{room_id}/export.pgn"): PUBLIC,
     ("GET", "/games/{room_id}/sheet"): PUBLIC,
     ("GET", "/games/{room_id}/position.fen"): PUBLIC,
@@ -209,6 +214,8 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
     allowed = visitor == "player" if rule == TEAM_LINK else visitor == "arbiter"
     if rule == PUBLIC:
         assert response.status_code == 200, (visitor, response.status_code)
+    elif rule == PRACTICE:
+        assert response.status_code in (200, 303), response.status_code
     elif rule == ANYONE_HARMLESS:
         assert response.status_code in (200, 303, 404), response.status_code
         if not allowed:
@@ -234,7 +241,7 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
 # --- socket commands ---------------------------------------------------------------------------------------------
 
 TOGYZ_PLAYER = {"move", "press", "offer_draw", "accept_draw", "decline_draw", "resign", "claim_flag", "sign",
-                "pause", "adjourn", "file_protest", "confirm_setup", "complain_setup"}  # fmt: skip
+                "pause", "adjourn", "file_protest", "confirm_setup", "complain_setup", "take_back"}  # fmt: skip
 TOGYZ_ARBITER = {"start", "pause", "resume", "add_time", "set_clocks", "extend_both_flags", "arrive",
                  "declare_default", "open_envelope", "decide", "claim_flag", "postpone"}  # fmt: skip
 TOGYZ_MAY = {"player": TOGYZ_PLAYER, "arbiter": TOGYZ_ARBITER}

@@ -113,6 +113,7 @@ class EngineService:
         self._cache: OrderedDict[tuple[str, int], ReviewJob] = OrderedDict()
         self._running: tuple[str, int] | None = None
         self._queue: asyncio.Lock | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def review_of(self, game_id: str, moves: Sequence[int]) -> ReviewJob:
         """The review of ``game_id`` with these moves: the cached one, or one started now (not awaited)."""
@@ -126,7 +127,9 @@ class EngineService:
         self._cache[key] = job
         while len(self._cache) > CACHED_REVIEWS:
             self._cache.popitem(last=False)
-        loop.create_task(self._run_review(key, tuple(moves), job))
+        task = loop.create_task(self._run_review(key, tuple(moves), job))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
         return job
 
     def progress(self, game_id: str, moves: int) -> tuple[int, int]:

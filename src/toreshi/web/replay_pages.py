@@ -123,7 +123,7 @@ async def review_json(request: Request) -> Response:
         return JSONResponse({"status": "not_found"}, status_code=404)
     state = game.state
     if state.status is not GameStatus.FINISHED or not state.plies:
-        return JSONResponse({"status": "unavailable"}, status_code=409)
+        return JSONResponse({"status": "unavailable"})
     engine = services_of(request).engine
     moves = [ply.hole for ply in state.plies]
     job = engine.review_of(room_id, moves)

@@ -9,6 +9,7 @@ from starlette.requests import HTTPConnection
 from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
 from toreshi.services.engine import EngineService
+from toreshi.services.practice import PracticeService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
@@ -30,6 +31,8 @@ class Services:
     """Tournaments, and the results their finished live games push to them."""
     engine: EngineService
     """Reviews and practice moves, off the event loop."""
+    practice: PracticeService
+    """The engine's side of every practice game."""
 
 
 def services_of(connection: HTTPConnection) -> Services:
