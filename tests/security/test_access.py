@@ -58,6 +58,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/games/{room_id}"): PUBLIC,
     ("GET", "/games/{room_id}/replay"): PUBLIC,
     ("GET", "/games/{room_id}/review.json"): PUBLIC,  # the engine's review of a finished game ("unavailable" before)
+    ("GET", "/games/{room_id}/evaluation.json"): PUBLIC,  # what spectators may see (fair play decided on the server)
     ("GET", "/practice"): PUBLIC,
     ("POST", "/practice"): PRACTICE,
     ("GET", "/games/{room_id}/export.pgn"): PUBLIC,
@@ -91,6 +92,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/settings"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
+    ("GET", "/tournaments/{tid}/rounds/{number}/evaluation.json"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
     ("GET", "/tournaments/{tid}/standings"): PUBLIC,
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,

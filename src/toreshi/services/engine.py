@@ -21,11 +21,15 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
-from toreshi.togyz.engine import LEVELS, Choice, Limits, Review, choose_move, review
+from toreshi.togyz.engine import LEVELS, Analysis, Choice, Limits, Review, analyse, choose_move, review
 from toreshi.togyz.position import Position, Side
 
 __all__ = ["EngineService", "ReviewJob", "review_payload"]
 
+CACHED_EVALUATIONS = 1024
+"""Positions of broadcast games whose evaluation is kept in memory."""
+EVALUATION_LIMITS = Limits(depth=12, movetime=0.3)
+"""One broadcast position: a third of a second at most (the bar is a glance, not a review)."""
 CACHED_REVIEWS = 64
 """Reviews kept in memory (the oldest is forgotten first); a forgotten one is computed again when asked for."""
 
@@ -58,6 +62,13 @@ def _review_job(moves: Sequence[int], limits: Limits, budget: float) -> Review:
     _report(0, len(moves) + 1)
     stop = _Deadline(time.monotonic() + budget)
     return review(moves, limits, clock=time.monotonic, stop=stop, progress=_report)
+
+
+def _evaluation_job(moves: Sequence[int], limits: Limits) -> Analysis:
+    position = Position()
+    for hole in moves:
+        position.play(hole)
+    return analyse(position, limits, clock=time.monotonic)
 
 
 def _move_job(moves: Sequence[int], level: int, seed: str) -> Choice:
@@ -101,7 +112,14 @@ def review_payload(result: Review) -> dict[str, Any]:
 class EngineService:
     """The app's engine: reviews (cached) and practice moves, each in its own worker process."""
 
-    def __init__(self, *, review_limits: Limits, review_budget: float, workers: int = 1) -> None:
+    def __init__(
+        self,
+        *,
+        review_limits: Limits,
+        review_budget: float,
+        workers: int = 1,
+        evaluation_limits: Limits = EVALUATION_LIMITS,
+    ) -> None:
         context = multiprocessing.get_context("spawn")  # no fork of a process with a running event loop
         self.review_limits = review_limits
         self.review_budget = review_budget
@@ -114,6 +132,8 @@ class EngineService:
         self._running: tuple[str, int] | None = None
         self._queue: asyncio.Lock | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self.evaluation_limits = evaluation_limits
+        self._evaluations: OrderedDict[tuple[int, ...], asyncio.Future[Analysis]] = OrderedDict()
 
     def review_of(self, game_id: str, moves: Sequence[int]) -> ReviewJob:
         """The review of ``game_id`` with these moves: the cached one, or one started now (not awaited)."""
@@ -161,6 +181,26 @@ class EngineService:
                 job.future.set_result(result)
             finally:
                 self._running = None
+
+    def evaluation_of(self, moves: Sequence[int]) -> Analysis | None:
+        """The engine's verdict on the position after ``moves`` (not finished) if known; else starts it, None."""
+        key = tuple(moves)
+        future = self._evaluations.get(key)
+        if future is not None and future.done():
+            if future.exception() is None:
+                self._evaluations.move_to_end(key)
+                return future.result()
+            future = None
+        if future is None:
+            loop = asyncio.get_running_loop()
+            future = asyncio.ensure_future(
+                loop.run_in_executor(self._moves, _evaluation_job, key, self.evaluation_limits)
+            )
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())
+            self._evaluations[key] = future
+            while len(self._evaluations) > CACHED_EVALUATIONS:
+                self._evaluations.popitem(last=False)
+        return None
 
     async def move(self, moves: Sequence[int], level: int, seed: str) -> Choice:
         """The practice level's move after ``moves`` from the initial position, with its random draw seeded."""

@@ -107,6 +107,8 @@ def review_strings() -> dict[str, str]:
         "loss": _("gave away {percent} of the expected score"),
         "curve_label": _("White's chances after each move (up: White stands better)"),
         "depth": _("Depth {depth}"),
+        "evaluation": _("Evaluation: White {percent}"),
+        "evaluation_delayed": _("after move {move}, shown with a delay"),
     }
 
 

@@ -170,6 +170,8 @@ _TERMS: dict[str, str] = {
     "protest.coach": N_("coach"),
     "protest.fee.refunded": N_("refunded"),
     "protest.fee.transferred": N_("to the arbiters' pay"),
+    "evaluation.shown": N_("shown to spectators"),
+    "evaluation.off": N_("switched off"),
 }
 _AMOUNTS = frozenset({"amount"})
 
@@ -215,6 +217,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
         N_("Round %(round)s, board %(board)s: %(result)s (was %(previous)s)"),
     ),
     "warning_issued": (N_("Warning or penalty"), N_("%(player)s, reason: %(reason)s")),
+    "evaluation_set": (N_("Evaluation bar for spectators"), N_("%(evaluation_term)s (delay: %(minutes)s min)")),
     "protest_filed": (N_("Protest filed"), N_("Protest %(protest)s: round %(round)s, board %(board)s, %(person)s")),
     "protest_fee_paid": (N_("Protest fee paid"), N_("Protest %(protest)s: %(amount)s")),
     "protest_convened": (N_("The board met"), N_("Protest %(protest)s")),

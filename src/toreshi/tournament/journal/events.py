@@ -256,6 +256,15 @@ class WarningIssued(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EvaluationSet(_Stamped):
+    """The arbiter's fair-play setting of the broadcast's evaluation bar."""
+
+    type: ClassVar[str] = "evaluation_set"
+    shown: bool
+    delay_minutes: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProtestFiled(_Stamped):
     type: ClassVar[str] = "protest_filed"
     id: str
@@ -308,7 +317,7 @@ TournamentEvent = (
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified
+    | ProtestNotified | EvaluationSet
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -316,7 +325,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    converters=CONVERTERS,
+    EvaluationSet, converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)
 

@@ -79,6 +79,15 @@ ARBITER_ENTERED = ResultOrigin(ResultSource.ARBITER)
 
 
 @dataclass(frozen=True)
+class EvaluationPolicy:
+    """The broadcast's evaluation bar: shown to spectators of a live game only ``delay_minutes`` after a move
+    was played (never to its players), or not at all; a finished game's evaluation is shown when ``shown``."""
+
+    shown: bool = True
+    delay_minutes: int = 15
+
+
+@dataclass(frozen=True)
 class TournamentState:
     """Everything a tournament room knows; ``tournament`` is None until the ``tournament_created`` event."""
 
@@ -91,6 +100,7 @@ class TournamentState:
     protests: tuple[Protest, ...] = ()
     warnings: tuple[PlayerWarning, ...] = ()
     audit: tuple[AuditLine, ...] = ()
+    evaluation: EvaluationPolicy = EvaluationPolicy()
 
     @property
     def t(self) -> Tournament:

@@ -66,7 +66,7 @@ function listWorst(list, review, t, show) {
 }
 
 /** Start the review panel of the replay page; `show(ply)` moves the board, `onShow(callback)` follows it. */
-export function startReview(root, { url, t, show, current }) {
+export function startReview(root, { url, t, show, current, onReady = () => {} }) {
   const status = root.querySelector("#review-status");
   let mark = null;
   async function ask() {
@@ -95,6 +95,7 @@ export function startReview(root, { url, t, show, current }) {
     listWorst(root.querySelector("#review-worst"), answer, t, show);
     if (!answer.worst.length) root.querySelector("#review-worst").append(element("li", "hint", t("worst_none")));
     root.dataset.review = "ready";
+    onReady(answer);
   }
   ask();
   return (ply) => { if (mark) mark(ply); };
