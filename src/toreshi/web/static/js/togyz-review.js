@@ -26,7 +26,7 @@ function drawCurve(box, review, t, show) {
   const x = (ply) => (ply / last) * WIDTH;
   const y = (value) => (1 - value) * HEIGHT;
   const chart = svg("svg", {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, preserveAspectRatio: "none", role: "img", class: "review-chart",
+    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", class: "review-chart",
     "aria-label": t("curve_label"),
   });
   chart.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: "review-black" }));
