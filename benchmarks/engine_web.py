@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import TypeVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
 from benchmarks.togyz_corpus import DEFAULT_CORPUS, corpus_games
+
 from toreshi.services.engine import EngineService
 from toreshi.togyz.engine import LEVELS, Limits, review
 
@@ -95,8 +95,8 @@ async def main(args: argparse.Namespace) -> None:
             times, lags = [], []
             for index, holes in enumerate(middlegames):
 
-                async def move(holes: list[int] = holes, seed: str = f"{number}:{index}") -> object:
-                    return await engine.move(holes, number, seed)
+                async def move(holes: list[int] = holes, level: int = number, seed: str = f"{number}:{index}") -> int:
+                    return (await engine.move(holes, level, seed)).hole
 
                 _, seconds, lag = await with_ticker(move)
                 times.append(seconds)

@@ -18,7 +18,9 @@ def test_a_tiny_run_prints_review_and_level_rows(shared_data: Path) -> None:
     )
     assert done.returncode == 0, done.stdout + done.stderr
     out = done.stdout
-    summary = r"^review in the pool: median [\d.]+ ms a position; worst loop lag [\d.]+ ms \(inline on the loop: \d+ ms\)$"
+    summary = (
+        r"^review in the pool: median [\d.]+ ms a position; worst loop lag [\d.]+ ms \(inline on the loop: \d+ ms\)$"
+    )
     assert re.search(summary, out, re.MULTILINE), out
     for level in range(1, 7):
         assert re.search(rf"^ +{level} +[\d.]+ +[\d.]+ +[\d.]+ms$", out, re.MULTILINE), out

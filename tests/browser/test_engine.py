@@ -56,17 +56,24 @@ def test_practice_against_the_computer_then_its_review(browser: Browser, server:
     total = plies(page)
 
     # The replay: the computer's review, its curve (one point per position) and the worst moves, in Kazakh.
-    for name, viewport in (("phone", PHONE), ("desktop", DESKTOP)):
+    words = {"kk": ("Компьютерлік талдау", "Тереңдік", "Бағалау: бастаушы"), "ru": ("Компьютерный разбор", "Глубина",
+             "Оценка: белые")}  # fmt: skip
+    for name, viewport, language in (
+        ("kk-phone", PHONE, "kk"),
+        ("kk-desktop", DESKTOP, "kk"),
+        ("ru-desktop", DESKTOP, "ru"),
+    ):
+        title, depth, bar = words[language]
         replay = new_page(browser, viewport=viewport, locale="kk-KZ")
-        replay.goto(f"{server.url}/games/{room.group(1)}/replay?lang=kk")
-        expect(replay.locator("#review-title")).to_have_text("Компьютерлік талдау")
+        replay.goto(f"{server.url}/games/{room.group(1)}/replay?lang={language}")
+        expect(replay.locator("#review-title")).to_have_text(title)
         expect(replay.locator("#review")).to_have_attribute("data-review", "ready", timeout=60_000)
         expect(replay.locator("#review-curve")).to_have_attribute("data-points", str(total + 1))
         expect(replay.locator("#review-curve svg polyline.review-line")).to_have_count(1)
         assert replay.locator("#review-worst li").count() >= 1
-        expect(replay.locator("#review-status")).to_contain_text("Тереңдік")
+        expect(replay.locator("#review-status")).to_contain_text(depth)
         expect(replay.locator("#eval-bar")).to_be_visible()
-        expect(replay.locator("#eval-bar .eval-text")).to_contain_text("Бағалау: бастаушы")
+        expect(replay.locator("#eval-bar .eval-text")).to_contain_text(bar)
         # A click on a worst move shows the position before it.
         first = replay.locator("#review-worst li button").first
         if first.count():
@@ -74,7 +81,7 @@ def test_practice_against_the_computer_then_its_review(browser: Browser, server:
             ply = int(replay.evaluate("window.toreshiReplay.ply"))
             assert 0 <= ply < total
         replay.locator("#review").scroll_into_view_if_needed()
-        screenshot(replay, f"engine-review-kk-{name}")
+        screenshot(replay, f"engine-review-{name}")
         replay.context.close()
     page.context.close()
 

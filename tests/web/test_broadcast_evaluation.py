@@ -87,9 +87,7 @@ def test_players_and_early_spectators_never_get_an_evaluation(client: TestClient
     assert "lb-eval" in live and "evaluation.json" in live
 
 
-def test_after_the_delay_spectators_see_it_and_the_arbiter_can_switch_it_off(
-    client: TestClient, arbiter: str
-) -> None:
+def test_after_the_delay_spectators_see_it_and_the_arbiter_can_switch_it_off(client: TestClient, arbiter: str) -> None:
     tid, rooms, tokens = tournament_with_links(client, arbiter)
     post(client, f"/tournaments/{tid}/do/evaluation", arbiter, shown="on", delay_minutes="0")
     play_board(client, rooms[1], tokens[rooms[1]])

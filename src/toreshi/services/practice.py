@@ -81,7 +81,9 @@ class PracticeService:
             return True  # the game moved on while the engine thought (a takeback, a resignation): ask again
         role = "white" if engine is WHITE else "black"
         command = Command(
-            "move", Actor(role, state.player(engine)), {"hole": choice.hole, "press": True},
+            "move",
+            Actor(role, state.player(engine)),
+            {"hole": choice.hole, "press": True},
             id=f"engine-{len(moves)}-{len(again.events)}",
         )
         with contextlib.suppress(Refused):  # the position changed under it: the next message asks again
