@@ -8,6 +8,7 @@ import { element } from "./dom.js";
 const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 600;
 const HEIGHT = 140;
+const PAD = 6; // the dots at the ends and at 0 % or 100 % stay inside the chart
 
 function svg(tag, attributes = {}) {
   const node = document.createElementNS(SVG, tag);
@@ -23,15 +24,15 @@ function percent(value) {
 function drawCurve(box, review, t, show) {
   const points = review.expectation;
   const last = Math.max(1, points.length - 1);
-  const x = (ply) => (ply / last) * WIDTH;
-  const y = (value) => (1 - value) * HEIGHT;
+  const x = (ply) => PAD + (ply / last) * (WIDTH - 2 * PAD);
+  const y = (value) => PAD + (1 - value) * (HEIGHT - 2 * PAD);
   const chart = svg("svg", {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: "img", class: "review-chart",
     "aria-label": t("curve_label"),
   });
   chart.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: HEIGHT, class: "review-black" }));
   const line = points.map((value, ply) => `${x(ply).toFixed(1)},${y(value).toFixed(1)}`);
-  chart.append(svg("polygon", { points: `0,${HEIGHT} ${line.join(" ")} ${WIDTH},${HEIGHT}`, class: "review-white" }));
+  chart.append(svg("polygon", { points: `${x(0)},${HEIGHT} ${line.join(" ")} ${x(last)},${HEIGHT}`, class: "review-white" }));
   chart.append(svg("line", { x1: 0, y1: HEIGHT / 2, x2: WIDTH, y2: HEIGHT / 2, class: "review-middle" }));
   chart.append(svg("polyline", { points: line.join(" "), class: "review-line" }));
   for (const move of review.worst) {
@@ -41,7 +42,8 @@ function drawCurve(box, review, t, show) {
   chart.append(marker);
   chart.addEventListener("click", (click) => {
     const bounds = chart.getBoundingClientRect();
-    show(Math.round(((click.clientX - bounds.left) / bounds.width) * last));
+    const fraction = ((click.clientX - bounds.left) / bounds.width * WIDTH - PAD) / (WIDTH - 2 * PAD);
+    show(Math.round(Math.max(0, Math.min(1, fraction)) * last));
   });
   box.replaceChildren(chart);
   box.dataset.points = String(points.length);
