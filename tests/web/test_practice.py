@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import re
 import time
+from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
 from starlette.testclient import TestClient
+
+from toreshi.services.engine import _move_job
+from toreshi.web.app import create_app
+from toreshi.web.settings import Settings
 
 from .helpers import create_game, receive_until
 
@@ -89,3 +94,24 @@ def test_a_takeback_outside_practice_is_refused_in_the_players_language(client: 
         ws.send_json({"t": "cmd", "id": "tb", "type": "take_back", "data": {}})
         refused = receive_until(ws, "refused")
         assert refused["code"] == "takeback_not_practice", refused
+
+
+def test_after_a_restart_the_engine_takes_its_seat_again(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data")
+    with TestClient(create_app(settings), base_url="http://testserver") as first:
+        room, token = start_practice(first)
+    with TestClient(create_app(settings), base_url="http://testserver") as second:
+        with second.websocket_connect(f"/ws/rooms/{room}") as ws:
+            ws.send_json({"t": "hello", "v": 0, "token": token})
+            assert receive_until(ws, "welcome")["role"] == "white"
+            ws.send_json({"t": "cmd", "id": "m1", "type": "move", "data": {"hole": 3}})
+            receive_until(ws, "ack")
+        state = wait_for_plies(second, room, 2)
+        assert state["moves"][1]["side"] == "black"
+
+
+def test_the_engines_choice_is_seeded_by_the_room_and_the_ply() -> None:
+    # A depth-limited level chooses by its seeded draw only: the same room and ply, the same move.
+    first = [_move_job([7, 3], 2, f"g-1:{ply}").hole for ply in range(8)]
+    again = [_move_job([7, 3], 2, f"g-1:{ply}").hole for ply in range(8)]
+    assert first == again and all(1 <= hole <= 9 for hole in first)
