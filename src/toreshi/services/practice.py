@@ -38,6 +38,12 @@ class PracticeService:
         self._engine = engine
         self._tasks: dict[str, asyncio.Task[None]] = {}
 
+    async def begin(self, room_id: str) -> None:
+        """A practice room just created: start its clock (nobody is waited for) and take the engine's seat."""
+        owner = await self._rooms.get(room_id, "togyz")
+        await owner.handle(Command("start", Actor("arbiter", "practice"), {}, id="practice-start"))
+        self.watch(room_id)
+
     def watch(self, room_id: str) -> None:
         """Follow ``room_id`` until its game is over (again after a restart: the app watches resumed rooms)."""
         if room_id in self._tasks and not self._tasks[room_id].done():

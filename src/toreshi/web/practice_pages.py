@@ -15,7 +15,6 @@ from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
-from toreshi.live.room import Actor, Command
 from toreshi.togyz.engine import LEVELS
 from toreshi.web import auth, refusals
 from toreshi.web.game_links import player_url
@@ -66,10 +65,7 @@ async def practice(request: Request) -> Response:
             except Refused as refused:
                 error = refusals.text_of(refused)
             else:
-                services = services_of(request)
-                owner = await services.rooms.get(room_id, "togyz")
-                await owner.handle(Command("start", Actor("arbiter", "practice"), {}, id="practice-start"))
-                services.practice.watch(room_id)
+                await services_of(request).practice.begin(room_id)
                 return RedirectResponse(player_url("", room_id, tokens[side]), status_code=303)
     return render(
         request,
