@@ -98,6 +98,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,
     ("GET", "/tournaments/{tid}/protests"): PUBLIC,
     ("GET", "/tournaments/{tid}/audit"): PUBLIC,
+    ("GET", "/tournaments/{tid}/forbidden"): PUBLIC,  # main's tournament-tools page (missing from this table on main)
     ("POST", "/tournaments/{tid}/collect"): ARBITER,
     ("POST", "/tournaments/{tid}/do/{action}"): ARBITER,
     ("POST", "/tournaments/{tid}/team-link"): ARBITER,

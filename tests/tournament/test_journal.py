@@ -36,6 +36,7 @@ from toreshi.tournament.journal.commands import (
     SYSTEM,
     AddParticipant,
     AddTeam,
+    AllowPair,
     ByeKind,
     Configure,
     ConveneProtest,
@@ -45,12 +46,14 @@ from toreshi.tournament.journal.commands import (
     EditParticipant,
     EnterResult,
     FileProtest,
+    ForbidPair,
     ImportParticipants,
     NotifyProtest,
     OverridePairing,
     PairRound,
     PayProtestFee,
     PublishRound,
+    Readmit,
     RequestBye,
     SeedByRating,
     Setting,
@@ -58,6 +61,7 @@ from toreshi.tournament.journal.commands import (
     Withdraw,
 )
 from toreshi.tournament.journal.events import RoundPublished
+from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.journal.values import FirstColour
 from toreshi.tournament.model import GameResult, ResultCode, TournamentSystem
 from toreshi.tournament.protests import FeeStatus, FilerRole, ProtestAction, ProtestStatus
@@ -512,6 +516,12 @@ COMMAND_CHOICES = st.one_of(
     st.builds(lambda n, r: Withdraw(number=n, after_round=r), st.integers(1, 6), st.integers(0, 3)),
     st.builds(lambda n, r: RequestBye(number=n, round=r), st.integers(1, 6), st.integers(1, 3)),
     st.builds(lambda w, b: OverridePairing(pairs=((w, b),), reason="x"), st.integers(1, 6), st.integers(1, 6)),
+    # the pairing tools (issue 17): forbidden pairs, re-entries, acceleration, a confirmed change
+    st.builds(lambda a, b: ForbidPair(first=a, second=b), st.integers(1, 6), st.integers(1, 6)),
+    st.builds(lambda a, b: AllowPair(first=a, second=b), st.integers(1, 6), st.integers(1, 6)),
+    st.builds(lambda n, r: Readmit(number=n, round=r), st.integers(1, 6), st.integers(1, 3)),
+    st.builds(lambda a: Configure(acceleration=a, late_entry_until=3), st.sampled_from(list(Acceleration))),
+    st.builds(lambda w: OverridePairing(pairs=((w, 7 - w),), reason="x", confirmed=True), st.integers(1, 6)),
 )
 
 

@@ -160,6 +160,32 @@ class TournamentCode(RefusalCode):
     CSV_NOT_UTF8 = "csv_not_utf8"
     PAIRS_LINE = "pairs_line"
     """``line``: an override's line is not two pairing numbers."""
+    # --- the pairing tools (forbidden pairs, a manual change, acceleration) ---------------------------------
+    FORBID_ITSELF = "forbid_itself"
+    """``player``: a forbidden pairing is of two different players."""
+    ALREADY_FORBIDDEN = "already_forbidden"
+    """``first``, ``second``: the pair is forbidden already."""
+    NOT_FORBIDDEN = "not_forbidden"
+    """``first``, ``second``: the pair is not forbidden."""
+    NO_CLUB_PAIRS = "no_club_pairs"
+    """No two participants of one club are left to keep apart (no club fields, or all forbidden already)."""
+    TRF_UNREADABLE = "trf_unreadable"
+    """The text given as a TRF cannot be read (``line`` when known)."""
+    TRF_NO_FORBIDDEN = "trf_no_forbidden"
+    """The TRF has no prohibited pairings (``XXP`` or ``260`` records) of this tournament's players."""
+    OVERRIDE_BREAKS_CRITERIA = "override_breaks_criteria"
+    """``round``, ``criteria`` (``C1, C12``): the changed pairing breaks these Dutch criteria; confirm to keep
+    it. Details: one :attr:`CRITERION_BROKEN` per criterion."""
+    CRITERION_BROKEN = "criterion_broken"
+    """``criterion`` (``C12``), ``term`` (``criterion.C12``, its meaning), ``players``."""
+    BAKU_NOT_POSSIBLE = "baku_not_possible"
+    """Baku acceleration needs pairing numbers without gaps and a win worth two draws."""
+    ACCELERATION_SWISS_ONLY = "acceleration_swiss_only"
+    """Acceleration is for a Swiss."""
+    FORBIDDEN_SWISS_ONLY = "forbidden_swiss_only"
+    """Forbidden pairings are for a Swiss (a round robin pairs everyone with everyone)."""
+    ACCELERATION_FIXED = "acceleration_fixed"
+    """The acceleration cannot change once round 1 has been paired."""
 
 
 class ProtestCode(RefusalCode):

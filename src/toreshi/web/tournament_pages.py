@@ -57,12 +57,15 @@ from toreshi.tournament.journal.commands import (
     Warn,
     Withdraw,
 )
+from toreshi.tournament.journal.trf_records import with_pairing_records
 from toreshi.tournament.journal.values import FirstColour
 from toreshi.tournament.model import GameResult, TournamentSystem
 from toreshi.tournament.protests import FilerRole, ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
+from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web import auth, i18n, refusals, timecontrols
+from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
@@ -161,6 +164,7 @@ def _settings(form: Form) -> dict[str, Any]:
         values["system"] = _choice(form, "system", TournamentSystem, TournamentSystem.SWISS)
     if _text(form, "initial_colour"):
         values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
+    cleared += pairing_tools.settings_of(form, values)
     values["cleared"] = tuple(cleared)
     return values
 
@@ -249,7 +253,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                             penalty=_text(f, "penalty")), "/audit"),
     "pair": (lambda f: PairRound(), "/rounds/{next}"),
     "override": (lambda f: OverridePairing(pairs=_pairs(_text(f, "pairs")), bye=_int(f, "bye"),
-                                           reason=_text(f, "reason")), "/rounds/{draft}"),
+                                           reason=_text(f, "reason"), confirmed=_text(f, "confirmed") == "yes"),
+                 "/rounds/{draft}"),
     "discard": (lambda f: DiscardPairing(reason=_text(f, "reason")), ""),
     "publish": (lambda f: PublishRound(), "/rounds/{draft}"),
     "result": (_result, "/rounds/{round}"),
@@ -260,6 +265,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                          committee=_names(f, "committee")), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+    **pairing_tools.ACTIONS,
 }  # fmt: skip
 
 
@@ -413,6 +419,9 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
         tiebreak_choices=texts.tiebreak_choices(),
+        rules_choices=pairing_tools.rules_choices(),
+        acceleration_names=pairing_tools.acceleration_names(),
+        rules_note=pairing_tools.rules_note(state.t, choose_rules(state.t.tiebreak_rules, state.t.start)),
     )
 
 
@@ -420,15 +429,18 @@ async def round_page(request: Request) -> Response:
     return await _round_response(request, {})
 
 
-async def _round_response(request: Request, links: dict[int, dict[str, str]]) -> Response:
+async def _round_response(
+    request: Request, links: dict[int, dict[str, str]], number: int | None = None, review: Any = None
+) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return _not_found(request)
     tid, state = loaded
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return _not_found(request)
+    if number is None:
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            return _not_found(request)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return _not_found(request)
@@ -445,6 +457,7 @@ async def _round_response(request: Request, links: dict[int, dict[str, str]]) ->
         results=RESULTS,
         links=links,
         presets=timecontrols.preset_names(),
+        review=review,
     )
 
 
@@ -456,11 +469,13 @@ def _crosstable(state: TournamentState) -> tables.Table:
 async def standings_page(request: Request, tid: str, state: TournamentState) -> Response:
     standings, table = state.standings(), _crosstable(state)
     legend = texts.tiebreak_legend(standings.tiebreaks)
+    rules_note = pairing_tools.rules_note(state.t, standings.rules)
     if request.query_params.get("print"):
-        page = tables.to_html(table, i18n.current_language(), heading=_("Crosstable"), legend=legend)
+        page = tables.to_html(table, i18n.current_language(), heading=_("Crosstable"), legend=legend,
+                              note=rules_note)  # fmt: skip
         return Response(page, media_type="text/html; charset=utf-8")
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
-                 table=table, legend=legend)  # fmt: skip
+                 table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 
 
 @_reading
@@ -473,11 +488,13 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         trf = trf_from_standings(standings, t.name, t.rounds_planned, system)
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        text = format_trf(trf if kind == "trf" else to_trf2026(trf), "\r\n")
+        trf = with_pairing_records(trf if kind == "trf" else to_trf2026(trf), state, trf2026=kind == "trf26")
+        text = format_trf(trf, "\r\n")
         return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
         # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read.
         body = tables.to_csv(tables.crosstable(standings, t.name, texts.columns()))
+        body += pairing_tools.csv_rules_line(t, standings.rules)
         headers = {
             "Content-Disposition": f'attachment; filename="{tid}.csv"',
             "Content-Language": i18n.current_language(),
@@ -517,6 +534,13 @@ async def audit_page(request: Request, tid: str, state: TournamentState) -> Resp
     return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
 
 
+@_reading
+async def forbidden_page(request: Request, tid: str, state: TournamentState) -> Response:
+    """The forbidden pairings of a Swiss: listed, added by hand or from the clubs or a TRF, lifted."""
+    return _page(request, "tournaments/forbidden.html", tid=tid, state=state, t=state.t, names=_players(state),
+                 club_pairs=pairing_tools.new_club_pairs(state))  # fmt: skip
+
+
 # --- changing ---------------------------------------------------------------------------------------------
 
 
@@ -525,6 +549,7 @@ async def new_tournament(request: Request) -> Response:
     values: dict[str, Any] = {
         "name": "", "system": "swiss_dutch", "rounds": "7", "time_control": "rapid", "fee": "1000",
         "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "",
+        "tiebreak_rules": pairing_tools.AUTO, "acceleration": "none",
     }  # fmt: skip
     error = ""
     if request.method == "POST":
@@ -547,6 +572,8 @@ async def new_tournament(request: Request) -> Response:
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
         system_names=texts.system_names(),
+        rules_choices=pairing_tools.rules_choices(),
+        acceleration_names=pairing_tools.acceleration_names(),
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
@@ -581,6 +608,10 @@ async def act(request: Request) -> Response:
             command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
         state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
+        if refused.refusal.code is TournamentCode.OVERRIDE_BREAKS_CRITERIA and state.draft is not None:
+            # The arbiter sees which criteria the change breaks, with the change kept in the form, to confirm it.
+            return await _round_response(request, {}, number=state.draft.round, review=pairing_tools.review_of(
+                refused.refusal, form))  # fmt: skip
         _flash(request, refused.refusal)
     else:
         _flash(request, notice=DONE)
@@ -719,6 +750,7 @@ routes = [
     Route("/tournaments/{tid}/export.{format}", export),
     Route("/tournaments/{tid}/protests", protests_page),
     Route("/tournaments/{tid}/audit", audit_page),
+    Route("/tournaments/{tid}/forbidden", forbidden_page),
     Route("/tournaments/{tid}/collect", collect, methods=["POST"]),
     Route("/tournaments/{tid}/do/{action}", act, methods=["POST"]),
     Route("/tournaments/{tid}/team-link", team_link, methods=["POST"]),

@@ -18,6 +18,7 @@ from fractions import Fraction
 from toreshi.kit.refusal import ParamValue
 from toreshi.tournament.crosstable import Columns
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
+from toreshi.tournament.journal.state import ForbidSource
 from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
@@ -149,6 +150,11 @@ def bye_name(code: ResultCode) -> str:
     return f"{_(names[code])} ({code.value})" if code in names else code.value
 
 
+def forbid_source(source: ForbidSource) -> str:
+    """Where a forbidden pairing came from: by hand, the same club, a TRF."""
+    return _(_TERMS[f"forbidden.{source.value}"])
+
+
 def leaving_reason(leaving: Leaving) -> str:
     """Why a player left: the arbiter's words, or the rule that expelled them."""
     if leaving.forfeit_losses is not None:
@@ -170,6 +176,9 @@ _TERMS: dict[str, str] = {
     "protest.coach": N_("coach"),
     "protest.fee.refunded": N_("refunded"),
     "protest.fee.transferred": N_("to the arbiters' pay"),
+    "forbidden.hand": N_("by hand"),
+    "forbidden.club": N_("same club"),
+    "forbidden.trf": N_("from a TRF"),
     "evaluation.shown": N_("shown to spectators"),
     "evaluation.off": N_("switched off"),
 }
@@ -223,6 +232,9 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     "protest_convened": (N_("The board met"), N_("Protest %(protest)s")),
     "protest_decided": (N_("Protest decided"), N_("Protest %(protest)s: %(verdict_term)s")),
     "protest_notified": (N_("Decision notified"), N_("Protest %(protest)s")),
+    "participant_readmitted": (N_("Re-entered"), N_("%(player)s from round %(round)s")),
+    "pairs_forbidden": (N_("Pairings forbidden"), N_("Pairs: %(pairs)s (%(source_term)s)")),
+    "pairs_allowed": (N_("Forbidden pairing lifted"), N_("Pairs: %(pairs)s")),
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
     ("name", N_("name: %(name)s")),
@@ -233,6 +245,7 @@ _EXTRAS: tuple[tuple[str, str], ...] = (
     ("penalty", N_("penalty: %(penalty)s")),
     ("result", N_("result corrected to %(result)s")),
     ("reason", N_("reason: %(reason)s")),
+    ("criteria", N_("breaks the Dutch criteria %(criteria)s, confirmed by the arbiter")),
 )
 """Particulars an event has only sometimes, added after its main one when it has them."""
 

@@ -53,7 +53,8 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye,
                          method_term=f"pairing.{event.method.value}")  # fmt: skip
         case ev.PairingOverridden():
-            return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye, reason=event.reason)
+            return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye, reason=event.reason,
+                         criteria=", ".join(event.criteria))  # fmt: skip
         case ev.PairingDiscarded():
             return _with({"round": event.round}, reason=event.reason)
         case ev.RoundPublished():
@@ -80,6 +81,13 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"protest": event.id, "amount": event.amount}
         case ev.ProtestConvened() | ev.ProtestNotified():
             return {"protest": event.id}
+        case ev.ParticipantReadmitted():
+            return {"player": player(event.number), "round": event.round}
+        case ev.PairsForbidden():
+            return _with({"pairs": _pairs(event.pairs), "count": len(event.pairs),
+                          "source_term": f"forbidden.{event.source.value}"}, reason=event.reason)  # fmt: skip
+        case ev.PairsAllowed():
+            return {"pairs": _pairs(event.pairs)}
         case ev.ProtestDecided():
             verdict = "protest.upheld" if event.upheld else "protest.rejected"
             return _with({"protest": event.id, "verdict_term": verdict},

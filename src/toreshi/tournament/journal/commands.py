@@ -22,9 +22,11 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from toreshi.kit.codec import Codec, spec
+from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.journal.values import CONVERTERS, FirstColour
 from toreshi.tournament.model import TournamentSystem
 from toreshi.tournament.protests import FilerRole
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 ARBITER = "arbiter"
 """The role that runs a tournament."""
@@ -56,6 +58,8 @@ class Setting(Enum):
     MAX_HALF_BYES = "max_half_byes"
     LATE_ENTRY_UNTIL = "late_entry_until"
     LAST_HALF_BYE_ROUND = "last_half_bye_round"
+    TIEBREAK_RULES = "tiebreak_rules"
+    """Cleared: the version of C.07 in force on the start date."""
 
 
 class ByeKind(Enum):
@@ -96,6 +100,12 @@ class _Settings:
     last_half_bye_round: int | None = field(default=None, metadata=_COUNT)
     initial_colour: FirstColour | None = None
     bye_points: str | None = field(default=None, metadata=spec(max_length=12))
+    tiebreak_rules: TieBreakRules | None = None
+    """The version of FIDE C.07 to rank by (cleared: the one in force on the start date)."""
+    acceleration: Acceleration | None = None
+    """Baku acceleration (C.04.5.1) for a Swiss, or none; fixed once round 1 is paired."""
+    late_entry_missed: ByeKind | None = None
+    """What a late entrant scores for each round missed: ``H`` (a half point) or ``Z`` (nothing)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
 
 
@@ -211,6 +221,9 @@ class OverridePairing:
     pairs: tuple[tuple[int, int], ...] = field(metadata=spec(minimum=1, maximum=MAX_PLAYERS, max_items=MAX_PLAYERS))
     bye: int | None = field(default=None, metadata=_NUMBER)
     reason: str = field(metadata=spec(name=True, max_length=500))
+    confirmed: bool = False
+    """The arbiter has seen which Dutch criteria the change breaks and keeps it (else such a change is refused
+    with the criteria, ``override_breaks_criteria``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -317,17 +330,63 @@ class NotifyProtest:
     recipient: str = field(default="", metadata=spec(max_length=80))
 
 
+@dataclass(frozen=True, kw_only=True)
+class Readmit:
+    """A Swiss player who withdrew enters again, paired from ``round`` on (``None``: the next round)."""
+
+    type: ClassVar[str] = "readmit"
+    number: int = field(metadata=_NUMBER)
+    round: int | None = field(default=None, metadata=_ROUND)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForbidPair:
+    """Two players the Dutch engine must not pair with each other (by hand: one family, one club …)."""
+
+    type: ClassVar[str] = "forbid_pair"
+    first: int = field(metadata=_NUMBER)
+    second: int = field(metadata=_NUMBER)
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForbidSameClub:
+    """Every two participants whose club field is the same are kept apart (pairs already forbidden stay)."""
+
+    type: ClassVar[str] = "forbid_same_club"
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ImportForbidden:
+    """The prohibited pairings of a TRF (``XXP`` and ``260`` records), by pairing number."""
+
+    type: ClassVar[str] = "import_forbidden"
+    trf: str = field(metadata=spec(max_length=1_000_000, multiline=True))
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
+class AllowPair:
+    """A forbidden pairing lifted."""
+
+    type: ClassVar[str] = "allow_pair"
+    first: int = field(metadata=_NUMBER)
+    second: int = field(metadata=_NUMBER)
+
+
 TournamentCommand = (
     Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
-    | SetEvaluation
+    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
     Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
-    EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest, SetEvaluation,
+    EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
+    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

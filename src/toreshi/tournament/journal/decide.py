@@ -18,6 +18,13 @@ from toreshi.tournament.journal.csv_import import decide_import
 from toreshi.tournament.journal.events import EvaluationSet, Stamp, TournamentEvent
 from toreshi.tournament.journal.evolve import evolve
 from toreshi.tournament.journal.pairing import decide_discard, decide_override, decide_pairing, decide_publish
+from toreshi.tournament.journal.pairing_tools import (
+    decide_allow,
+    decide_forbid,
+    decide_import_forbidden,
+    decide_readmit,
+    decide_same_club,
+)
 from toreshi.tournament.journal.participants import (
     decide_bye,
     decide_leaving,
@@ -75,6 +82,16 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
             return [EvaluationSet(at=stamp.at, by=stamp.by, shown=command.shown, delay_minutes=command.delay_minutes)]
         case c.FileProtest() | c.PayProtestFee() | c.ConveneProtest() | c.DecideProtest() | c.NotifyProtest():
             return decide_protest(state, command, stamp)
+        case c.Readmit():
+            return decide_readmit(state, command, stamp)
+        case c.ForbidPair():
+            return decide_forbid(state, command, stamp)
+        case c.ForbidSameClub():
+            return decide_same_club(state, command, stamp)
+        case c.ImportForbidden():
+            return decide_import_forbidden(state, command, stamp)
+        case c.AllowPair():
+            return decide_allow(state, command, stamp)
 
 
 def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:

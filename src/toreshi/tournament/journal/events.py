@@ -26,10 +26,11 @@ from typing import Any, ClassVar
 
 from toreshi.kit.codec import Codec
 from toreshi.tournament.journal.commands import Setting
-from toreshi.tournament.journal.state import PairingMethod, ResultSource
+from toreshi.tournament.journal.state import Acceleration, ForbidSource, PairingMethod, ResultSource
 from toreshi.tournament.journal.values import CONVERTERS, FirstColour
 from toreshi.tournament.model import GameResult, Participant, ResultCode, TournamentSystem
 from toreshi.tournament.protests import FilerRole
+from toreshi.tournament.tiebreak_rules import TieBreakRules
 
 Payload = dict[str, Any]
 
@@ -72,6 +73,9 @@ class _SettingsChanged(_Stamped):
     last_half_bye_round: int | None = None
     initial_colour: FirstColour | None = None
     bye_points: Fraction | None = None
+    tiebreak_rules: TieBreakRules | None = None
+    acceleration: Acceleration | None = None
+    late_entry_missed: ResultCode | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -205,6 +209,8 @@ class PairingOverridden(_Stamped):
     pairs: tuple[tuple[int, int], ...]
     bye: int | None = None
     reason: str
+    criteria: tuple[str, ...] = ()
+    """The Dutch criteria the change breaks (the arbiter confirmed it), e.g. ``("C12",)``."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -312,12 +318,35 @@ class ProtestNotified(_Stamped):
     recipient: str = ""
 
 
+@dataclass(frozen=True, kw_only=True)
+class ParticipantReadmitted(_Stamped):
+    type: ClassVar[str] = "participant_readmitted"
+    number: int
+    round: int
+    """The first round the player is paired in again."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairsForbidden(_Stamped):
+    type: ClassVar[str] = "pairs_forbidden"
+    pairs: tuple[tuple[int, int], ...]
+    """``(low, high)`` pairing numbers."""
+    reason: str = ""
+    source: ForbidSource = ForbidSource.HAND
+
+
+@dataclass(frozen=True, kw_only=True)
+class PairsAllowed(_Stamped):
+    type: ClassVar[str] = "pairs_allowed"
+    pairs: tuple[tuple[int, int], ...]
+
+
 TournamentEvent = (
     TournamentCreated | TournamentConfigured | TeamAdded | TeamEdited | ParticipantAdded | ParticipantEdited
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified | EvaluationSet
+    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -325,7 +354,8 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    EvaluationSet, converters=CONVERTERS,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet,
+    converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)
 

@@ -12,6 +12,7 @@ from toreshi.tournament.journal.audit import audit_params
 from toreshi.tournament.journal.csv_import import apply_imported
 from toreshi.tournament.journal.events import TournamentEvent, decode_event
 from toreshi.tournament.journal.pairing import apply_discarded, apply_overridden, apply_paired, apply_published
+from toreshi.tournament.journal.pairing_tools import apply_allowed, apply_forbidden, apply_readmitted
 from toreshi.tournament.journal.participants import (
     apply_added,
     apply_bye,
@@ -65,6 +66,12 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             ev.ProtestFiled() | ev.ProtestFeePaid() | ev.ProtestConvened() | ev.ProtestDecided() | ev.ProtestNotified()
         ):
             return apply_protest(state, event)
+        case ev.ParticipantReadmitted():
+            return apply_readmitted(state, event)
+        case ev.PairsForbidden():
+            return apply_forbidden(state, event)
+        case ev.PairsAllowed():
+            return apply_allowed(state, event)
 
 
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:

@@ -7,14 +7,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from toreshi.kit.refusal import Common, Refused
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.tournament.berger import berger_round
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import DiscardPairing, OverridePairing, PairRound, PublishRound
 from toreshi.tournament.journal.events import PairingDiscarded, PairingOverridden, RoundPaired, RoundPublished, Stamp
-from toreshi.tournament.journal.state import DraftRound, PairingMethod, TournamentState
+from toreshi.tournament.journal.pairing_tools import engine_accelerations, engine_forbidden
+from toreshi.tournament.journal.state import DraftRound, PairingChange, PairingMethod, TournamentState
 from toreshi.tournament.model import Colour, ResultCode, Tournament, TournamentSystem
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound
+from toreshi.tournament.trf_pairing import Acceleration, ForbiddenPairs
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -64,16 +66,46 @@ def pairing_trf(tournament: Tournament, initial_colour: Colour = Colour.WHITE) -
     return TrfFile(tuple(lines))
 
 
-def dutch_pairing(tournament: Tournament, initial_colour: Colour) -> tuple[Pairs, int | None]:
-    """The next Swiss round by the FIDE Dutch engine (:func:`toreshi.tournament.dutch.pair_trf`)."""
+def dutch_pairing(
+    tournament: Tournament,
+    initial_colour: Colour,
+    forbidden: Sequence[ForbiddenPairs] = (),
+    accelerations: Sequence[Acceleration] = (),
+) -> tuple[Pairs, int | None]:
+    """The next Swiss round by the FIDE Dutch engine (:func:`toreshi.tournament.dutch.pair_trf`), keeping apart
+    the ``forbidden`` pairs (C1) and adding the ``accelerations``' virtual points to the pairing scores."""
     from toreshi.tournament.dutch import NoValidPairingError, pair_trf  # the engine is large; only a Swiss needs it
 
     number = len(tournament.rounds) + 1
     try:
-        pairing = pair_trf(pairing_trf(tournament, initial_colour), number, initial_colour=initial_colour)
+        pairing = pair_trf(pairing_trf(tournament, initial_colour), number, initial_colour=initial_colour,
+                           forbidden=forbidden, accelerations=accelerations)  # fmt: skip
     except NoValidPairingError:
         raise Refused(Code.NO_PAIRING_FOUND, round=number) from None
     return tuple((p.white, p.black) for p in pairing.pairs), pairing.bye
+
+
+def broken_criteria(state: TournamentState, pairs: Pairs, bye: int | None) -> list[Refusal]:
+    """The Dutch criteria a changed pairing of the draft round breaks, compared with the engine's pairing of the
+    same round (:func:`toreshi.tournament.dutch.review.review_pairing`), one ``criterion_broken`` each; none for a
+    round robin (the Berger tables are not criteria)."""
+    from toreshi.tournament.dutch.review import manual_pairing, review_pairing
+
+    draft = draft_of(state)
+    if draft.method is not PairingMethod.DUTCH:
+        return []
+    t = state.t
+    review = review_pairing(
+        pairing_trf(t, state.initial_colour), draft.round, manual_pairing(pairs, bye),
+        initial_colour=state.initial_colour, forbidden=engine_forbidden(state),
+        accelerations=engine_accelerations(state),
+    )  # fmt: skip
+    broken = []
+    for v in review.violations:
+        code = v.criterion.value
+        params = {"criterion": code, "term": f"criterion.{code}", "players": t.labels(v.players)}
+        broken.append(Refusal(Code.CRITERION_BROKEN, params))
+    return broken
 
 
 def draft_of(state: TournamentState) -> DraftRound:
@@ -112,7 +144,7 @@ def decide_pairing(state: TournamentState, command: PairRound, stamp: Stamp) -> 
             raise Refused(Code.ROUND_INCOMPLETE, round=number - 1)
         if len(t.players_to_pair(number)) < 2:
             raise Refused(Code.TOO_FEW_TO_PAIR)
-        pairs, bye = dutch_pairing(t, state.initial_colour)
+        pairs, bye = dutch_pairing(t, state.initial_colour, engine_forbidden(state), engine_accelerations(state))
         method = PairingMethod.DUTCH
     return [RoundPaired(at=stamp.at, by=stamp.by, round=number, method=method, pairs=pairs, bye=bye)]
 
@@ -121,8 +153,14 @@ def decide_override(state: TournamentState, command: OverridePairing, stamp: Sta
     draft = draft_of(state)
     if any(len(pair) != 2 for pair in command.pairs):
         raise Refused(Common.BAD_REQUEST, field="pairs")  # a pair is White's and Black's pairing numbers
+    check_pairing(state, draft.round, command.pairs, command.bye)
+    broken = broken_criteria(state, command.pairs, command.bye)
+    criteria = tuple(str(b.params["criterion"]) for b in broken)
+    if broken and not command.confirmed:
+        raise Refused(Code.OVERRIDE_BREAKS_CRITERIA, round=draft.round, criteria=", ".join(criteria),
+                      details=tuple(broken))  # fmt: skip
     return [PairingOverridden(at=stamp.at, by=stamp.by, round=draft.round, pairs=command.pairs, bye=command.bye,
-                              reason=command.reason)]  # fmt: skip
+                              reason=command.reason, criteria=criteria)]  # fmt: skip
 
 
 def decide_discard(state: TournamentState, command: DiscardPairing, stamp: Stamp) -> list[PairingDiscarded]:
@@ -149,12 +187,15 @@ def apply_paired(state: TournamentState, event: RoundPaired) -> TournamentState:
 def apply_overridden(state: TournamentState, event: PairingOverridden) -> TournamentState:
     draft = draft_of(state)
     check_pairing(state, draft.round, event.pairs, event.bye)
-    return replace(state, draft=replace(draft, pairs=event.pairs, bye=event.bye, overridden=True))
+    change = PairingChange(draft.round, event.by, event.reason, event.criteria)
+    return replace(state, draft=replace(draft, pairs=event.pairs, bye=event.bye, overridden=True),
+                   pairing_changes=(*state.pairing_changes, change))  # fmt: skip
 
 
 def apply_discarded(state: TournamentState, event: PairingDiscarded) -> TournamentState:
-    draft_of(state)
-    return replace(state, draft=None)
+    draft = draft_of(state)
+    kept = tuple(change for change in state.pairing_changes if change.round != draft.round)
+    return replace(state, draft=None, pairing_changes=kept)
 
 
 def apply_published(state: TournamentState, event: RoundPublished) -> TournamentState:

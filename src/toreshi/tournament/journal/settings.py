@@ -10,9 +10,9 @@ from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import Configure, Create, Setting
 from toreshi.tournament.journal.events import Stamp, TournamentConfigured, TournamentCreated
-from toreshi.tournament.journal.state import TournamentState
+from toreshi.tournament.journal.state import Acceleration, TournamentState
 from toreshi.tournament.journal.values import FirstColour, date_of, points_of, tiebreak_order
-from toreshi.tournament.model import Colour, Scoring, Tournament, TournamentSystem
+from toreshi.tournament.model import Colour, ResultCode, Scoring, Tournament, TournamentSystem
 
 SettingsEvent = TournamentCreated | TournamentConfigured
 
@@ -41,6 +41,8 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         late_entry_until=command.late_entry_until, last_half_bye_round=command.last_half_bye_round,
         initial_colour=command.initial_colour,
         bye_points=points_of(command.bye_points, "bye_points") if command.bye_points else None,
+        tiebreak_rules=command.tiebreak_rules, acceleration=command.acceleration,
+        late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
 
@@ -91,7 +93,9 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         last_round_for_half_point_bye=_limit(
             event, Setting.LAST_HALF_BYE_ROUND, event.last_half_bye_round, byes.last_round_for_half_point_bye
         ),
+        late_entry_missed_round=event.late_entry_missed or byes.late_entry_missed_round,
     )
+    rules = None if Setting.TIEBREAK_RULES in event.cleared else event.tiebreak_rules or base.tiebreak_rules
     scoring = base.scoring
     if old is None and system.is_round_robin:
         scoring = Scoring(pairing_bye=Fraction(0))  # sitting out a round-robin round scores nothing by default
@@ -111,7 +115,9 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         withdrawal_rules=withdrawal,
         bye_rules=byes,
         scoring=scoring,
+        tiebreak_rules=rules,
     )
+    acceleration = _acceleration(state, event, system, paired)
     settings = state.protest_settings
     if event.fee is not None:
         settings = replace(settings, fee_amount=event.fee)
@@ -123,4 +129,19 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         if paired and base.rounds and wanted is not colour:
             raise Refused(Code.COLOUR_FIXED)
         colour = wanted
-    return replace(state, tournament=tournament, protest_settings=settings, initial_colour=colour)
+    return replace(
+        state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration
+    )
+
+
+def _acceleration(state: TournamentState, event: SettingsEvent, system: TournamentSystem, paired: bool) -> Acceleration:
+    """The acceleration after ``event``: for a Swiss only, and fixed once round 1 is paired (C.04.5.1 sets the
+    accelerated group before round 1)."""
+    wanted = event.acceleration if event.acceleration is not None else state.acceleration
+    if system.is_round_robin:
+        if wanted is not Acceleration.NONE and event.acceleration is not None:
+            raise Refused(Code.ACCELERATION_SWISS_ONLY)
+        return Acceleration.NONE
+    if paired and wanted is not state.acceleration:
+        raise Refused(Code.ACCELERATION_FIXED)
+    return wanted

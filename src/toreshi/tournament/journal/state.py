@@ -35,6 +35,44 @@ class PairingMethod(Enum):
     DUTCH = "dutch"
 
 
+class Acceleration(Enum):
+    """How the pairing scores of a Swiss are accelerated (virtual points, C.04.5)."""
+
+    NONE = "none"
+    BAKU = "baku"
+    """FIDE's Baku method (C.04.5.1), written to a TRF as ``250`` records."""
+
+
+class ForbidSource(Enum):
+    """Where a forbidden pairing came from."""
+
+    HAND = "hand"
+    CLUB = "club"
+    """The players' club field: every two players of one club."""
+    TRF = "trf"
+    """A TRF's ``XXP`` or ``260`` records."""
+
+
+@dataclass(frozen=True)
+class ForbiddenPair:
+    """Two players the Dutch engine must not pair (an absolute criterion, C1), ``low`` < ``high``."""
+
+    low: int
+    high: int
+    reason: str = ""
+    source: ForbidSource = ForbidSource.HAND
+
+
+@dataclass(frozen=True)
+class PairingChange:
+    """The arbiter's change of a round's pairing, kept for the TRF: the Dutch criteria it breaks and why."""
+
+    round: int
+    by: str
+    reason: str
+    criteria: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class DraftRound:
     """The pairing of the next round: made by the engine, possibly overridden, not published yet."""
@@ -100,6 +138,10 @@ class TournamentState:
     protests: tuple[Protest, ...] = ()
     warnings: tuple[PlayerWarning, ...] = ()
     audit: tuple[AuditLine, ...] = ()
+    forbidden: tuple[ForbiddenPair, ...] = ()
+    acceleration: Acceleration = Acceleration.NONE
+    pairing_changes: tuple[PairingChange, ...] = ()
+    """The arbiter's changes of published rounds' pairings (and of the draft's)."""
     evaluation: EvaluationPolicy = EvaluationPolicy()
 
     @property
@@ -126,6 +168,13 @@ class TournamentState:
         for key, linked in self.game_rooms.items():
             if linked == room_id:
                 return key
+        return None
+
+    def forbidden_pair(self, first: int, second: int) -> ForbiddenPair | None:
+        low, high = sorted((first, second))
+        for pair in self.forbidden:
+            if (pair.low, pair.high) == (low, high):
+                return pair
         return None
 
     def origin(self, round_number: int, board: int) -> ResultOrigin:
