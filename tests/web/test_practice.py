@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlparse
 
+import pytest
 from starlette.testclient import TestClient
 
 from toreshi.services.engine import _move_job
+from toreshi.web import practice_pages
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
@@ -115,3 +117,14 @@ def test_the_engines_choice_is_seeded_by_the_room_and_the_ply() -> None:
     first = [_move_job([7, 3], 2, f"g-1:{ply}").hole for ply in range(8)]
     again = [_move_job([7, 3], 2, f"g-1:{ply}").hole for ply in range(8)]
     assert first == again and all(1 <= hole <= 9 for hole in first)
+
+
+def test_the_number_of_practice_games_at_once_is_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(practice_pages, "MAX_PRACTICE_GAMES", 1)
+    start_practice(client)
+    page = client.get("/practice?lang=ru")
+    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert csrf is not None
+    form = {"csrf": csrf.group(1), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
+    refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
+    assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text

@@ -25,6 +25,10 @@ __all__ = ["PracticeService", "is_practice"]
 
 log = logging.getLogger(__name__)
 
+MAX_PRACTICE_GAMES = 50
+"""Practice games played at once on this instance: the form is open to anyone, and each game takes an engine's
+turn in the shared worker (an abandoned game ends on its own when its flag falls, in 7 or 20 minutes)."""
+
 
 def is_practice(game: Game | None) -> bool:
     return game is not None and game.state.settings.practice_level > 0
@@ -37,6 +41,11 @@ class PracticeService:
         self._rooms = rooms
         self._engine = engine
         self._tasks: dict[str, asyncio.Task[None]] = {}
+
+    @property
+    def playing(self) -> int:
+        """Practice games being followed now (not over)."""
+        return sum(not task.done() for task in self._tasks.values())
 
     async def begin(self, room_id: str) -> None:
         """A practice room just created: start its clock (nobody is waited for) and take the engine's seat."""

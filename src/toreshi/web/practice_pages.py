@@ -15,6 +15,7 @@ from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
+from toreshi.services.practice import MAX_PRACTICE_GAMES
 from toreshi.togyz.engine import LEVELS
 from toreshi.web import auth, refusals
 from toreshi.web.game_links import player_url
@@ -50,6 +51,8 @@ async def practice(request: Request) -> Response:
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
             error = _("Choose a side and a time control.")
+        elif services_of(request).practice.playing >= MAX_PRACTICE_GAMES:
+            error = _("Too many practice games are being played right now; please try again in a few minutes.")
         else:
             level = int(values["level"])
             side = values["side"] if values["side"] != "random" else secrets.choice(("white", "black"))
