@@ -40,6 +40,8 @@ TEAM_LINK = "team link"
 MEDIA = "media"
 """A quiz pack's content item: never writes; 404 unless the room's pack has it and the visitor may see it now
 (this table's quiz is a text pack: 404 for all; who may load which item: tests/web/test_quiz_media.py)."""
+PRACTICE = "practice"
+"""Anyone may start a practice game against the computer: a room of its own, no other room changes."""
 ANYONE_HARMLESS = "anyone, harmless"
 """Anyone may send it, and it changes nothing stored (sign-out, the language, the sign-in form)."""
 
@@ -58,6 +60,10 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/games/{room_id}/links"): ARBITER,
     ("GET", "/games/{room_id}"): PUBLIC,
     ("GET", "/games/{room_id}/replay"): PUBLIC,
+    ("GET", "/games/{room_id}/review.json"): PUBLIC,  # the engine's review of a finished game ("unavailable" before)
+    ("GET", "/games/{room_id}/evaluation.json"): PUBLIC,  # what spectators may see (fair play decided on the server)
+    ("GET", "/practice"): PUBLIC,
+    ("POST", "/practice"): PRACTICE,
     ("GET", "/games/{room_id}/export.pgn"): PUBLIC,
     ("GET", "/games/{room_id}/sheet"): PUBLIC,
     ("GET", "/games/{room_id}/position.fen"): PUBLIC,
@@ -115,6 +121,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/teams/{tid}/do/{action}"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
+    ("GET", "/tournaments/{tid}/rounds/{number}/evaluation.json"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}/links"): ARBITER,
     ("GET", "/tournaments/{tid}/standings"): PUBLIC,
@@ -252,6 +259,8 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
     allowed = visitor == "player" if rule == TEAM_LINK else visitor == "arbiter"
     if rule == PUBLIC:
         assert response.status_code == 200, (visitor, response.status_code)
+    elif rule == PRACTICE:
+        assert response.status_code in (200, 303), response.status_code
     elif rule == ANYONE_HARMLESS:
         assert response.status_code in (200, 303, 404), response.status_code
         if not allowed:
@@ -279,7 +288,7 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
 # --- socket commands ---------------------------------------------------------------------------------------------
 
 TOGYZ_PLAYER = {"move", "press", "offer_draw", "accept_draw", "decline_draw", "resign", "claim_flag", "sign",
-                "pause", "adjourn", "file_protest", "confirm_setup", "complain_setup"}  # fmt: skip
+                "pause", "adjourn", "file_protest", "confirm_setup", "complain_setup", "take_back"}  # fmt: skip
 TOGYZ_ARBITER = {"start", "pause", "resume", "add_time", "set_clocks", "extend_both_flags", "arrive",
                  "declare_default", "open_envelope", "decide", "claim_flag", "postpone"}  # fmt: skip
 TOGYZ_MAY = {"player": TOGYZ_PLAYER, "arbiter": TOGYZ_ARBITER}

@@ -27,15 +27,19 @@ from toreshi.live.rooms.teams import TeamTournamentRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
+from toreshi.services.engine import EngineService
+from toreshi.services.practice import PracticeService, is_practice
 from toreshi.services.quiz_tours import QuizTourService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
+from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
     pages,
+    practice_pages,
     quiz_media,
     quiz_pages,
     quiztour_pages,
@@ -102,6 +106,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 quiz_tours.game_room_finished(room_id, kind)
 
             rooms: RoomSource
+            resumed_games: list[str] = []
             if isinstance(bus, RedisBus):
                 # Several instances: rooms are leased, commands forwarded; the cluster's scan resumes live rooms.
                 cluster = ClusterRooms(store, bus, ROOM_KINDS, on_finished=finished)
@@ -117,9 +122,21 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 for room in await store.rooms(status=RoomStatus.LIVE):
                     if room.kind in ROOM_KINDS:
                         await rooms.get(room.id, room.kind)
+                        if room.kind == "togyz":
+                            resumed_games.append(room.id)
             sessions = Sessions(store.engine)
             await sessions.purge()
-            app.state.services = Services(settings, store, accounts, bus, rooms, sessions, tournaments, quiz_tours)
+            engine = EngineService(
+                review_limits=Limits(depth=settings.review_depth, movetime=1.0), review_budget=settings.review_budget
+            )
+            practice = PracticeService(rooms, engine)
+            app.state.services = Services(
+                settings, store, accounts, bus, rooms, sessions, tournaments, engine, practice, quiz_tours
+            )
+            for room_id in resumed_games:  # resumed practice games: the engine takes its seat again
+                owner = await rooms.get(room_id, "togyz")
+                if is_practice(getattr(owner.logic, "game", None)):
+                    practice.watch(room_id)
             # Results that finished games could not push (an instance died between the two): at start, then often.
             reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
@@ -133,14 +150,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+                await practice.close()
                 await tournaments.settled()
                 await quiz_tours.settled()
                 await rooms.close()
                 await bus.close()
+                engine.close()
 
     routes = [
         *pages.routes,
         *replay_pages.routes,
+        *practice_pages.routes,
         *exports.routes,
         *quiztour_pages.routes,  # before the quiz pages: /quiz/teams is not a game's room id
         *quiz_media.routes,

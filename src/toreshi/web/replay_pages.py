@@ -11,16 +11,19 @@ from __future__ import annotations
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from toreshi.live.rooms.togyz import side_name
+from toreshi.services.engine import review_payload
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
 from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import owner_of
+from toreshi.web.services import services_of
 from toreshi.web.templates import render
 from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
@@ -63,7 +66,9 @@ async def replay_page(request: Request) -> Response:
         )
     state = game.state
     ending = state.ending
+    reviewable = state.status is GameStatus.FINISHED and bool(state.plies)
     strings = {
+        **review_strings(),
         "white": _("White"),
         "black": _("Black"),
         "kazan": _("kazan"),
@@ -83,10 +88,56 @@ async def replay_page(request: Request) -> Response:
         status=status_label(state.status),
         moves=(len(state.plies) + 1) // 2,
         frames=replay_frames(game),
+        reviewable=reviewable,
         strings=strings,
         arbiter=auth.signed_in(request),
         csrf=auth.csrf_token(request),
     )
 
 
-routes = [Route("/games/{room_id}/replay", replay_page)]
+def review_strings() -> dict[str, str]:
+    """The review panel's texts, in the request's language."""
+    return {
+        "analysing": _("The engine is analysing the game… {done} of {total} positions"),
+        "review_failed": _("The engine could not analyse this game."),
+        "worst_none": _("The engine found no mistakes worth showing."),
+        "worst_move": _("Move {number}, {side}: {token}"),
+        "better": _("Better: {best}"),
+        "line": _("Line: {line}"),
+        "loss": _("gave away {percent} of the expected score"),
+        "curve_label": _("White's chances after each move (up: White stands better)"),
+        "depth": _("Depth {depth}"),
+        "evaluation": _("Evaluation: White {percent}"),
+        "evaluation_delayed": _("after move {move}, shown with a delay"),
+    }
+
+
+async def review_json(request: Request) -> Response:
+    """``GET /games/{room_id}/review.json``: the engine's review of a finished game, or how far it has got.
+
+    The first request starts the review in the engine's worker process; later ones read its progress and then
+    its result (kept in memory: derived data, never written to the game's log). A game not finished has none:
+    a review during play would be an engine's help to the players."""
+    room_id = request.path_params["room_id"]
+    owner = await owner_of(request, room_id)
+    game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
+    if not isinstance(game, Game):
+        return JSONResponse({"status": "not_found"}, status_code=404)
+    state = game.state
+    if state.status is not GameStatus.FINISHED or not state.plies:
+        return JSONResponse({"status": "unavailable"})
+    engine = services_of(request).engine
+    moves = [ply.hole for ply in state.plies]
+    job = engine.review_of(room_id, moves)
+    if not job.future.done():
+        done, total = engine.progress(room_id, len(moves))
+        return JSONResponse({"status": "analysing", "done": done, "total": total})
+    if job.future.exception() is not None:
+        return JSONResponse({"status": "failed"}, status_code=500)
+    return JSONResponse({"status": "ready", **review_payload(job.future.result())})
+
+
+routes = [
+    Route("/games/{room_id}/replay", replay_page),
+    Route("/games/{room_id}/review.json", review_json),
+]

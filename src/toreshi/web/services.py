@@ -8,6 +8,8 @@ from starlette.requests import HTTPConnection
 
 from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
+from toreshi.services.engine import EngineService
+from toreshi.services.practice import PracticeService
 from toreshi.services.quiz_tours import QuizTourService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import EventStore
@@ -28,7 +30,11 @@ class Services:
     sessions: Sessions
     tournaments: TournamentService
     """Tournaments, and the results their finished live games push to them."""
-    quiz_tours: QuizTourService | None = None
+    engine: EngineService
+    """Reviews and practice moves, off the event loop."""
+    practice: PracticeService
+    """The engine's side of every practice game."""
+    quiz_tours: QuizTourService
     """The club's «Своя игра» register and tours, and the results their quiz rooms push to them."""
 
 

@@ -25,6 +25,10 @@ class Settings:
     extra_origins: tuple[str, ...] = field(default_factory=tuple)
     timezone: str = "Asia/Almaty"
     """The club's time zone (IANA name): pages show dates and times in it; everything is stored in UTC."""
+    review_depth: int = 8
+    """The post-game review's search depth per position (the replay page's curve and worst moves)."""
+    review_budget: float = 60.0
+    """Seconds a whole review may take: past it, the remaining positions get the depth already reached."""
 
     @property
     def database_url(self) -> str:

@@ -225,6 +225,8 @@ _TERMS: dict[str, str] = {
     "forbidden.hand": N_("by hand"),
     "forbidden.club": N_("same club"),
     "forbidden.trf": N_("from a TRF"),
+    "evaluation.shown": N_("shown to spectators"),
+    "evaluation.off": N_("switched off"),
 }
 _AMOUNTS = frozenset({"amount"})
 
@@ -270,6 +272,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
         N_("Round %(round)s, board %(board)s: %(result)s (was %(previous)s)"),
     ),
     "warning_issued": (N_("Warning or penalty"), N_("%(player)s, reason: %(reason)s")),
+    "evaluation_set": (N_("Evaluation bar for spectators"), N_("%(evaluation_term)s (delay: %(minutes)s min)")),
     "protest_filed": (N_("Protest filed"), N_("Protest %(protest)s: round %(round)s, board %(board)s, %(person)s")),
     "protest_fee_paid": (N_("Protest fee paid"), N_("Protest %(protest)s: %(amount)s")),
     "protest_convened": (N_("The board met"), N_("Protest %(protest)s")),

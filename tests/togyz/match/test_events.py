@@ -116,7 +116,7 @@ def test_bad_event_dicts_are_refused_with_the_field_named(data: dict[str, object
 
 
 def test_every_event_type_is_registered_once() -> None:
-    assert len(GAME_EVENTS) == 24 and len(MATCH_EVENTS) == 2
+    assert len(GAME_EVENTS) == 25 and len(MATCH_EVENTS) == 2
     assert EVENTS.names == tuple(cls.type for cls in (*GAME_EVENTS, *MATCH_EVENTS))
     created = started().events[0]
     assert isinstance(created, GameCreated) and created.type == "game_created"
@@ -149,8 +149,8 @@ LEGACY_LOG: list[tuple[str, dict[str, Any]]] = [
 
 ADDED_TO_GAME_CREATED: dict[str, Any] = {"event": "", "round": "", "board": None}
 """The record's heading (competition, round, board), added after the kit: empty for the old single games."""
-ADDED_TO_SETTINGS: dict[str, Any] = {"score_sheets": None}
-"""TK-B2: whether sheets are kept, by the time control unless set."""
+ADDED_TO_SETTINGS: dict[str, Any] = {"practice_level": 0, "engine_side": None, "score_sheets": None}
+"""TK-B2: whether sheets are kept, by the time control unless set; a practice game's engine (none in an old log)."""
 
 
 def _same_game_today() -> Game:

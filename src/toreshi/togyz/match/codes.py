@@ -63,6 +63,12 @@ class TogyzCode(RefusalCode):
     MUST_PLAY_SEALED_MOVE = "must_play_sealed_move"
     """After the envelope is opened ``player`` must play the sealed ``hole`` (``clause``)."""
 
+    # --- practice games ---------------------------------------------------------------------------------------
+    TAKEBACK_NOT_PRACTICE = "takeback_not_practice"
+    """A move is taken back only in a practice game against the engine."""
+    NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
+    """``player`` has no move of their own (answered by the engine) to take back yet."""
+
     # --- draws ---------------------------------------------------------------------------------------------
     DRAW_OFFER_TIMING = "draw_offer_timing"
     """A draw is offered after one's own move and before the press (``clause``)."""

@@ -151,6 +151,13 @@ class Resign(TogyzCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class TakeBack(TogyzCommand):
+    """In a practice game: take back one's last move and the engine's reply (on one's own turn)."""
+
+    type: ClassVar[str] = "take_back"
+
+
+@dataclass(frozen=True, slots=True)
 class Sign(TogyzCommand):
     type: ClassVar[str] = "sign"
 
@@ -256,7 +263,7 @@ class _Settings:
     settings: GameSettings
 
 
-_SETTINGS = Codec(_Settings)
+_SETTINGS = Codec(_Settings, converters={Side: SIDE})
 
 
 def _settings_from_client(raw: Any) -> GameSettings:
@@ -288,6 +295,7 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     AcceptDraw,
     DeclineDraw,
     Resign,
+    TakeBack,
     Sign,
     FileProtest,
     Adjourn,

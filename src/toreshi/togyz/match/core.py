@@ -60,6 +60,7 @@ from toreshi.togyz.match.commands import (
     SetClocks,
     Sign,
     Start,
+    TakeBack,
     TogyzCommand,
 )
 from toreshi.togyz.match.events import Actor as Caller
@@ -80,6 +81,7 @@ PLAYER_COMMANDS = frozenset(
         "accept_draw",
         "decline_draw",
         "resign",
+        "take_back",
         "claim_flag",
         "sign",
         "pause",
@@ -204,7 +206,7 @@ def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
         holes = playable_holes(state)
         probes = [Move(holes[0])] if holes else []
         probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag(), ConfirmSetup(),
-                   ComplainSetup()]  # fmt: skip
+                   ComplainSetup(), TakeBack()]  # fmt: skip
         if holes:
             probes.append(Adjourn(holes[0], PROBE_SALT))
     now = max(now_ms, state.last_at_ms)
@@ -224,6 +226,8 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
             return state.started
         case Move():
             return side is not state.board.turn
+        case TakeBack():
+            return not state.settings.practice_level or side is not state.board.turn
         case AcceptDraw() | DeclineDraw():
             return side is None or state.draw_offer is not side.other
         case Press() | OfferDraw():
@@ -311,6 +315,8 @@ def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
             return game.decline_draw(side, now_ms=now)
         case Resign():
             return game.resign(side, now_ms=now)
+        case TakeBack():
+            return game.take_back(side, now_ms=now)
         case Sign():
             return game.sign(side, now_ms=now)
         case FileProtest():

@@ -155,6 +155,15 @@ class Resigned(GameEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class MovesTakenBack(GameEvent):
+    """In a practice game ``side`` took back its last move and the reply to it (``plies`` plies)."""
+
+    type: ClassVar[str] = "moves_taken_back"
+    side: Side
+    plies: int
+
+
+@dataclass(frozen=True, slots=True)
 class FlagFell(GameEvent):
     """``side``'s time ran out; ``by`` is who announced it, ``None`` for the clock itself (TK-B9, TK-B10)."""
 
@@ -278,6 +287,7 @@ GAME_EVENTS: tuple[type[GameEvent], ...] = (
     DrawAccepted,
     DrawDeclined,
     Resigned,
+    MovesTakenBack,
     FlagFell,
     ClockPaused,
     ClockResumed,

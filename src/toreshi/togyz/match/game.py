@@ -53,6 +53,7 @@ from toreshi.togyz.match.events import (
     GamePostponed,
     GameStarted,
     MovePlayed,
+    MovesTakenBack,
     PlayerArrived,
     ProtestFiled,
     Resigned,
@@ -227,6 +228,10 @@ class Game:
 
     def resign(self, side: Side, *, now_ms: int) -> Game:
         return self.apply(Resigned(now_ms, side))
+
+    def take_back(self, side: Side, *, now_ms: int) -> Game:
+        """In a practice game, on ``side``'s turn: take back its last move and the engine's reply to it."""
+        return self.apply(MovesTakenBack(now_ms, side, 2))
 
     # --- flags -----------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from toreshi.clock.flag import FlagMode
 from toreshi.clock.timecontrol import TimeControl, minutes
 from toreshi.kit.codec import spec
 from toreshi.kit.refusal import Common, Refused
+from toreshi.side import Side
 
 MAX_SETTING_MS = minutes(24 * 60)
 """No waiting time of a game is longer than a day."""
@@ -69,6 +70,11 @@ class GameSettings:
     """TK-C17: with this much time left or less, a player may stop keeping the score sheet."""
     lag_compensation: bool = False
     """Online play: forgive reported network lag within a per-move allowance (docs/realtime.md §3)."""
+    practice_level: int = field(default=0, metadata=spec(minimum=0, maximum=6))
+    """A practice game against the engine at this level (1-6, :data:`toreshi.togyz.engine.LEVELS`); 0: a game
+    between people. Only a practice game allows a takeback."""
+    engine_side: Side | None = None
+    """The side the engine plays in a practice game."""
     score_sheets: bool | None = None
     """Whether the players keep (and sign) score sheets; ``None``: by the time control, not in blitz and rapid
     (TK-B2, :func:`keeps_score_sheets`)."""

@@ -42,6 +42,7 @@ from toreshi.togyz.match.events import (
     GamePostponed,
     GameStarted,
     MovePlayed,
+    MovesTakenBack,
     PlayerArrived,
     ProtestFiled,
     Resigned,
@@ -505,6 +506,23 @@ class GameState:
             event.side,
         )
 
+    def _on_taken_back(self, event: MovesTakenBack) -> GameState:
+        """A practice game only: the board as before ``side``'s last move; the clocks go on as they are (the
+        player is on the clock before and after)."""
+        self.require(GameStatus.LIVE)
+        side = event.side
+        if not self.settings.practice_level:
+            raise _refuse(TogyzCode.TAKEBACK_NOT_PRACTICE)
+        if side is not self.board.turn or self.move_pending:
+            raise _refuse(TogyzCode.NOT_YOUR_TURN, player=self.player(side), to_move=self.player(self.board.turn))
+        kept = len(self.plies) - event.plies
+        if event.plies != 2 or kept < 0 or self.plies[kept].side is not side:
+            raise _refuse(TogyzCode.NOTHING_TO_TAKE_BACK, player=self.player(side))
+        board = Position()
+        for ply in self.plies[:kept]:
+            board.play(ply.hole)
+        return replace(self, board=board, plies=self.plies[:kept], draw_offer=None)
+
     def _on_flag(self, event: FlagFell) -> GameState:
         self.require(*_PLAYING)
         side = event.side
@@ -670,6 +688,7 @@ _HANDLERS: dict[type[GameEvent], Callable[[GameState, Any], GameState]] = {
     DrawAccepted: _handler(GameState._on_draw_accepted),
     DrawDeclined: _handler(GameState._on_draw_declined),
     Resigned: _handler(GameState._on_resigned),
+    MovesTakenBack: _handler(GameState._on_taken_back),
     FlagFell: _handler(GameState._on_flag),
     ClockPaused: _handler(GameState._on_paused),
     ClockResumed: _handler(GameState._on_resumed),

@@ -72,6 +72,9 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
         case ev.WarningIssued():
             return _with({"player": player(event.number), "reason": event.reason}, round=event.round,
                          penalty=event.penalty)  # fmt: skip
+        case ev.EvaluationSet():
+            return {"evaluation_term": "evaluation.shown" if event.shown else "evaluation.off",
+                    "minutes": event.delay_minutes}  # fmt: skip
         case ev.ProtestFiled():
             return {"protest": event.id, "round": event.round, "board": event.board, "person": event.filed_by}
         case ev.ProtestFeePaid():

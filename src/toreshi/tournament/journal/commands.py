@@ -273,6 +273,15 @@ class Warn:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SetEvaluation:
+    """Whether spectators of the event's live games see the engine's evaluation, and after how long (fair play)."""
+
+    type: ClassVar[str] = "set_evaluation"
+    shown: bool
+    delay_minutes: int = field(default=15, metadata=spec(minimum=0, maximum=24 * 60))
+
+
+@dataclass(frozen=True, kw_only=True)
 class FileProtest:
     """A written protest received (TK-P1); the signature times come from the game room (TK-P2)."""
 
@@ -372,14 +381,14 @@ TournamentCommand = (
     Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
-    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair
+    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
     Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
-    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair,
+    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

@@ -15,7 +15,7 @@ from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import commands as c
 from toreshi.tournament.journal.commands import SYSTEM, TournamentCommand
 from toreshi.tournament.journal.csv_import import decide_import
-from toreshi.tournament.journal.events import Stamp, TournamentEvent
+from toreshi.tournament.journal.events import EvaluationSet, Stamp, TournamentEvent
 from toreshi.tournament.journal.evolve import evolve
 from toreshi.tournament.journal.pairing import decide_discard, decide_override, decide_pairing, decide_publish
 from toreshi.tournament.journal.pairing_tools import (
@@ -78,6 +78,8 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
             return decide_result(state, command, stamp, source)
         case c.Warn():
             return decide_warning(command, stamp)
+        case c.SetEvaluation():
+            return [EvaluationSet(at=stamp.at, by=stamp.by, shown=command.shown, delay_minutes=command.delay_minutes)]
         case c.FileProtest() | c.PayProtestFee() | c.ConveneProtest() | c.DecideProtest() | c.NotifyProtest():
             return decide_protest(state, command, stamp)
         case c.Readmit():

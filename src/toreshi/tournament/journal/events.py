@@ -263,6 +263,15 @@ class WarningIssued(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EvaluationSet(_Stamped):
+    """The arbiter's fair-play setting of the broadcast's evaluation bar."""
+
+    type: ClassVar[str] = "evaluation_set"
+    shown: bool
+    delay_minutes: int
+
+
+@dataclass(frozen=True, kw_only=True)
 class ProtestFiled(_Stamped):
     type: ClassVar[str] = "protest_filed"
     id: str
@@ -338,7 +347,7 @@ TournamentEvent = (
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed
+    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -346,7 +355,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    ParticipantReadmitted, PairsForbidden, PairsAllowed,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

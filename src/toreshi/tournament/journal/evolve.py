@@ -25,7 +25,7 @@ from toreshi.tournament.journal.participants import (
 from toreshi.tournament.journal.protests import apply_protest
 from toreshi.tournament.journal.results import apply_linked, apply_result
 from toreshi.tournament.journal.settings import apply_settings
-from toreshi.tournament.journal.state import AuditLine, TournamentState
+from toreshi.tournament.journal.state import AuditLine, EvaluationPolicy, TournamentState
 
 
 def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
@@ -60,6 +60,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_result(state, event)
         case ev.WarningIssued():
             return apply_warning(state, event)
+        case ev.EvaluationSet():
+            return replace(state, evaluation=EvaluationPolicy(event.shown, event.delay_minutes))
         case (
             ev.ProtestFiled() | ev.ProtestFeePaid() | ev.ProtestConvened() | ev.ProtestDecided() | ev.ProtestNotified()
         ):

@@ -117,6 +117,15 @@ ARBITER_ENTERED = ResultOrigin(ResultSource.ARBITER)
 
 
 @dataclass(frozen=True)
+class EvaluationPolicy:
+    """The broadcast's evaluation bar: shown to spectators of a live game only ``delay_minutes`` after a move
+    was played (never to its players), or not at all; a finished game's evaluation is shown when ``shown``."""
+
+    shown: bool = True
+    delay_minutes: int = 15
+
+
+@dataclass(frozen=True)
 class TournamentState:
     """Everything a tournament room knows; ``tournament`` is None until the ``tournament_created`` event."""
 
@@ -133,6 +142,7 @@ class TournamentState:
     acceleration: Acceleration = Acceleration.NONE
     pairing_changes: tuple[PairingChange, ...] = ()
     """The arbiter's changes of published rounds' pairings (and of the draft's)."""
+    evaluation: EvaluationPolicy = EvaluationPolicy()
 
     @property
     def t(self) -> Tournament:

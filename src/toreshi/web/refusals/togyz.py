@@ -58,6 +58,8 @@ MESSAGES: dict[RefusalCode, str] = {
         "%(player)s may not start %(opponent)s's clock without having made a move (%(clause)s)."
     ),
     TogyzCode.NO_SUCH_HOLE: N_("There is no hole %(hole)s: the holes are numbered 1 to 9."),
+    TogyzCode.TAKEBACK_NOT_PRACTICE: N_("A move can be taken back only in a practice game against the computer."),
+    TogyzCode.NOTHING_TO_TAKE_BACK: N_("%(player)s has no move answered by the computer to take back yet."),
     TogyzCode.HOLE_EMPTY: N_("%(player)s's hole %(hole)s is empty."),
     TogyzCode.MUST_PLAY_SEALED_MOVE: N_("%(player)s must play the sealed move, hole %(hole)s (%(clause)s)."),
     TogyzCode.DRAW_OFFER_TIMING: N_(

@@ -113,6 +113,35 @@ class LiveBoard {
   }
 }
 
+/** The evaluation bars: the server decides what spectators may see (a live game's only after the arbiter's delay). */
+async function refreshEvaluation(url) {
+  try {
+    const response = await fetch(url, { headers: { Accept: "application/json" } });
+    const answer = await response.json();
+    for (const article of document.querySelectorAll(".live-board[data-room]")) {
+      const bar = article.querySelector(".lb-eval");
+      const shown = answer.boards?.[article.dataset.board];
+      if (!bar) continue;
+      bar.hidden = !shown;
+      if (!shown) continue;
+      const percent = `${Math.round(shown.white * 100)}%`;
+      bar.querySelector(".lb-eval-fill").style.width = percent;
+      const text = t("evaluation", { percent });
+      bar.querySelector(".lb-eval-text").textContent = shown.delayed ? `${text} · ${t("evaluation_delayed", { move: shown.move })}` : text;
+      bar.setAttribute("aria-label", bar.querySelector(".lb-eval-text").textContent);
+      bar.dataset.ply = String(shown.ply);
+    }
+  } catch (error) {
+    // offline for a moment: the next round of asking fills the bars
+  }
+}
+
+const evaluationUrl = document.getElementById("broadcast")?.dataset.evaluation;
+if (evaluationUrl) {
+  refreshEvaluation(evaluationUrl);
+  setInterval(() => refreshEvaluation(evaluationUrl), 5000);
+}
+
 const boards = Array.from(document.querySelectorAll(".live-board[data-room]")).map((article) => new LiveBoard(article));
 boards.forEach((board) => board.connect());
 setInterval(() => boards.forEach((board) => board.tick()), 100);

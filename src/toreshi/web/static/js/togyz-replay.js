@@ -4,6 +4,7 @@
 
 import { translator } from "./dom.js";
 import { drawBoard } from "./togyz-board.js";
+import { startReview } from "./togyz-review.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
 const frames = data.frames;
@@ -12,6 +13,7 @@ const $ = (selector) => root.querySelector(selector);
 const t = translator(data.strings);
 
 let current = frames.length - 1;
+let followReview = () => {};
 
 function show(ply) {
   current = Math.max(0, Math.min(frames.length - 1, ply));
@@ -37,6 +39,7 @@ function show(ply) {
   root.querySelector('[data-step="previous"]').disabled = current === 0;
   root.querySelector('[data-step="next"]').disabled = current === frames.length - 1;
   root.querySelector('[data-step="last"]').disabled = current === frames.length - 1;
+  followReview(current);
 }
 
 const steps = {
@@ -72,4 +75,40 @@ $("#copy-fen").addEventListener("click", async () => {
 });
 
 show(current);
+const bar = document.getElementById("eval-bar");
+
+/** The evaluation bar: White's share from the left, with the text the server's numbers make. */
+function fillBar(white, note = "") {
+  const percent = `${Math.round(white * 100)}%`;
+  bar.querySelector(".eval-fill").style.width = percent;
+  const text = note ? `${t("evaluation", { percent })} · ${note}` : t("evaluation", { percent });
+  bar.querySelector(".eval-text").textContent = text;
+  bar.setAttribute("aria-label", text);
+  bar.hidden = false;
+}
+
+const panel = document.getElementById("review");
+if (panel) {
+  const follow = startReview(panel, {
+    url: panel.dataset.url, t, show, current: () => current,
+    onReady: (review) => { followReview = (ply) => { follow(ply); fillBar(review.expectation[ply]); }; followReview(current); },
+  });
+  followReview = follow;
+}
+if (bar?.dataset.url) {
+  // A live game: the server says whether spectators may see an evaluation yet, and of which position (fair play).
+  const ask = async () => {
+    try {
+      const answer = await (await fetch(bar.dataset.url, { headers: { Accept: "application/json" } })).json();
+      const shown = answer.evaluation;
+      if (!shown) bar.hidden = true;
+      else fillBar(shown.white, shown.delayed ? t("evaluation_delayed", { move: shown.move }) : "");
+      if (shown) bar.dataset.ply = String(shown.ply);
+    } catch (error) {
+      // offline for a moment: asked again below
+    }
+  };
+  ask();
+  setInterval(ask, 10000);
+}
 window.toreshiReplay = { frames, show, get ply() { return current; } };

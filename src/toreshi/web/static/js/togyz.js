@@ -333,7 +333,7 @@ function endingNote() {
 
 const PLAYER_BUTTONS = [
   "confirm_setup", "complain_setup", "adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign",
-  "resign",
+  "take_back", "resign",
 ];
 
 /** The player buttons this device needs now: one per player connection and allowed command, in a fixed order. */

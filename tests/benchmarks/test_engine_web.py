@@ -1,0 +1,26 @@
+"""Smoke test of ``benchmarks/engine_web.py``: one tiny review and one move per level, and the report's shape."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "engine_web.py"
+
+
+def test_a_tiny_run_prints_review_and_level_rows(shared_data: Path) -> None:
+    corpus = shared_data / "togyz" / "playok-2024-2025.pgn"
+    arguments = ["--corpus", str(corpus), "--games", "1", "--positions", "1", "--depth", "2"]
+    done = subprocess.run(
+        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=180, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    out = done.stdout
+    summary = (
+        r"^review in the pool: median [\d.]+ ms a position; worst loop lag [\d.]+ ms \(inline on the loop: \d+ ms\)$"
+    )
+    assert re.search(summary, out, re.MULTILINE), out
+    for level in range(1, 7):
+        assert re.search(rf"^ +{level} +[\d.]+ +[\d.]+ +[\d.]+ms$", out, re.MULTILINE), out
