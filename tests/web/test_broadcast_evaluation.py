@@ -33,8 +33,9 @@ def tournament_with_links(client: TestClient, csrf: str) -> tuple[str, dict[int,
     page = post(client, f"/tournaments/{tid}/rounds/1/games", csrf, control="blitz")
     rooms: dict[int, str] = {}
     tokens: dict[str, dict[str, str]] = {}
-    for board, row in re.findall(r'<tr><td class="num">(\d+)</td>(.*?)</tr>', page, re.S):
-        found = re.findall(r"/games/(g-[0-9a-f]+)\?token=([^\"&]+)", row)
+    # The round's link sheet: one block per board, White's card before Black's.
+    for board, block in re.findall(r'<div class="sheet-board" id="board-(\d+)">(.*?)Revoke and issue', page, re.S):
+        found = re.findall(r'href="[^"]*/games/(g-[0-9a-f]+)\?token=([^"&]+)"', block)
         if found:
             rooms[int(board)] = found[0][0]
             tokens[found[0][0]] = {"white": found[0][1], "black": found[1][1]}
