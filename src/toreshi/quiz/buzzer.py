@@ -12,7 +12,9 @@ decide, and calls :meth:`Arbiter.decide` then. Three modes (``docs/realtime.md``
   (offset from the minimum-round-trip ping, NTP's clock filter), clamp any claim that the measured round trip
   makes impossible (a press cannot be earlier than its arrival minus the client's worst uplink), wait just long
   enough for a press made at the same moment by any eligible team to arrive (capped), and pick the earliest.
-  A lying client gains at most its own round trip — never more than arrival order would give a faster link.
+  A lying client gains at most its own round trip, and never more than the cap on compensation
+  (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to look slow is compensated no more
+  than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
 
 Hardware buttons wired to the server carry exact server times: a :class:`Press` without ``client_ms``.
 
@@ -40,6 +42,7 @@ __all__ = [
     "ArbitrationMode",
     "BuzzerError",
     "ClockSync",
+    "DEFAULT_MAX_COMPENSATION_MS",
     "Decision",
     "PingSample",
     "PlacedPress",
@@ -52,6 +55,11 @@ class BuzzerError(ValueError):
     """A press or a request that breaks the arbiter's contract (a team not eligible, a second press, deciding too
     early, no ping samples). The live room checks all of these before it asks, so none reaches a user: one that
     does is a programming error."""
+
+
+DEFAULT_MAX_COMPENSATION_MS = 60
+"""The default cap on compensation: a phone on a club's Wi-Fi has a 95th-percentile round trip well under 40 ms;
+60 ms (with the 20 ms slack) covers it and a busy 2.4 GHz network, and bounds what a lying client can gain."""
 
 
 class ArbitrationMode(StrEnum):
@@ -167,6 +175,14 @@ class ArbiterSettings:
     tie_margin_ms: int = 0
     """COMPENSATED: presses placed this close are simultaneous and ordered by :attr:`tie_rule`."""
     tie_rule: TieRule = TieRule.EARLIER_ARRIVAL
+    max_compensation_ms: int = DEFAULT_MAX_COMPENSATION_MS
+    """COMPENSATED: no team's uplink bound (its round trip plus :attr:`slack_ms`) counts for more than this. What a
+    club network can honestly have (docs/decisions.md, "Buzzer fairness"); a team measured slower is placed as if
+    its round trip were the cap — a lying client gains no more than the cap — and is shown to the host as suspect."""
+
+    def suspect(self, sync: ClockSync) -> bool:
+        """Whether a link's measured round trip exceeds what the cap compensates (shown to the host)."""
+        return sync.rtt_max_ms + self.slack_ms > self.max_compensation_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +249,7 @@ class Arbiter:
         sync = self.syncs.get(team)
         if sync is None or sync.rtt_max_ms == 0:
             return 0
-        return sync.rtt_max_ms + self.settings.slack_ms
+        return min(sync.rtt_max_ms + self.settings.slack_ms, self.settings.max_compensation_ms)
 
     @property
     def first_arrival_ms(self) -> int | None:

@@ -283,6 +283,8 @@ class Connection:
         """When the message being handled arrived (server monotonic ms)."""
         self.last_estimate: dict[str, Any] | None = None
         """The last clock estimate sent (``offset``)."""
+        self.held: list[dict[str, Any]] = []
+        """Events held back until a later one (:meth:`withhold`)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
@@ -290,9 +292,10 @@ class Connection:
     async def send_events(self, events: list[dict[str, Any]], at_ms: int | None = None) -> None:
         """Room events in version order, the last with this connection's own state (:meth:`personal`): one
         ``event`` frame, or one ``events`` frame for several."""
+        assert self.owner is not None
+        events = self.withhold(events)
         if not events:
             return
-        assert self.owner is not None
         events = [*events[:-1], self.personal(events[-1], at_ms)]
         if len(events) == 1:
             await self.send(events[0])
@@ -366,6 +369,7 @@ class Connection:
         missed = self.owner.catch_up(last_version) if last_version > 0 else None
         if missed is None:
             snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
+            self.held = []  # the snapshot is the room as this role may see it now
             self.sent_version = snapshot["v"]
             await self.send(snapshot)
             return
@@ -374,6 +378,21 @@ class Connection:
             self.sent_version = missed[-1]["v"]
             await self.send_events(missed, at_ms=self.owner.now_ms())
         self.sent_version = max(self.sent_version, last_version)
+
+    def withhold(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events to send now: a room may ask that the last ones wait for a later event (a quiz press, which
+        only the host and the projector may see before its decision); those are held and go out with it."""
+        assert self.owner is not None
+        withholds = getattr(self.owner.logic, "withholds", None)
+        if withholds is None:
+            return events
+        events = [*self.held, *events]
+        actor = None if self.actor.role == "spectator" else self.actor
+        cut = len(events)
+        while cut > 0 and withholds(actor, events[cut - 1]):
+            cut -= 1
+        self.held = events[cut:]
+        return events[:cut]
 
     def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
         """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do),

@@ -81,6 +81,7 @@ __all__ = ["decide"]
 
 TEAM = "team"
 BUTTONS = "buttons"
+PROJECTOR = "projector"
 
 
 def decide(state: PlayState, command: Command, context: Context) -> Decision[Event]:
@@ -110,6 +111,9 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case Press():
             return _press(state, command, context, now)
         case Key():
+            if role == PROJECTOR and not state.projector_keys:
+                # The projector's link forwards USB buzzers only where the host said they are plugged in there.
+                raise Refused(QuizCode.PROJECTOR_KEYS_OFF)
             team = state.keys.get(command.key)
             if team is None:
                 raise Refused(QuizCode.UNMAPPED_KEY, key=command.key)
@@ -120,11 +124,13 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return _sync(state, context)
         case MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
-            return [KeysMapped(now, keys, buttons)]
+            return [KeysMapped(now, keys, buttons, command.projector)]
         case RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
                 raise Refused(Common.FIELD_REQUIRED, field="team")
+            if team in state.game.score_requests:
+                return []  # idempotent: the team's request is pending until the score is announced
             return checked(state.game, [ScoreRequested(now, team)])
         case _:
             return checked(state.game, _host(state, command, now, context.random))
@@ -141,6 +147,7 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
         arbitration=command.arbitration,
         keys=_key_map(command.keys, teams),
         buttons=_key_map(command.buttons, teams),
+        projector_keys=command.projector_keys,
     )
     return [created]
 

@@ -73,6 +73,8 @@ class PlayState:
     """Keyboard keys of USB buzzers → team."""
     buttons: KeyMap = field(default_factory=dict)
     """Serial-port button numbers → team."""
+    projector_keys: bool = False
+    """The host enabled keyboard buzzers on the projector's machine (else its link cannot press for a team)."""
     settings: ArbiterSettings = field(default_factory=ArbiterSettings)
     syncs: Mapping[str, ClockSync] = field(default_factory=dict)
     """Each team's link, as last measured."""
@@ -138,10 +140,12 @@ def evolve(state: PlayState, event: Event) -> PlayState:
             notes=event.notes,
             keys=event.keys,
             buttons=event.buttons,
+            projector_keys=event.projector_keys,
             settings=event.arbitration.settings(),
         )
     if isinstance(event, KeysMapped):
-        return replace(state, keys=event.keys, buttons=event.buttons)
+        projector = state.projector_keys if event.projector_keys is None else event.projector_keys
+        return replace(state, keys=event.keys, buttons=event.buttons, projector_keys=projector)
     if isinstance(event, LinkMeasured):
         return replace(state, syncs={**state.syncs, event.team: event.sync})
     if isinstance(event, PressReceived):

@@ -22,7 +22,7 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.room import Command, Decided, Payload
 from toreshi.live.rooms.quiz.report import Logged, report
 from toreshi.live.rooms.quiz.roles import KIND, role_of
-from toreshi.live.rooms.quiz.views import Views
+from toreshi.live.rooms.quiz.views import Views, sees_presses
 from toreshi.quiz.events import Event
 from toreshi.quiz.game import GameState
 from toreshi.quiz.play.commands import COMMANDS, ROLE_COMMANDS, TICK
@@ -119,6 +119,17 @@ class QuizRoom:
 
     def view(self, actor: Actor | None, now_ms: int) -> Payload:
         return self._views.view(self.state, actor, now_ms)
+
+    def withholds(self, actor: Actor | None, message: Payload) -> bool:
+        """Whether a connection of ``actor`` must not be sent the event ``message`` (as published) until a later
+        event comes (the socket holds it back): another team's press before its decision, for all but the host and
+        the projector — the frame alone would tell a team that somebody pressed (issue 13 §1)."""
+        if message.get("type") != PressReceived.type or sees_presses(role_of(actor)):
+            return False
+        data = message.get("data")
+        event = data.get("event") if isinstance(data, dict) else None
+        own = actor is not None and isinstance(event, dict) and event.get("team") == actor.name
+        return not (own and role_of(actor) == "team")
 
     def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         """What every connection receives: the event without secrets and the public state after it."""
