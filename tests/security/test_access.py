@@ -73,6 +73,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/quiz/{room_id}/links"): ARBITER,
     ("GET", "/quiz/{room_id}/report"): REPORT,
     ("POST", "/quiz/{room_id}/serial"): ARBITER,
+    ("POST", "/quiz/{room_id}/links/reissue"): ARBITER,
     ("GET", "/api/quiz/{room_id}/report"): REPORT,
     ("GET", "/quiz/{room_id}/host"): HOST,
     ("GET", "/quiz/{room_id}/board"): PUBLIC,

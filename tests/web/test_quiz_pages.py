@@ -159,14 +159,15 @@ def test_a_socket_session_host_and_teams_press_and_verdict(web: TestClient, pack
         chosen = receive_until(team_b, "event", type="question_chosen")
         assert "answers" not in json.dumps(chosen["data"]["state"]["current"])
         # Team B presses; the socket attaches its clock sync and receipt time; the arbiter decides after its window.
-        team_b.send_json({"t": "cmd", "id": "p", "type": "press", "data": {"tc": 0}})
+        touch = receive_until(team_b, "ping")["ts"] + 1_000_000  # the phone's clock runs 1,000 s ahead
+        team_b.send_json({"t": "cmd", "id": "p", "type": "press", "data": {"tc": touch}})
         assert receive_until(team_b, "ack", id="p")["v"] > 0
         decided = receive_until(team_b, "event", type="buzz_decided")
         assert decided["data"]["event"]["winner"] == TEAMS[1]
         buzzed = receive_until(team_b, "event", type="buzzed")
         assert buzzed["data"]["state"]["current"]["answering"] == TEAMS[1]
         # Team A's press now is too late: recorded for the host, no change of who answers.
-        team_a.send_json({"t": "cmd", "id": "late", "type": "press", "data": {"tc": 0}})
+        team_a.send_json({"t": "cmd", "id": "late", "type": "press", "data": {"tc": touch + 100}})
         receive_until(team_a, "ack", id="late")
         host.send_json({"t": "cmd", "id": "3", "type": "right", "data": {}})
         receive_until(host, "ack", id="3")

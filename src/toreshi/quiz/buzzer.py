@@ -37,12 +37,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 __all__ = [
+    "DEFAULT_MAX_COMPENSATION_MS",
     "Arbiter",
     "ArbiterSettings",
     "ArbitrationMode",
     "BuzzerError",
     "ClockSync",
-    "DEFAULT_MAX_COMPENSATION_MS",
     "Decision",
     "PingSample",
     "PlacedPress",

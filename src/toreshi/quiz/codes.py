@@ -87,6 +87,8 @@ class QuizCode(RefusalCode):
     NO_SYNC = "quiz_no_sync"
     PROJECTOR_KEYS_OFF = "quiz_projector_keys_off"
     """The projector's link forwards keyboard buzzers only where the host enabled them."""
+    NO_SUCH_LINK = "quiz_no_such_link"
+    """The game has no ``role`` link to reissue (a team's code, the projector's or the assistant's token)."""
     PRESS_STALE = "quiz_press_stale"
     """A press made ``delay_ms`` before it reached the server (the phone was offline): more than ``limit_ms``."""
 

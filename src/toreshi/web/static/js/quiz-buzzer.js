@@ -58,23 +58,39 @@ function signal(pattern, frequency) {
   }
 }
 
-const client = connect((newState) => {
-  state = newState;
-  if (optimistic && state.buzzer !== "open") optimistic = null;
-  render();
-});
+// «нет связи» within 2 s of losing the link: the server pings a phone every second, so 1.5 s of silence is a lost
+// link (issue 14 §3). A press is never queued while offline.
+const WATCHDOG_MS = 1500;
+
+const client = connect(
+  (newState) => {
+    state = newState;
+    if (optimistic && state.buzzer !== "open") optimistic = null;
+    render();
+  },
+  { watchdogMs: WATCHDOG_MS },
+);
+
+function tell(text) {
+  $(".q-buzzer-info").textContent = text;
+}
 
 function press(event) {
   event.preventDefault();
   if (buzzerState() !== "open") return;
   // The touch's own timestamp, on the same clock as the pings' "tc" (docs/protocol.md).
   const tc = performance.timeOrigin + event.timeStamp;
+  if (client.status !== "online") {
+    tell(`${t("no_connection")}: ${t("press_not_sent")}`);
+    return;
+  }
   optimistic = "pressed";
   if (navigator.vibrate) navigator.vibrate(40);
   render();
-  client.command("press", { tc }).catch(() => {
+  client.command("press", { tc }, { once: true }).catch((refusal) => {
     optimistic = null;
     render();
+    tell(refusal.code === "offline" ? `${t("no_connection")}: ${t("press_not_sent")}` : refusal.message || "");
   });
 }
 

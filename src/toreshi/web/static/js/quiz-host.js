@@ -197,8 +197,53 @@ document.addEventListener("keydown", (event) => {
   act(command);
 });
 
-const client = connect((newState) => {
-  state = newState;
-  render();
-});
+// Each phone's and screen's connection, as the server sees it (a "presence" message every second, issue 14 §3):
+// live or lost, when it was last heard from, its measured round trip; a team whose link is slower than the cap on
+// compensation is marked suspect (its presses are placed as if its link were the cap, issue 13 §1).
+let presence = [];
+
+function renderConnections() {
+  const table = $(".q-connections tbody");
+  if (!table || !state || state.status === "empty") return;
+  const links = (state.host && state.host.links) || {};
+  const rows = [
+    ...(state.teams || []).map((team) => ({
+      label: team.name,
+      who: presence.find((p) => p.role.startsWith("team:") && p.name === team.name),
+      link: links[team.name],
+    })),
+    { label: t("projector"), who: presence.find((p) => p.role === "projector") },
+    { label: t("assistant"), who: presence.find((p) => p.role === "assistant") },
+  ];
+  table.replaceChildren();
+  for (const { label, who, link } of rows) {
+    const status = who ? who.status : "never";
+    const row = element("tr", `q-link-${status}`);
+    row.dataset.status = status;
+    const seen = who && status !== "live" ? t("seen_ago", { seconds: Math.round(who.seen_ago_ms / 1000) }) : "";
+    const delay = who && who.rtt_ms !== null ? `${who.rtt_ms} ${t("ms")}` : "—";
+    const suspect = link && link.suspect ? t("suspect", { cap: (state.host.arbitration || {}).max_compensation_ms }) : "";
+    row.append(
+      element("td", "", label),
+      element("td", "q-link-status", `${t(`link_${status}`)}${seen ? ` · ${seen}` : ""}`),
+      element("td", "q-link-delay", delay),
+      element("td", "q-link-suspect", suspect),
+    );
+    table.append(row);
+  }
+}
+
+const client = connect(
+  (newState) => {
+    state = newState;
+    render();
+    renderConnections();
+  },
+  {
+    onPresence: (message) => {
+      presence = message.people || [];
+      renderConnections();
+    },
+  },
+);
 animate(frame);
