@@ -71,7 +71,8 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.NO_SYNC: N_("The connection's delay has not been measured yet; wait a moment."),
     QuizCode.PROJECTOR_KEYS_OFF: N_("Keyboard buzzers are not enabled on the projector; the host can enable them."),
     QuizCode.PRESS_STALE: N_(
-        "The press reached the server %(delay_ms)s ms after it was made (the phone had no connection): it does not count."
+        "The press reached the server %(delay_ms)s ms after it was made (the phone had no connection): "
+        "it does not count."
     ),
     QuizCode.NO_SUCH_LINK: N_("This game has no link “%(role)s” to reissue."),
     # host tools

@@ -39,7 +39,10 @@ VIEWERS: dict[str, Actor | None] = {
 }
 
 
-NEW_FIELDS: dict[str, dict[str, Any]] = {"quiz_created": {"projector_keys": True}, "keys_mapped": {"projector_keys": None}}
+NEW_FIELDS: dict[str, dict[str, Any]] = {
+    "quiz_created": {"projector_keys": True},
+    "keys_mapped": {"projector_keys": None},
+}
 """Fields events gained after these logs were written (issue 13), which read back at their defaults."""
 OLD_CAP = 1_000
 """The wait the arbiter allowed for a slow link when these logs were written."""
@@ -49,7 +52,9 @@ def digest(view: dict[str, Any]) -> str:
     shown = {key: value for key, value in view.items() if key != "can"}
     if "host" in shown:  # the cap these old scripts are re-decided with (OLD_CAP) is not what the logs replay to
         arbitration = {k: v for k, v in shown["host"]["arbitration"].items() if k != "max_compensation_ms"}
-        links = {team: {k: v for k, v in link.items() if k != "suspect"} for team, link in shown["host"]["links"].items()}
+        links = {
+            team: {k: v for k, v in link.items() if k != "suspect"} for team, link in shown["host"]["links"].items()
+        }
         shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links}
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -98,7 +103,8 @@ def test_the_same_commands_decide_the_same_events_and_views(game: str) -> None:
         assert (event.type, at) == (entry["type"], entry["at_ms"])
         stored_event = EVENTS.decode(entry["payload"], name=entry["type"])
         if isinstance(event, QuizCreated) and isinstance(stored_event, QuizCreated):
-            stored_event = replace(stored_event, arbitration=replace(stored_event.arbitration, max_compensation_ms=OLD_CAP))
+            wide = replace(stored_event.arbitration, max_compensation_ms=OLD_CAP)
+            stored_event = replace(stored_event, arbitration=wide)
         assert stored_event == event
         encoded = EVENTS.encode(event)
         for key, default in NEW_FIELDS.get(event.type, {}).items():  # fields added since, at their defaults
