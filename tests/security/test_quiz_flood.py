@@ -170,7 +170,10 @@ def test_one_code_floods_without_slowing_another_room(served: Served, shared_dat
     idle, loaded, counts, before, after, requests_size = asyncio.run(scenario())
     print(f"idle p50 {sorted(idle)[len(idle) // 2]:.1f} ms p99 {p99(idle):.1f} ms; "
           f"flood p50 {sorted(loaded)[len(loaded) // 2]:.1f} ms p99 {p99(loaded):.1f} ms; {counts}")  # fmt: skip
-    assert counts["accepted"] == CONNECTIONS_PER_ACTOR and counts["refused_sockets"] == FLOOD_SOCKETS - CONNECTIONS_PER_ACTOR
+    assert (
+        counts["accepted"] == CONNECTIONS_PER_ACTOR
+        and counts["refused_sockets"] == FLOOD_SOCKETS - CONNECTIONS_PER_ACTOR
+    )
     assert counts["sent"] > 500 and counts["rate_limited"] > counts["acks"]  # the shared budget held the flood
     assert after - before == 1  # a team's score request is pending or not: one event, however many were sent
     assert requests_size < 100

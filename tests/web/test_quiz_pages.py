@@ -198,6 +198,8 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
         csrf = csrf_in(web.get(f"/quiz/{room_id}/host").text)
         bad = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "socket://evil:1"})
         assert bad.status_code == 400
+        traversal = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "/dev/../etc/shadow"})
+        assert traversal.status_code == 400 and traversal.json()["code"] == "quiz_serial_port_name"
         connected = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": os.ttyname(slave)})
         assert connected.status_code == 200 and os.ttyname(slave) in connected.text  # back on the console
         with web.websocket_connect(f"/ws/rooms/{room_id}") as host:

@@ -1,0 +1,92 @@
+"""Issue 13 §1–2 and issue 14 §3 in the quiz core: a team's score request is stored once until the score is
+announced, a press that waited offline is refused (not taken seconds later as if it were first), the projector's
+link presses for a team only where the host enabled keyboard buzzers there, and the cap on compensation is a
+setting of the game."""
+
+from __future__ import annotations
+
+from toreshi.kit.core import Actor, Context, fold
+from toreshi.kit.refusal import Refusal
+from toreshi.quiz.board import Board
+from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS
+from toreshi.quiz.codes import QuizCode
+from toreshi.quiz.events import Assistant, GameSetup, ScoreRequested
+from toreshi.quiz.play.commands import (
+    COMMANDS,
+    AnnounceScore,
+    Arbitration,
+    Choose,
+    CreateGame,
+    Draw,
+    Key,
+    MapKeys,
+    Press,
+    RequestScore,
+)
+from toreshi.quiz.play.decide import decide
+from toreshi.quiz.play.events import PressReceived
+from toreshi.quiz.play.presses import STALE_PRESS_MS
+from toreshi.quiz.play.state import PlayState, evolve
+
+TEAMS = ("Алтын", "Барыс", "Сұңқар")
+HOST = Actor("host", "Жанна")
+PROJECTOR = Actor("projector")
+SETUP = GameSetup(TEAMS, Board.of(*"12345"), assistant=Assistant("Ерлан", "Тұлпар"))
+SYNC = {"offset_ms": 1_000, "offset_low_ms": 990, "offset_high_ms": 1_010, "rtt_median_ms": 20, "rtt_max_ms": 30}
+
+
+def play(state: PlayState, command: object, actor: Actor = HOST, now: int = 0, **meta: object) -> PlayState:
+    decided = decide(state, command, Context(actor, now, None, meta))  # type: ignore[arg-type]
+    assert not isinstance(decided, Refusal), decided
+    return fold(evolve, state, decided)
+
+
+def in_play(**create: object) -> PlayState:
+    state = play(PlayState(), CreateGame(SETUP, keys={"1": TEAMS[0]}, **create))  # type: ignore[arg-type]
+    return play(play(state, Draw(TEAMS[0]), now=10), Choose(0, 1), now=100)
+
+
+def test_a_score_request_is_stored_once_until_the_score_is_announced() -> None:
+    state = in_play()
+    team = Actor("team", TEAMS[1])
+    assert decide(state, RequestScore(), Context(team, 200)) == [ScoreRequested(200, TEAMS[1])]
+    state = play(state, RequestScore(), team, 200)
+    for now in range(201, 231):
+        assert decide(state, RequestScore(), Context(team, now)) == []  # pending: nothing more to store
+    assert decide(state, RequestScore(TEAMS[1]), Context(Actor("assistant", "Ерлан"), 240)) == []
+    assert state.game.score_requests == (TEAMS[1],)
+    state = play(state, AnnounceScore(), Actor("assistant", "Ерлан"), 300)
+    assert decide(state, RequestScore(), Context(team, 400)) == [ScoreRequested(400, TEAMS[1])]  # asked again
+
+
+def test_a_press_that_waited_offline_is_refused_not_taken_as_first() -> None:
+    state = in_play()
+    team = Actor("team", TEAMS[1])
+    # Touched at room time 450 (its clock reads 1,450), reached the server 3 s later after a reconnect.
+    late = decide(state, Press(tc=1_450), Context(team, 3_450, None, {"received_ms": 3_450, "sync": SYNC}))
+    assert late == Refusal(QuizCode.PRESS_STALE, {"delay_ms": 3_000, "limit_ms": STALE_PRESS_MS})
+    # Delayed less than the limit: the arbiter places it, no earlier than the cap on compensation allows.
+    fresh = decide(state, Press(tc=1_450), Context(team, 900, None, {"received_ms": 900, "sync": SYNC}))
+    assert isinstance(fresh, list) and isinstance(fresh[0], PressReceived)
+    arbiter = fold(evolve, state, fresh).arbiter()
+    assert arbiter is not None and arbiter.presses[0].time_ms == 900 - (30 + 20)
+
+
+def test_the_projector_presses_for_a_team_only_where_the_host_enabled_keyboard_buzzers() -> None:
+    state = in_play(projector_keys=False)
+    assert decide(state, Key("1"), Context(PROJECTOR, 200)) == Refusal(QuizCode.PROJECTOR_KEYS_OFF)
+    assert isinstance(decide(state, Key("1"), Context(HOST, 200)), list)  # the host's own machine may
+    state = play(state, MapKeys(keys={"1": TEAMS[0]}, projector=True), now=150)
+    assert state.projector_keys
+    pressed = decide(state, Key("1"), Context(PROJECTOR, 200))
+    assert isinstance(pressed, list) and isinstance(pressed[0], PressReceived) and pressed[0].team == TEAMS[0]
+    state = play(state, MapKeys(keys={"1": TEAMS[0]}), now=160)  # remapping keys leaves the switch as it was
+    assert state.projector_keys
+
+
+def test_the_cap_on_compensation_is_a_setting_of_the_game() -> None:
+    assert Arbitration().max_compensation_ms == DEFAULT_MAX_COMPENSATION_MS == 60
+    read = COMMANDS.read(
+        "create", {"setup": COMMANDS.encode(CreateGame(SETUP))["setup"], "arbitration": {"max_compensation_ms": 120}}
+    )
+    assert isinstance(read, CreateGame) and read.arbitration.settings().max_compensation_ms == 120
