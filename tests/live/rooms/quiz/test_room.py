@@ -216,15 +216,15 @@ def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> 
 def test_compensated_arbitration_prefers_the_earlier_touch_over_the_earlier_arrival() -> None:
     room = chosen()
     run(room, HOST, "finish_reading", 3_000)
-    # A's link is slower: it touched at 3,330 (its clock +1,000,000) but arrived at 3,375; B touched at 3,350.
-    run(room, B, "press", 3_370, meta={"received_ms": 3_370, "sync": sync(rtt=20)}, tc=1_003_350)
-    run(room, A, "press", 3_375, meta={"received_ms": 3_375, "sync": sync(rtt=40)}, tc=1_003_330)
+    # A's link is slower: it touched at 3,345 (its clock +1,000,000) but arrived at 3,352; B touched at 3,348.
+    run(room, B, "press", 3_350, meta={"received_ms": 3_350, "sync": sync(rtt=4)}, tc=1_003_348)
+    run(room, A, "press", 3_352, meta={"received_ms": 3_352, "sync": sync(rtt=8)}, tc=1_003_345)
     decided = room.on_deadline(room.deadline_ms() or 0)
     decision = next(event for event in decided if event.type == DECIDED)
     assert decision.payload["winner"] == A.name
     assert [entry["team"] for entry in decision.payload["order"]] == [A.name, B.name]
     buzzed = next(event for event in decided if event.type == "buzzed")
-    assert buzzed.payload["press_ms"] == 3_330
+    assert buzzed.payload["press_ms"] == 3_345
 
 
 def test_a_client_cannot_forge_what_the_server_measured() -> None:
