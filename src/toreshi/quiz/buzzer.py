@@ -60,8 +60,8 @@ class BuzzerError(ValueError):
 DEFAULT_MAX_COMPENSATION_MS = 10
 """The default cap on compensation (with the slack): chosen with ``benchmarks/buzzer_fairness.py`` on a club network
 (round trips 4-40 ms). A client that lies about its link gains up to the cap less its true one-way delay: at 10 ms
-it beats an honest team with the same link 51 % of the time (50 % is no gain; 54 % at 20 ms, 71 % at 60 ms), while
-honest first presses 10 ms ahead are still recognised 94 % of the time (arrival order: 87 %). A host on a slower
+it beats an honest team with the same link 50 % of the time, i.e. gains nothing (52-53 % at 20 ms, 70 % at 60 ms),
+while honest first presses 10 ms ahead are still recognised 95 % of the time (arrival order: 88 %). A host on a slower
 network may raise it (docs/decisions.md, "Buzzer fairness")."""
 
 
