@@ -65,6 +65,10 @@ while honest first presses 10 ms ahead are still recognised 95 % of the time (ar
 network may raise it (docs/decisions.md, "Buzzer fairness")."""
 
 
+SUSPECT_RTT_MS = 100
+"""A median round trip no phone on a working club network has (Wi-Fi: a few ms to a few tens)."""
+
+
 class ArbitrationMode(StrEnum):
     ARRIVAL = "arrival"
     RANDOM_WINDOW = "random_window"
@@ -183,10 +187,13 @@ class ArbiterSettings:
     club network can honestly have (docs/decisions.md, "Buzzer fairness"); a team measured slower is placed as if
     its round trip were the cap — a lying client gains no more than the cap — and is shown to the host as suspect."""
 
+    suspect_rtt_ms: int = SUSPECT_RTT_MS
+
     def suspect(self, sync: ClockSync) -> bool:
-        """Whether a link's median round trip exceeds what the cap compensates (shown to the host): a phone on a
-        club's network is not that slow half of the time; one that delays its pongs is."""
-        return sync.rtt_median_ms > self.max_compensation_ms
+        """Whether a link is shown to the host as suspect: its median round trip exceeds both the cap and what a
+        phone on a working club network has (:data:`SUSPECT_RTT_MS`). A phone on Wi-Fi often takes more than the
+        10 ms cap and gains nothing from it; one that holds its pongs back to look slow shows as suspect."""
+        return sync.rtt_median_ms > max(self.max_compensation_ms, self.suspect_rtt_ms)
 
 
 @dataclass(frozen=True, slots=True)

@@ -477,7 +477,7 @@ def client_strings() -> dict[str, str]:
         "link_never": _("not connected"),
         "seen_ago": _("last seen {seconds} s ago"),
         "ms": _("ms"),
-        "suspect": _("suspect: slower than the {cap} ms the buzzer compensates"),
+        "suspect": _("suspect: its round trip of {rtt} ms is over {limit} ms"),
         "locked": _("Wait"),
         "open": _("Press!"),
         "pressed": _("Pressed…"),

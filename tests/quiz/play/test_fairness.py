@@ -90,3 +90,18 @@ def test_the_cap_on_compensation_is_a_setting_of_the_game() -> None:
         "create", {"setup": COMMANDS.encode(CreateGame(SETUP))["setup"], "arbitration": {"max_compensation_ms": 120}}
     )
     assert isinstance(read, CreateGame) and read.arbitration.settings().max_compensation_ms == 120
+
+
+def test_the_host_sees_each_teams_link_and_a_team_holding_its_pongs_back_as_suspect() -> None:
+    from toreshi.live.rooms.quiz.views import Views
+    from toreshi.quiz.play.commands import Sync
+
+    state = in_play()
+    slow = {**SYNC, "rtt_median_ms": 900, "rtt_max_ms": 905}
+    state = play(state, Sync(), Actor("team", TEAMS[0]), 150, sync=slow)
+    state = play(state, Sync(), Actor("team", TEAMS[1]), 150, sync={**SYNC, "rtt_median_ms": 25})
+    links = Views().view(state, HOST, 200)["host"]["links"]
+    assert links[TEAMS[0]] == {"rtt_ms": 900, "rtt_p95_ms": 905, "suspect": True}
+    assert links[TEAMS[1]]["suspect"] is False  # slower than the 10 ms cap, as Wi-Fi phones are: not suspect
+    assert "links" not in Views().view(state, Actor("team", TEAMS[1]), 200).get("host", {})
+    assert "host" not in Views().view(state, PROJECTOR, 200)

@@ -51,7 +51,9 @@ OLD_CAP = 1_000
 def digest(view: dict[str, Any]) -> str:
     shown = {key: value for key, value in view.items() if key != "can"}
     if "host" in shown:  # the cap these old scripts are re-decided with (OLD_CAP) is not what the logs replay to
-        arbitration = {k: v for k, v in shown["host"]["arbitration"].items() if k != "max_compensation_ms"}
+        arbitration = {
+            k: v for k, v in shown["host"]["arbitration"].items() if k not in ("max_compensation_ms", "suspect_rtt_ms")
+        }
         links = {
             team: {k: v for k, v in link.items() if k != "suspect"} for team, link in shown["host"]["links"].items()
         }

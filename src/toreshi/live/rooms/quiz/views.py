@@ -235,6 +235,7 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
             "tie_rule": settings.tie_rule.value,
             "random_window_ms": settings.random_window_ms,
             "max_compensation_ms": settings.max_compensation_ms,
+            "suspect_rtt_ms": max(settings.max_compensation_ms, settings.suspect_rtt_ms),
         },
         "projector_keys": state.projector_keys,
         # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1).

@@ -222,7 +222,8 @@ function renderConnections() {
     row.dataset.status = status;
     const seen = who && status !== "live" ? t("seen_ago", { seconds: Math.round(who.seen_ago_ms / 1000) }) : "";
     const delay = who && who.rtt_ms !== null ? `${who.rtt_ms} ${t("ms")}` : "—";
-    const suspect = link && link.suspect ? t("suspect", { cap: (state.host.arbitration || {}).max_compensation_ms }) : "";
+    const limit = (state.host.arbitration || {}).suspect_rtt_ms;
+    const suspect = link && link.suspect ? t("suspect", { rtt: link.rtt_ms, limit }) : "";
     row.append(
       element("td", "", label),
       element("td", "q-link-status", `${t(`link_${status}`)}${seen ? ` · ${seen}` : ""}`),
