@@ -62,7 +62,7 @@ def test_a_team_is_not_told_of_another_teams_press_before_the_decision(game: Any
         assert receive_until(host, "event", type="press_received")["data"]["event"]["team"] == TEAMS[1]
         assert receive_until(board, "event", type="press_received")["data"]["event"]["team"] == TEAMS[1]
         # Alpha's phone: every frame after the question is chosen, up to the decision, as sent.
-        frames = []
+        frames: list[dict[str, Any]] = []
         while not any(event.get("type") == "buzz_decided" for event in frames[-1:] for event in _events(event)):
             frame = alpha.receive_json()
             if frame["t"] in ("event", "events"):
