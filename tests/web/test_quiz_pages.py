@@ -72,10 +72,10 @@ def create_quiz(client: TestClient, pack: Path, query: str = "", **extra: str) -
     return client.post(f"/quiz/new{query}", data=form, files=files, follow_redirects=False)
 
 
-def created_game(client: TestClient, pack: Path) -> tuple[str, dict[str, str], dict[str, str]]:
+def created_game(client: TestClient, pack: Path, **extra: str) -> tuple[str, dict[str, str], dict[str, str]]:
     """Create a game; returns its room id, the teams' join codes and the screens' tokens (from the links page)."""
     sign_in(client)
-    response = create_quiz(client, pack)
+    response = create_quiz(client, pack, **extra)
     assert response.status_code == 303, response.text
     match = re.fullmatch(r"/quiz/(q-[a-z0-9]{4})/links", response.headers["location"])
     assert match is not None, response.headers["location"]
@@ -219,3 +219,20 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
     finally:
         os.close(master)
         os.close(slave)
+
+
+def test_the_new_game_form_sets_the_cap_on_compensation_and_the_projectors_keys(web: TestClient, pack: Path) -> None:
+    """Issue 13 §1 and §4: the cap is a setting of the game (10 ms unless the host says otherwise) and the
+    projector's link presses for the teams only where the host ticked that USB buzzers are plugged in there."""
+    default_room, _codes, _tokens = created_game(web, pack)
+    host = web.get(f"/quiz/{default_room}/host")
+    assert 'name="max_compensation"' in web.get("/quiz/new").text and host.status_code == 200
+    with web.websocket_connect(f"/ws/rooms/{default_room}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        snapshot = receive_until(ws, "snapshot")["data"]["host"]
+    assert snapshot["arbitration"]["max_compensation_ms"] == 10 and snapshot["projector_keys"] is False
+    room_id, _codes, _tokens = created_game(web, pack, max_compensation="40", projector_keys="on")
+    with web.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        snapshot = receive_until(ws, "snapshot")["data"]["host"]
+    assert snapshot["arbitration"]["max_compensation_ms"] == 40 and snapshot["projector_keys"] is True

@@ -26,7 +26,7 @@ from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.owner import channel_of
 from toreshi.live.room import Actor
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
-from toreshi.quiz.buzzer import ArbitrationMode
+from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbitrationMode
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
@@ -85,6 +85,7 @@ NEW_DEFAULTS = {
     "assistant": "",
     "assistant_team": "",
     "projector_keys": "",
+    "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
     **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
 }
@@ -170,7 +171,10 @@ async def _create_from_form(request: Request, values: dict[str, str], upload: Up
         notes=notes,
         keys=keys,
         buttons={str(seat): team for seat, team in enumerate(setup.teams, start=1)},
-        arbitration=Arbitration(mode=arbitration),
+        arbitration=Arbitration(
+            mode=arbitration,
+            max_compensation_ms=_int_field(values, "max_compensation", DEFAULT_MAX_COMPENSATION_MS, 0, 1_000),
+        ),
         projector_keys=values["projector_keys"] == "on",
     )
     services = services_of(request)
