@@ -340,7 +340,7 @@ class Connection:
             raise ProtocolError("binary", "messages are JSON text frames")
         self.received_ms = server_ms()
         if not self.frames.allow():
-            raise ProtocolError("flood", "too many messages")
+            raise ProtocolError("flood", _("Too many messages at once: the connection is closed."))
         message = parse(raw)
         if self.counted and self.owner is not None:
             PRESENCE.heard(self.owner.room_id, self.actor.role, self.actor.name, self.received_ms)
@@ -407,7 +407,8 @@ class Connection:
         withholds = getattr(self.owner.logic, "withholds", None)
         if withholds is None:
             return events
-        events = [*self.held, *events]
+        fresh = {event.get("v") for event in events}
+        events = [*(held for held in self.held if held.get("v") not in fresh), *events]  # a catch-up resends some
         actor = None if self.actor.role == "spectator" else self.actor
         cut = len(events)
         while cut > 0 and withholds(actor, events[cut - 1]):
