@@ -390,7 +390,11 @@ class Connection:
         missed = self.owner.catch_up(last_version) if last_version > 0 else None
         if missed is None:
             snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
-            self.held = []  # the snapshot is the room as this role may see it now
+            # The snapshot is the room as this role may see it now; events it may not see yet (a press before its
+            # decision) are not counted in its version either: they come with the next event, as they would have.
+            self.held = self.withheld_tail(snapshot["v"])
+            if self.held:
+                snapshot = {**snapshot, "v": self.held[0]["v"] - 1}
             self.sent_version = snapshot["v"]
             await self.send(snapshot)
             return
@@ -400,21 +404,45 @@ class Connection:
             await self.send_events(missed, at_ms=self.owner.now_ms())
         self.sent_version = max(self.sent_version, last_version)
 
-    def withhold(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The events to send now: a room may ask that the last ones wait for a later event (a quiz press, which
-        only the host and the projector may see before its decision); those are held and go out with it."""
+    def split_withheld(self, events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """``events`` as (what may be sent now, what must wait). A room may ask that an event wait (a quiz press,
+        which only the host and the projector may see before its decision): from it on, every event waits until
+        one that releases it (the decision, any move of the game), and then all go out together in one frame."""
         assert self.owner is not None
-        withholds = getattr(self.owner.logic, "withholds", None)
-        if withholds is None:
-            return events
+        logic = self.owner.logic
+        withholds = getattr(logic, "withholds", None)
+        releases = getattr(logic, "releases", None)
+        if withholds is None or releases is None:
+            return events, []
+        actor = None if self.actor.role == "spectator" else self.actor
+        ready: list[dict[str, Any]] = []
+        waiting: list[dict[str, Any]] = []
+        for event in events:
+            if waiting:
+                waiting.append(event)
+                if releases(event):
+                    ready.extend(waiting)
+                    waiting = []
+            elif withholds(actor, event):
+                waiting.append(event)
+            else:
+                ready.append(event)
+        return ready, waiting
+
+    def withheld_tail(self, version: int) -> list[dict[str, Any]]:
+        """The room's latest events up to ``version`` that this connection may not be sent yet."""
+        assert self.owner is not None
+        recent = self.owner.catch_up(max(0, version - 50)) if version > 0 else None
+        if not recent:
+            return []
+        return self.split_withheld([event for event in recent if event.get("v", 0) <= version])[1]
+
+    def withhold(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events to send now; the others are held (:meth:`split_withheld`) and go out with a later one."""
         fresh = {event.get("v") for event in events}
         events = [*(held for held in self.held if held.get("v") not in fresh), *events]  # a catch-up resends some
-        actor = None if self.actor.role == "spectator" else self.actor
-        cut = len(events)
-        while cut > 0 and withholds(actor, events[cut - 1]):
-            cut -= 1
-        self.held = events[cut:]
-        return events[:cut]
+        ready, self.held = self.split_withheld(events)
+        return ready
 
     def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
         """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do),
@@ -542,7 +570,11 @@ class Connection:
             text = _("The server could not handle this; look at the board, then try again or call the arbiter.")
             await self.send({"t": "failed", "id": command_id, "code": "server_error", "message": text})
             return
-        await self.send({"t": "ack", "id": command_id, "v": ack.version})
+        # The room's version, as far as this connection has been shown it: an acknowledged request must not tell a
+        # team that an event it may not see yet (another team's press) has happened.
+        tail = self.withheld_tail(ack.version)
+        version = ack.version if not tail else tail[0]["v"] - 1
+        await self.send({"t": "ack", "id": command_id, "v": version})
 
     def sees_clauses(self) -> bool:
         """Whether refusals name the regulation's clause: in a togyz room only the arbiter sees clause numbers
