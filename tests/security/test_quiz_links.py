@@ -23,6 +23,9 @@ from toreshi.web.socket import CLOSE_REVOKED
 from ..web.helpers import receive_until
 from .helpers import TEAMS, create_quiz, csrf_of, sign_in_first_arbiter
 
+OPEN_QUESTION = (("1", "draw", {"team": TEAMS[0]}), ("2", "choose", {"theme": 0, "value": 1}))
+"""The host's commands that open the buttons: the first chooser, then a question."""
+
 
 @pytest.fixture
 def game(tmp_path: Path, shared_data: Path) -> Iterator[tuple[TestClient, str, dict[str, str], Path]]:
@@ -56,7 +59,7 @@ def test_a_team_is_not_told_of_another_teams_press_before_the_decision(game: Any
     try:
         for ws in (host, board, alpha, bravo):
             receive_until(ws, "snapshot")
-        for command_id, kind, data in (("1", "draw", {"team": TEAMS[0]}), ("2", "choose", {"theme": 0, "value": 1})):
+        for command_id, kind, data in OPEN_QUESTION:
             host.send_json({"t": "cmd", "id": command_id, "type": kind, "data": data})
             receive_until(host, "ack", id=command_id)
         bravo.send_json({"t": "cmd", "id": "p", "type": "press", "data": {}})
@@ -144,7 +147,7 @@ def test_the_projector_presses_for_a_team_only_where_keyboard_buzzers_are_enable
     (_, host), (_, board) = opened
     try:
         receive_until(board, "snapshot")
-        for command_id, kind, data in (("1", "draw", {"team": TEAMS[0]}), ("2", "choose", {"theme": 0, "value": 1})):
+        for command_id, kind, data in OPEN_QUESTION:
             host.send_json({"t": "cmd", "id": command_id, "type": kind, "data": data})
             receive_until(host, "ack", id=command_id)
         board.send_json({"t": "cmd", "id": "k", "type": "key", "data": {"key": "1"}})
@@ -199,7 +202,7 @@ def test_nothing_a_team_asks_tells_it_of_a_press_waiting_for_the_decision(tmp_pa
             receive_until(slow, "offset")
             slow.send_json({"t": "cmd", "id": "s", "type": "sync", "data": {}})
             receive_until(slow, "ack", id="s")
-            for command_id, kind, data in (("1", "draw", {"team": TEAMS[0]}), ("2", "choose", {"theme": 0, "value": 1})):
+            for command_id, kind, data in OPEN_QUESTION:
                 host.send_json({"t": "cmd", "id": command_id, "type": kind, "data": data})
                 receive_until(host, "ack", id=command_id)
             seen = receive_until(alpha, "event", type="question_chosen")["v"]
