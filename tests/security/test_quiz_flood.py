@@ -2,7 +2,8 @@
 
 A real server (``toreshi serve`` in a subprocess, as a club runs it). One team's code tries 20 sockets and floods
 ``request_score`` from every socket it gets; meanwhile the host of another game times a stored command (its ack)
-over and over. Figures measured on the shared 2-core test machine: idle p99 ≈ 10–20 ms, under the flood about the
+over and over, alternately with the flood paused and running (so that whatever else loads the machine weighs on
+both alike). Figures on the shared 2-core test machine: idle p50 ≈ 5 ms, p99 ≈ 15 ms, under the flood about the
 same; the flooded room's log grows by one event (the request is pending or not), however long the flood lasts.
 """
 
@@ -29,7 +30,7 @@ FLOOD_SOCKETS = 20
 FLOOD_EVERY_S = 0.03
 """Each socket sends a request this often (33 a second: under the 50 frames a second that close a socket, so
 the flood goes on for the whole test and only the shared command budget and idempotence hold it)."""
-SAMPLES = 50
+SAMPLES = 60
 
 
 class Served:
@@ -84,17 +85,13 @@ async def until(ws: Any, kind: str, **fields: Any) -> dict[str, Any]:
             return message
 
 
-async def timed_commands(ws: Any, count: int) -> list[float]:
-    """The host's stored command (a buzzer key map, written to the store each time), ack times in ms."""
-    times = []
-    for number in range(count):
-        started = time.perf_counter()
-        command_id = f"m{time.monotonic_ns()}-{number}"
-        await ws.send(json.dumps({"t": "cmd", "id": command_id, "type": "map_keys", "data": {"keys": {"1": "Алтын"}}}))
-        await until(ws, "ack", id=command_id)
-        times.append((time.perf_counter() - started) * 1000)
-        await asyncio.sleep(0.04)
-    return times
+async def timed_command(ws: Any) -> float:
+    """The host's stored command (a buzzer key map, written to the store each time): its ack time in ms."""
+    started = time.perf_counter()
+    command_id = f"m{time.monotonic_ns()}"
+    await ws.send(json.dumps({"t": "cmd", "id": command_id, "type": "map_keys", "data": {"keys": {"1": "Алтын"}}}))
+    await until(ws, "ack", id=command_id)
+    return (time.perf_counter() - started) * 1000
 
 
 def p99(values: list[float]) -> float:
@@ -102,7 +99,7 @@ def p99(values: list[float]) -> float:
     return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
 
 
-async def flood(url: str, token: str, stop: asyncio.Event) -> dict[str, int]:
+async def flood(url: str, token: str, stop: asyncio.Event, active: asyncio.Event) -> dict[str, int]:
     counts = {"accepted": 0, "refused_sockets": 0, "sent": 0, "acks": 0, "rate_limited": 0}
     sockets = []
     for _ in range(FLOOD_SOCKETS):
@@ -125,6 +122,9 @@ async def flood(url: str, token: str, stop: asyncio.Event) -> dict[str, int]:
     async def send(ws: Any, index: int) -> None:
         number = 0
         while not stop.is_set():
+            if not active.is_set():
+                await asyncio.sleep(0.005)
+                continue
             number += 1
             await ws.send(json.dumps({"t": "cmd", "id": f"f{index}-{number}", "type": "request_score", "data": {}}))
             counts["sent"] += 1
@@ -154,11 +154,18 @@ def test_one_code_floods_without_slowing_another_room(served: Served, shared_dat
         watcher, _ = await hello(f"{base}/ws/rooms/{flooded}", flooded_tokens["host"])
         before = (await until(watcher, "snapshot"))["v"]
         await watcher.close()
-        idle = await timed_commands(host, SAMPLES)
-        stop = asyncio.Event()
-        flooding = asyncio.create_task(flood(f"{base}/ws/rooms/{flooded}", flooded_tokens["team"], stop))
-        await asyncio.sleep(0.5)  # the flood's sockets are open and sending
-        loaded = await timed_commands(host, SAMPLES)
+        stop, active = asyncio.Event(), asyncio.Event()
+        flooding = asyncio.create_task(flood(f"{base}/ws/rooms/{flooded}", flooded_tokens["team"], stop, active))
+        await asyncio.sleep(0.3)  # the flood's sockets are open
+        # Idle and flooded samples alternate, so that whatever else loads the machine weighs on both alike.
+        idle, loaded = [], []
+        for _ in range(SAMPLES):
+            active.clear()
+            await asyncio.sleep(0.03)
+            idle.append(await timed_command(host))
+            active.set()
+            await asyncio.sleep(0.06)  # every flooding socket is sending again
+            loaded.append(await timed_command(host))
         stop.set()
         counts = await flooding
         watcher, _ = await hello(f"{base}/ws/rooms/{flooded}", flooded_tokens["host"])
@@ -174,7 +181,7 @@ def test_one_code_floods_without_slowing_another_room(served: Served, shared_dat
         counts["accepted"] == CONNECTIONS_PER_ACTOR
         and counts["refused_sockets"] == FLOOD_SOCKETS - CONNECTIONS_PER_ACTOR
     )
-    assert counts["sent"] > 500 and counts["rate_limited"] > counts["acks"]  # the shared budget held the flood
+    assert counts["sent"] > 300 and counts["rate_limited"] > counts["acks"]  # the shared budget held the flood
     assert after - before == 1  # a team's score request is pending or not: one event, however many were sent
     assert requests_size < 100
     assert p99(loaded) <= 2 * max(p99(idle), 5.0)

@@ -155,13 +155,14 @@ export class RoomClient {
   }
 
   /** Send a command; resolves with the ack, rejects with the refusal. Retried after a reconnect until answered,
-   * unless `once`: then it is refused at once ({code: "offline"}) when the link is down, or goes down first. */
+   * unless `once`: then it is refused at once ({code: "offline"}) when there is no open socket, or when the socket
+   * closes before the answer. (A socket that is only silent still sends it: if it arrives late, the room refuses it.) */
   command(type, data = {}, { once = false } = {}) {
     this.serial += 1;
     const id = `${this.prefix}-${this.serial}`;
     const message = { t: "cmd", id, type, data };
     return new Promise((resolve, reject) => {
-      if (once && this.status !== "online") {
+      if (once && !this.welcomed) {
         reject({ id, code: "offline" });
         return;
       }
