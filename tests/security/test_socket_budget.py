@@ -115,7 +115,7 @@ def test_a_connection_sending_frames_far_over_the_limit_is_closed(game: Any) -> 
     client, room_id, tokens = game
     with client.websocket_connect(f"/ws/rooms/{room_id}?lang=ru") as ws:
         assert hello(ws, tokens["white"])["t"] == "welcome"
-        for _ in range(MESSAGES_PER_SECOND + 10):
+        for _ in range(MESSAGES_PER_SECOND * 8):  # far over it, however slowly a loaded machine sends them
             ws.send_json({"t": "pong", "id": 0, "tc": 1})
         answer = next_of(ws, "error")
         assert (answer["code"], answer["reason"]) == ("closing", "flood")

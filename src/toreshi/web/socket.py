@@ -432,7 +432,9 @@ class Connection:
     def withheld_tail(self, version: int) -> list[dict[str, Any]]:
         """The room's latest events up to ``version`` that this connection may not be sent yet."""
         assert self.owner is not None
-        recent = self.owner.catch_up(max(0, version - 50)) if version > 0 else None
+        if version <= 0 or getattr(self.owner.logic, "withholds", None) is None:
+            return []
+        recent = self.owner.catch_up(max(0, version - 50))
         if not recent:
             return []
         return self.split_withheld([event for event in recent if event.get("v", 0) <= version])[1]
