@@ -103,6 +103,12 @@ def test_the_host_sees_each_phones_link_and_a_kazakh_phone_says_when_it_has_none
         link.cut = False
         expect(phone.locator(".q-connection")).to_have_attribute("data-status", "online", timeout=15_000)
         expect(lost_row.locator(".q-link-status")).to_have_text("connected", timeout=6_000)
+        # The projector's keyboard buzzers (issue 13 §4): off as the form left them; the host switches them on.
+        switch = host.locator(".q-projector-keys")
+        expect(switch).not_to_be_checked()
+        switch.check()
+        host.reload()
+        expect(host.locator(".q-projector-keys")).to_be_checked()
         report = host.request.get(f"{server.url}/api/quiz/{game.room_id}/report").json()
         assert report["questions"][0]["presses"] == []  # the offline press never reached the room
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)

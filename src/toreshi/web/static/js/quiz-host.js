@@ -134,6 +134,7 @@ function render() {
     : "";
   const keys = Object.entries(host.keys || {}).map(([key, team]) => `${key} → ${team}`);
   $(".q-buzzer-keys").textContent = keys.join(", ") || "—";
+  $(".q-projector-keys").checked = Boolean(host.projector_keys);
 }
 
 function renderActions() {
@@ -248,3 +249,9 @@ const client = connect(
   },
 );
 animate(frame);
+
+// Keyboard buzzers on the projector's machine: its link may press for the teams only while this is on (issue 13 §4).
+$(".q-projector-keys").addEventListener("change", (event) => {
+  if (!state || !state.host) return;
+  send("map_keys", { keys: state.host.keys, buttons: state.host.buttons, projector: event.target.checked });
+});
