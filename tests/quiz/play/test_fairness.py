@@ -105,3 +105,16 @@ def test_the_host_sees_each_teams_link_and_a_team_holding_its_pongs_back_as_susp
     assert links[TEAMS[1]]["suspect"] is False  # slower than the 10 ms cap, as Wi-Fi phones are: not suspect
     assert "links" not in Views().view(state, Actor("team", TEAMS[1]), 200).get("host", {})
     assert "host" not in Views().view(state, PROJECTOR, 200)
+
+
+def test_announcing_the_same_scores_again_stores_nothing() -> None:
+    """Issue 13 §2: the assistant's link cannot grow the log by announcing the score over and over."""
+    state = in_play()
+    assistant = Actor("assistant", "Ерлан")
+    state = play(state, AnnounceScore(), assistant, 200)
+    assert len(state.game.announcements) == 1
+    for now in range(201, 231):
+        assert decide(state, AnnounceScore(), Context(assistant, now)) == []
+    state = play(state, RequestScore(), Actor("team", TEAMS[0]), 240)
+    events = decide(state, AnnounceScore(), Context(assistant, 250))
+    assert isinstance(events, list) and len(events) == 1  # a team asked: announced again

@@ -125,6 +125,8 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons, command.projector)]
+        case AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
+            return []  # idempotent: the same scores announced again, with nobody asking, store nothing
         case RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
@@ -134,6 +136,13 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return checked(state.game, [ScoreRequested(now, team)])
         case _:
             return checked(state.game, _host(state, command, now, context.random))
+
+
+def _nothing_new_to_announce(game: GameState) -> bool:
+    """The scores were announced as they stand, nobody asked since and no announcement is due (SI-4.7)."""
+    if not game.announcements or game.score_requests or game.score_announcement_due:
+        return False
+    return dict(game.announcements[-1].scores) == game.scores
 
 
 def _create(command: CreateGame, now: int) -> Sequence[Event]:
