@@ -118,3 +118,18 @@ def test_announcing_the_same_scores_again_stores_nothing() -> None:
     state = play(state, RequestScore(), Actor("team", TEAMS[0]), 240)
     events = decide(state, AnnounceScore(), Context(assistant, 250))
     assert isinstance(events, list) and len(events) == 1  # a team asked: announced again
+
+
+def test_a_team_records_its_link_once_between_two_moves_of_the_game() -> None:
+    """Issue 13 §2: a client that makes every measurement differ cannot grow the log with ``sync``."""
+    from toreshi.quiz.play.commands import FinishReading, Sync
+
+    state = in_play()
+    team = Actor("team", TEAMS[0])
+    state = play(state, Sync(), team, 200, sync=SYNC)
+    for step in range(1, 40):
+        varied = {**SYNC, "rtt_max_ms": 30 + 50 * step}
+        assert decide(state, Sync(), Context(team, 200 + 1_000 * step, None, {"sync": varied})) == []
+    state = play(state, FinishReading(), HOST, 50_000)  # the game moves on: the link may be recorded again
+    later = decide(state, Sync(), Context(team, 50_100, None, {"sync": {**SYNC, "rtt_max_ms": 90}}))
+    assert isinstance(later, list) and len(later) == 1

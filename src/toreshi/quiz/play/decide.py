@@ -191,6 +191,11 @@ def _sync(state: PlayState, context: Context) -> Sequence[Event]:
     known = state.syncs.get(team)
     if known is not None and abs(known.rtt_max_ms - sync.rtt_max_ms) < 10 and abs(known.offset_ms - sync.offset_ms) < 5:
         return []  # nothing new worth recording
+    recorded = state.synced_ms.get(team)
+    if recorded is not None and recorded >= state.game.last_ms:
+        # Once per team between two moves of the game: a client that makes every measurement differ cannot grow
+        # the log with it (issue 13 §2); its presses carry the connection's sync anyway.
+        return []
     return [LinkMeasured(state.game.last_ms, team, sync)]
 
 
