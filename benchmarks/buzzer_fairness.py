@@ -11,6 +11,19 @@ mode adds after the first press arrives (median and 95th percentile). Seeded; ea
 ``--runs`` independent runs. Two scenarios: ``typical`` (up/down split 45-55 % of the round trip) and
 ``asymmetric`` (30-70 %), which no timestamp-based method can fully correct because a ping cannot see asymmetry.
 
+Then the adversaries of issue 13 §1, on a club network (round trips 4-40 ms, split 45-55 %): duels of two teams with
+the same true link and the same reaction times (400 ms after the buttons open, σ 60 ms), one honest, one cheating:
+
+* ``inflater`` — answers every ping 900 ms late, so that its link looks slow, and claims every touch at the
+  earliest moment the arbiter would accept;
+* ``watcher`` — the same, and it also presses the moment it sees another team's press (the issue's
+  reproduction: it waits for the rival's ``press_received``), which it can only do where presses are shown to teams.
+
+Printed: how often the cheat wins against the honest team (50 % is what an honest team with the same link gets),
+``before`` (compensation uncapped, presses shown to every team) and now (the cap, presses hidden until the
+decision), for several caps, beside the share of honest first presses recognised on the club network at gaps of
+10 and 20 ms (what a cap costs fair play) and how often the cheat is shown to the host as suspect.
+
     python benchmarks/buzzer_fairness.py [--runs 5] [--trials 2000] [--seed 1]
 """
 
@@ -82,7 +95,7 @@ def trial(
     presses.sort(key=lambda p: p.received_ms)
     results: dict[ArbitrationMode, tuple[bool, int]] = {}
     for mode in MODES:
-        arbiter = Arbiter.open(open_ms, TEAMS, syncs, ArbiterSettings(mode=mode))
+        arbiter = Arbiter.open(open_ms, TEAMS, syncs, ArbiterSettings(mode=mode, max_compensation_ms=REMOTE_CAP_MS))
         for press in presses:
             due = arbiter.decision_due_ms
             if due is not None and press.received_ms > due:
@@ -117,6 +130,120 @@ def run(seed: int, trials: int, split: tuple[float, float]) -> dict[str, float]:
     return figures
 
 
+REMOTE_CAP_MS = 1_000
+"""The scenarios above are links over the internet (5-250 ms): compensated with a cap set for them."""
+CLUB = (0.45, 0.55)
+CAPS = (0, 10, 15, 20, 30, 60, 100)
+UNCAPPED = 10_000
+INFLATE_MS = 900
+REACTION_MS, REACTION_SD_MS = 400.0, 60.0
+
+
+def club_link(rng: random.Random) -> Link:
+    rtt = rng.uniform(4, 40)
+    share = rng.uniform(*CLUB)
+    return Link(rtt * share, rtt * (1 - share), 1 + 0.05 * rtt, rng.randint(-(10**9), 10**9))
+
+
+def inflated_sync(link: Link, rng: random.Random) -> ClockSync:
+    """What the server measures of a client that holds every pong back ``INFLATE_MS``."""
+    samples = []
+    sent = 0.0
+    for _ in range(PINGS):
+        at_client = sent + link.down(rng)
+        back = at_client + INFLATE_MS + link.up(rng)
+        samples.append(PingSample(round(sent), round(at_client) + link.offset_ms, round(back)))
+        sent += 100
+    return ClockSync.from_samples(samples)
+
+
+def duel(rng: random.Random, cheat: str, cap: int, shown: bool) -> tuple[bool, bool]:
+    """One opening of the buttons between an honest team H and a cheat C with the same true link; returns (C won,
+    C was suspect). ``cheat`` is ``honest`` (a baseline: C plays fair), ``inflater`` or ``watcher``; ``shown``:
+    every team sees a press as soon as it reaches the server."""
+    link = club_link(rng)
+    settings = ArbiterSettings(max_compensation_ms=cap)
+    cheat_sync = synchronise(link, rng) if cheat == "honest" else inflated_sync(link, rng)
+    syncs = {"H": synchronise(link, rng), "C": cheat_sync}
+    open_ms = 10_000
+    touch = {team: open_ms + max(150.0, rng.gauss(REACTION_MS, REACTION_SD_MS)) for team in ("H", "C")}
+    arrival_h = touch["H"] + link.up(rng)
+    if cheat == "watcher" and shown:
+        seen = arrival_h + link.down(rng)  # H's press_received reaches C's phone
+        touch["C"] = min(touch["C"], seen + 5)  # a script presses at once
+    arrival_c = touch["C"] + link.up(rng)
+    if cheat == "honest":
+        claim_c = round(touch["C"] + rng.uniform(0, 2)) + link.offset_ms
+    else:  # a liar claims the earliest touch there could be, on the clock the server believes it has (it is told)
+        claim_c = open_ms + syncs["C"].offset_ms
+    presses = sorted(
+        [
+            Press("H", round(arrival_h), round(touch["H"] + rng.uniform(0, 2)) + link.offset_ms),
+            Press("C", round(arrival_c), claim_c),
+        ],
+        key=lambda p: p.received_ms,
+    )
+    arbiter = Arbiter.open(open_ms, ("H", "C"), syncs, settings)
+    for press in presses:
+        due = arbiter.decision_due_ms
+        if due is not None and press.received_ms > due:
+            break  # decided before this press arrived: it is late
+        arbiter = arbiter.press(press)
+    decision = arbiter.decide(arbiter.decision_due_ms or 0, rng)
+    return decision.winner == "C", settings.suspect(syncs["C"])
+
+
+def club_fairness(rng: random.Random, cap: int, gap_ms: int, trials: int) -> float:
+    """The share of trials in which the true first presser wins on the club network (4 honest teams)."""
+    won = 0
+    settings = ArbiterSettings(max_compensation_ms=cap)
+    for i in range(trials):
+        if i % 50 == 0:
+            links = {team: club_link(rng) for team in TEAMS}
+            syncs = {team: synchronise(link, rng) for team, link in links.items()}
+        pressing = rng.sample(TEAMS, rng.randint(2, 4))
+        first = 10_000 + rng.uniform(200, 3_000)
+        times = {pressing[0]: first, pressing[1]: first + gap_ms}
+        for team in pressing[2:]:
+            times[team] = first + gap_ms + rng.uniform(1, 500)
+        presses = sorted(
+            (
+                Press(team, round(at + links[team].up(rng)), round(at + rng.uniform(0, 2)) + links[team].offset_ms)
+                for team, at in times.items()
+            ),
+            key=lambda p: p.received_ms,
+        )
+        arbiter = Arbiter.open(10_000, TEAMS, syncs, settings)
+        for press in presses:
+            due = arbiter.decision_due_ms
+            if due is not None and press.received_ms > due:
+                break
+            arbiter = arbiter.press(press)
+        won += arbiter.decide(arbiter.decision_due_ms or 0, rng).winner == pressing[0]
+    return 100 * won / trials
+
+
+def adversaries(seed: int, trials: int) -> None:
+    rng = random.Random(seed)
+    print(f"\nadversaries on a club network (RTT 4-40 ms), {trials} duels each: how often the cheat beats an honest "
+          "team with the same true link (50 % = no gain)")  # fmt: skip
+    print(f"{'setting':<26}{'honest':>9}{'inflater':>10}{'watcher':>9}{'suspect':>9}{'fair@10':>9}{'fair@20':>9}")
+    rows = [("before: uncapped, shown", UNCAPPED, True)] + [(f"cap {cap} ms, hidden", cap, False) for cap in CAPS]
+    for name, cap, shown in rows:
+        cells = []
+        suspect = 0
+        for cheat in ("honest", "inflater", "watcher"):
+            wins = 0
+            for _ in range(trials):
+                won, flagged = duel(rng, cheat, cap, shown)
+                wins += won
+                suspect += flagged and cheat != "honest"
+            cells.append(100 * wins / trials)
+        fair = [club_fairness(rng, cap, gap, trials) for gap in (10, 20)]
+        print(f"{name:<26}" + "".join(f"{c:>8.1f}%" for c in cells) + f"{100 * suspect / (2 * trials):>8.0f}%"
+              + "".join(f"{f:>8.1f}%" for f in fair))  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
@@ -126,7 +253,7 @@ def main() -> None:
     for name, split in SCENARIOS.items():
         runs = [run(args.seed + r, args.trials, split) for r in range(args.runs)]
         print(
-            f"\nscenario {name}: up/down split {split[0]:.0%}-{split[1]:.0%} of a 5-250 ms round trip, "
+            f"\nscenario {name}: up/down split {split[0]:.0%}-{split[1]:.0%} of a 5-250 ms round trip (cap 1,000 ms), "
             f"medians of {args.runs} runs x {args.trials} trials per gap"
         )
         print(f"{'mode':<15}" + "".join(f"{f'gap {g} ms':>11}" for g in GAPS_MS) + f"{'delay p50':>12}{'p95':>7}")
@@ -135,6 +262,7 @@ def main() -> None:
             p50 = statistics.median(r[f"{mode}/p50"] for r in runs)
             p95 = statistics.median(r[f"{mode}/p95"] for r in runs)
             print(f"{mode.value:<15}{cells}{p50:>9.0f} ms{p95:>4.0f} ms")
+    adversaries(args.seed, args.trials)
 
 
 if __name__ == "__main__":

@@ -153,3 +153,25 @@ async def test_serial_presses_feed_the_quiz_rooms_arbitration(pty: tuple[int, st
         await owner.handle(Command("press", Actor("buttons", "serial"), {"button": "7"}))
     assert refused.value.refusal == Refusal(QuizCode.UNMAPPED_BUTTON, {"button": "7"})
     await owner.close()
+
+
+def test_a_serial_port_is_a_device_under_dev_once_its_path_is_resolved() -> None:
+    """Issue 13 §4: the typed name is resolved (``..``, symbolic links) before it is checked."""
+    import os
+    import pty
+
+    from toreshi.devices.serial_buttons import serial_port
+
+    hostile_names = ("/dev/../etc/shadow", "/dev/pts/../../etc/passwd", "/dev/.", "/dev/shm/x", "socket://e:1")
+    for hostile in hostile_names:
+        assert serial_port(hostile) is None, hostile
+    assert serial_port("/dev/null") == "/dev/null"  # a character device
+    assert serial_port("/dev/ttyUSB9") == "/dev/ttyUSB9"  # not there: opening it says so
+    assert serial_port("COM3") == "COM3"
+    leader, follower = pty.openpty()
+    try:
+        name = os.ttyname(follower)
+        assert serial_port(name) == os.path.realpath(name)
+    finally:
+        os.close(leader)
+        os.close(follower)

@@ -19,6 +19,8 @@ from toreshi.quiz.buzzer import (
 
 ARRIVAL = ArbiterSettings(mode=ArbitrationMode.ARRIVAL)
 RANDOM = ArbiterSettings(mode=ArbitrationMode.RANDOM_WINDOW)
+WIDE = ArbiterSettings(max_compensation_ms=1_000)
+"""Compensation for intercontinental links (the default cap is a club network's, issue 13 §1)."""
 
 
 def link_sync(offset: int, up: int, down: int) -> ClockSync:
@@ -53,7 +55,7 @@ def test_arrival_order_favours_the_short_link() -> None:
 
 def test_compensated_mode_recognises_the_far_team_that_pressed_first() -> None:
     syncs = {"near": link_sync(-7_000, 5, 5), "far": link_sync(123_456, 120, 120)}
-    arbiter = Arbiter.open(0, syncs, syncs)
+    arbiter = Arbiter.open(0, syncs, syncs, WIDE)
     arbiter = arbiter.press(Press("near", 1_035, 1_030 - 7_000))
     # A far press made at the same moment arrives within its worst round trip (240 ms) plus slack: wait for it.
     assert arbiter.decision_due_ms == 1_030 + 240 + 20
@@ -69,7 +71,7 @@ def test_compensated_mode_recognises_the_far_team_that_pressed_first() -> None:
 
 def test_a_lying_client_gains_at_most_its_round_trip() -> None:
     syncs = {"liar": link_sync(0, 10, 10), "honest": link_sync(0, 100, 100)}
-    arbiter = Arbiter.open(0, syncs, syncs)
+    arbiter = Arbiter.open(0, syncs, syncs, WIDE)
     arbiter = arbiter.press(Press("liar", 2_010, client_ms=1))  # claims it pressed at 1 ms
     placed = arbiter.presses[0]
     assert placed.clamped
@@ -80,7 +82,7 @@ def test_a_lying_client_gains_at_most_its_round_trip() -> None:
 
 def test_claim_before_the_buttons_opened_or_after_arrival_is_clamped() -> None:
     syncs = {"A": link_sync(0, 200, 200), "B": ClockSync.exact()}
-    arbiter = Arbiter.open(1_000, syncs, syncs).press(Press("A", 1_100, client_ms=900))
+    arbiter = Arbiter.open(1_000, syncs, syncs, WIDE).press(Press("A", 1_100, client_ms=900))
     assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_000, True)
     arbiter = Arbiter.open(1_000, syncs, syncs).press(Press("A", 1_100, client_ms=1_500))
     assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_100, True)
@@ -95,8 +97,26 @@ def test_hardware_buttons_are_exact() -> None:
 
 def test_wait_is_capped() -> None:
     syncs = {"A": ClockSync.exact(), "B": link_sync(0, 2_000, 2_000)}
-    arbiter = Arbiter.open(0, syncs, syncs).press(Press("A", 100))
+    arbiter = Arbiter.open(0, syncs, syncs, WIDE).press(Press("A", 100))
     assert arbiter.decision_due_ms == 1_100  # max_window_ms, not 4,020 ms
+
+
+def test_compensation_is_capped_and_a_team_over_the_cap_is_suspect() -> None:
+    """Issue 13 §1: a team that answers every ping 900 ms late is compensated no more than the cap (10 ms by
+    default): pressing 500 ms after a rival and claiming an early touch, it loses; the host sees it as suspect."""
+    settings = ArbiterSettings()
+    inflated, honest = link_sync(0, 905, 5), link_sync(0, 2, 2)
+    assert settings.max_compensation_ms == 10
+    assert settings.suspect(inflated) and not settings.suspect(honest)
+    syncs = {"Bravo": inflated, "Alpha": honest}
+    arbiter = Arbiter.open(0, syncs, syncs).press(Press("Alpha", 1_005, client_ms=1_000))
+    assert arbiter.decision_due_ms == 1_005 + 30  # the shortest wait, not the 1 s the inflated link asked for
+    # Pressing 500 ms after Alpha (the issue's reproduction) comes after the decision: Alpha is recognised.
+    assert arbiter.decide(1_035).winner == "Alpha"
+    # What remains of the lie is bounded by the cap: a claim placed no earlier than arrival - 10 ms.
+    arbiter = arbiter.press(Press("Bravo", 1_030, client_ms=10))
+    placed = arbiter.presses[1]
+    assert (placed.time_ms, placed.clamped) == (1_030 - 10, True)
 
 
 def test_only_eligible_teams_press_once() -> None:
@@ -125,11 +145,12 @@ def test_random_window_picks_among_presses_in_the_window_reproducibly() -> None:
 
 def test_simultaneous_presses_follow_the_tie_rule() -> None:
     syncs = {"A": link_sync(0, 50, 50), "B": ClockSync.exact()}
-    settings = ArbiterSettings(tie_margin_ms=5)
+    settings = ArbiterSettings(tie_margin_ms=5, max_compensation_ms=1_000)
     arbiter = Arbiter.open(0, syncs, syncs, settings).press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
     decision = arbiter.decide(1_050)
     assert decision.tie and decision.winner == "B"  # A placed 2 ms earlier, within the margin: B arrived first
-    random_ties = Arbiter.open(0, syncs, syncs, ArbiterSettings(tie_margin_ms=5, tie_rule=TieRule.RANDOM))
+    random_rule = ArbiterSettings(tie_margin_ms=5, tie_rule=TieRule.RANDOM, max_compensation_ms=1_000)
+    random_ties = Arbiter.open(0, syncs, syncs, random_rule)
     random_ties = random_ties.press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
     assert {random_ties.decide(1_050, random.Random(s)).winner for s in range(30)} == {"A", "B"}
 
@@ -151,7 +172,8 @@ def test_with_symmetric_links_the_true_first_press_always_wins(
         ),
         key=lambda p: p.received_ms,
     )
-    arbiter = Arbiter.open(1_000, teams, syncs)
+    settings = WIDE  # links within the cap (the default one is for a club's network, issue 13 §1)
+    arbiter = Arbiter.open(1_000, teams, syncs, settings)
     for press in presses:
         arbiter = arbiter.press(press)
     first = min(teams, key=lambda t: press_times[teams.index(t)])
@@ -175,7 +197,7 @@ def test_arbiter_feeds_the_game_with_the_recognised_press() -> None:
     state = replay([GameCreated(0, setup), FirstChooserDrawn(0, "near"), ThemeAnnounced(0, 0)])
     state = state.apply(QuestionChosen(1_000, "near", 0, 1))  # buttons open as reading starts (SI-3.6)
     syncs = {"near": link_sync(0, 5, 5), "far": link_sync(0, 120, 120)}
-    arbiter = Arbiter.open(1_000, state.eligible, syncs)
+    arbiter = Arbiter.open(1_000, state.eligible, syncs, WIDE)
     arbiter = arbiter.press(Press("near", 2_035, 2_030)).press(Press("far", 2_120, 2_000))
     decision = arbiter.decide(arbiter.decision_due_ms or 0)
     state = state.apply(Buzzed(decision.decided_ms, decision.winner, decision.order[0].time_ms))

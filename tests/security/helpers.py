@@ -42,7 +42,9 @@ def create_togyz(client: TestClient, csrf: str, flag: str = "claim") -> tuple[st
     return str(created["id"]), dict(created["tokens"])
 
 
-def create_quiz(client: TestClient, pack: Path) -> tuple[str, dict[str, str]]:
+def create_quiz(
+    client: TestClient, pack: Path, teams: tuple[str, ...] = TEAMS, **fields: str
+) -> tuple[str, dict[str, str]]:
     """A qualifying quiz game from a real pack; returns the room id and a token per role (host, board, assistant,
     team)."""
     page = client.get("/quiz/new").text
@@ -56,9 +58,8 @@ def create_quiz(client: TestClient, pack: Path) -> tuple[str, dict[str, str]]:
         "arbitration": "compensated",
         "assistant": "Ерлан",
         "assistant_team": "Тұлпар",
-        "team1": TEAMS[0],
-        "team2": TEAMS[1],
-        "team3": TEAMS[2],
+        **{f"team{seat}": team for seat, team in enumerate(teams, start=1)},
+        **fields,
     }
     files = {"pack": (pack.name, pack.read_bytes(), "application/zip")}
     response = client.post("/quiz/new", data=form, files=files, follow_redirects=False)
@@ -69,7 +70,7 @@ def create_quiz(client: TestClient, pack: Path) -> tuple[str, dict[str, str]]:
     links = client.get(f"/quiz/{room_id}/links").text
     tokens = dict(re.findall(r"/quiz/" + room_id + r"/(host|board|assistant)\?token=([\w-]+)", links))
     codes = re.findall(r'<p class="join-code">([A-Z0-9-]+)</p>', links)
-    assert len(codes) == len(TEAMS) and set(tokens) == {"host", "board", "assistant"}
+    assert len(codes) == len(teams) and set(tokens) == {"host", "board", "assistant"}
     tokens["team"] = codes[0].replace("-", "")[4:]
     return room_id, tokens
 

@@ -106,3 +106,20 @@ def test_a_pong_with_an_absurd_clock_is_ignored(game: Any) -> None:
         ws.send_json({"t": "sentinel"})
         answer = next_of(ws, "error", "offset")
         assert (answer["t"], answer["code"]) == ("error", "unknown_type")
+
+
+def test_a_connection_sending_frames_far_over_the_limit_is_closed(game: Any) -> None:
+    """Issue 13 §2: not only commands count: a burst of hellos (each costs a snapshot) or pongs closes the socket."""
+    from toreshi.web.socket import MESSAGES_PER_SECOND
+
+    client, room_id, tokens = game
+    with client.websocket_connect(f"/ws/rooms/{room_id}?lang=ru") as ws:
+        assert hello(ws, tokens["white"])["t"] == "welcome"
+        for _ in range(MESSAGES_PER_SECOND * 8):  # far over it, however slowly a loaded machine sends them
+            ws.send_json({"t": "pong", "id": 0, "tc": 1})
+        answer = next_of(ws, "error")
+        assert (answer["code"], answer["reason"]) == ("closing", "flood")
+        assert answer["message"] == "Слишком много сообщений сразу: соединение закрыто."
+        with pytest.raises(WebSocketDisconnect) as closed:
+            next_of(ws, "never")
+        assert closed.value.code == CLOSE_POLICY

@@ -141,7 +141,7 @@ def exchange(ws: Any, frame: str | bytes, sync: int) -> tuple[list[dict[str, Any
     try:
         while True:
             message: dict[str, Any] = ws.receive_json()
-            if message["t"] in ("ping", "event", "events", "offset", "snapshot", "resync"):
+            if message["t"] in ("ping", "event", "events", "offset", "snapshot", "resync", "presence"):
                 continue
             if message["t"] == "error" and message.get("code") == "unknown_type" and sentinel in message["message"]:
                 return answers, None

@@ -72,10 +72,10 @@ def create_quiz(client: TestClient, pack: Path, query: str = "", **extra: str) -
     return client.post(f"/quiz/new{query}", data=form, files=files, follow_redirects=False)
 
 
-def created_game(client: TestClient, pack: Path) -> tuple[str, dict[str, str], dict[str, str]]:
+def created_game(client: TestClient, pack: Path, **extra: str) -> tuple[str, dict[str, str], dict[str, str]]:
     """Create a game; returns its room id, the teams' join codes and the screens' tokens (from the links page)."""
     sign_in(client)
-    response = create_quiz(client, pack)
+    response = create_quiz(client, pack, **extra)
     assert response.status_code == 303, response.text
     match = re.fullmatch(r"/quiz/(q-[a-z0-9]{4})/links", response.headers["location"])
     assert match is not None, response.headers["location"]
@@ -159,14 +159,15 @@ def test_a_socket_session_host_and_teams_press_and_verdict(web: TestClient, pack
         chosen = receive_until(team_b, "event", type="question_chosen")
         assert "answers" not in json.dumps(chosen["data"]["state"]["current"])
         # Team B presses; the socket attaches its clock sync and receipt time; the arbiter decides after its window.
-        team_b.send_json({"t": "cmd", "id": "p", "type": "press", "data": {"tc": 0}})
+        touch = receive_until(team_b, "ping")["ts"] + 1_000_000  # the phone's clock runs 1,000 s ahead
+        team_b.send_json({"t": "cmd", "id": "p", "type": "press", "data": {"tc": touch}})
         assert receive_until(team_b, "ack", id="p")["v"] > 0
         decided = receive_until(team_b, "event", type="buzz_decided")
         assert decided["data"]["event"]["winner"] == TEAMS[1]
         buzzed = receive_until(team_b, "event", type="buzzed")
         assert buzzed["data"]["state"]["current"]["answering"] == TEAMS[1]
         # Team A's press now is too late: recorded for the host, no change of who answers.
-        team_a.send_json({"t": "cmd", "id": "late", "type": "press", "data": {"tc": 0}})
+        team_a.send_json({"t": "cmd", "id": "late", "type": "press", "data": {"tc": touch + 100}})
         receive_until(team_a, "ack", id="late")
         host.send_json({"t": "cmd", "id": "3", "type": "right", "data": {}})
         receive_until(host, "ack", id="3")
@@ -202,6 +203,10 @@ def test_a_serial_button_box_presses_for_its_team(web: TestClient, pack: Path) -
             f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "socket://evil:1"}, follow_redirects=False
         )
         assert bad.status_code == 303 and "serial_error=name" in bad.headers["location"]
+        traversal = web.post(
+            f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": "/dev/../etc/shadow"}, follow_redirects=False
+        )
+        assert traversal.status_code == 303 and "serial_error=name" in traversal.headers["location"]
         connected = web.post(f"/quiz/{room_id}/serial", data={"csrf": csrf, "port": os.ttyname(slave)})
         assert connected.status_code == 200 and os.ttyname(slave) in connected.text  # back on the console
         with web.websocket_connect(f"/ws/rooms/{room_id}") as host:
@@ -239,3 +244,20 @@ def test_a_serial_port_that_is_not_there_keeps_the_host_on_the_console_with_the_
     assert html.escape(expected, quote=False) in console.text or expected in html.unescape(console.text)
     assert port in expected and 'role="alert"' in console.text
     assert not any(ch.isascii() and ch.isalpha() for ch in expected.replace(port, ""))  # Russian, not English
+
+
+def test_the_new_game_form_sets_the_cap_on_compensation_and_the_projectors_keys(web: TestClient, pack: Path) -> None:
+    """Issue 13 §1 and §4: the cap is a setting of the game (10 ms unless the host says otherwise) and the
+    projector's link presses for the teams only where the host ticked that USB buzzers are plugged in there."""
+    default_room, _codes, _tokens = created_game(web, pack)
+    host = web.get(f"/quiz/{default_room}/host")
+    assert 'name="max_compensation"' in web.get("/quiz/new").text and host.status_code == 200
+    with web.websocket_connect(f"/ws/rooms/{default_room}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        snapshot = receive_until(ws, "snapshot")["data"]["host"]
+    assert snapshot["arbitration"]["max_compensation_ms"] == 10 and snapshot["projector_keys"] is False
+    room_id, _codes, _tokens = created_game(web, pack, max_compensation="40", projector_keys="on")
+    with web.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        snapshot = receive_until(ws, "snapshot")["data"]["host"]
+    assert snapshot["arbitration"]["max_compensation_ms"] == 40 and snapshot["projector_keys"] is True

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import re
+import stat
 import threading
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -46,6 +48,7 @@ from toreshi.live.timeline import monotonic_ms
 
 __all__ = [
     "BAUD_RATE",
+    "SERIAL_PORT",
     "ButtonPress",
     "DeviceClock",
     "DeviceReset",
@@ -53,6 +56,7 @@ __all__ = [
     "SerialButtons",
     "feed_owner",
     "parse_line",
+    "serial_port",
 ]
 
 BAUD_RATE = 115_200
@@ -127,6 +131,33 @@ class DeviceClock:
 
     def place(self, device_us: int, read_ms: int) -> int:
         return self.to_server(self.observe(device_us, read_ms), read_ms)
+
+
+SERIAL_PORT = re.compile(r"/dev/[\w.+-]+(?:/[\w.+-]+)*|COM[0-9]{1,3}")
+"""What a host may type: a device path (``/dev/ttyUSB0``, ``/dev/serial/by-id/…``) or a Windows port."""
+
+
+def serial_port(port: str) -> str | None:
+    """The port to open for what the host typed, or ``None`` when it is not a serial device's name.
+
+    A path is resolved first (``..``, symbolic links) and must still be a device under ``/dev``: the typed name
+    is only a way to reach a device, never a file elsewhere.
+
+    >>> serial_port("COM3"), serial_port("/dev/../etc/shadow"), serial_port("socket://evil:1")
+    ('COM3', None, None)
+    """
+    if not SERIAL_PORT.fullmatch(port):
+        return None
+    if port.startswith("COM"):
+        return port
+    real = os.path.realpath(port)
+    if not real.startswith("/dev/") or real.startswith(("/dev/shm/", "/dev/mqueue/")) or ".." in real.split("/"):
+        return None
+    try:
+        mode = os.stat(real).st_mode
+    except OSError:
+        return real  # not there: opening it says so
+    return real if stat.S_ISCHR(mode) else None
 
 
 OnPress = Callable[[int, int], Awaitable[None]]

@@ -12,7 +12,9 @@ decide, and calls :meth:`Arbiter.decide` then. Three modes (``docs/realtime.md``
   (offset from the minimum-round-trip ping, NTP's clock filter), clamp any claim that the measured round trip
   makes impossible (a press cannot be earlier than its arrival minus the client's worst uplink), wait just long
   enough for a press made at the same moment by any eligible team to arrive (capped), and pick the earliest.
-  A lying client gains at most its own round trip — never more than arrival order would give a faster link.
+  A lying client gains at most its own round trip, and never more than the cap on compensation
+  (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to look slow is compensated no more
+  than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
 
 Hardware buttons wired to the server carry exact server times: a :class:`Press` without ``client_ms``.
 
@@ -35,6 +37,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 __all__ = [
+    "DEFAULT_MAX_COMPENSATION_MS",
     "Arbiter",
     "ArbiterSettings",
     "ArbitrationMode",
@@ -52,6 +55,18 @@ class BuzzerError(ValueError):
     """A press or a request that breaks the arbiter's contract (a team not eligible, a second press, deciding too
     early, no ping samples). The live room checks all of these before it asks, so none reaches a user: one that
     does is a programming error."""
+
+
+DEFAULT_MAX_COMPENSATION_MS = 10
+"""The default cap on compensation (with the slack): chosen with ``benchmarks/buzzer_fairness.py`` on a club network
+(round trips 4-40 ms). A client that lies about its link gains up to the cap less its true one-way delay: at 10 ms
+it beats an honest team with the same link 50 % of the time, i.e. gains nothing (52-53 % at 20 ms, 70 % at 60 ms),
+while honest first presses 10 ms ahead are still recognised 95 % of the time (arrival order: 88 %). A host on a slower
+network may raise it (docs/decisions.md, "Buzzer fairness")."""
+
+
+SUSPECT_RTT_MS = 100
+"""A median round trip no phone on a working club network has (Wi-Fi: a few ms to a few tens)."""
 
 
 class ArbitrationMode(StrEnum):
@@ -167,6 +182,18 @@ class ArbiterSettings:
     tie_margin_ms: int = 0
     """COMPENSATED: presses placed this close are simultaneous and ordered by :attr:`tie_rule`."""
     tie_rule: TieRule = TieRule.EARLIER_ARRIVAL
+    max_compensation_ms: int = DEFAULT_MAX_COMPENSATION_MS
+    """COMPENSATED: no team's uplink bound (its round trip plus :attr:`slack_ms`) counts for more than this. What a
+    club network can honestly have (docs/decisions.md, "Buzzer fairness"); a team measured slower is placed as if
+    its round trip were the cap — a lying client gains no more than the cap — and is shown to the host as suspect."""
+
+    suspect_rtt_ms: int = SUSPECT_RTT_MS
+
+    def suspect(self, sync: ClockSync) -> bool:
+        """Whether a link is shown to the host as suspect: its median round trip exceeds both the cap and what a
+        phone on a working club network has (:data:`SUSPECT_RTT_MS`). A phone on Wi-Fi often takes more than the
+        10 ms cap and gains nothing from it; one that holds its pongs back to look slow shows as suspect."""
+        return sync.rtt_median_ms > max(self.max_compensation_ms, self.suspect_rtt_ms)
 
 
 @dataclass(frozen=True, slots=True)
@@ -233,7 +260,7 @@ class Arbiter:
         sync = self.syncs.get(team)
         if sync is None or sync.rtt_max_ms == 0:
             return 0
-        return sync.rtt_max_ms + self.settings.slack_ms
+        return min(sync.rtt_max_ms + self.settings.slack_ms, self.settings.max_compensation_ms)
 
     @property
     def first_arrival_ms(self) -> int | None:

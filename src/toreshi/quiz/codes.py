@@ -85,6 +85,12 @@ class QuizCode(RefusalCode):
     KEY_TEAM = "quiz_key_team"
     """A buzzer ``key`` (or button) mapped to ``team``, who does not play in this game."""
     NO_SYNC = "quiz_no_sync"
+    PROJECTOR_KEYS_OFF = "quiz_projector_keys_off"
+    """The projector's link forwards keyboard buzzers only where the host enabled them."""
+    NO_SUCH_LINK = "quiz_no_such_link"
+    """The game has no ``role`` link to reissue (a team's code, the projector's or the assistant's token)."""
+    PRESS_STALE = "quiz_press_stale"
+    """A press made ``delay_ms`` before it reached the server (the phone was offline): more than ``limit_ms``."""
 
     # host tools
     QUESTION_IN_PLAY = "quiz_question_in_play"

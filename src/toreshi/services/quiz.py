@@ -24,7 +24,7 @@ from toreshi.live.rooms.quiz import KIND, QuizRoom
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.play.commands import COMMANDS, CreateGame
 from toreshi.store import EventStore, RoomExistsError, RoomKind, UnknownRoomError
-from toreshi.store.accounts import Accounts, token_digest
+from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
 
 __all__ = [
     "CODE_ALPHABET",
@@ -32,6 +32,7 @@ __all__ = [
     "GameSummary",
     "create_quiz_room",
     "quiz_games",
+    "reissue_quiz_link",
     "room_id_of",
     "split_join_code",
 ]
@@ -110,6 +111,25 @@ async def create_quiz_room(
         tokens[role] = secrets.token_urlsafe(18)
         await accounts.grant(room_id, role, name, token_digest(tokens[role]))
     return GameLinks(room_id, teams, **tokens)
+
+
+REISSUABLE = ("projector", "assistant")
+"""The screens whose tokens the host may revoke and reissue, besides each team's join code (``team:N``)."""
+
+
+async def reissue_quiz_link(accounts: Accounts, room_id: str, role: str) -> tuple[str, str]:
+    """Revoke the join code of team ``team:N`` (or the ``projector``'s or ``assistant``'s token) and make a new one;
+    returns (the grant's name, the new code or token). The caller closes the sockets still open with the old one.
+    Raises :class:`~toreshi.store.accounts.UnknownGrantError` for a role the game has no grant for."""
+    if role.startswith("team:"):
+        secret = _code(TEAM_CODE_LENGTH)
+        grant = await accounts.replace_token(room_id, role, token_digest(secret))
+        return grant.name, f"{room_id.removeprefix('q-').upper()}-{secret}"
+    if role not in REISSUABLE:
+        raise UnknownGrantError(f"the {role!r} link of a quiz cannot be reissued")
+    token = secrets.token_urlsafe(18)
+    grant = await accounts.replace_token(room_id, role, token_digest(token))
+    return grant.name, token
 
 
 @dataclass(frozen=True)

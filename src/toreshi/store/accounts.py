@@ -198,6 +198,25 @@ class Accounts:
             )
         return PlayerLink(room_id, role, str(row[0]), generation, secret)
 
+    async def replace_token(self, room_id: str, role: str, new_digest: str) -> Grant:
+        """Revoke ``role``'s random token in the room (a quiz team's join code, a screen's token) and store the
+        digest of its replacement, at the next generation: the old token stops opening the room at once. Raises
+        :class:`UnknownGrantError` when the room has no such grant."""
+        query = select(room_grants.c.name, room_grants.c.generation).where(
+            room_grants.c.room_id == room_id, room_grants.c.role == role
+        )
+        async with self.engine.begin() as connection:
+            row = (await connection.execute(query.with_for_update())).first()
+            if row is None:
+                raise UnknownGrantError(f"room {room_id!r} has no {role!r} grant")
+            generation = int(row[1]) + 1
+            await connection.execute(
+                update(room_grants)
+                .where(room_grants.c.room_id == room_id, room_grants.c.role == role)
+                .values(generation=generation, token_digest=new_digest)
+            )
+        return Grant(room_id, role, str(row[0]), generation)
+
     async def summary(self, room_id: str) -> dict[str, Any]:
         """What a list of games shows: the players' names and when the game was created (from its first event)."""
         query = select(room_events.c.payload, room_events.c.created_at).where(

@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
-import json
-import re
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,11 +24,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toreshi.devices.serial_buttons import SerialButtons, feed_owner
+from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
 from toreshi.kit.refusal import Refusal, Refused
+from toreshi.live.owner import channel_of
 from toreshi.live.room import Actor
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
-from toreshi.quiz.buzzer import ArbitrationMode
+from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbitrationMode
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
 from toreshi.quiz.formats import read_pack
@@ -44,16 +43,25 @@ from toreshi.quiz.play.setup import (
     setup_from_pack,
     unplayable_themes,
 )
-from toreshi.services.quiz import GameLinks, GameSummary, create_quiz_room, quiz_games, split_join_code
+from toreshi.services.quiz import (
+    GameLinks,
+    GameSummary,
+    create_quiz_room,
+    quiz_games,
+    reissue_quiz_link,
+    split_join_code,
+)
+from toreshi.store.accounts import UnknownGrantError
 from toreshi.store.packs import QuizPacks
 from toreshi.web import auth, refusals
 from toreshi.web.formatting import format_clock
+from toreshi.web.game_links import REVOKED
 from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import embed_json, render
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -106,6 +114,8 @@ NEW_DEFAULTS = {
     "advancing": "1",
     "assistant": "",
     "assistant_team": "",
+    "projector_keys": "",
+    "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
     **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
 }
@@ -228,7 +238,11 @@ async def _create_game(
         notes=notes,
         keys=keys,
         buttons={str(seat): team for seat, team in enumerate(setup.teams, start=1)},
-        arbitration=Arbitration(mode=arbitration),
+        arbitration=Arbitration(
+            mode=arbitration,
+            max_compensation_ms=_int_field(values, "max_compensation", DEFAULT_MAX_COMPENSATION_MS, 0, 1_000),
+        ),
+        projector_keys=values["projector_keys"] == "on",
     )
     services = services_of(request)
     return await create_quiz_room(services.store, services.accounts, services.rooms, arbiter, create)
@@ -323,8 +337,16 @@ async def quiz_links(request: Request) -> Response:
     if not isinstance(tokens, dict):
         return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
     base = str(request.base_url).rstrip("/")
+    owner = await _quiz_owner(request)
+    seats = list(owner.logic.game.teams) if owner is not None and isinstance(owner.logic, QuizRoom) else []
     teams = [
-        {"name": team, "code": code, "url": f"{base}/j/{code}", "qr": qr_svg(f"{base}/j/{code}", scale=5)}
+        {
+            "name": team,
+            "code": code,
+            "url": f"{base}/j/{code}",
+            "qr": qr_svg(f"{base}/j/{code}", scale=5),
+            "role": f"team:{seats.index(team) + 1}" if team in seats else "",
+        }
         for team, code in tokens.get("teams", {}).items()
     ]
     links = {
@@ -424,7 +446,7 @@ def _screen(screen: str) -> Any:
             room_id=room_id,
             screen=screen,
             title=owner.logic.title if isinstance(owner.logic, QuizRoom) else "",
-            config=json.dumps(config, ensure_ascii=False).replace("</", "<\\/"),
+            config=embed_json(config),
             serial=serial_status(request, room_id) if screen == "host" else None,
             serial_error=_serial_error(request) if screen == "host" else "",
             arbiter=auth.signed_in(request),
@@ -585,9 +607,6 @@ async def archive_quiz(request: Request) -> Response:
     return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
 
 
-SERIAL_PORT = re.compile(r"/dev/[\w.+-]+(?:/[\w.+-]+)*|COM[0-9]{1,3}")
-"""Serial buttons are opened only on device paths (``/dev/ttyUSB0``, ``/dev/serial/by-id/…``) or Windows ports."""
-
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
     state = request.app.state
@@ -618,6 +637,36 @@ def _serial_error(request: Request) -> str:
 
 
 @auth.arbiter_only
+async def reissue(request: Request) -> Response:
+    """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
+    opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
+    room_id = request.path_params["room_id"]
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _not_found(request)
+    form = await request.form(max_files=0, max_fields=5)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    target = f"/quiz/{room_id}/links"
+    if not auth.csrf_ok(request, fields.get("csrf")):
+        return RedirectResponse(target, status_code=303)
+    role = fields.get("role", "")
+    services = services_of(request)
+    try:
+        name, secret = await reissue_quiz_link(services.accounts, room_id, role)
+    except UnknownGrantError:
+        return _refused(Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), 400)
+    await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
+    stored = request.session.get(f"quiz:{room_id}")
+    tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
+    if role.startswith("team:"):
+        tokens["teams"] = {**tokens.get("teams", {}), name: secret}
+    else:
+        tokens[role] = secret
+    request.session[f"quiz:{room_id}"] = tokens
+    return RedirectResponse(target, status_code=303)
+
+
+@auth.arbiter_only
 async def serial_buttons(request: Request) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
     room_id = request.path_params["room_id"]
@@ -637,11 +686,10 @@ async def serial_buttons(request: Request) -> Response:
     port = fields.get("port", "").strip()
     if fields.get("action") == "disconnect" or not port:
         return RedirectResponse(target, status_code=303)
-    # A port that is not there sends the host back to the console with the reason in its language (not to a page of
-    # JSON): the console reads the reason from the address, so showing it changes nothing.
-    if not SERIAL_PORT.fullmatch(port):
+    device = serial_port(port)
+    if device is None:
         return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
-    buttons = SerialButtons(port, feed_owner(owner))
+    buttons = SerialButtons(device, feed_owner(owner))
     try:
         buttons.open()
     except Exception:  # serial.SerialException, OSError: the port is absent or busy
@@ -684,6 +732,16 @@ def client_strings() -> dict[str, str]:
         "online": _("Connected"),
         "key_space": _("Space"),
         "offline": _("Connection lost — reconnecting…"),
+        "no_connection": _("No connection"),
+        "press_not_sent": _("the press was not sent"),
+        "projector": _("Projector"),
+        "assistant": _("Assistant"),
+        "link_live": _("connected"),
+        "link_lost": _("connection lost"),
+        "link_never": _("not connected"),
+        "seen_ago": _("last seen {seconds} s ago"),
+        "ms": _("ms"),
+        "suspect": _("suspect: its round trip of {rtt} ms is over {limit} ms"),
         "locked": _("Wait"),
         "open": _("Press!"),
         "pressed": _("Pressed…"),
@@ -767,6 +825,7 @@ routes = [
     Route("/quiz/{room_id}/report.csv", report_csv),
     Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
     Route("/quiz/{room_id}/archive", archive_quiz, methods=["POST"]),
+    Route("/quiz/{room_id}/links/reissue", reissue, methods=["POST"]),
     Route("/api/quiz/{room_id}/report", report_json),
     Route("/quiz/{room_id}/host", _screen("host")),
     Route("/quiz/{room_id}/board", _screen("board")),

@@ -30,6 +30,7 @@ from toreshi.quiz.buzzer import BuzzerError, PingSample
 from toreshi.quiz.buzzer import ClockSync as LinkProfile
 from toreshi.web import refusals
 from toreshi.web.i18n import gettext as _
+from toreshi.web.presence import Presence
 from toreshi.web.security import same_origin
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,14 @@ CLIENT_CLOCK_LIMIT_MS = 10**14
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
+PHONE_PING_INTERVAL_S = 1.0
+"""A quiz team's phone is pinged every second: its page shows «нет связи» after 1.5 s of silence (within 2 s of
+losing the link, issue 14 §3), and the host's panel sees it lost after 2.5 s."""
+PRESENCE_INTERVAL_S = 1.0
+"""How often a quiz host's console is told who is connected (a ``presence`` message)."""
+MESSAGES_PER_SECOND = 50
+"""Every frame a connection sends (commands, pongs, hellos — a hello costs a snapshot) counts against this; a
+client far over it is closed. Commands have their own, lower budget besides."""
 WATCHER_PING_INTERVAL_S = 10.0
 """Spectators and projectors press nothing: their clock estimate only draws countdowns, and a ping every 10 s is
 plenty (a room with 20 spectators otherwise spends more on pings than on play)."""
@@ -155,6 +164,8 @@ class ActorSockets:
 
 ACTOR_SOCKETS = ActorSockets()
 """This process's count (with several instances, each counts its own sockets)."""
+PRESENCE = Presence()
+"""Who is connected to each room of this process, for the quiz host's connection panel."""
 
 Resolve = Callable[[WebSocket, str | None], Awaitable[Actor]]
 """Who a connection is in a room, from its token (or its signed-in session)."""
@@ -271,6 +282,7 @@ class Connection:
         self.sent_version = 0
         self.sync = ClockSync()
         self.limit = RateLimit(COMMANDS_PER_SECOND)
+        self.frames = RateLimit(MESSAGES_PER_SECOND)
         self.tasks: list[asyncio.Task[None]] = []
         self.send_lock = asyncio.Lock()
         self.actor = Actor("spectator")
@@ -283,6 +295,8 @@ class Connection:
         """When the message being handled arrived (server monotonic ms)."""
         self.last_estimate: dict[str, Any] | None = None
         """The last clock estimate sent (``offset``)."""
+        self.held: list[dict[str, Any]] = []
+        """Events held back until a later one (:meth:`withhold`)."""
 
     async def send(self, message: dict[str, Any]) -> None:
         await self.send_text(encode(message))
@@ -290,9 +304,10 @@ class Connection:
     async def send_events(self, events: list[dict[str, Any]], at_ms: int | None = None) -> None:
         """Room events in version order, the last with this connection's own state (:meth:`personal`): one
         ``event`` frame, or one ``events`` frame for several."""
+        assert self.owner is not None
+        events = self.withhold(events)
         if not events:
             return
-        assert self.owner is not None
         events = [*events[:-1], self.personal(events[-1], at_ms)]
         if len(events) == 1:
             await self.send(events[0])
@@ -324,7 +339,12 @@ class Connection:
         if not isinstance(raw, str):  # a binary frame: the protocol is JSON text only
             raise ProtocolError("binary", "messages are JSON text frames")
         self.received_ms = server_ms()
-        return parse(raw)
+        if not self.frames.allow():
+            raise ProtocolError("flood", _("Too many messages at once: the connection is closed."))
+        message = parse(raw)
+        if self.counted and self.owner is not None:
+            PRESENCE.heard(self.owner.room_id, self.actor.role, self.actor.name, self.received_ms)
+        return message
 
     async def run(self) -> None:
         hello = await self.receive(HELLO_TIMEOUT_S)
@@ -340,6 +360,8 @@ class Connection:
         if not ACTOR_SOCKETS.enter(owner.room_id, actor):
             raise ProtocolError("too_many_connections", _("This link is open on too many devices at once."))
         self.actor, self.counted = actor, True
+        if actor.role != "spectator":
+            PRESENCE.opened(owner.room_id, actor.role, actor.name, server_ms())
         welcome = {
             "t": "welcome",
             "protocol": PROTOCOL_VERSION,
@@ -358,6 +380,8 @@ class Connection:
                 asyncio.create_task(self.forward(messages)),
                 asyncio.create_task(self.ping()),
             ]
+            if owner.logic.kind == "quiz" and actor.role in ("host", "arbiter"):
+                self.tasks.append(asyncio.create_task(self.presence()))
             await self.read()
 
     async def catch_up(self, last_version: int) -> None:
@@ -366,6 +390,11 @@ class Connection:
         missed = self.owner.catch_up(last_version) if last_version > 0 else None
         if missed is None:
             snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
+            # The snapshot is the room as this role may see it now; events it may not see yet (a press before its
+            # decision) are not counted in its version either: they come with the next event, as they would have.
+            self.held = self.withheld_tail(snapshot["v"])
+            if self.held:
+                snapshot = {**snapshot, "v": self.held[0]["v"] - 1}
             self.sent_version = snapshot["v"]
             await self.send(snapshot)
             return
@@ -374,6 +403,48 @@ class Connection:
             self.sent_version = missed[-1]["v"]
             await self.send_events(missed, at_ms=self.owner.now_ms())
         self.sent_version = max(self.sent_version, last_version)
+
+    def split_withheld(self, events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+        """``events`` as (what may be sent now, what must wait). A room may ask that an event wait (a quiz press,
+        which only the host and the projector may see before its decision): from it on, every event waits until
+        one that releases it (the decision, any move of the game), and then all go out together in one frame."""
+        assert self.owner is not None
+        logic = self.owner.logic
+        withholds = getattr(logic, "withholds", None)
+        releases = getattr(logic, "releases", None)
+        if withholds is None or releases is None:
+            return events, []
+        actor = None if self.actor.role == "spectator" else self.actor
+        ready: list[dict[str, Any]] = []
+        waiting: list[dict[str, Any]] = []
+        for event in events:
+            if waiting:
+                waiting.append(event)
+                if releases(event):
+                    ready.extend(waiting)
+                    waiting = []
+            elif withholds(actor, event):
+                waiting.append(event)
+            else:
+                ready.append(event)
+        return ready, waiting
+
+    def withheld_tail(self, version: int) -> list[dict[str, Any]]:
+        """The room's latest events up to ``version`` that this connection may not be sent yet."""
+        assert self.owner is not None
+        if version <= 0 or getattr(self.owner.logic, "withholds", None) is None:
+            return []
+        recent = self.owner.catch_up(max(0, version - 50))
+        if not recent:
+            return []
+        return self.split_withheld([event for event in recent if event.get("v", 0) <= version])[1]
+
+    def withhold(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The events to send now; the others are held (:meth:`split_withheld`) and go out with a later one."""
+        fresh = {event.get("v") for event in events}
+        events = [*(held for held in self.held if held.get("v") not in fresh), *events]  # a catch-up resends some
+        ready, self.held = self.split_withheld(events)
+        return ready
 
     def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
         """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do),
@@ -426,8 +497,23 @@ class Connection:
             ping_id += 1
             self.sync.sent[ping_id] = server_ms()
             await self.send({"t": "ping", "id": ping_id, "ts": self.sync.sent[ping_id]})
-            steady = WATCHER_PING_INTERVAL_S if self.actor.role in ("spectator", "projector") else PING_INTERVAL_S
-            await asyncio.sleep(0.1 if ping_id < PING_BURST else steady)
+            await asyncio.sleep(0.1 if ping_id < PING_BURST else self.ping_interval())
+
+    def ping_interval(self) -> float:
+        role = self.actor.role
+        if role in ("spectator", "projector"):
+            return WATCHER_PING_INTERVAL_S
+        return PHONE_PING_INTERVAL_S if role.startswith("team:") else PING_INTERVAL_S
+
+    async def presence(self) -> None:
+        """Tell the host, every second, each phone's and screen's connection: live or lost, when it was last
+        heard from and its round trip (issue 14 §3)."""
+        assert self.owner is not None
+        while True:
+            now = server_ms()
+            people = [p.shown(now) for p in PRESENCE.of(self.owner.room_id) if p.role not in ("host", "arbiter")]
+            await self.send({"t": "presence", "people": people})
+            await asyncio.sleep(PRESENCE_INTERVAL_S)
 
     async def read(self) -> None:
         while True:
@@ -438,6 +524,11 @@ class Connection:
             elif kind == "pong":
                 client_ms = _number(message.get("tc"))
                 best = None if client_ms is None else self.sync.on_pong(_int(message.get("id")), client_ms, server_ms())
+                if best is not None and self.owner is not None and self.counted:
+                    rtts = sorted(rtt for rtt, _offset in self.sync.samples)
+                    PRESENCE.heard(
+                        self.owner.room_id, self.actor.role, self.actor.name, server_ms(), rtts[len(rtts) // 2]
+                    )
                 if best is not None and self.owner is not None:
                     # room time = server clock + room_delta, so a client maps room times with both numbers.
                     room_delta = self.owner.now_ms() - server_ms()
@@ -481,7 +572,11 @@ class Connection:
             text = _("The server could not handle this; look at the board, then try again or call the arbiter.")
             await self.send({"t": "failed", "id": command_id, "code": "server_error", "message": text})
             return
-        await self.send({"t": "ack", "id": command_id, "v": ack.version})
+        # The room's version, as far as this connection has been shown it: an acknowledged request must not tell a
+        # team that an event it may not see yet (another team's press) has happened.
+        tail = self.withheld_tail(ack.version)
+        version = ack.version if not tail else tail[0]["v"] - 1
+        await self.send({"t": "ack", "id": command_id, "v": version})
 
     def sees_clauses(self) -> bool:
         """Whether refusals name the regulation's clause: in a togyz room only the arbiter sees clause numbers
@@ -511,6 +606,8 @@ class Connection:
     async def stop(self) -> None:
         if self.counted and self.owner is not None:
             ACTOR_SOCKETS.leave(self.owner.room_id, self.actor)
+            if self.actor.role != "spectator":
+                PRESENCE.closed(self.owner.room_id, self.actor.role, self.actor.name, server_ms())
             self.counted = False
         for task in self.tasks:
             task.cancel()

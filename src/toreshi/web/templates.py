@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,22 @@ def club_timezone(request: Request) -> str:
     services = getattr(request.app.state, "services", None)
     settings = getattr(services, "settings", None)
     return str(getattr(settings, "timezone", formatting.DEFAULT_TIMEZONE))
+
+
+_JSON_IN_HTML = str.maketrans(
+    {"<": "\\u003c", ">": "\\u003e", "&": "\\u0026", "\u2028": "\\u2028", "\u2029": "\\u2029"}
+)
+
+
+def embed_json(value: Any) -> str:
+    """JSON text safe inside a ``<script type="application/json">`` block (read back with ``JSON.parse``): every
+    ``<``, ``>`` and ``&`` and the line separators U+2028/U+2029 are written as ``\\uXXXX`` escapes, so no value
+    (a team named ``<!--<script>``, say) can end the block or switch the HTML parser into another state.
+
+    >>> embed_json({"name": "<!--<script></script>&"})
+    '{"name": "\\u003c!--\\u003cscript\\u003e\\u003c/script\\u003e\\u0026"}'
+    """
+    return json.dumps(value, ensure_ascii=False).translate(_JSON_IN_HTML)
 
 
 def render(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:

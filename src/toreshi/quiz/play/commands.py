@@ -23,7 +23,7 @@ from typing import ClassVar
 from toreshi.kit.codec import Codec, spec
 from toreshi.kit.payload import MAX_NAME
 from toreshi.quiz.board import MAX_LONG_TEXT, MAX_SHORT_TEXT
-from toreshi.quiz.buzzer import ArbiterSettings, ArbitrationMode, TieRule
+from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbiterSettings, ArbitrationMode, TieRule
 from toreshi.quiz.events import GameSetup, ReplacementReason, SanctionScope
 
 __all__ = [
@@ -93,9 +93,16 @@ class Arbitration:
     mode: ArbitrationMode = ArbitrationMode.COMPENSATED
     tie_rule: TieRule = TieRule.EARLIER_ARRIVAL
     random_window_ms: int = field(default=300, metadata=spec(minimum=1, maximum=5_000))
+    max_compensation_ms: int = field(default=DEFAULT_MAX_COMPENSATION_MS, metadata=spec(minimum=0, maximum=1_000))
+    """The cap on a team's compensated uplink (:attr:`toreshi.quiz.buzzer.ArbiterSettings.max_compensation_ms`)."""
 
     def settings(self) -> ArbiterSettings:
-        return ArbiterSettings(mode=self.mode, tie_rule=self.tie_rule, random_window_ms=self.random_window_ms)
+        return ArbiterSettings(
+            mode=self.mode,
+            tie_rule=self.tie_rule,
+            random_window_ms=self.random_window_ms,
+            max_compensation_ms=self.max_compensation_ms,
+        )
 
 
 KeyMap = Mapping[str, str]
@@ -114,6 +121,9 @@ class CreateGame:
     keys: KeyMap = field(default_factory=dict, metadata=spec(max_length=MAX_NAME, max_items=64))
     buttons: KeyMap = field(default_factory=dict, metadata=spec(max_length=MAX_NAME, max_items=64))
     arbitration: Arbitration = Arbitration()
+    projector_keys: bool = True
+    """USB buzzers are plugged into the projector's machine: its link may forward their keys (the new-game form
+    asks, and leaves it off unless the host ticks it)."""
 
 
 _TEAM = spec(name=True)
@@ -283,6 +293,8 @@ class MapKeys:
     type: ClassVar[str] = "map_keys"
     keys: KeyMap = field(default_factory=dict, metadata=spec(max_length=MAX_NAME, max_items=64))
     buttons: KeyMap = field(default_factory=dict, metadata=spec(max_length=MAX_NAME, max_items=64))
+    projector: bool | None = None
+    """Whether the projector's link may forward the keys (``None``: as it was)."""
 
 
 @dataclass(frozen=True, slots=True)

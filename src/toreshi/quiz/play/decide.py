@@ -86,6 +86,7 @@ __all__ = ["decide"]
 
 TEAM = "team"
 BUTTONS = "buttons"
+PROJECTOR = "projector"
 
 
 def decide(state: PlayState, command: Command, context: Context) -> Decision[Event]:
@@ -115,6 +116,9 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case Press():
             return _press(state, command, context, now)
         case Key():
+            if role == PROJECTOR and not state.projector_keys:
+                # The projector's link forwards USB buzzers only where the host said they are plugged in there.
+                raise Refused(QuizCode.PROJECTOR_KEYS_OFF)
             team = state.keys.get(command.key)
             if team is None:
                 raise Refused(QuizCode.UNMAPPED_KEY, key=command.key)
@@ -125,7 +129,9 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return _sync(state, context)
         case MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
-            return [KeysMapped(now, keys, buttons)]
+            return [KeysMapped(now, keys, buttons, command.projector)]
+        case AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
+            return []  # idempotent: the same scores announced again, with nobody asking, store nothing
         case Media():
             return _media(state, command, now)
         case MediaFinished():
@@ -134,9 +140,18 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             team = context.actor.name if role == TEAM else command.team
             if team is None:
                 raise Refused(Common.FIELD_REQUIRED, field="team")
+            if team in state.game.score_requests:
+                return []  # idempotent: the team's request is pending until the score is announced
             return checked(state.game, [ScoreRequested(now, team)])
         case _:
             return checked(state.game, _host(state, command, now, context.random))
+
+
+def _nothing_new_to_announce(game: GameState) -> bool:
+    """The scores were announced as they stand, nobody asked since and no announcement is due (SI-4.7)."""
+    if not game.announcements or game.score_requests or game.score_announcement_due:
+        return False
+    return dict(game.announcements[-1].scores) == game.scores
 
 
 def _create(command: CreateGame, now: int) -> Sequence[Event]:
@@ -150,6 +165,7 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
         arbitration=command.arbitration,
         keys=_key_map(command.keys, teams),
         buttons=_key_map(command.buttons, teams),
+        projector_keys=command.projector_keys,
     )
     return [created]
 
@@ -215,6 +231,11 @@ def _sync(state: PlayState, context: Context) -> Sequence[Event]:
     known = state.syncs.get(team)
     if known is not None and abs(known.rtt_max_ms - sync.rtt_max_ms) < 10 and abs(known.offset_ms - sync.offset_ms) < 5:
         return []  # nothing new worth recording
+    recorded = state.synced_ms.get(team)
+    if recorded is not None and recorded >= state.game.last_ms:
+        # Once per team between two moves of the game: a client that makes every measurement differ cannot grow
+        # the log with it (issue 13 §2); its presses carry the connection's sync anyway.
+        return []
     return [LinkMeasured(state.game.last_ms, team, sync)]
 
 

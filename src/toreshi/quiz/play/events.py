@@ -52,6 +52,9 @@ class QuizCreated(Event):
     arbitration: Arbitration = field(default_factory=Arbitration)
     keys: KeyMap = field(default_factory=dict)
     buttons: KeyMap = field(default_factory=dict)
+    projector_keys: bool = True
+    """The projector's link may forward keyboard buzzers (a new game records the host's choice; a game created
+    before the choice existed kept them on, as it had them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +62,8 @@ class KeysMapped(Event):
     type: ClassVar[str] = "keys_mapped"
     keys: KeyMap = field(default_factory=dict)
     buttons: KeyMap = field(default_factory=dict)
+    projector_keys: bool | None = None
+    """The projector's keyboard buzzers switched on or off; ``None``: as they were."""
 
 
 @dataclass(frozen=True, slots=True)

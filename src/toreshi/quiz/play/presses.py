@@ -22,7 +22,13 @@ from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play.events import BuzzDecided, LateReason, PlacedEntry, PressLate, PressReceived
 from toreshi.quiz.play.state import PendingPress, PlayState, checked, opening_ms
 
-__all__ = ["decision", "press", "received_ms", "sync_from_meta", "tick"]
+__all__ = ["STALE_PRESS_MS", "decision", "press", "received_ms", "sync_from_meta", "tick"]
+
+STALE_PRESS_MS = 1_000
+"""A phone's press that reaches the server more than this after its touch (by the phone's own clock and the
+connection's sync) waited somewhere — the phone was offline: it is refused and the phone says so, never taken
+seconds later as if it had been first. A press delayed less is placed by the arbiter, no earlier than the cap on
+compensation allows (:attr:`toreshi.quiz.buzzer.ArbiterSettings.max_compensation_ms`)."""
 
 
 def received_ms(meta: Mapping[str, Any], now: int) -> int:
@@ -81,6 +87,10 @@ def press(
         if number == 0 or any(p.team == team and p.question == number and p.reason is late for p in state.late):
             return []  # one late record per team, question and reason is enough
         return [PressLate(at, team, number, late, received, source)]
+    if client_ms is not None and sync is not None:
+        delay = received - (client_ms - sync.offset_ms)
+        if delay > STALE_PRESS_MS:
+            raise Refused(QuizCode.PRESS_STALE, delay_ms=delay, limit_ms=STALE_PRESS_MS)
     pressed = PressReceived(at, team, number, received, client_ms, source, sync)
     if state.settings.mode is ArbitrationMode.ARRIVAL and not state.pending:
         # First come, first served: there is nothing to wait for, so the decision goes out with the press in

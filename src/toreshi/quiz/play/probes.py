@@ -57,7 +57,7 @@ def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
     if role == "assistant":
         return [AnnounceScore(), RequestScore(game.teams[0])]
     if role == "projector":
-        return [Key(key) for key in state.keys]
+        return [Key(key) for key in state.keys] if state.projector_keys else []
     return []
 
 

@@ -74,9 +74,13 @@ class PlayState:
     """Keyboard keys of USB buzzers → team."""
     buttons: KeyMap = field(default_factory=dict)
     """Serial-port button numbers → team."""
+    projector_keys: bool = False
+    """The host enabled keyboard buzzers on the projector's machine (else its link cannot press for a team)."""
     settings: ArbiterSettings = field(default_factory=ArbiterSettings)
     syncs: Mapping[str, ClockSync] = field(default_factory=dict)
     """Each team's link, as last measured."""
+    synced_ms: Mapping[str, int] = field(default_factory=dict)
+    """When each team's link was last recorded (a ``link_measured`` event)."""
     pending: tuple[PendingPress, ...] = ()
     """Presses of the current opening that wait for the arbiter's decision."""
     decision: BuzzDecided | None = None
@@ -145,16 +149,20 @@ def evolve(state: PlayState, event: Event) -> PlayState:
             notes=event.notes,
             keys=event.keys,
             buttons=event.buttons,
+            projector_keys=event.projector_keys,
             settings=event.arbitration.settings(),
         )
     if isinstance(event, KeysMapped):
-        return replace(state, keys=event.keys, buttons=event.buttons)
+        projector = state.projector_keys if event.projector_keys is None else event.projector_keys
+        return replace(state, keys=event.keys, buttons=event.buttons, projector_keys=projector)
     if isinstance(event, MediaControlled):
         if event.action is MediaAction.VOLUME:
             return replace(state, volume=event.level)
         return replace(state, media=event, media_count=state.media_count + 1)
     if isinstance(event, LinkMeasured):
-        return replace(state, syncs={**state.syncs, event.team: event.sync})
+        return replace(
+            state, syncs={**state.syncs, event.team: event.sync}, synced_ms={**state.synced_ms, event.team: event.at_ms}
+        )
     if isinstance(event, PressReceived):
         syncs = state.syncs if event.sync is None else {**state.syncs, event.team: event.sync}
         pending = PendingPress(event.team, event.received_ms, event.client_ms, event.source)

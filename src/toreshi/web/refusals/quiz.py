@@ -69,6 +69,12 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.UNMAPPED_KEY: N_("The key %(key)s is not a team's buzzer."),
     QuizCode.KEY_TEAM: N_("The buzzer %(key)s is given to %(team)s, who does not play in this game."),
     QuizCode.NO_SYNC: N_("The connection's delay has not been measured yet; wait a moment."),
+    QuizCode.PROJECTOR_KEYS_OFF: N_("Keyboard buzzers are not enabled on the projector; the host can enable them."),
+    QuizCode.PRESS_STALE: N_(
+        "The press reached the server %(delay_ms)s ms after it was made (the phone had no connection): "
+        "it does not count."
+    ),
+    QuizCode.NO_SUCH_LINK: N_("This game has no link “%(role)s” to reissue."),
     # host tools
     QuizCode.QUESTION_IN_PLAY: N_("Question %(question)s is still in play: reverse a ruling once it is over."),
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),

@@ -166,7 +166,11 @@ def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() ->
     assert room.view(B, 2_600)["buzzer"] == "pressed"
     # The press stops reading; it is not lost to the host's key.
     assert refusal_of(room, Command("finish_reading", HOST), 2_610) == Refusal(QuizCode.ARBITRATING)
-    assert room.view(None, 2_600)["current"]["arbitrating"] is True
+    # Only the host and the projector learn that somebody pressed before the decision (issue 13 §1).
+    assert room.view(HOST, 2_600)["current"]["arbitrating"] is True
+    assert room.view(Actor("projector"), 2_600)["current"]["arbitrating"] is True
+    assert room.view(None, 2_600)["current"]["arbitrating"] is False
+    assert room.view(A, 2_600)["current"]["arbitrating"] is False
     assert fire(room) == [DECIDED, "buzzed"]
     state = room.view(B, 3_000)
     assert state["buzzer"] == "your_turn" and state["current"]["answering"] == B.name
@@ -190,7 +194,7 @@ def test_a_press_during_reading_interrupts_it_and_a_wrong_answer_resumes_it() ->
 def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> None:
     room = chosen()
     seen_by_a, seen_by_b, projector = room.view(A, 2_100), room.view(B, 2_100), room.view(Actor("projector"), 2_100)
-    assert seen_by_a["board"] is seen_by_b["board"] is projector["board"]  # built once for them all
+    assert seen_by_a["board"] is seen_by_b["board"]  # built once for the teams (the projector sees presses too)
     assert (seen_by_a["you"], seen_by_b["you"]) == (A.name, B.name) and "you" not in projector
     assert seen_by_a["can"] == ["press", "request_score"] and projector["can"] == ["key"]
     host = room.view(HOST, 2_100)
@@ -198,7 +202,12 @@ def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> 
     pressed = run(room, B, "press", 2_100, meta={"received_ms": 2_100, "sync": sync()}, tc=1_002_090)
     assert types(pressed) == [PRESS]
     after = room.view(A, 2_100)  # the same moment, but after the event
-    assert [team["pressed"] for team in after["teams"]] == [False, True, False]
+    assert [team["pressed"] for team in after["teams"]] == [False, False, False]  # A is not told B pressed
+    shown = room.view(Actor("projector"), 2_100)
+    assert [team["pressed"] for team in shown["teams"]] == [False, True, False]
+    assert room.withholds(A, {"type": PRESS, "data": {"event": {"team": B.name}}})
+    assert not room.withholds(B, {"type": PRESS, "data": {"event": {"team": B.name}}})  # its own press
+    assert not room.withholds(Actor("projector"), {"type": PRESS, "data": {"event": {"team": B.name}}})
     assert [team["pressed"] for team in seen_by_a["teams"]] == [False, False, False]  # what was sent stays as sent
     assert "state" not in room.public(pressed[0], with_state=False)  # another event of the command brings it
     assert room.public(pressed[0])["state"]["teams"] == after["teams"]
@@ -207,15 +216,15 @@ def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> 
 def test_compensated_arbitration_prefers_the_earlier_touch_over_the_earlier_arrival() -> None:
     room = chosen()
     run(room, HOST, "finish_reading", 3_000)
-    # A's link is slow: it touched at 3,300 (its clock +1,000,000) but arrived at 3,420; B touched at 3,350.
-    run(room, B, "press", 3_370, meta={"received_ms": 3_370, "sync": sync(rtt=40)}, tc=1_003_350)
-    run(room, A, "press", 3_420, meta={"received_ms": 3_420, "sync": sync(rtt=200)}, tc=1_003_300)
+    # A's link is slower: it touched at 3,345 (its clock +1,000,000) but arrived at 3,352; B touched at 3,348.
+    run(room, B, "press", 3_350, meta={"received_ms": 3_350, "sync": sync(rtt=4)}, tc=1_003_348)
+    run(room, A, "press", 3_352, meta={"received_ms": 3_352, "sync": sync(rtt=8)}, tc=1_003_345)
     decided = room.on_deadline(room.deadline_ms() or 0)
     decision = next(event for event in decided if event.type == DECIDED)
     assert decision.payload["winner"] == A.name
     assert [entry["team"] for entry in decision.payload["order"]] == [A.name, B.name]
     buzzed = next(event for event in decided if event.type == "buzzed")
-    assert buzzed.payload["press_ms"] == 3_300
+    assert buzzed.payload["press_ms"] == 3_345
 
 
 def test_a_client_cannot_forge_what_the_server_measured() -> None:

@@ -25,7 +25,22 @@ from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
 from toreshi.quiz.play.state import PlayState, opening_ms
 
-__all__ = ["Views", "buzzer_state", "origin_of", "theme_name"]
+__all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
+
+HOST, SCREEN, BLIND = "host", "screen", "blind"
+"""Who sees what of the buzzer before the decision: the host everything, the projector (which lights the team
+that pressed) who pressed, everyone else — the teams, the assistant (a player of another team, SI-4.1),
+spectators — nothing: a team that learns that another pressed could press and claim an earlier touch."""
+
+
+def audience_of(role: str) -> str:
+    if is_host(role):
+        return HOST
+    return SCREEN if role == "projector" else BLIND
+
+
+def sees_presses(role: str) -> bool:
+    return audience_of(role) != BLIND
 
 _NO_NOTE = Note()
 DEFAULT_VOLUME = 80
@@ -37,7 +52,7 @@ class Views:
     """The views of one room's state, cached until the state changes (:meth:`clear` on every event)."""
 
     def __init__(self) -> None:
-        self._shared: dict[tuple[int, bool], tuple[GameState, Payload]] = {}
+        self._shared: dict[tuple[int, str], tuple[GameState, Payload]] = {}
         self._can: dict[tuple[int, tuple[str, str]], list[str]] = {}
 
     def clear(self) -> None:
@@ -50,24 +65,24 @@ class Views:
             return {"kind": KIND, "status": "empty"}
         role = role_of(actor)
         now = max(now_ms, state.game.last_ms)
-        game, shared = self._shared_view(state, now, is_host(role))
+        game, shared = self._shared_view(state, now, audience_of(role))
         view: Payload = {**shared, "can": self._can_list(state, actor, game, now)}
         if role == TEAM and actor is not None:
             view["you"] = actor.name
             view["buzzer"] = buzzer_state(state, actor.name, game)
         return view
 
-    def _shared_view(self, state: PlayState, now: int, host: bool) -> tuple[GameState, Payload]:
-        """The game at ``now`` and the part of the view that does not depend on who is looking, but on whether
-        they are the host (callers must not change it)."""
-        cached = self._shared.get((now, host))
+    def _shared_view(self, state: PlayState, now: int, audience: str) -> tuple[GameState, Payload]:
+        """The game at ``now`` and the part of the view that does not depend on who is looking, but on their
+        audience (:func:`audience_of`; callers must not change it)."""
+        cached = self._shared.get((now, audience))
         if cached is not None:
             return cached
         if len(self._shared) >= _CACHED:
             self._shared.clear()
         game = state.game.at(now)
-        built = game, _build_view(state, game, now, host)
-        self._shared[(now, host)] = built
+        built = game, _build_view(state, game, now, audience)
+        self._shared[(now, audience)] = built
         return built
 
     def _can_list(self, state: PlayState, actor: Actor | None, game: GameState, now: int) -> list[str]:
@@ -137,12 +152,14 @@ def _note(state: PlayState, theme: int | None, value: int, reserve: int | None =
     return state.notes.get(key, _NO_NOTE)
 
 
-def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payload:
+def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload:
     setup = game._setup
     current = game.current
     scores = game.scores
     answering = current.answering_team if current else None
-    pressed = {p.team for p in state.pending}
+    host = audience == HOST
+    # Before the decision only the host and the projector learn who pressed (issue 13 §1).
+    pressed = {p.team for p in state.pending} if audience != BLIND else set()
     teams = [
         {
             "name": team,
@@ -185,7 +202,7 @@ def _build_view(state: PlayState, game: GameState, now: int, host: bool) -> Payl
         "kept": setup.final_themes_kept,
         "sudden_death": game.sudden_death and game.phase is Phase.CHOOSING,
         "reserve_left": [i for i in range(len(setup.board.reserve)) if i not in game.used_reserve],
-        "current": _current_view(state, game, now, host),
+        "current": _current_view(state, game, now, audience),
         "last": _last_view(state, game, host),
         "decision": None
         if decision is None
@@ -229,6 +246,14 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
             "mode": settings.mode.value,
             "tie_rule": settings.tie_rule.value,
             "random_window_ms": settings.random_window_ms,
+            "max_compensation_ms": settings.max_compensation_ms,
+            "suspect_rtt_ms": max(settings.max_compensation_ms, settings.suspect_rtt_ms),
+        },
+        "projector_keys": state.projector_keys,
+        # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1).
+        "links": {
+            team: {"rtt_ms": sync.rtt_median_ms, "rtt_p95_ms": sync.rtt_max_ms, "suspect": settings.suspect(sync)}
+            for team, sync in state.syncs.items()
         },
         "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in state.pending],
         "audit": [EVENTS.encode(event) for event in game.audit[-20:]],
@@ -256,7 +281,8 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
     }
 
 
-def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Payload | None:
+def _current_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload | None:
+    host = audience == HOST
     current = game.current
     if current is None:
         return None
@@ -289,7 +315,7 @@ def _current_view(state: PlayState, game: GameState, now: int, host: bool) -> Pa
         "answering": current.answering_team,
         "answer_deadline": current.answer_deadline_ms,
         "answered": sorted(current.answered),
-        "arbitrating": bool(state.pending),
+        "arbitrating": bool(state.pending) and audience != BLIND,
     }
     question = current.question
     # A question of screen text only shows as it always did: its items, type and answer media only when it has them.

@@ -61,23 +61,42 @@ function signal(pattern, frequency) {
   }
 }
 
-const client = connect((newState) => {
-  state = newState;
-  if (optimistic && state.buzzer !== "open") optimistic = null;
-  render();
-});
+// «нет связи» within 2 s of losing the link: the server pings a phone every second, so 1.5 s of silence is a lost
+// link (issue 14 §3). A press is never queued: without a socket it is not sent; on a socket that has gone silent it
+// is sent, and is dropped (and the phone says so) if the socket closes before the answer; one that arrives more
+// than a second after its touch is refused by the room.
+const WATCHDOG_MS = 1500;
+
+const client = connect(
+  (newState) => {
+    state = newState;
+    if (optimistic && state.buzzer !== "open") optimistic = null;
+    render();
+  },
+  { watchdogMs: WATCHDOG_MS },
+);
+
+function tell(text) {
+  $(".q-buzzer-info").textContent = text;
+}
 
 function press(event) {
   event.preventDefault();
   if (buzzerState() !== "open") return;
   // The touch's own timestamp, on the same clock as the pings' "tc" (docs/protocol.md).
   const tc = performance.timeOrigin + event.timeStamp;
+  if (!client.welcomed) {
+    // No socket at all: nothing is queued (a press must not arrive seconds later as if it were new).
+    tell(`${t("no_connection")}: ${t("press_not_sent")}`);
+    return;
+  }
   optimistic = "pressed";
   if (navigator.vibrate) navigator.vibrate(40);
   render();
-  client.command("press", { tc }).catch(() => {
+  client.command("press", { tc }, { once: true }).catch((refusal) => {
     optimistic = null;
     render();
+    tell(refusal.code === "offline" ? `${t("no_connection")}: ${t("press_not_sent")}` : refusal.message || "");
   });
 }
 

@@ -19,6 +19,12 @@ export function connect(onState, extra = {}) {
     onState: (state, info) => onState(state, info, client),
     onStatus: (status) => showConnection(status),
     onOutdated: () => setTimeout(() => location.reload(), 2000),
+    onError: (error, room) => {
+      if (error.code !== "link_revoked") return;
+      // The host reissued this link: nothing more to do here with it (the new code opens the game again).
+      room.close();
+      showConnection("revoked", error.message);
+    },
     ...extra,
   });
   client.connect();
@@ -29,11 +35,13 @@ export function connect(onState, extra = {}) {
   return client;
 }
 
-export function showConnection(status) {
+export function showConnection(status, message = "") {
+  root.dataset.connection = status;
   const node = $(".q-connection");
   if (!node) return;
   node.dataset.status = status;
-  node.textContent = status === "online" ? "●" : status === "offline" ? t("offline") : t("connecting");
+  const texts = { online: "●", offline: t("no_connection"), revoked: message };
+  node.textContent = texts[status] ?? t("connecting");
   node.title = status === "online" ? t("online") : node.textContent;
 }
 

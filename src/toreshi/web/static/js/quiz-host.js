@@ -201,6 +201,7 @@ function render() {
     : "";
   const keys = Object.entries(host.keys || {}).map(([key, team]) => `${key} → ${team}`);
   $(".q-buzzer-keys").textContent = keys.join(", ") || "—";
+  $(".q-projector-keys").checked = Boolean(host.projector_keys);
 }
 
 function renderActions() {
@@ -266,6 +267,43 @@ document.addEventListener("keydown", (event) => {
   act(command);
 });
 
+// Each phone's and screen's connection, as the server sees it (a "presence" message every second, issue 14 §3):
+// live or lost, when it was last heard from, its measured round trip; a team whose link is slower than the cap on
+// compensation is marked suspect (its presses are placed as if its link were the cap, issue 13 §1).
+let presence = [];
+
+function renderConnections() {
+  const table = $(".q-connections tbody");
+  if (!table || !state || state.status === "empty") return;
+  const links = (state.host && state.host.links) || {};
+  const rows = [
+    ...(state.teams || []).map((team) => ({
+      label: team.name,
+      who: presence.find((p) => p.role.startsWith("team:") && p.name === team.name),
+      link: links[team.name],
+    })),
+    { label: t("projector"), who: presence.find((p) => p.role === "projector") },
+    { label: t("assistant"), who: presence.find((p) => p.role === "assistant") },
+  ];
+  table.replaceChildren();
+  for (const { label, who, link } of rows) {
+    const status = who ? who.status : "never";
+    const row = element("tr", `q-link-${status}`);
+    row.dataset.status = status;
+    const seen = who && status !== "live" ? t("seen_ago", { seconds: Math.round(who.seen_ago_ms / 1000) }) : "";
+    const delay = who && who.rtt_ms !== null ? `${who.rtt_ms} ${t("ms")}` : "—";
+    const limit = (state.host.arbitration || {}).suspect_rtt_ms;
+    const suspect = link && link.suspect ? t("suspect", { rtt: link.rtt_ms, limit }) : "";
+    row.append(
+      element("td", "", label),
+      element("td", "q-link-status", `${t(`link_${status}`)}${seen ? ` · ${seen}` : ""}`),
+      element("td", "q-link-delay", delay),
+      element("td", "q-link-suspect", suspect),
+    );
+    table.append(row);
+  }
+}
+
 // Audience warnings and removals (SI-4.5): a person is warned first; a removal names the warned person.
 for (const button of document.querySelectorAll("[data-audience]")) {
   button.addEventListener("click", () => {
@@ -291,9 +329,24 @@ function renderAudience() {
   );
 }
 
-const client = connect((newState) => {
-  state = newState;
-  render();
-  renderAudience();
-});
+const client = connect(
+  (newState) => {
+    state = newState;
+    render();
+    renderAudience();
+    renderConnections();
+  },
+  {
+    onPresence: (message) => {
+      presence = message.people || [];
+      renderConnections();
+    },
+  },
+);
 animate(frame);
+
+// Keyboard buzzers on the projector's machine: its link may press for the teams only while this is on (issue 13 §4).
+$(".q-projector-keys").addEventListener("change", (event) => {
+  if (!state || !state.host) return;
+  send("map_keys", { keys: state.host.keys, buttons: state.host.buttons, projector: event.target.checked });
+});

@@ -24,7 +24,7 @@ let pageSerial = 0;
  * onError({code, message}) (a link revoked, a protocol error).
  */
 export class RoomClient {
-  constructor({ roomId, token = "", url = null, ...callbacks }) {
+  constructor({ roomId, token = "", url = null, watchdogMs = null, ...callbacks }) {
     this.roomId = roomId;
     this.token = token || "";
     this.url = url || `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws/rooms/${encodeURIComponent(roomId)}`;
@@ -48,6 +48,37 @@ export class RoomClient {
     this.offset = null;
     this.rtt = 0;
     this.tsSamples = [];
+    // A link can die without the socket closing (Wi-Fi gone, a phone's radio asleep): with `watchdogMs`, a
+    // welcomed socket that hears nothing for that long reports "offline" (the server pings every second), and
+    // after four times as long it is closed and a new one opened.
+    this.lastHeard = 0;
+    this.watchdogMs = watchdogMs;
+    if (watchdogMs) setInterval(() => this.watch(), 250);
+  }
+
+  watch() {
+    if (!this.socket || !this.welcomed) return;
+    const silent = performance.now() - this.lastHeard;
+    if (silent > 4 * this.watchdogMs) {
+      const socket = this.socket;
+      this.socket = null;
+      this.welcomed = false;
+      this.dropOnce();
+      socket.close();
+      this.scheduleReconnect();
+    } else if (silent > this.watchdogMs) {
+      this.setStatus("offline");
+    }
+  }
+
+  /** Commands sent with `once` are not resent after the link comes back: they fail now (a press made while
+   * offline must not arrive seconds later as if it were new). */
+  dropOnce() {
+    for (const [id, entry] of this.pending) {
+      if (!entry.once) continue;
+      this.pending.delete(id);
+      entry.reject({ id, code: "offline" });
+    }
   }
 
   connect() {
@@ -72,6 +103,7 @@ export class RoomClient {
       if (this.socket !== socket) return;
       this.socket = null;
       this.welcomed = false;
+      this.dropOnce();
       if (!this.closedByUs) this.scheduleReconnect();
     });
     socket.addEventListener("error", () => {
@@ -122,13 +154,19 @@ export class RoomClient {
     this.rawSend(hello);
   }
 
-  /** Send a command; resolves with the ack, rejects with the refusal. Retried after a reconnect until answered. */
-  command(type, data = {}) {
+  /** Send a command; resolves with the ack, rejects with the refusal. Retried after a reconnect until answered,
+   * unless `once`: then it is refused at once ({code: "offline"}) when there is no open socket, or when the socket
+   * closes before the answer. (A socket that is only silent still sends it: if it arrives late, the room refuses it.) */
+  command(type, data = {}, { once = false } = {}) {
     this.serial += 1;
     const id = `${this.prefix}-${this.serial}`;
     const message = { t: "cmd", id, type, data };
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { message, resolve, reject });
+      if (once && !this.welcomed) {
+        reject({ id, code: "offline" });
+        return;
+      }
+      this.pending.set(id, { message, resolve, reject, once });
       if (this.welcomed) this.rawSend(message);
     });
   }
@@ -141,6 +179,8 @@ export class RoomClient {
       return;
     }
     const received = clientNow();
+    this.lastHeard = performance.now();
+    if (this.welcomed && this.status !== "online") this.setStatus("online");
     switch (message.t) {
       case "welcome":
         this.onWelcome(message);
@@ -193,6 +233,9 @@ export class RoomClient {
         break;
       case "resync":
         this.sendHello();
+        break;
+      case "presence":
+        this.callbacks.onPresence?.(message, this);
         break;
       case "error":
         if (message.code !== "closing") console.warn("room error", message.code, message.message);
