@@ -55,6 +55,8 @@ class Replica:
         """Where this instance's sockets subscribe: the room's messages in order, each after it was folded here
         (shared by every room of the instance, and by the owners here)."""
         self._dormant = dormant
+        self.stale = False
+        """Versions were announced that this replica has not read (nobody watched it): :meth:`sync` before use."""
         self._log = event_log
         self._bus = bus
         self._clocks = clocks or Clocks()
@@ -85,6 +87,9 @@ class Replica:
                     async for message in messages:
                         version = message.get("v")
                         if isinstance(version, int) and version > self.version:
+                            if self.watchers() == 0:
+                                self.stale = True  # nobody reads it here now: the log is read when someone does
+                                continue
                             await self.sync()
                         elif message.get("t") == ACCESS_NOTICE:
                             # A revoked link (not an event): this instance's sockets of the room check theirs.
@@ -103,6 +108,7 @@ class Replica:
         if self._dormant():
             return  # owned here: the owner publishes, and the log is read once the room moves away
         async with self._lock:
+            self.stale = False
             events = await self._log.load(self.room_id, self.version)
             fresh = [event for event in events if event.version > self.version]
             quiet = len(fresh) - self._history_size  # older ones are folded only: nobody can ask for them any more

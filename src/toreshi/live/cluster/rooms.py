@@ -255,6 +255,8 @@ class ClusterRooms:
                     await replica.start()
                     self._replicas[room_id] = replica
         replica.last_used = self._clocks.monotonic()
+        if replica.stale:
+            await replica.sync()
         return replica
 
     def _lock(self, name: str) -> asyncio.Lock:
@@ -378,7 +380,9 @@ class ClusterRooms:
     async def _replica_after_owner(self, room_id: str) -> None:
         """The room is no longer owned here: a replica of it (sockets here) catches up from the log at once."""
         replica = self._replicas.get(room_id)
-        if replica is not None:
+        if replica is not None and replica.watchers() == 0:
+            replica.stale = True  # read from the log only when someone here reads it
+        elif replica is not None:
             try:
                 await replica.sync()
             except Exception:
@@ -486,7 +490,7 @@ class ClusterRooms:
             if replica.watchers() == 0 and (room is None or idle_ms > self.config.replica_idle_s * 1000):
                 del self._replicas[room_id]
                 await replica.close()
-            elif room is not None and room.version > replica.version:
+            elif room is not None and room.version > replica.version and replica.watchers() > 0:
                 await replica.sync()
         # A room still at version 0 is being created by the instance that made its row (which claims it next): it has
         # no clock to run, and taking it here would only race its creator. A command for it takes it on demand.
