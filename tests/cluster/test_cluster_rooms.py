@@ -205,7 +205,7 @@ async def test_an_owner_announces_each_command_once_on_redis(store: EventStore, 
                 local = [await asyncio.wait_for(anext(messages), 2) for _ in range(3)]
             assert ack == Ack(3, 3) and [m["v"] for m in local] == [1, 2, 3]  # straight from the owner
             assert [m.get("more", False) for m in local] == [True, True, False]
-            announced = []
+            announced: list[object] = []
             async with asyncio.timeout(2):
                 while not announced:
                     raw = await pubsub.get_message(timeout=1.0)

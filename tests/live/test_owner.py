@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from toreshi.clock.timesource import FakeTime
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner
-from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.room import Actor, Command
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
