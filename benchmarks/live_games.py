@@ -116,10 +116,12 @@ class ServerProcess:
         cpu: int | None = None,
         source: Path | None = None,
         extra: Sequence[str] = (),
+        port: int | None = None,
     ) -> ServerProcess:
         """Start ``toreshi serve``; ``source`` is a folder holding the ``toreshi`` package to run instead of the
-        installed one (e.g. an exported commit, so that edits in progress do not change the figures)."""
-        port = free_port()
+        installed one (e.g. an exported commit, so that edits in progress do not change the figures); ``port`` to
+        restart one where it was."""
+        port = port or free_port()
         command = [*toreshi_executable(), "serve", "--host", "127.0.0.1", "--port", str(port)]
         command += ["--data-dir", str(data_dir)]
         if db is not None:
