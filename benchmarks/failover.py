@@ -30,8 +30,10 @@ import asyncio
 import contextlib
 import itertools
 import json
+import math
 import os
 import random
+import shutil
 import signal
 import statistics
 import sys
@@ -83,8 +85,8 @@ class Socket:
         self.version = 0
         self.state: dict[str, Any] = {}
         self.last_ts = 0
-        self.seen: list[tuple[float, int, dict[str, Any]]] = []
-        """(client time, room time of the frame's last event, state) of every state received."""
+        self.seen: list[tuple[float, int, dict[str, Any], int]] = []
+        """(client time, room time of the frame's last event, state, version) of every state received."""
         self.pending: dict[str, tuple[dict[str, Any], asyncio.Future[dict[str, Any]]]] = {}
         self.changed = asyncio.Event()
         self.prefix = f"f{next(_ids)}-"
@@ -138,7 +140,7 @@ class Socket:
                 await self.ws.send(json.dumps({"t": "pong", "id": message["id"], "tc": time.time() * 1000}))
         elif kind == "snapshot":
             self.version, self.state, self.last_ts = message["v"], message["data"], message["ts"]
-            self.seen.append((now, self.last_ts, self.state))
+            self.seen.append((now, self.last_ts, self.state, self.version))
         elif kind in ("event", "events"):
             for event in message["events"] if kind == "events" else [message]:
                 if event["v"] == self.version + 1:
@@ -146,7 +148,7 @@ class Socket:
                     state = event["data"].get("state")
                     if isinstance(state, dict):
                         self.state = state
-                        self.seen.append((now, self.last_ts, state))
+                        self.seen.append((now, self.last_ts, state, self.version))
         elif kind in ("ack", "refused", "failed"):
             entry = self.pending.get(str(message.get("id")))
             if entry is None:
@@ -330,27 +332,45 @@ def recovery(record: Record, rooms: Sequence[str]) -> list[float]:
     return times
 
 
-def clocks(games: Sequence[Game], killed_at: float) -> list[tuple[float, bool]]:
-    """Per game whose clock ran at the kill: (room time charged − wall time measured, in ms; dial exact)."""
+def clocks(games: Sequence[Game], record: Record) -> list[tuple[float, float]]:
+    """Per game whose clock ran at the kill, from the last state seen before it to the first move after it (the move
+    of the side whose clock ran): (room time charged − wall time from that look to the move's first send, room time
+    charged − wall time from that look to the move's ack), in ms. The press cannot be decided before the move was
+    sent nor after its ack arrived, and the look saw the clock a delivery delay late: so a clock charged the outage
+    by wall time has the first ≥ 0 and the second ≤ that delay (a few ms, more on a starved machine). Games whose
+    dial did not move by exactly the room time charged are left out and counted apart (see ``report``)."""
+    acks = {
+        (c.room, c.answer.get("v")): c
+        for c in record.commands
+        if c.kind == "move" and c.answer is not None and c.answer.get("t") == "ack"
+    }
     results = []
     for game in games:
         seen = sorted(itertools.chain.from_iterable(s.seen for s in game.players.values()), key=lambda x: x[0])
-        before = [entry for entry in seen if entry[0] < killed_at and "clock" in entry[2]]
+        before = [entry for entry in seen if entry[0] < record.killed_at and "clock" in entry[2]]
         if not before:
             continue
-        seen_at, _, state = before[-1]
+        seen_at, _, state, _ = before[-1]
         clock = state["clock"]
         side = clock.get("running")
         if side not in ("white", "black"):
             continue
         plies = len(state.get("moves", []))
-        after = [entry for entry in seen if entry[0] > killed_at and len(entry[2].get("moves", [])) > plies]
-        if not after:
-            continue
-        arrived, pressed_at, later = after[0]
+        after = [entry for entry in seen if entry[0] > record.killed_at and len(entry[2].get("moves", [])) > plies]
+        if not after or len(after[0][2].get("moves", [])) != plies + 1:
+            continue  # no move since, or a reconnect caught up several at once: its press time is not in the frame
+        _, pressed_at, later, version = after[0]
+        move = acks.get((game.room, version))
+        if move is None:
+            continue  # acknowledged before the kill: nothing to compare
         charged = pressed_at - clock["at"]
-        wall = (arrived - seen_at) * 1000
-        results.append((charged - wall, later["clock"][side] == clock[side] - charged))
+        exact = later["clock"][side] == clock[side] - charged
+        results.append(
+            (
+                (charged - (move.sent - seen_at) * 1000),
+                (charged - (move.answered - seen_at) * 1000) if exact else math.nan,
+            )
+        )
     return results
 
 
@@ -443,10 +463,14 @@ async def scenario(
             stop.set()
             for server in servers:
                 server.stop()
+            if args.logs is not None:  # the servers' logs, to see what the survivor did when
+                args.logs.mkdir(parents=True, exist_ok=True)
+                for log in data.glob("server-*.log"):
+                    shutil.copy(log, args.logs / f"{'cluster' if cluster else 'sqlite'}-{log.name}")
     acked, lost, duplicated = losses(record, stored)
     others = [room for room in rooms if room not in moved]
     moved_games = [game for game in games if game.room in moved]
-    clock = clocks(moved_games, record.killed_at)
+    clock = clocks(moved_games, record)
     return {
         "label": label,
         "setup_s": setup_s,
@@ -483,9 +507,12 @@ def report(result: dict[str, Any]) -> list[str]:
         )
     lines += [
         f"  acknowledged commands: {result['acked']}; lost: {result['lost']}; applied twice: {result['duplicated']}",
-        f"  clocks of {len(clock)} of {result['games']} games whose clock ran at the kill: room time charged minus "
-        f"wall time measured {spread([c for c, _ in clock], 'ms', 0)}; dial moved by exactly the time charged: "
-        f"{sum(1 for _, exact in clock if exact)} of {len(clock)}",
+        f"  clocks of {len(clock)} of {result['games']} games (the clock ran at the kill, the mover moved after it): "
+        f"dial moved by exactly the room time charged in {sum(1 for _, late in clock if not math.isnan(late))}; "
+        f"charged minus wall time since the move was first sent {spread([early for early, _ in clock], 'ms', 0)} "
+        f"(never < 0: not undercharged); charged minus wall time until its ack "
+        f"{spread([late for _, late in clock if not math.isnan(late)], 'ms', 0)} (≤ the delivery delay: not "
+        "overcharged)",
     ]
     return lines
 
@@ -531,6 +558,7 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bus", default=DEFAULT_BUS)
     parser.add_argument("--pack", type=Path, default=DEFAULT_PACK)
     parser.add_argument("--seed", type=int, default=18)
+    parser.add_argument("--logs", type=Path, help="copy the servers' logs into this folder")
     return parser.parse_args(argv)
 
 

@@ -34,5 +34,8 @@ async def test_killing_the_owner_loses_and_repeats_no_acknowledged_command(servi
         assert int(acked) > 10 and (int(lost), int(twice)) == (0, 0), out
     for recovered, moved in re.findall(r"again: .*\((\d+) of (\d+) rooms\)", out):
         assert int(moved) >= 1 and recovered == moved, out  # every room whose owner died takes commands again
-    for exact, games in re.findall(r"exactly the time charged: (\d+) of (\d+)", out):
-        assert exact == games, out
+    clocks = re.findall(r"clocks of (\d+) of \d+ games .*?charged in (\d+); .*?first sent (min (-?\d+)|n/a)", out)
+    assert len(clocks) == 2, out
+    for compared, exact, _, earliest in clocks:
+        assert exact == compared, out  # every dial moved by exactly the room time charged
+        assert earliest == "" or int(earliest) >= -2, out  # never charged less than the wall time since the move
