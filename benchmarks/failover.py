@@ -140,7 +140,7 @@ class Socket:
                 await self.ws.send(json.dumps({"t": "pong", "id": message["id"], "tc": time.time() * 1000}))
         elif kind == "snapshot":
             self.version, self.state, self.last_ts = message["v"], message["data"], message["ts"]
-            self.seen.append((now, self.last_ts, self.state, self.version))
+            self.seen.append((now, -1, self.state, self.version))  # a snapshot's time is its own, not an event's
         elif kind in ("event", "events"):
             for event in message["events"] if kind == "events" else [message]:
                 if event["v"] == self.version + 1:
@@ -361,8 +361,8 @@ def clocks(games: Sequence[Game], record: Record) -> list[tuple[float, float]]:
             continue  # no move since, or a reconnect caught up several at once: its press time is not in the frame
         _, pressed_at, later, version = after[0]
         move = acks.get((game.room, version))
-        if move is None:
-            continue  # acknowledged before the kill: nothing to compare
+        if move is None or pressed_at < 0:
+            continue  # acknowledged before the kill, or seen in a snapshot (no press time): nothing to compare
         charged = pressed_at - clock["at"]
         exact = later["clock"][side] == clock[side] - charged
         results.append(

@@ -57,7 +57,7 @@ from toreshi.live.registry import LogicFactory, UnknownRoomKindError
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
-from toreshi.store import EventStore, RoomStatus
+from toreshi.store import EventStore, Room, RoomStatus
 
 log = logging.getLogger(__name__)
 
@@ -101,6 +101,9 @@ class ClusterConfig:
 def instance_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
+
+SCAN_TAKEOVERS = 8
+"""How many orphaned rooms the scan loads at the same time (each is a read of its log)."""
 
 ANNOUNCE = "announce"
 """What an owner sends other instances per command: ``{"t": "announce", "v": newest version}`` (no events: a replica
@@ -499,6 +502,7 @@ class ClusterRooms:
             return
         holders = await self._redis.mget([self.leases.prefix + room.id for room in candidates])
         alive: dict[str, bool] = {}
+        orphans: list[tuple[Room, str | None]] = []
         for room, raw in zip(candidates, holders, strict=True):
             holder = raw.decode() if isinstance(raw, bytes) else raw
             if holder is not None and holder != self.instance:
@@ -506,10 +510,19 @@ class ClusterRooms:
                     alive[holder] = await self.forwarder.alive(holder)
                 if alive[holder]:
                     continue
-            try:
-                await self._take(room.id, room.kind, suspect=holder)
-            except Exception:
-                log.exception("instance %s could not take room %s over", self.instance, room.id)
+            orphans.append((room, holder))
+        # A dead instance leaves many rooms at once: they are loaded side by side (each is a read of its log), not
+        # one after the other, so the last of 30 does not wait for the other 29.
+        loading = asyncio.Semaphore(SCAN_TAKEOVERS)
+
+        async def take(room: Room, holder: str | None) -> None:
+            async with loading:
+                try:
+                    await self._take(room.id, room.kind, suspect=holder)
+                except Exception:
+                    log.exception("instance %s could not take room %s over", self.instance, room.id)
+
+        await asyncio.gather(*(take(room, holder) for room, holder in orphans))
 
 
 class ClusterRoom:
