@@ -92,6 +92,9 @@ class Socket:
         self.prefix = f"f{next(_ids)}-"
         self.task: asyncio.Task[None] | None = None
         self.closing = False
+        self.reconnects: list[tuple[float, float]] = []
+        """(connected, welcomed) client times of every reconnection."""
+        self._reconnected: float | None = None
 
     async def start(self) -> None:
         await self._connect()
@@ -131,9 +134,13 @@ class Socket:
             # The instance went away: like nginx, the next attempt reaches a live one.
             self.urls = self.urls[1:] + self.urls[:1]
             await self._connect()
+            self._reconnected = time.perf_counter()
 
     async def _on(self, message: dict[str, Any]) -> None:
         kind, now = message.get("t"), time.perf_counter()
+        if kind == "welcome" and self._reconnected is not None:
+            self.reconnects.append((self._reconnected, now))
+            self._reconnected = None
         if kind == "ping":
             assert self.ws is not None
             with contextlib.suppress(websockets.ConnectionClosed):
@@ -471,7 +478,28 @@ async def scenario(
     others = [room for room in rooms if room not in moved]
     moved_games = [game for game in games if game.room in moved]
     clock = clocks(moved_games, record)
+    reconnects = [
+        (opened - record.killed_at, welcomed - record.killed_at)
+        for each in everything
+        if each.room in moved
+        for socket in each.sockets()
+        for opened, welcomed in socket.reconnects
+    ]
+    stuck = []
+    for room in moved:
+        if not any(
+            c.room == room and c.answer is not None and c.answer.get("t") == "ack" and c.answered > record.killed_at
+            for c in record.commands
+        ):
+            mine = [c for c in record.commands if c.room == room]
+            last = mine[-1] if mine else None
+            when = f"{last.sent - record.killed_at:+.2f} s" if last else "-"
+            answer = (last.answer or {}).get("t", "unanswered") if last else "-"
+            code = (last.answer or {}).get("code", "") if last else ""
+            stuck.append(f"{room}: last {last.kind if last else '-'} sent {when} after the kill, {answer} {code}")
     return {
+        "reconnects": reconnects,
+        "stuck": stuck,
         "label": label,
         "setup_s": setup_s,
         "owners": owners,
@@ -500,6 +528,15 @@ def report(result: dict[str, Any]) -> list[str]:
         f"  time until a room acknowledged a command again: {spread(result['recovered'])} "
         f"({len(result['recovered'])} of {result['moved']} rooms)",
     ]
+    if result["reconnects"]:
+        opened = [o for o, _ in result["reconnects"]]
+        welcomed = [w for _, w in result["reconnects"]]
+        lines.append(
+            f"  {len(opened)} sockets reconnected: socket open {spread(opened)}, welcomed {spread(welcomed)} "
+            "after the kill"
+        )
+    for line in result["stuck"]:
+        lines.append(f"  no ack after the kill: {line}")
     if result["others"]:
         lines.append(
             f"  the survivor's own rooms (not disrupted; their next ack after the kill): {spread(result['others'])} "

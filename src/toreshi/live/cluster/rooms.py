@@ -205,7 +205,21 @@ class ClusterRooms:
         """A handle on the room: commands go to its owner wherever it is; reads come from this instance."""
         if kind not in self._kinds:
             raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        if self.local_owner(room_id) is None:
+            await self._adopt(room_id, kind)
         return ClusterRoom(self, room_id, kind, await self._replica(room_id, kind))
+
+    async def _adopt(self, room_id: str, kind: str) -> None:
+        """A room whose lease names an instance that is gone (it was killed) is taken over here at once, where a socket
+        of it just arrived, instead of reading it into a replica and waiting for a command or the scan. A room
+        nobody holds (finished, or being created) is left alone: asking for a room does not claim it."""
+        try:
+            holder = await self.leases.holder_of(room_id)
+            if holder is None or holder == self.instance or await self.forwarder.alive(holder):
+                return
+            await self._take(room_id, kind, suspect=holder)
+        except (RedisError, OSError) as error:
+            log.warning("room %s: cannot look at its lease: %s", room_id, error)
 
     async def drop(self, room_id: str) -> None:
         owner = self._owners.get(room_id)
