@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import AsyncIterator, Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,10 +116,12 @@ class ServerProcess:
         cpu: int | None = None,
         source: Path | None = None,
         extra: Sequence[str] = (),
+        port: int | None = None,
     ) -> ServerProcess:
         """Start ``toreshi serve``; ``source`` is a folder holding the ``toreshi`` package to run instead of the
-        installed one (e.g. an exported commit, so that edits in progress do not change the figures)."""
-        port = free_port()
+        installed one (e.g. an exported commit, so that edits in progress do not change the figures); ``port`` to
+        restart one where it was."""
+        port = port or free_port()
         command = [*toreshi_executable(), "serve", "--host", "127.0.0.1", "--port", str(port)]
         command += ["--data-dir", str(data_dir)]
         if db is not None:
@@ -475,7 +478,13 @@ class GameSlot:
             home = self.number % len(bench.arbiters)  # with several instances, games are created on each in turn
             self.room_id, tokens = await bench.arbiters[home].create_game(self.number, bench.control)
             url = [f"{base}/ws/rooms/{self.room_id}" for base in bench.ws_urls]
-            url = url[home:] + url[:home]
+            if bench.routing == "room":
+                # As nginx's `hash $request_uri consistent` (docs/deploy.md): every socket of a room on one instance,
+                # whichever created it (the room's lease follows its sockets there).
+                url = [url[zlib.crc32(self.room_id.encode()) % len(url)]]
+                home = bench.ws_urls.index(url[0].split("/ws/rooms/")[0])
+            else:
+                url = url[home:] + url[:home]
             arbiter = Client(self, "arbiter", bench.counters)
             await arbiter.open(url[0], None, bench.arbiters[home].cookie_header(), bench.compression)
             answer, _, _ = await arbiter.command("start", {}, SETUP_TIMEOUT_S)
@@ -586,7 +595,11 @@ class Bench:
         control: str = "rapid",
         compression: bool = True,
         setup_concurrency: int = 16,
+        routing: str = "split",
     ) -> None:
+        self.routing = routing
+        """``split``: a game's white player and first spectator on the instance that created it, black and the
+        second spectator on the next one; ``room``: every socket of a game on the instance its room id hashes to."""
         self.servers = list(servers)
         self.ws_urls = [server.ws_url for server in servers]
         self.arbiters = [ArbiterHttp(server.base_url) for server in servers]

@@ -12,9 +12,11 @@ broadcast) stayed within the 50 ms goal.
 
 Two instances (``--instances 1,2``): both servers use PostgreSQL (``--db``) and Redis (``--bus``) with a private
 schema and Redis prefix made for the run (``serve --db-schema/--bus-prefix``; where a toreshi lacks them, a private
-database), removed afterwards. Games are created on each instance in turn, and each game's white player and first
-spectator connect to the instance that created it, black and the second spectator to the other one: half of the
-moves are forwarded to the room's owner and half of the deliveries cross the bus. Servers are not pinned (two servers
+database), removed afterwards. Games are created on each instance in turn. With ``--routing room`` (the default, what
+docs/deploy.md's nginx does) every socket of a game connects to the instance its room id hashes to, and the room's
+lease moves there with the first forwarded command; with ``--routing split`` each game's white player and first
+spectator connect to the instance that created it, black and the second spectator to the other one (half of the
+moves forwarded, half of the deliveries across the bus: the worst case). Servers are not pinned (two servers
 and the client on two cores). A one-game probe runs first; if forwarding does not work yet, the two-instance part is
 skipped with the reason. A room count whose setup or run fails is reported as failed and the sweep goes on.
 
@@ -160,7 +162,12 @@ async def redis_reachable(url: str) -> str | None:
 async def measure_step(
     servers: Sequence[ServerProcess], rooms: int, args: argparse.Namespace
 ) -> tuple[Step, list[Window]]:
-    options = {"spectators": args.spectators, "pace": args.pace, "compression": not args.no_compression}
+    options = {
+        "spectators": args.spectators,
+        "pace": args.pace,
+        "compression": not args.no_compression,
+        "routing": args.routing,
+    }
     async with bench_on(servers, **options) as bench:
         await bench.add_games(1, play=False)  # warm-up
         rss_before, started = bench.server_rss(), time.perf_counter()
@@ -350,7 +357,7 @@ async def two_instances(args: argparse.Namespace) -> None:
                 "only the one-instance figures above are measured"
             )
             return
-        await run_sweep("two instances (PostgreSQL + Redis, not pinned)", args, start)
+        await run_sweep(f"two instances (PostgreSQL + Redis, not pinned, routing {args.routing})", args, start)
 
 
 async def run(args: argparse.Namespace) -> int:
@@ -382,6 +389,14 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--bus", default=DEFAULT_BUS, help=f"Redis for two instances (default {DEFAULT_BUS})")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and client to CPUs")
     parser.add_argument("--no-compression", action="store_true", help="do not offer permessage-deflate")
+    parser.add_argument(
+        "--routing",
+        choices=("room", "split"),
+        default="room",
+        help="room: every socket of a game on the instance its room id hashes to, as nginx routes them "
+        "(docs/deploy.md; default); split: white and a spectator on the creating instance, black and the other "
+        "spectator on the next (the worst case: half of the moves forwarded)",
+    )
     parser.add_argument("--server-src", type=Path, help="run the servers from this folder's toreshi package")
     args = parser.parse_args(argv)
     try:

@@ -32,6 +32,11 @@ threads). Printed: each phase of each run, then medians over ``--runs`` and the 
                                    [--runs 3] [--mode arrival|compensated|random_window] [--pack PATH]
 
 By default the server is pinned to CPU 0 and the client to CPU 1 (``--no-pin`` to let the scheduler choose).
+
+``--instances 2`` runs two servers on PostgreSQL (``--db``) and Redis (``--bus``) instead, in a private schema and
+Redis prefix removed afterwards (issue 18 §2), not pinned. The games are created through the first one, and every
+connection of a room goes to the instance its room id hashes to, as docs/deploy.md's nginx routes them (the room's
+lease follows its sockets there). Server CPU is summed over both.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -60,6 +66,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 
 REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
 DEFAULT_PACK = REPO.parent / "shared" / "data" / "quiz" / "siq" / "1.siq"
 ARBITER = ("Bench Host", "svoya-igra-bench-5!")
 TEAM_NAMES = ("Алтын", "Барыс", "Сұңқар", "Тұлпар")
@@ -107,16 +114,23 @@ def free_port() -> int:
 class Server:
     """``toreshi serve`` on 127.0.0.1 with its own data folder; stopped by :meth:`stop` whatever happens."""
 
-    def __init__(self, data_dir: Path, cpu: int | None, profile: Path | None = None) -> None:
+    def __init__(
+        self,
+        data_dir: Path,
+        cpu: int | None,
+        profile: Path | None = None,
+        extra: Sequence[str] = (),
+        name: str = "server",
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        self.log_path = data_dir / "server.log"
+        self.log_path = data_dir / f"{name}.log"
         script = Path(sys.executable).parent / "toreshi"
         command = [str(script)] if script.exists() else [sys.executable, "-m", "toreshi"]
         self.profiling = profile is not None
         if profile is not None:  # cProfile writes its statistics when the server stops on SIGINT
             command = [sys.executable, "-m", "cProfile", "-o", str(profile.resolve()), "-m", "toreshi"]
-        command += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir)]
+        command += ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(data_dir), *extra]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         for name in ("TORESHI_DB", "TORESHI_BUS", "TORESHI_DB_SCHEMA", "TORESHI_BUS_PREFIX"):
             env.pop(name, None)
@@ -366,7 +380,9 @@ class Room:
         self.pressed_in_cell = 0
 
     async def join(self, spectators: int) -> None:
-        url = f"{self.bench.server.url.replace('http', 'ws', 1)}/ws/rooms/{self.room_id}"
+        servers = self.bench.servers
+        home = servers[zlib.crc32(self.room_id.encode()) % len(servers)]  # as nginx's `hash $uri consistent`
+        url = f"{home.url.replace('http', 'ws', 1)}/ws/rooms/{self.room_id}"
         projector = Connection(self, "projector")
         others = [Connection(self, "spectator") for _ in range(spectators)]
         self.connections = [self.host, projector, *self.teams, *others]
@@ -430,10 +446,18 @@ class Room:
 # --- the benchmark -----------------------------------------------------------------------------------------------
 
 
+class Servers(list[Server]):
+    """The instances of a run; their CPU is summed."""
+
+    def cpu_seconds(self) -> float:
+        return sum(server.cpu_seconds() for server in self)
+
+
 class Bench:
-    def __init__(self, args: argparse.Namespace, server: Server) -> None:
+    def __init__(self, args: argparse.Namespace, servers: Sequence[Server]) -> None:
         self.args = args
-        self.server = server
+        self.servers = Servers(servers)
+        self.server = self.servers
         self.rooms: list[Room] = []
         self.baseline: Room | None = None
         self.resyncs = 0
@@ -442,7 +466,7 @@ class Bench:
 
     async def setup(self) -> None:
         args = self.args
-        arbiter = Arbiter(self.server.url)
+        arbiter = Arbiter(self.servers[0].url)
         try:
             await arbiter.sign_in()
             created = [await arbiter.create(args.pack, args.teams, args.mode, n) for n in range(args.rooms + 1)]
@@ -555,17 +579,38 @@ def summary(args: argparse.Namespace, results: list[tuple[Phase, Phase]], resync
 
 
 async def runner(args: argparse.Namespace) -> int:
+    if args.instances == 1:
+        return await run_on(args, [])
+    from benchmarks.load import postgres_reachable, private_namespace, redis_reachable
+
+    for reason in (await redis_reachable(args.bus), await postgres_reachable(args.db)):
+        if reason is not None:
+            print(f"two instances: skipped, {reason}")
+            return 1
+    async with private_namespace(args.db, args.bus, None) as (db, extra, where):
+        print(f"two instances on PostgreSQL + Redis ({where})", flush=True)
+        return await run_on(args, ["--db", db, "--bus", args.bus, *extra])
+
+
+async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="quiz-live-") as folder:
-        server = Server(Path(folder), 0 if args.pin else None, args.profile)
+        servers: list[Server] = []
         bench: Bench | None = None
         try:
-            await server.wait_ready()
-            bench = Bench(args, server)
+            if not cluster:
+                servers.append(Server(Path(folder), 0 if args.pin else None, args.profile))
+            for number in range(args.instances if cluster else 0):  # one at a time: the first migrates
+                servers.append(Server(Path(folder), None, None, cluster, name=f"server{number}"))
+                await servers[-1].wait_ready()
+            for server in servers:
+                await server.wait_ready()
+            bench = Bench(args, servers)
             started = time.perf_counter()
             await bench.setup()
             connections = (args.rooms + 1) * (args.teams + 2 + args.spectators)
             print(
-                f"quiz_live: {args.rooms} rooms (+1 baseline room) x ({args.teams} teams + host + projector + "
+                f"quiz_live: {len(servers)} instance(s), {args.rooms} rooms (+1 baseline room) x "
+                f"({args.teams} teams + host + projector + "
                 f"{args.spectators} spectators) = {connections} connections, mode={args.mode}, "
                 f"pace={args.pace}/s per room, set up in {time.perf_counter() - started:.1f} s",
                 flush=True,
@@ -575,12 +620,14 @@ async def runner(args: argparse.Namespace) -> int:
                 print(line, flush=True)
             return 0
         except BaseException:
-            print(f"server log:\n{server.log_tail()}", file=sys.stderr)
+            for server in servers:
+                print(f"server log:\n{server.log_tail()}", file=sys.stderr)
             raise
         finally:
             if bench is not None:
                 await bench.close()
-            server.stop()
+            for server in servers:
+                server.stop()
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -598,6 +645,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pack", type=Path, default=DEFAULT_PACK)
     parser.add_argument("--profile", type=Path, help="run the server under cProfile and write its statistics here")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server/client to CPUs 0/1")
+    parser.add_argument("--instances", type=int, default=1, choices=(1, 2), help="2: PostgreSQL + Redis (not pinned)")
+    parser.add_argument("--db", default="postgresql+asyncpg://postgres@127.0.0.1:5432/test")
+    parser.add_argument("--bus", default="redis://127.0.0.1:6379/0")
     args = parser.parse_args(argv)
     presses_per_room = args.runs * args.presses
     if args.rooms < 1 or args.runs < 1 or args.presses < 1 or args.pace <= 0:

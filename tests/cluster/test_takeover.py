@@ -91,7 +91,12 @@ async def test_play_goes_on_after_the_owner_is_killed(services: Services, tmp_pa
             room = game["id"]
             assert owned_by(await services.lease_holder(room), a)  # the instance that created it owns it
 
-            # The arbiter starts both games from instance B: forwarded to A, acknowledged back.
+            # A spectator watches each game on A, so A keeps both (a room's lease goes to the instance with its
+            # sockets only when its owner has none: docs/decisions.md), whoever sends the commands.
+            spectator = await RoomClient.open(a.ws_url, room)
+            idle_spectator = await RoomClient.open(a.ws_url, idle["id"])
+            sockets += [spectator, idle_spectator]
+            # The arbiter starts both games from instances B and C: forwarded to A, acknowledged back.
             arbiter = await RoomClient.open(b.ws_url, room, cookie=session_cookie(http))
             idle_arbiter = await RoomClient.open(c.ws_url, idle["id"], cookie=session_cookie(http))
             sockets += [arbiter, idle_arbiter]
@@ -100,8 +105,7 @@ async def test_play_goes_on_after_the_owner_is_killed(services: Services, tmp_pa
 
             white = await RoomClient.open(b.ws_url, room, token=game["tokens"]["white"])
             black = await RoomClient.open(c.ws_url, room, token=game["tokens"]["black"])
-            spectator = await RoomClient.open(a.ws_url, room)
-            sockets += [white, black, spectator]
+            sockets += [white, black]
             players = {"white": white, "black": black}
             await white.wait_for(lambda c: c.state.get("status") == "running")
 
@@ -116,6 +120,8 @@ async def test_play_goes_on_after_the_owner_is_killed(services: Services, tmp_pa
             assert [m["token"] for m in spectator.state["moves"]] == [token for _, token in acked]
             before, seen_at = dict(white.state["clock"]), time.monotonic()  # white's dial, running, at room time "at"
             assert before["running"] == "white"
+            assert owned_by(await services.lease_holder(room), a)  # still: A has a socket of each game
+            assert owned_by(await services.lease_holder(idle["id"]), a)
 
             a.kill()
             killed_at = time.monotonic()
@@ -185,10 +191,11 @@ async def test_a_paused_owner_loses_its_rooms_and_cannot_write(services: Service
             csrf = await sign_in(http)
             game = await create_game(http, csrf, "Абай", "Болат")
             room = game["id"]
+            watcher = await RoomClient.open(a.ws_url, room)  # a socket on A: A keeps the room (no hand-over to B)
             arbiter = await RoomClient.open(b.ws_url, room, cookie=session_cookie(http))
             white = await RoomClient.open(b.ws_url, room, token=game["tokens"]["white"])
             black = await RoomClient.open(b.ws_url, room, token=game["tokens"]["black"])
-            sockets += [arbiter, white, black]
+            sockets += [watcher, arbiter, white, black]
             assert (await arbiter.command("start"))["t"] == "ack"
             players = {"white": white, "black": black}
             acked: list[tuple[int, str]] = []

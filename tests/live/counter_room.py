@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from toreshi.live.room import Actor, Command, CommandRefusedError, Decided, Payload
+from toreshi.kit.refusal import Common, Refused
+from toreshi.live.room import Actor, Command, Decided, Payload
 
 
 class CounterRoom:
@@ -19,16 +20,16 @@ class CounterRoom:
 
     def decide(self, command: Command, now_ms: int) -> Sequence[Decided]:
         if command.actor.role == "spectator":
-            raise CommandRefusedError("forbidden", "spectators cannot act")
+            raise Refused(Common.FORBIDDEN, command=command.type, role="spectator")
         if command.type == "add":
             amount = int(command.data.get("n", 0))
             if amount <= 0:
-                raise CommandRefusedError("bad_amount", "add a positive number")
+                raise Refused(Common.FIELD_TOO_SMALL, field="n", minimum=1)
             return [Decided("added", {"n": amount, "by": command.actor.name})]
         if command.type == "add_ones":  # several events from one command
             count = int(command.data.get("count", 0))
             if count <= 0:
-                raise CommandRefusedError("bad_amount", "add at least one")
+                raise Refused(Common.FIELD_TOO_SMALL, field="count", minimum=1)
             return [Decided("added", {"n": 1, "by": command.actor.name}) for _ in range(count)]
         if command.type == "alarm":
             return [Decided("alarm_set", {"at": now_ms + int(command.data["in_ms"])})]
@@ -36,7 +37,7 @@ class CounterRoom:
             return [Decided("whispered", {"secret": str(command.data["text"])})]
         if command.type == "finish":  # the last event of the room, with one before it
             return [Decided("added", {"n": 1, "by": command.actor.name}), Decided("ended", {})]
-        raise CommandRefusedError("unknown", f"unknown command {command.type!r}")
+        raise Refused(Common.UNKNOWN_COMMAND, command=command.type)
 
     def apply(self, event: Decided, at_ms: int) -> None:
         if event.type == "added":

@@ -8,9 +8,10 @@ from typing import Any
 import pytest
 
 from toreshi.clock.timesource import FakeTime
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner
-from toreshi.live.room import Actor, Command, CommandRefusedError
+from toreshi.live.room import Actor, Command
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus, open_store
@@ -48,11 +49,12 @@ async def test_a_command_is_persisted_then_published_then_acknowledged(store: Ev
 
 async def test_a_refused_command_changes_nothing(store: EventStore) -> None:
     owner = RoomOwner("r1", CounterRoom(), StoreLog(store), InProcessBus())
-    with pytest.raises(CommandRefusedError) as refused:
+    with pytest.raises(Refused) as refused:
         await owner.handle(Command("add", PLAYER, {"n": -1}))
-    assert refused.value.code == "bad_amount"
-    with pytest.raises(CommandRefusedError, match="spectators"):
+    assert refused.value.refusal == Refusal(Common.FIELD_TOO_SMALL, {"field": "n", "minimum": 1})
+    with pytest.raises(Refused) as forbidden:
         await owner.handle(Command("add", Actor("spectator"), {"n": 1}))
+    assert forbidden.value.refusal.code is Common.FORBIDDEN
     assert owner.version == 0
     assert await store.load("r1") == []
 

@@ -31,6 +31,10 @@ class Bus(Protocol):
 
     async def publish(self, channel: str, message: Message) -> None: ...
 
+    async def publish_many(self, channel: str, messages: list[Message]) -> None:
+        """The messages of one command, in order (a bus across instances sends them as one)."""
+        ...
+
     def subscribe(self, channel: str) -> AbstractAsyncContextManager[AsyncIterator[Message]]: ...
 
     async def close(self) -> None: ...
@@ -102,6 +106,10 @@ class InProcessBus:
 
     async def publish(self, channel: str, message: Message) -> None:
         self._local.deliver(channel, message)
+
+    async def publish_many(self, channel: str, messages: list[Message]) -> None:
+        for message in messages:
+            self._local.deliver(channel, message)
 
     def subscribers(self, channel: str) -> int:
         return self._local.count(channel)

@@ -267,8 +267,7 @@ class RoomOwner:
         finished = finishes or (isinstance(self.logic, Finishing) and self.logic.is_finished())
         if finished and not finishes:  # the logic could not tell beforehand: a second write
             await self._log.mark_finished(self.room_id)
-        for message in messages:
-            await self._bus.publish(self.channel, message)
+        await self._bus.publish_many(self.channel, messages)  # the command's events together (one frame, one send)
         self._arm_timer()
         if finished and self._on_finished is not None:
             try:
@@ -337,6 +336,14 @@ class RoomOwner:
                     log.error("room %s: deadline %d passed with nothing to do", self.room_id, deadline)
                     return
                 self._arm_timer()
+
+    async def retire(self) -> None:
+        """Stop acting for the room once the command being handled is done (its lease goes to another instance):
+        every later command is answered :class:`OwnershipLostError`, so its sender asks the new owner."""
+        async with self._lock:
+            self.lost = True
+            self._cancel_timer()
+        await self.close()
 
     async def close(self) -> None:
         """Stop the timers; the room can be loaded again from its log."""

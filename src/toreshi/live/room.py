@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from toreshi.kit.core import Actor as Actor
-from toreshi.kit.refusal import Common, Refused
 
 Payload = dict[str, Any]
 
@@ -39,27 +38,6 @@ class Decided:
 
     type: str
     payload: Payload
-
-
-class CommandRefusedError(Refused):
-    """Transitional: a refusal given as a code string and an English sentence, from before the room kit.
-
-    The socket shows its sentence untranslated. Every room kind is moving to :class:`~toreshi.kit.refusal.Refused`
-    (a :class:`~toreshi.kit.refusal.RefusalCode` and parameters); this class goes when the last one has.
-    """
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(Common.NOT_NOW)
-        self.legacy_code = code
-        self.message = message
-        self.args = (message,)
-
-    @property
-    def code(self) -> str:
-        return self.legacy_code
-
-    def __str__(self) -> str:
-        return self.message
 
 
 class RoomLogic(Protocol):

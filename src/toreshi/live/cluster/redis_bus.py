@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
+import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
@@ -36,7 +36,12 @@ class RedisBus:
         self._lock = asyncio.Lock()
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self.redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+        await self.redis.publish(self.prefix + channel, orjson.dumps(message))
+
+    async def publish_many(self, channel: str, messages: list[Message]) -> None:
+        """One ``PUBLISH`` of the list (one encoding, one round trip); every subscriber gets the messages in order."""
+        if messages:
+            await self.redis.publish(self.prefix + channel, orjson.dumps(messages))
 
     async def _ensure_reader(self) -> PubSub:
         if self._pubsub is None:
@@ -64,11 +69,13 @@ class RedisBus:
             if not isinstance(channel, str) or not isinstance(data, bytes | str):
                 continue
             try:
-                decoded = json.loads(data)
+                decoded = orjson.loads(data)
             except ValueError:
                 continue
-            if isinstance(decoded, dict):
-                self._local.deliver(channel.removeprefix(self.prefix), decoded)
+            name = channel.removeprefix(self.prefix)
+            for message in decoded if isinstance(decoded, list) else [decoded]:
+                if isinstance(message, dict):
+                    self._local.deliver(name, message)
 
     @asynccontextmanager
     async def subscribe(self, channel: str) -> AsyncIterator[AsyncIterator[Message]]:

@@ -7,8 +7,11 @@ folds a bus message: a message is a *notification* that version ``v`` exists, an
 lacks from the event log — the record — and folds those. A lost or reordered message therefore costs nothing but a
 little delay: the next message (or :meth:`Replica.sync`, called by the cluster's scan every second) repairs the gap.
 
-The replica re-publishes the messages it built, in order and without gaps, on its own in-process bus; the sockets
-of this instance subscribe there. Its room time continues from the newest event by wall time, as a takeover would.
+The replica re-publishes the messages it built, in order and without gaps, on the instance's in-process bus, where
+the sockets of this instance subscribe. Its room time continues from the newest event by wall time, as a takeover
+would. While the room is owned on this instance the replica is *dormant* (``dormant()`` says so): the owner
+publishes on that same in-process bus itself, so the replica reads nothing and only relays notices; when the room
+moves away it catches up from the log (:meth:`sync`).
 """
 
 from __future__ import annotations
@@ -42,12 +45,18 @@ class Replica:
         *,
         clocks: Clocks | None = None,
         history_size: int = 50,
+        local: InProcessBus | None = None,
+        dormant: Callable[[], bool] = lambda: False,
     ) -> None:
         self.room_id = room_id
         self.logic = make_logic()
         self.version = 0
-        self.local = InProcessBus()
-        """Where this instance's sockets subscribe: the room's messages in order, each after it was folded here."""
+        self.local = local if local is not None else InProcessBus()
+        """Where this instance's sockets subscribe: the room's messages in order, each after it was folded here
+        (shared by every room of the instance, and by the owners here)."""
+        self._dormant = dormant
+        self.stale = False
+        """Versions were announced that this replica has not read (nobody watched it): :meth:`sync` before use."""
         self._log = event_log
         self._bus = bus
         self._clocks = clocks or Clocks()
@@ -78,6 +87,9 @@ class Replica:
                     async for message in messages:
                         version = message.get("v")
                         if isinstance(version, int) and version > self.version:
+                            if self.watchers() == 0:
+                                self.stale = True  # nobody reads it here now: the log is read when someone does
+                                continue
                             await self.sync()
                         elif message.get("t") == ACCESS_NOTICE:
                             # A revoked link (not an event): this instance's sockets of the room check theirs.
@@ -93,7 +105,10 @@ class Replica:
 
     async def sync(self) -> None:
         """Fold (and announce on :attr:`local`) the events the log holds beyond this replica's version."""
+        if self._dormant():
+            return  # owned here: the owner publishes, and the log is read once the room moves away
         async with self._lock:
+            self.stale = False
             events = await self._log.load(self.room_id, self.version)
             fresh = [event for event in events if event.version > self.version]
             quiet = len(fresh) - self._history_size  # older ones are folded only: nobody can ask for them any more
@@ -146,4 +161,3 @@ class Replica:
             self._follower.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._follower
-        await self.local.close()

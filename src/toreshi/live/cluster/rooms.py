@@ -13,7 +13,9 @@ A command arriving here for a room:
    close at once) → this instance takes the room over from the persisted events and handles it (takeover on the
    first command);
 3. held by a live instance → forwarded to it (:mod:`toreshi.live.cluster.forward`); its answer (ack or refusal)
-   comes back.
+   comes back. If the owner has no socket of the room and the sender has some, the owner hands the lease over with
+   its answer (:meth:`ClusterRooms._serve`): a room goes to where its sockets are, so with every socket of a room on
+   one instance (nginx hashing on the room id, docs/deploy.md) forwarding is the exception, not the rule.
 
 A command that was certainly not applied (not delivered, or the owner lost the room before appending) is retried
 until ``command_timeout_s``; one that was delivered but never answered is reported as ``moved`` so that the client
@@ -23,9 +25,11 @@ Every second a background scan lists the live rooms and takes over those whose l
 dead, so a room whose owner died moves within about a second even if nobody sends a command (its flag can fall on
 time); the same scan repairs replicas that missed a bus message and closes replicas nobody watches.
 
-Reads never cross instances: sockets subscribe to a :class:`~toreshi.live.cluster.replica.Replica` of the room,
-which follows the bus and the log, and snapshots, catch-up and per-role views come from the local owner if there
-is one, else from the replica.
+Reads never cross instances: sockets subscribe to this instance's in-process bus. An owner here publishes there
+directly (and announces each command once on Redis, for the other instances); for a room owned elsewhere a
+:class:`~toreshi.live.cluster.replica.Replica` follows the Redis announcements, reads the events from the log and
+publishes them there. Snapshots, catch-up and per-role views come from the local owner if there is one, else from
+the replica.
 """
 
 from __future__ import annotations
@@ -43,17 +47,17 @@ from typing import Any
 from redis.exceptions import RedisError
 
 from toreshi.kit.refusal import Refusal, Refused
-from toreshi.live.bus import Bus, Message
+from toreshi.live.bus import Bus, InProcessBus, Message
 from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeliveredError
 from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
 from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
 from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
 from toreshi.live.registry import LogicFactory, UnknownRoomKindError
-from toreshi.live.room import Actor, Command, CommandRefusedError, Finishing, RoomLogic
+from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
-from toreshi.store import EventStore, RoomStatus
+from toreshi.store import EventStore, Room, RoomStatus
 
 log = logging.getLogger(__name__)
 
@@ -62,6 +66,14 @@ _CLAIM = """
 local current = redis.call('get', KEYS[1])
 if current == false or current == ARGV[1] or (ARGV[2] ~= '' and current == ARGV[2]) then
   redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return 1
+end
+return 0
+"""
+# Hand our lease to another instance (ARGV[2]) in one step, only if it is still ours.
+_HAND_OVER = """
+if redis.call('get', KEYS[1]) == ARGV[1] then
+  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
   return 1
 end
 return 0
@@ -88,6 +100,38 @@ class ClusterConfig:
 
 def instance_name() -> str:
     return f"{socket.gethostname()}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+SCAN_TAKEOVERS = 8
+"""How many orphaned rooms the scan loads at the same time (each is a read of its log)."""
+
+ANNOUNCE = "announce"
+"""What an owner sends other instances per command: ``{"t": "announce", "v": newest version}`` (no events: a replica
+reads them from the log, which holds what the bus may not carry, a sealed move or a host's answer key)."""
+
+
+class _Announcing:
+    """The bus of the rooms owned here: this instance's sockets get the messages directly (no trip through Redis and
+    back), the other instances one small announcement per command."""
+
+    def __init__(self, local: InProcessBus, remote: RedisBus) -> None:
+        self.local = local
+        self.remote = remote
+
+    async def publish(self, channel: str, message: Message) -> None:
+        await self.local.publish(channel, message)
+        await self.remote.publish(channel, message)
+
+    async def publish_many(self, channel: str, messages: list[Message]) -> None:
+        await self.local.publish_many(channel, messages)
+        if messages:
+            await self.remote.publish(channel, {"t": ANNOUNCE, "v": messages[-1]["v"]})
+
+    def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Any]:
+        return self.local.subscribe(channel)
+
+    async def close(self) -> None:
+        return None
 
 
 class RoomUnavailableError(OwnershipLostError):
@@ -124,8 +168,15 @@ class ClusterRooms:
         self._renewed_at: dict[str, int] = {}
         """Monotonic ms at which each lease held here was last claimed or renewed (sent, not answered: conservative)."""
         self._replicas: dict[str, Replica] = {}
+        self.local_bus = InProcessBus()
+        """Where this instance's sockets subscribe (every room's channel): owners here and replicas publish there."""
+        self._announcing = _Announcing(self.local_bus, bus)
+        self.handovers: list[tuple[str, str]] = []
+        """(room, instance) of every lease this instance handed over, in order (for logs and tests)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[None]] = set()
+        self._closing = False
         self.takeovers: list[tuple[str, int]] = []
         """(room, version) of every room this instance took over, in order (for logs and tests)."""
 
@@ -154,7 +205,21 @@ class ClusterRooms:
         """A handle on the room: commands go to its owner wherever it is; reads come from this instance."""
         if kind not in self._kinds:
             raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        if self.local_owner(room_id) is None:
+            await self._adopt(room_id, kind)
         return ClusterRoom(self, room_id, kind, await self._replica(room_id, kind))
+
+    async def _adopt(self, room_id: str, kind: str) -> None:
+        """A room whose lease names an instance that is gone (it was killed) is taken over here at once, where a socket
+        of it just arrived, instead of reading it into a replica and waiting for a command or the scan. A room
+        nobody holds (finished, or being created) is left alone: asking for a room does not claim it."""
+        try:
+            holder = await self.leases.holder_of(room_id)
+            if holder is None or holder == self.instance or await self.forwarder.alive(holder):
+                return
+            await self._take(room_id, kind, suspect=holder)
+        except (RedisError, OSError) as error:
+            log.warning("room %s: cannot look at its lease: %s", room_id, error)
 
     async def drop(self, room_id: str) -> None:
         owner = self._owners.get(room_id)
@@ -166,9 +231,10 @@ class ClusterRooms:
 
     async def close(self) -> None:
         """Leave the cluster: stop the loops, close the rooms and release their leases (others take them at once)."""
-        for task in self._tasks:
+        self._closing = True
+        for task in [*self._tasks, *self._background]:
             task.cancel()
-        for task in self._tasks:
+        for task in [*self._tasks, *self._background]:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         for room_id, owner in list(self._owners.items()):
@@ -194,10 +260,20 @@ class ClusterRooms:
             async with self._lock(f"replica:{room_id}"):
                 replica = self._replicas.get(room_id)
                 if replica is None:
-                    replica = Replica(room_id, self._kinds[kind], self._log, self._bus, clocks=self._clocks)
+                    replica = Replica(
+                        room_id,
+                        self._kinds[kind],
+                        self._log,
+                        self._bus,
+                        clocks=self._clocks,
+                        local=self.local_bus,
+                        dormant=lambda: self.local_owner(room_id) is not None,
+                    )
                     await replica.start()
                     self._replicas[room_id] = replica
         replica.last_used = self._clocks.monotonic()
+        if replica.stale:
+            await replica.sync()
         return replica
 
     def _lock(self, name: str) -> asyncio.Lock:
@@ -234,13 +310,30 @@ class ClusterRooms:
         if holder is None or holder == self.instance or not await self.forwarder.alive(holder):
             await self._take(room_id, kind, suspect=holder)
             return None  # the next round handles it here if the room is ours now
+        body = {**_command_body(room_id, kind, command), "from": self.instance, "watchers": self.watchers(room_id)}
         try:
-            answer = await self.forwarder.request(holder, _command_body(room_id, kind, command))
+            answer = await self.forwarder.request(holder, body)
         except NotDeliveredError:
             return None  # the holder died just now: take the room over on the next round
         except NoAnswerError as error:
             raise RoomUnavailableError(f"room {room_id}: {error}") from None
+        if answer.get("handover") is True:
+            # The owner had no socket of the room and gave us its lease with this answer: load the room now, so
+            # that its timers run here and the next command is handled here.
+            task = asyncio.get_running_loop().create_task(self._take_quietly(room_id, kind))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
         return _answer(room_id, answer)
+
+    async def _take_quietly(self, room_id: str, kind: str) -> None:
+        try:
+            await self._take(room_id, kind)
+        except Exception:
+            log.exception("instance %s could not load room %s handed over to it", self.instance, room_id)
+
+    def watchers(self, room_id: str) -> int:
+        """This instance's sockets of the room."""
+        return self.local_bus.subscribers(channel_of(room_id))
 
     async def _serve(self, body: Body) -> Body:
         """Answer a command forwarded by another instance (only if this instance owns the room)."""
@@ -258,14 +351,59 @@ class ClusterRooms:
             return {"error": f"bad forwarded command: {error}"}
         try:
             ack = await owner.handle(command)
-        except CommandRefusedError as refused:  # transitional: an English refusal travels as its sentence
-            return {"refused": {"code": refused.code, "message": str(refused)}}
         except Refused as refused:
             return {"refused": refused.refusal.to_dict()}
         except OwnershipLostError:
             await self._let_go(owner.room_id, owner)
             return {"moved": "ownership lost"}
-        return {"ack": {"version": ack.version, "events": ack.events}}
+        answer: Body = {"ack": {"version": ack.version, "events": ack.events}}
+        sender, watching = body.get("from"), body.get("watchers")
+        if (
+            isinstance(sender, str)
+            and sender != self.instance
+            and isinstance(watching, int)
+            and watching > 0
+            and self.watchers(room_id) == 0
+            and await self._hand_over(room_id, owner, sender)
+        ):
+            answer["handover"] = True
+        return answer
+
+    async def _hand_over(self, room_id: str, owner: RoomOwner, to: str) -> bool:
+        """Give the room's lease to instance ``to`` (it has the room's sockets, this instance none): the owner here
+        stops once its command in hand is stored, then the lease changes holder in one step. A command that reaches
+        this owner afterwards is answered ``moved`` and its sender asks ``to``."""
+        async with self._lock(f"owner:{room_id}"):
+            if self._owners.get(room_id) is not owner or owner.lost:
+                return False
+            await owner.retire()
+            del self._owners[room_id]
+            self._renewed_at.pop(room_id, None)
+            try:
+                moved = await self._redis.eval(
+                    _HAND_OVER, 1, self.leases.prefix + room_id, self.instance, to, self.config.lease_ms
+                )
+            except RedisError:
+                moved = 0
+            if not moved:  # the lease was not ours any more (or Redis failed): let it lapse or be taken as usual
+                with contextlib.suppress(Exception):
+                    await self.leases.release(room_id)
+                return False
+            self.handovers.append((room_id, to))
+            log.info("instance %s handed room %s over to %s at version %d", self.instance, room_id, to, owner.version)
+        await self._replica_after_owner(room_id)
+        return True
+
+    async def _replica_after_owner(self, room_id: str) -> None:
+        """The room is no longer owned here: a replica of it (sockets here) catches up from the log at once."""
+        replica = self._replicas.get(room_id)
+        if replica is not None and replica.watchers() == 0:
+            replica.stale = True  # read from the log only when someone here reads it
+        elif replica is not None:
+            try:
+                await replica.sync()
+            except Exception:
+                log.warning("replica %s: catching up after the owner left failed", room_id, exc_info=True)
 
     # --- ownership --------------------------------------------------------------------------------------
 
@@ -290,7 +428,7 @@ class ClusterRooms:
             self._renewed_at[room_id] = started
             try:
                 owner = await RoomOwner.load(
-                    room_id, factory, self._log, self._bus, clocks=self._clocks, on_finished=self._on_finished
+                    room_id, factory, self._log, self._announcing, clocks=self._clocks, on_finished=self._on_finished
                 )
             except BaseException:
                 with contextlib.suppress(Exception):
@@ -317,6 +455,8 @@ class ClusterRooms:
         if release:
             with contextlib.suppress(Exception):
                 await self.leases.release(room_id)
+        if not self._closing and self._owners.get(room_id) is None:
+            await self._replica_after_owner(room_id)
 
     async def _renewing(self) -> None:
         while True:
@@ -367,13 +507,16 @@ class ClusterRooms:
             if replica.watchers() == 0 and (room is None or idle_ms > self.config.replica_idle_s * 1000):
                 del self._replicas[room_id]
                 await replica.close()
-            elif room is not None and room.version > replica.version:
+            elif room is not None and room.version > replica.version and replica.watchers() > 0:
                 await replica.sync()
-        candidates = [room for room_id, room in live.items() if self.local_owner(room_id) is None]
+        # A room still at version 0 is being created by the instance that made its row (which claims it next): it has
+        # no clock to run, and taking it here would only race its creator. A command for it takes it on demand.
+        candidates = [room for room_id, room in live.items() if room.version > 0 and self.local_owner(room_id) is None]
         if not candidates:
             return
         holders = await self._redis.mget([self.leases.prefix + room.id for room in candidates])
         alive: dict[str, bool] = {}
+        orphans: list[tuple[Room, str | None]] = []
         for room, raw in zip(candidates, holders, strict=True):
             holder = raw.decode() if isinstance(raw, bytes) else raw
             if holder is not None and holder != self.instance:
@@ -381,10 +524,19 @@ class ClusterRooms:
                     alive[holder] = await self.forwarder.alive(holder)
                 if alive[holder]:
                     continue
-            try:
-                await self._take(room.id, room.kind, suspect=holder)
-            except Exception:
-                log.exception("instance %s could not take room %s over", self.instance, room.id)
+            orphans.append((room, holder))
+        # A dead instance leaves many rooms at once: they are loaded side by side (each is a read of its log), not
+        # one after the other, so the last of 30 does not wait for the other 29.
+        loading = asyncio.Semaphore(SCAN_TAKEOVERS)
+
+        async def take(room: Room, holder: str | None) -> None:
+            async with loading:
+                try:
+                    await self._take(room.id, room.kind, suspect=holder)
+                except Exception:
+                    log.exception("instance %s could not take room %s over", self.instance, room.id)
+
+        await asyncio.gather(*(take(room, holder) for room, holder in orphans))
 
 
 class ClusterRoom:
@@ -409,8 +561,8 @@ class ClusterRoom:
 
     @property
     def bus(self) -> Bus:
-        """The replica's in-process bus: this instance's sockets get the room's messages, folded and in order."""
-        return self.replica.local
+        """This instance's in-process bus: the room's messages from its owner here, or from the replica."""
+        return self.cluster.local_bus
 
     @property
     def channel(self) -> str:
@@ -469,8 +621,6 @@ def _answer(room_id: str, answer: Body) -> Ack | None:
         return Ack(int(ack["version"]), int(ack["events"]))
     refused = answer.get("refused")
     if isinstance(refused, dict):
-        if "message" in refused:
-            raise CommandRefusedError(str(refused.get("code", "refused")), str(refused.get("message", "")))
         raise Refused(Refusal.from_dict(refused))
     if "error" in answer:
         raise RoomUnavailableError(f"room {room_id}: the owner failed: {answer['error']}")

@@ -63,6 +63,8 @@ class TogyzRoom:
         self.match = Match()
         self._previews: tuple[object, dict[str, Payload]] = (None, {})
         """The previews of the last state viewed (every connection's view of one state shares them)."""
+        self._foreseen: list[tuple[Decided, Match]] = []
+        """The matches :meth:`finishes` folded, each with its event: applying those events folds nothing twice."""
 
     @property
     def game(self) -> Game | None:
@@ -95,7 +97,21 @@ class TogyzRoom:
         state = self.match.state
         return state is not None and state.is_over
 
+    def finishes(self, events: Sequence[Decided]) -> bool:
+        """Whether the game is over once ``events`` (decided, not yet applied) are applied: the owner then stores
+        the final event and the room's "finished" in one transaction. The state is not changed."""
+        match, folded = self.match, []
+        for event in events:
+            match = core.evolve(match, event_from_dict(event.payload, name=event.type))
+            folded.append((event, match))
+        self._foreseen = folded
+        return match.state is not None and match.state.is_over
+
     def apply(self, event: Decided, at_ms: int) -> None:
+        if self._foreseen and self._foreseen[0][0] is event:  # folded already by `finishes`
+            self.match = self._foreseen.pop(0)[1]
+            return
+        self._foreseen = []
         typed = event_from_dict(event.payload, name=event.type)
         try:
             self.match = core.evolve(self.match, typed)

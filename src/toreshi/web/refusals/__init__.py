@@ -124,11 +124,7 @@ def as_message(refusal: Refusal, *, clauses: bool = True) -> dict[str, object]:
 
 
 def text_of(refused: Refused, *, clauses: bool = True) -> str:
-    """What a page shows for a raised refusal (a transitional English refusal keeps its own sentence)."""
-    from toreshi.live.room import CommandRefusedError  # the web layer may know the live layer; the kit may not
-
-    if isinstance(refused, CommandRefusedError):
-        return str(refused)
+    """What a page shows for a raised refusal."""
     return render(refused.refusal, clauses=clauses)
 
 

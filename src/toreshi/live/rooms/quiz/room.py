@@ -64,6 +64,8 @@ class QuizRoom:
         self._random = rng if rng is not None else random.Random(secrets.randbits(128))
         """The lot and the buzzer's random picks; what it draws is recorded in the events, so a replay needs none."""
         self._views = Views()
+        self._foreseen: list[tuple[Decided, PlayState]] = []
+        """The states :meth:`finishes` folded, each with its event: applying those events folds nothing twice."""
 
     # --- what the pages ask ----------------------------------------------------------------------------
 
@@ -104,9 +106,27 @@ class QuizRoom:
 
     # --- folding and timers ----------------------------------------------------------------------------
 
+    def finishes(self, events: Sequence[Decided]) -> bool:
+        """Whether the game is over once ``events`` (decided, not yet applied) are applied: the owner then stores
+        the final event and the room's "finished" in one transaction. The state is not changed."""
+        state, folded = self.state, []
+        for event in events:
+            state = evolve(state, self._typed(event))
+            folded.append((event, state))
+        self._foreseen = folded
+        return state.game.finished
+
+    @staticmethod
+    def _typed(event: Decided) -> Event:
+        return event.event if isinstance(event, _Typed) else EVENTS.decode(event.payload, name=event.type)
+
     def apply(self, event: Decided, at_ms: int) -> None:
-        typed = event.event if isinstance(event, _Typed) else EVENTS.decode(event.payload, name=event.type)
-        self.state = evolve(self.state, typed)
+        typed = self._typed(event)
+        if self._foreseen and self._foreseen[0][0] is event:  # folded already by `finishes`
+            self.state = self._foreseen.pop(0)[1]
+        else:
+            self._foreseen = []
+            self.state = evolve(self.state, typed)
         self.log.append((typed, at_ms))
         self._views.clear()
 
