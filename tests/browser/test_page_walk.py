@@ -15,7 +15,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from babel.messages.pofile import read_po
 from playwright.sync_api import Browser, Page
 
 from toreshi.web import i18n
