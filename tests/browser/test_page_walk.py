@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
@@ -37,6 +38,9 @@ ALLOWED = {
     "BPG", "BWG", "TPR", "KUM", "APRO", "APPO", "PTP", "BC", "AOB", "REP", "STD", "BAK", "TOP",
     # CSV column names the import form documents (they are what the file must say).
     "name", "rating", "club", "team", "federation_id", "federation", "title", "sex", "birth_date", "elo",
+    "player", "representative", "players", "contact", "active",
+    # TRF record codes, the team tie-break of C.07 (match points, then game points), the rating system's name.
+    "XXP", "XXA", "MPVGP", "MPTS", "GPTS", "OpenSkill", "Plackett", "Luce",
 }  # fmt: skip
 """Latin words a Kazakh or Russian page may show, reviewed one by one."""
 
@@ -149,6 +153,35 @@ def _create_quiz(page: Page, server: Server) -> tuple[str, dict[str, str], list[
     return room_id, codes, list(links)
 
 
+def _post(page: Page, server: Server, path: str, **fields: Any) -> str:
+    """A form posted with the arbiter page's session (its token from ``/api/session``); the address it led to."""
+    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
+    response = page.request.post(f"{server.url}{path}", multipart={"csrf": csrf, **fields},
+                                 headers={"origin": server.url}, max_redirects=0)  # fmt: skip
+    assert response.status in (200, 303), (path, response.status, response.text()[:300])
+    return str(response.headers.get("location", ""))
+
+
+def _create_team_event(page: Page, server: Server) -> str:
+    location = _post(page, server, "/teams/new", name="Командалар кубогы", system="round_robin", boards="2")
+    return location.rstrip("/").rsplit("/", 1)[-1]
+
+
+def _create_tour(page: Page, server: Server) -> str:
+    _post(page, server, "/quiz/teams", csv_text="name,players\nАлтын,Асан\nБарыс,Бек\n")
+    page.goto(f"{server.url}/quiz/tours/new?lang=en")
+    page.fill("input[name=name]", "Күзгі тур")
+    page.fill("input[name=date]", "2026-12-01")
+    page.set_input_files("input[name=pack]", str(PACK.resolve()))
+    for team in ("Алтын", "Барыс"):
+        page.check(f"input[name=team][value='{team}']")
+    page.fill("input[name=stages]", "0")
+    page.check("input[name=final]")
+    page.locator("#tour-form button[type=submit]").click()
+    page.wait_for_url(re.compile(r"/quiz/tours/[^/?]+$"))
+    return page.url.rstrip("/").rsplit("/", 1)[-1]
+
+
 def _read(page: Page, url: str, language: str) -> list[str]:
     separator = "&" if "?" in url else "?"
     page.goto(f"{url}{separator}lang={language}")
@@ -164,7 +197,9 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
     room = game["id"]
     tid = _create_tournament(arbiter, server)
     quiz, codes, (host, projector, assistant, spectator) = _create_quiz(arbiter, server)
-    secrets = {room, tid, quiz, *codes.values()}
+    teams = _create_team_event(arbiter, server)
+    tour = _create_tour(arbiter, server)
+    secrets = {room, tid, quiz, teams, tour, *codes.values()}
 
     arbiter_pages = [
         "/", "/games/new", f"/games/{room}/links", f"/games/{room}", f"/games/{room}/replay", f"/games/{room}/sheet",
@@ -172,6 +207,9 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
         f"/tournaments/{tid}/rounds/1", f"/tournaments/{tid}/standings", f"/tournaments/{tid}/standings?print=1",
         f"/tournaments/{tid}/protests", f"/tournaments/{tid}/audit", f"/tournaments/{tid}/rounds/1/live",
         "/quiz", "/quiz/new", f"/quiz/{quiz}/links", f"/quiz/{quiz}/report", "/games/g-0000000000/links",
+        f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links",
+        "/teams", f"/teams/{teams}", f"/teams/{teams}/standings", f"/teams/{teams}/audit",
+        "/quiz/teams", "/quiz/tours", "/quiz/tours/new", f"/quiz/tours/{tour}", "/quiz/league", "/practice",
     ]  # fmt: skip
     screens = [host, projector, assistant, spectator]
     found: dict[str, list[str]] = {}
