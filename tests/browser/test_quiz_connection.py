@@ -94,7 +94,7 @@ def test_the_host_sees_each_phones_link_and_a_kazakh_phone_says_when_it_has_none
         phone_shot = screenshot(phone, "quiz-phone-no-connection-kk")
         # The host sees the phone lost, and since when.
         lost_row = row(host, TEAMS[0])
-        lost = re.compile(r"^lost · last seen \d+ s ago$")
+        lost = re.compile(r"^connection lost · last seen \d+ s ago$")
         expect(lost_row.locator(".q-link-status")).to_have_text(lost, timeout=6_000)
         expect(row(host, TEAMS[1]).locator(".q-link-status")).to_have_text("connected")
         expect(row(host, TEAMS[1]).locator(".q-link-suspect")).to_have_text("")

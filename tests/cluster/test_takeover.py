@@ -285,7 +285,8 @@ async def test_a_quiz_goes_on_after_its_owner_is_killed(services: Services, tmp_
             assert (await host.command("draw", {"team": QUIZ_TEAMS[0]}))["t"] == "ack"
             assert (await host.command("choose", {"theme": 0, "value": 1}))["t"] == "ack"
             await team_b.wait_for(lambda c: bool(events_of(c, "question_chosen")))
-            assert (await team_b.command("press", {"tc": 0}))["t"] == "ack"
+            pressed = await team_b.command("press", {"tc": time.time() * 1e3})
+            assert pressed["t"] == "ack", pressed
             await team_b.wait_for(lambda c: bool(events_of(c, "buzzed")))  # A's timer closed the window
             assert (await host.command("right"))["t"] == "ack"
             await host.wait_for(lambda c: bool(events_of(c, "answer_judged")))
@@ -301,7 +302,7 @@ async def test_a_quiz_goes_on_after_its_owner_is_killed(services: Services, tmp_
             takeover_s = time.monotonic() - killed_at
             assert owned_by(await services.lease_holder(room), b)
             await team_a.wait_for(lambda c: len(events_of(c, "question_chosen")) == 2)
-            assert (await team_a.command("press", {"tc": 0}))["t"] == "ack"
+            assert (await team_a.command("press", {"tc": time.time() * 1e3}))["t"] == "ack"
             await team_a.wait_for(lambda c: len(events_of(c, "buzzed")) == 2)  # B's timer closed this window
             assert (await host.command("wrong"))["t"] == "ack"
             await host.wait_for(lambda c: len(events_of(c, "answer_judged")) == 2)

@@ -21,12 +21,20 @@ Hardware buttons wired to the server carry exact server times: a :class:`Press` 
 >>> sync = ClockSync.from_samples([PingSample(sent_ms=0, client_ms=1_000_040, received_ms=80)])
 >>> sync.offset_ms, sync.rtt_max_ms
 (1000000, 80)
->>> arbiter = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()})
+>>> remote = ArbiterSettings(max_compensation_ms=1_000)   # a link over the internet: 80 ms round trips are honest
+>>> arbiter = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()}, remote)
 >>> arbiter = arbiter.press(Press("B", received_ms=1_010))              # a hardware button at 1,010 ms
 >>> arbiter = arbiter.press(Press("A", received_ms=1_045, client_ms=1_001_000))   # pressed at 1,000 ms
 >>> decision = arbiter.decide(arbiter.decision_due_ms or 0)
 >>> decision.winner, [p.time_ms for p in decision.order]
 ('A', [1000, 1010])
+
+On a club network (the default cap, 10 ms) the same claim is not believed beyond the cap, and the button wins:
+
+>>> club = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()})
+>>> club = club.press(Press("B", received_ms=1_010)).press(Press("A", received_ms=1_045, client_ms=1_001_000))
+>>> club.decide(club.decision_due_ms or 0).winner
+'B'
 """
 
 from __future__ import annotations

@@ -64,12 +64,12 @@ _JSON_IN_HTML = str.maketrans(
 
 
 def embed_json(value: Any) -> str:
-    """JSON text safe inside a ``<script type="application/json">`` block (read back with ``JSON.parse``): every
-    ``<``, ``>`` and ``&`` and the line separators U+2028/U+2029 are written as ``\\uXXXX`` escapes, so no value
+    r"""JSON text safe inside a ``<script type="application/json">`` block (read back with ``JSON.parse``): every
+    ``<``, ``>`` and ``&`` and the line separators U+2028/U+2029 are written as ``\uXXXX`` escapes, so no value
     (a team named ``<!--<script>``, say) can end the block or switch the HTML parser into another state.
 
-    >>> embed_json({"name": "<!--<script></script>&"})
-    '{"name": "\\u003c!--\\u003cscript\\u003e\\u003c/script\\u003e\\u0026"}'
+    >>> print(embed_json({"name": "<!--<script></script>&"}))
+    {"name": "\u003c!--\u003cscript\u003e\u003c/script\u003e\u0026"}
     """
     return json.dumps(value, ensure_ascii=False).translate(_JSON_IN_HTML)
 
