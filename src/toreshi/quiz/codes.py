@@ -26,6 +26,8 @@ class QuizCode(RefusalCode):
     FINISHED = "quiz_finished"
     """The game is over: nothing more is played (presses, choices, score requests)."""
     NOT_FINISHED = "quiz_not_finished"
+    NOT_STARTED = "quiz_not_started"
+    """The game cannot be ended before its first question (archive a game that was never played)."""
     WRONG_PHASE = "quiz_wrong_phase"
     """``action_term`` is not possible at the game's stage ``phase_term``."""
     TIME_WENT_BACK = "quiz_time_went_back"
