@@ -298,9 +298,9 @@ def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tou
     assert "Ведущий завершил игру досрочно" in web.get(f"/quiz/{first.room_id}/report").text
     # Over already, or never started: refused with the refusal's sentence, nothing changes.
     again = web.post(f"/quiz/{first.room_id}/finish", data={"csrf": token}, follow_redirects=False)
-    assert again.status_code == 409 and again.json()["code"] == "quiz_finished"
+    assert again.status_code == 400 and again.json()["code"] == "quiz_finished"
     early = web.post(f"/quiz/{second.room_id}/finish", data={"csrf": token}, follow_redirects=False)
-    assert early.status_code == 409 and early.json()["code"] == "quiz_not_started"
+    assert early.status_code == 400 and early.json()["code"] == "quiz_not_started"
     assert early.json()["error"].startswith("Игра не началась")
     assert on_app(web, services.quiz_tours.state, tour).link(second.room_id).scores is None  # type: ignore[union-attr]
     # Without the form's token nothing happens.

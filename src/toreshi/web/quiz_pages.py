@@ -624,7 +624,7 @@ async def finish_quiz(request: Request) -> Response:
             await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
                                 fields.get("reason", "").strip())  # fmt: skip
         except Refused as refused:
-            return _refused(refused.refusal, 409)
+            return _refused(refused.refusal, 400)
     return RedirectResponse("/quiz?filter=finished", status_code=303)
 
 
