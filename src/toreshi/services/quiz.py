@@ -169,9 +169,7 @@ async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
         logic = owner.logic
         if isinstance(logic, QuizRoom) and logic.created:
             game = logic.game
-            summary = GameSummary(
-                room.id, logic.title, game.teams, game.phase.value, room.archived_at is not None, len(game.played),
-                tuple(game.scores.items()),
-            )
+            archived, played, scores = room.archived_at is not None, len(game.played), tuple(game.scores.items())
+            summary = GameSummary(room.id, logic.title, game.teams, game.phase.value, archived, played, scores)
             games.append(summary)
     return games
