@@ -28,6 +28,8 @@ class QuizCode(RefusalCode):
     NOT_FINISHED = "quiz_not_finished"
     NOT_STARTED = "quiz_not_started"
     """The game cannot be ended before its first question (archive a game that was never played)."""
+    SHOOTOUT_TIED = "quiz_shootout_tied"
+    """A shootout cannot be ended while its scores still tie at an advancing place (``clause`` SI-2.2)."""
     WRONG_PHASE = "quiz_wrong_phase"
     """``action_term`` is not possible at the game's stage ``phase_term``."""
     TIME_WENT_BACK = "quiz_time_went_back"

@@ -794,6 +794,10 @@ class GameState:
             raise Refused(QuizCode.FINISHED)
         if not self.played and self.current is None:
             raise Refused(QuizCode.NOT_STARTED)
+        setup = self._setup
+        if setup.kind is GameKind.SHOOTOUT and not is_decided(self.scores, setup.shootout_cuts, ()):
+            # A shootout is played to break a tie: ended with the tie standing, its result would settle nothing.
+            raise Refused(QuizCode.SHOOTOUT_TIED, clause="SI-2.2")
         return replace(self, current=None, phase=Phase.FINISHED, audit=(*self.audit, event))
 
 

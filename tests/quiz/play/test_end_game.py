@@ -8,10 +8,11 @@ import pytest
 from toreshi.kit.codec import CodecError
 from toreshi.kit.core import Actor, Context, allowed
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.quiz.board import Board
 from toreshi.quiz.codes import QuizCode
-from toreshi.quiz.events import GAME_EVENTS, AnswerJudged, Buzzed, GameEnded, ScoreCorrected
+from toreshi.quiz.events import GAME_EVENTS, AnswerJudged, Buzzed, GameEnded, GameKind, GameSetup, ScoreCorrected
 from toreshi.quiz.game import Phase, final_scores
-from toreshi.quiz.play.commands import COMMANDS, AnnounceScore, Choose, Draw, EndGame, FinishReading, Press
+from toreshi.quiz.play.commands import COMMANDS, AnnounceScore, Choose, CreateGame, Draw, EndGame, FinishReading, Press
 from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.probes import probes
 from toreshi.quiz.play.state import PlayState
@@ -140,3 +141,23 @@ def test_the_rules_refuse_an_end_replayed_at_a_wrong_time() -> None:
     with pytest.raises(Refused) as again:
         ended.apply(GameEnded(901, ""))
     assert again.value.refusal == Refusal(QuizCode.FINISHED)
+
+
+def test_a_shootout_ends_early_only_once_its_scores_break_the_tie() -> None:
+    setup = GameSetup((A, B), Board.of("Перестрелка"), kind=GameKind.SHOOTOUT, shootout_cuts=(1,))
+    state = play(PlayState(), CreateGame(setup), context())
+    state = play(state, Draw(A), context(now=100))
+    state = play(state, Choose(0, 1), context(now=200))
+    state = play(state, FinishReading(), context(now=300))
+    state = judged(state, A, False, 400)  # Алтын −1, Барыс 0: not settled yet (4 questions left)
+    assert not state.game.finished and state.game.scores == {A: -1, B: 0}
+    state = judged(state, B, False, 500)  # both wrong: −1 each, tied again
+    assert state.game.scores == {A: -1, B: -1}
+    assert decide(state, EndGame(), context(now=600)) == Refusal(QuizCode.SHOOTOUT_TIED, {"clause": "SI-2.2"})
+    assert "end_game" not in host_can(state, 600)
+    state = play(state, Choose(0, 2), context(now=700))
+    state = play(state, FinishReading(), context(now=800))
+    state = judged(state, A, True, 900)  # Алтын +2: ahead, though the 3, 4 and 5 could still swing it
+    assert not state.game.finished
+    ended = play(state, EndGame("зал закрывается"), context(now=1_000))
+    assert ended.game.finished and final_scores(ended.game) == {A: 1, B: -1}
