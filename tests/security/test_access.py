@@ -99,6 +99,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/quiz/{room_id}/report.csv"): REPORT,
     ("POST", "/quiz/{room_id}/serial"): ARBITER,
     ("POST", "/quiz/{room_id}/archive"): ARBITER,
+    ("POST", "/quiz/{room_id}/finish"): ARBITER,
     ("POST", "/quiz/{room_id}/links/reissue"): ARBITER,
     ("GET", "/api/quiz/{room_id}/report"): REPORT,
     ("GET", "/api/quiz/{room_id}/tour"): PUBLIC,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -245,3 +245,65 @@ def test_a_tour_room_keeps_the_pack_its_themes_come_from_so_its_media_reach_the_
     first_pack = (shared_data / "quiz" / "siq" / "1.siq").read_bytes()
     assert stored[0] == first_pack  # the first game takes the first pack's first themes
     assert all(data is not None for data in stored)
+
+
+async def play_questions(rooms: Any, room_id: str, answers: Sequence[str]) -> dict[str, int]:
+    """The lot, then one question per team in ``answers``, each answered right by it (and the game left live)."""
+    from toreshi.quiz.game import Phase
+
+    from .quiz_driver import HOST, _send, _until
+
+    owner = await rooms.get(room_id, "quiz")
+    teams = owner.logic.game.teams
+    await _send(owner, HOST, "draw", {"team": teams[0]})
+    for team in answers:
+        theme, value = owner.logic.game.open_cells[0]
+        await _send(owner, HOST, "choose", {"theme": theme, "value": value})
+        await _send(owner, HOST, "finish_reading")
+        await _send(owner, Actor(f"team:{teams.index(team) + 1}", team), "press", received_ms=owner.now_ms())
+        await _until(owner, (Phase.ANSWERING,))
+        await _send(owner, HOST, "right")
+    return dict(owner.logic.game.scores)
+
+
+def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tour(
+    web: TestClient, shared_data: Path
+) -> None:
+    sign_in_first_arbiter(web)
+    register(web)
+    tour = create_tour(web, shared_data)
+    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
+    post(web, tour, "rooms")
+    services = web.app.state.services  # type: ignore[attr-defined]
+    first, second = on_app(web, services.quiz_tours.state, tour).links
+    scores = on_app(web, play_questions, services.rooms, first.room_id, ["Алтын", "Барыс", "Алтын"])
+    assert scores == {"Алтын": 1 + 3, "Барыс": 2, "Сұңқар": 0, "Тұлпар": 0}
+    page = web.get("/quiz").text
+    # A live game that has started has its "finish" form, whose confirmation names the scores; one not started has
+    # none (nor is it deleted: the help text says the archive is the delete).
+    assert f'action="/quiz/{first.room_id}/finish"' in page and f'action="/quiz/{second.room_id}/finish"' not in page
+    assert "Завершить эту игру сейчас с текущим счётом: Алтын 4, Барыс 2, Сұңқар 0, Тұлпар 0?" in page
+    assert "Игры не удаляются" in page
+    token = csrf_in(page)
+    done = web.post(f"/quiz/{first.room_id}/finish", data={"csrf": token}, follow_redirects=False)
+    assert done.status_code == 303 and done.headers["location"] == "/quiz?filter=finished"
+    finished = web.get("/quiz?filter=finished").text
+    assert f'href="/quiz/{first.room_id}"' in finished and f'href="/quiz/{second.room_id}"' not in finished
+    assert f'action="/quiz/{first.room_id}/archive"' in finished  # a finished game can be archived now
+    on_app(web, services.quiz_tours.settled)
+    pushed = on_app(web, services.quiz_tours.state, tour).link(first.room_id)
+    assert pushed is not None and dict(pushed.scores or {}) == scores  # the room's end took the result to its tour
+    report = web.get(f"/api/quiz/{first.room_id}/report").json()
+    assert report["status"] == "finished" and report["ended"]["question"] == 3
+    assert "Ведущий завершил игру досрочно" in web.get(f"/quiz/{first.room_id}/report").text
+    # Over already, or never started: refused with the refusal's sentence, nothing changes.
+    again = web.post(f"/quiz/{first.room_id}/finish", data={"csrf": token}, follow_redirects=False)
+    assert again.status_code == 400 and again.json()["code"] == "quiz_finished"
+    early = web.post(f"/quiz/{second.room_id}/finish", data={"csrf": token}, follow_redirects=False)
+    assert early.status_code == 400 and early.json()["code"] == "quiz_not_started"
+    assert early.json()["error"].startswith("Игра не началась")
+    untouched = on_app(web, services.quiz_tours.state, tour).link(second.room_id)
+    assert untouched is not None and untouched.scores is None
+    # Without the form's token nothing happens.
+    web.post(f"/quiz/{second.room_id}/finish", data={"csrf": "x"})
+    assert f'href="/quiz/{second.room_id}"' not in web.get("/quiz?filter=finished").text

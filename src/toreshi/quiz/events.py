@@ -39,6 +39,7 @@ __all__ = [
     "Event",
     "FirstChooserDrawn",
     "GameCreated",
+    "GameEnded",
     "GameKind",
     "GameSetup",
     "PressCancelled",
@@ -310,6 +311,15 @@ class ScoreAnnounced(Event):
     type: ClassVar[str] = "score_announced"
 
 
+@dataclass(frozen=True, slots=True)
+class GameEnded(Event):
+    """The host ends the game before its board is played out: the scores stand as they are, the game is over
+    (its result goes wherever a finished game's goes, a tour's stage included). ``reason`` is for the record."""
+
+    type: ClassVar[str] = "game_ended"
+    reason: str = ""
+
+
 EVENT_TYPES: tuple[type[Event], ...] = (
     GameCreated,
     FirstChooserDrawn,
@@ -333,6 +343,7 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     AudienceSanctioned,
     ScoreRequested,
     ScoreAnnounced,
+    GameEnded,
 )
 GAME_EVENTS: Codec[Event] = Codec(*EVENT_TYPES)
 """The codec of the game's events (the live room's log adds its own events: :mod:`toreshi.quiz.play.events`)."""

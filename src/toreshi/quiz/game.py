@@ -50,6 +50,7 @@ from toreshi.quiz.events import (
     Event,
     FirstChooserDrawn,
     GameCreated,
+    GameEnded,
     GameKind,
     GameSetup,
     PressCancelled,
@@ -786,6 +787,19 @@ class GameState:
             announced_at_cells_left=cells_left,
         )
 
+    def _end(self, event: GameEnded) -> GameState:
+        """The host ends the game early: the scores stand as they are (the answers of a question in play already
+        given count; the question itself is not played)."""
+        if self.phase is Phase.FINISHED:
+            raise Refused(QuizCode.FINISHED)
+        if not self.played and self.current is None:
+            raise Refused(QuizCode.NOT_STARTED)
+        setup = self._setup
+        if setup.kind is GameKind.SHOOTOUT and not is_decided(self.scores, setup.shootout_cuts, ()):
+            # A shootout is played to break a tie: ended with the tie standing, its result would settle nothing.
+            raise Refused(QuizCode.SHOOTOUT_TIED, clause="SI-2.2")
+        return replace(self, current=None, phase=Phase.FINISHED, audit=(*self.audit, event))
+
 
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     FirstChooserDrawn: GameState._draw,
@@ -809,6 +823,7 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     AudienceSanctioned: GameState._sanction,
     ScoreRequested: GameState._request_score,
     ScoreAnnounced: GameState._announce_score,
+    GameEnded: GameState._end,
 }
 
 

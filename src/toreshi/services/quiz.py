@@ -31,6 +31,7 @@ __all__ = [
     "GameLinks",
     "GameSummary",
     "create_quiz_room",
+    "end_quiz_game",
     "quiz_games",
     "reissue_quiz_link",
     "room_id_of",
@@ -113,6 +114,15 @@ async def create_quiz_room(
     return GameLinks(room_id, teams, **tokens)
 
 
+async def end_quiz_game(rooms: RoomSource, room_id: str, by: str, reason: str = "") -> None:
+    """The host (a signed-in arbiter ``by``) ends the game ``room_id`` with the scores as they stand: the room's
+    ``end_game`` command, so the room finishes as at a normal end (its status, the rooms' ``on_finished`` hook that
+    takes a tour game's result to its tour). Raises :class:`~toreshi.kit.refusal.Refused` when the game is over
+    already or has not started."""
+    owner = await rooms.get(room_id, KIND)
+    await owner.handle(Command("end_game", Actor("arbiter", by), {"reason": reason[:500]}))
+
+
 REISSUABLE = ("projector", "assistant")
 """The screens whose tokens the host may revoke and reissue, besides each team's join code (``team:N``)."""
 
@@ -144,6 +154,8 @@ class GameSummary:
     archived: bool = False
     played: int = 0
     """Questions played so far."""
+    scores: tuple[tuple[str, int], ...] = ()
+    """Each team's score as it stands."""
 
 
 async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
@@ -157,8 +169,7 @@ async def quiz_games(store: EventStore, rooms: RoomSource) -> list[GameSummary]:
         logic = owner.logic
         if isinstance(logic, QuizRoom) and logic.created:
             game = logic.game
-            summary = GameSummary(
-                room.id, logic.title, game.teams, game.phase.value, room.archived_at is not None, len(game.played)
-            )
+            archived, played, scores = room.archived_at is not None, len(game.played), tuple(game.scores.items())
+            summary = GameSummary(room.id, logic.title, game.teams, game.phase.value, archived, played, scores)
             games.append(summary)
     return games

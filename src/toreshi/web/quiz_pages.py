@@ -47,6 +47,7 @@ from toreshi.services.quiz import (
     GameLinks,
     GameSummary,
     create_quiz_room,
+    end_quiz_game,
     quiz_games,
     reissue_quiz_link,
     split_join_code,
@@ -607,6 +608,25 @@ async def archive_quiz(request: Request) -> Response:
     return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
 
 
+@auth.arbiter_only
+async def finish_quiz(request: Request) -> Response:
+    """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
+    form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
+    refused with the refusal's sentence."""
+    room_id = request.path_params["room_id"]
+    owner = await _quiz_owner(request)
+    if owner is None or not isinstance(owner.logic, QuizRoom):
+        return _not_found(request)
+    form = await request.form(max_files=0, max_fields=5)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    if auth.csrf_ok(request, fields.get("csrf")):
+        try:
+            await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
+                                fields.get("reason", "").strip())  # fmt: skip
+        except Refused as refused:
+            return _refused(refused.refusal, 400)
+    return RedirectResponse("/quiz?filter=finished", status_code=303)
+
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
     state = request.app.state
@@ -810,6 +830,11 @@ def client_strings() -> dict[str, str]:
         "undo_confirm": _("Reverse the ruling on question {question}: {team}, {was} → {will}?"),
         "strike_prompt": _("{team} strikes a theme: click the theme on the board"),
         "strike_undo": _("Restore the last struck theme"),
+        "end_game": _("End the game"),
+        "end_game_confirm": _(
+            "End the game now with the scores as they stand: {scores}? Nothing more is played. A reason for the "
+            "report (may be left empty):"
+        ),
         "your_strike": _("Your team strikes a theme: tell the host which one"),
     }
 
@@ -825,6 +850,7 @@ routes = [
     Route("/quiz/{room_id}/report.csv", report_csv),
     Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
     Route("/quiz/{room_id}/archive", archive_quiz, methods=["POST"]),
+    Route("/quiz/{room_id}/finish", finish_quiz, methods=["POST"]),
     Route("/quiz/{room_id}/links/reissue", reissue, methods=["POST"]),
     Route("/api/quiz/{room_id}/report", report_json),
     Route("/quiz/{room_id}/host", _screen("host")),

@@ -42,6 +42,7 @@ __all__ = [
     "Correct",
     "CreateGame",
     "Draw",
+    "EndGame",
     "Extend",
     "FinishReading",
     "Key",
@@ -343,6 +344,15 @@ class MediaFinished:
 
 
 @dataclass(frozen=True, slots=True)
+class EndGame:
+    """The host ends the game before its board is played out, with the scores as they stand (``reason``: for the
+    record and the report)."""
+
+    type: ClassVar[str] = "end_game"
+    reason: str = field(default="", metadata=spec(max_length=500))
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """The room's timer: whatever time alone decides now («время», a press's arbitration)."""
 
@@ -354,14 +364,14 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | Press | Sync | Media | MediaFinished | RestoreTheme | Tick
+    | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
     CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys, Press,
-    Sync, Media, MediaFinished, RestoreTheme,
+    Sync, Media, MediaFinished, RestoreTheme, EndGame,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 

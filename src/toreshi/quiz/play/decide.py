@@ -30,6 +30,7 @@ from toreshi.quiz.events import (
     Event,
     FirstChooserDrawn,
     GameCreated,
+    GameEnded,
     PressCancelled,
     QuestionChosen,
     QuestionReplaced,
@@ -56,6 +57,7 @@ from toreshi.quiz.play.commands import (
     Correct,
     CreateGame,
     Draw,
+    EndGame,
     Extend,
     FinishReading,
     Key,
@@ -304,6 +306,8 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
             return [AudienceSanctioned(now, command.person, command.scope)]
         case AnnounceScore():
             return [ScoreAnnounced(now)]
+        case EndGame():
+            return [GameEnded(now, command.reason.strip())]
     raise TypeError(f"no host tool for {command!r}")  # every command is matched above
 
 

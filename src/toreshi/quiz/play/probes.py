@@ -19,6 +19,7 @@ from toreshi.quiz.play.commands import (
     Command,
     Correct,
     Draw,
+    EndGame,
     Extend,
     FinishReading,
     Key,
@@ -89,6 +90,7 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         MapKeys(),
         Media(MediaAction.PLAY),
         RestoreTheme(),
+        EndGame(),
     ]
     if state.keys:
         found.append(Key(next(iter(state.keys))))

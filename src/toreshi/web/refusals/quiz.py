@@ -18,6 +18,14 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.ALREADY_CREATED: N_("The game has already been created."),
     QuizCode.FINISHED: N_("The game is over."),
     QuizCode.NOT_FINISHED: N_("The game is not over yet."),
+    QuizCode.NOT_STARTED: N_(
+        "The game has not started: no question has been played, so there are no scores to end it with. Archive it "
+        "instead."
+    ),
+    QuizCode.SHOOTOUT_TIED: N_(
+        "The shootout cannot end while its scores still tie at an advancing place: play on until the first "
+        "difference (%(clause)s)."
+    ),
     QuizCode.WRONG_PHASE: N_("You cannot %(action_term)s now: the game is at the stage «%(phase_term)s»."),
     QuizCode.TIME_WENT_BACK: N_("An event at %(at_ms)s ms is earlier than the one before it (%(last_ms)s ms)."),
     # the setup

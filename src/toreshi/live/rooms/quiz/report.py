@@ -1,5 +1,6 @@
 """The game report (SI-9): per question, the presses in the order they arrived, the arbiter's decisions, the
-presses that came too late, the rulings and the host's interventions; then the scores and the corrections."""
+presses that came too late, the rulings and the host's interventions; then the scores and the corrections, and
+``ended`` when the host ended the game early (when, after which question, why)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from toreshi.quiz.events import (
     ClarificationRequested,
     DecisionReversed,
     Event,
+    GameEnded,
     PressCancelled,
     QuestionChosen,
     QuestionReplaced,
@@ -33,7 +35,7 @@ __all__ = ["Logged", "report"]
 Logged = tuple[Event, int]
 """An applied event with the room time it was stored at."""
 
-_HOST_TOOLS = (PressCancelled, ClarificationRequested, AnswerTimeExtended, TimeCalled)
+_HOST_TOOLS = (PressCancelled, ClarificationRequested, AnswerTimeExtended, TimeCalled, GameEnded)
 
 
 def report(state: PlayState, log: Sequence[Logged]) -> Payload:
@@ -51,7 +53,10 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
     number = 0
     corrections: dict[int, dict[str, int]] = {}
     audience: list[Payload] = []
+    ended: Payload | None = None
     for event, at in log:
+        if isinstance(event, GameEnded):
+            ended = {"at_ms": at, "reason": event.reason, "question": number}
         if isinstance(event, QuestionChosen | ReserveQuestionChosen):
             number += 1
             entry(number)["chosen_ms"] = at
@@ -143,7 +148,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         for team, delta in corrections.get(n, {}).items():
             running[team] += delta
         questions[n]["running"] = dict(running)
-    return {
+    shown: Payload = {
         "kind": KIND,
         "title": state.title,
         "game": game._setup.kind.value,
@@ -155,6 +160,9 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         "warnings": list(game.warnings),
         "audience": audience,
     }
+    if ended is not None:
+        shown["ended"] = ended  # only a game the host ended early has it (an old report's shape is unchanged)
+    return shown
 
 
 def _answering_before(log: Sequence[Logged], at: int) -> str | None:

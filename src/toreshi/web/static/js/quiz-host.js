@@ -83,12 +83,14 @@ const ACTIONS = [
   ["undo", "undo", "Z"],
   ["restore_theme", "strike_undo", "U"],
   ["announce_score", "announce_score", "A"],
+  ["end_game", "end_game", ""],
 ];
 
 function act(type) {
   if (!state || !state.can.includes(type)) return;
   if (type === "replace") return replace();
   if (type === "reserve") return reserve();
+  if (type === "end_game") return endGame();
   if (type === "undo") {
     // Name what Z will flip: the team and the question, and the ruling before and after.
     const target = undoTarget();
@@ -98,6 +100,15 @@ function act(type) {
     if (!confirm(t("undo_confirm", { question: target.question, team: target.team, was, will }))) return;
   }
   send(type);
+}
+
+/** End the game before its board is played out: the host confirms the scores it ends with, and may give a reason
+ * (kept in the report). Cancelling the prompt ends nothing. */
+function endGame() {
+  const scores = (state.teams || []).map((team) => `${team.name} ${team.score}`).join(", ");
+  const reason = prompt(t("end_game_confirm", { scores }), "");
+  if (reason === null) return;
+  send("end_game", { reason: reason.trim() });
 }
 
 /** The ruling Z reverses: the latest counted answer of the question played last (as the room decides it). */
@@ -209,9 +220,9 @@ function renderActions() {
   bar.replaceChildren();
   for (const [type, label, hint] of ACTIONS) {
     if (!state.can.includes(type)) continue;
-    const button = element("button", type === "right" ? "primary" : type === "wrong" ? "danger" : "", t(label));
+    const button = element("button", type === "right" ? "primary" : ["wrong", "end_game"].includes(type) ? "danger" : "", t(label));
     button.type = "button";
-    button.append(element("kbd", "", hint.startsWith("key_") ? t(hint) : hint));
+    if (hint) button.append(element("kbd", "", hint.startsWith("key_") ? t(hint) : hint));
     button.addEventListener("click", () => act(type));
     bar.append(button);
   }
