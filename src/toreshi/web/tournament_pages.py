@@ -822,8 +822,12 @@ async def team_protest(request: Request) -> Response:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return _not_found(request)
-    if team is None or state.tournament is None:
+    if state.tournament is None:
         return _not_found(request)
+    if team is None:
+        # A forged link and one replaced by a newer link look alike: neither says whether the token ever worked.
+        return render(request, "tournaments/protest_link_refused.html", status_code=404, arbiter=auth.signed_in(
+            request), csrf=auth.csrf_token(request))  # fmt: skip
     if request.method == "POST":
         if not auth.csrf_ok(request, form.get("csrf")):
             _expired(request)
