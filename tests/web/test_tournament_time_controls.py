@@ -25,7 +25,6 @@ from toreshi.web import i18n, refusals
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
 from .test_tournament_pages import TOURNAMENT, call, post, sign_in, tournaments
 
 CLASSICAL = TimeControl((Period(40, minutes(90)), Period(None, minutes(30))), increment_ms=seconds(30))
