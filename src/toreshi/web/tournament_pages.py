@@ -24,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toreshi.clock.presets import PRESETS
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
@@ -729,9 +728,8 @@ async def create_games(request: Request) -> Response:
         return _not_found(request)
     try:
         # The control chosen on the round's page (the tournament's unless changed), else the tournament's own.
-        control = _control_setting(form).get("control") if "control" in form else state.t.control
-        if "control" in form and control is None:
-            control = PRESETS[_text(form, "control")]
+        typed = {key: _text(form, key) for key in control_form.FIELDS}
+        control = control_form.control_from_form(typed) if "control" in form else state.t.control
     except Refused as refused:
         _flash(request, refused.refusal)
         return _back(tid, f"/rounds/{number}")
