@@ -61,7 +61,7 @@ def create_tournament(page: Page, server: Server) -> str:
     page.fill("input[name=name]", "Кубок клуба 2026")
     page.select_option("select[name=system]", "round_robin")
     page.fill("input[name=rounds]", "")
-    page.select_option("select[name=time_control]", "rapid")
+    page.check("input[name=control][value=rapid]")
     page.fill("input[name=venue]", "Алматы")
     page.click("form button[type=submit].primary")
     page.wait_for_url(re.compile(r"/tournaments/[^/]+$"))

@@ -103,7 +103,7 @@ def test_a_swiss_day_in_kazakh(browser: Browser, server: Server) -> None:
     arbiter.fill("input[name=name]", "Алматы кубогы")
     arbiter.select_option("select[name=system]", "swiss_dutch")
     arbiter.fill("input[name=rounds]", "5")
-    arbiter.select_option("select[name=time_control]", "blitz")
+    arbiter.check("input[name=control][value=blitz]")
     arbiter.fill("input[name=venue]", "Алматы, Оқушылар сарайы")
     arbiter.fill("input[name=start]", "2026-12-05")
     arbiter.fill("input[name=end]", "2026-12-05")

@@ -26,15 +26,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
-
 from toreshi.kit.refusal import Refused
 from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import KIND, TournamentRoom
 from toreshi.store import EventStore, RoomKind, RoomStatus, UnknownRoomError
-from toreshi.store.accounts import Accounts, token_digest
+from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal import TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import ARBITER, SYSTEM, Create, EnterResult, LinkGameRoom, command_data
@@ -145,29 +143,44 @@ class TournamentService:
     # --- team links (TK-P1: representatives and coaches file protests) -----------------------------------
 
     async def issue_team_link(self, tournament_id: str, team: str) -> str:
-        """A new secret token for ``team``'s protest link (kept as a digest; every link issued stays valid).
+        """A new secret token for ``team``'s protest link; the team's previous link stops opening its page at once
+        (issue 13 §4: a link given to the wrong person is replaced, not added to).
 
-        Refuses (``unknown_team``) a team the tournament does not have."""
+        One grant per team (``team<N>``, N its place in the list), at the next generation each time: derived from
+        the app's key where the accounts have it (as the players' links are), else a random token whose digest
+        replaces the old one. Refuses (``unknown_team``) a team the tournament does not have."""
         if self.accounts is None:
             raise RuntimeError("no accounts store: team links cannot be issued")
         state = await self.state(tournament_id)
-        index = [t.name for t in state.t.teams].index(state.t.team(team).name) + 1
-        token = secrets.token_urlsafe(18)
-        for attempt in range(1, 100):
+        name = state.t.team(team).name
+        role = _team_role([t.name for t in state.t.teams].index(name) + 1)
+        if self.accounts.key is not None:
             try:
-                await self.accounts.grant(tournament_id, f"team{index}.{attempt}", team, token_digest(token))
-            except IntegrityError:
-                continue
-            return token
-        raise RuntimeError(f"team {team!r} has too many links")
+                link = await self.accounts.reissue_link(tournament_id, role)
+            except UnknownGrantError:
+                link = await self.accounts.issue_link(tournament_id, role, name)
+            assert link.secret is not None  # derived with the accounts' own key
+            return link.secret
+        token = secrets.token_urlsafe(18)
+        try:
+            await self.accounts.replace_token(tournament_id, role, token_digest(token))
+        except UnknownGrantError:
+            await self.accounts.grant(tournament_id, role, name, token_digest(token))
+        return token
 
     async def team_of(self, tournament_id: str, token: str) -> str | None:
-        """The team whose protest link ``token`` is, or None."""
+        """The team whose current protest link ``token`` is, or None (a forged link, or one replaced since).
+
+        A link issued before links were replaced (``team<N>.<M>``, every one kept) opens the page only until the
+        team is given a link of today's kind."""
         if self.accounts is None or not token:
             return None
         grant = await self.accounts.grant_for(tournament_id, token_digest(token))
         if grant is None or not grant.role.startswith("team"):
             return None
+        current, dot, _attempt = grant.role.partition(".")
+        if dot and await self.accounts.link(tournament_id, current) is not None:
+            return None  # an older kind of link, replaced by the team's one link
         return grant.name
 
     # --- live games -------------------------------------------------------------------------------------
@@ -352,3 +365,8 @@ def _logic(logic: object) -> TournamentRoom:
     if not isinstance(logic, TournamentRoom):
         raise UnknownTournamentError("not a tournament room")
     return logic
+
+
+def _team_role(index: int) -> str:
+    """The grant of the ``index``-th team's protest link (1-based)."""
+    return f"team{index}"

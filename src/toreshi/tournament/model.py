@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
 
+from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.tiebreak_rules import TieBreakRules
@@ -487,6 +488,9 @@ class Tournament:
     end: date | None = None
     venue: str | None = None
     time_control: str | None = None
+    """A time-control preset's key (or, in older logs, a text typed); None for a custom control."""
+    control: TimeControl | None = None
+    """The control the round's game rooms get: the preset's, or a custom one (periods, increment or delay)."""
     officials: Officials = field(default_factory=Officials)
     scoring: Scoring = field(default_factory=Scoring)
     tiebreaks: tuple[str, ...] = ()

@@ -82,3 +82,27 @@ def control_from_form(form: Mapping[str, str]) -> TimeControl:
     increment = seconds * MS_PER_SECOND if bonus == "increment" else 0
     delay = seconds * MS_PER_SECOND if bonus == "delay" else 0
     return TimeControl(tuple(periods), increment, delay)
+
+
+def values_of(key: str | None, control: TimeControl | None) -> dict[str, str]:
+    """The form's fields showing a stored control again: a preset's key, or the rows of a custom control.
+
+    >>> values_of(None, control_from_form({"control": "custom", "period1_moves": "40", "period1_minutes": "90",
+    ...                                    "period2_minutes": "30", "bonus": "delay", "bonus_seconds": "5"}))["bonus"]
+    'delay'
+    """
+    values = dict.fromkeys(FIELDS, "")
+    values["bonus"] = "none"
+    if key in PRESETS or control is None:
+        values["control"] = key if key is not None and key in PRESETS else ""
+        return values
+    values["control"] = CUSTOM
+    for index, period in enumerate(control.periods[:MAX_PERIODS], start=1):
+        moves_field, minutes_field = period_fields(index)
+        values[moves_field] = "" if period.moves is None else str(period.moves)
+        minutes, rest = divmod(period.time_ms, MS_PER_MINUTE)
+        values[minutes_field] = str(minutes if not rest else period.time_ms / MS_PER_MINUTE)
+    if control.increment_ms or control.delay_ms:
+        values["bonus"] = "increment" if control.increment_ms else "delay"
+        values["bonus_seconds"] = str((control.increment_ms or control.delay_ms) // MS_PER_SECOND)
+    return values

@@ -24,7 +24,6 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from toreshi.clock.presets import PRESETS
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
@@ -63,12 +62,12 @@ from toreshi.tournament.journal.commands import (
 )
 from toreshi.tournament.journal.trf_records import with_pairing_records
 from toreshi.tournament.journal.values import FirstColour
-from toreshi.tournament.model import GameResult, TournamentSystem
+from toreshi.tournament.model import GameResult, Tournament, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, ProtestStatus
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, game_links, i18n, refusals, timecontrols
+from toreshi.web import auth, control_form, game_links, i18n, refusals, timecontrols
 from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
 from toreshi.web.i18n import gettext as _
@@ -152,6 +151,8 @@ _SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry
 def _settings(form: Form) -> dict[str, Any]:
     """The settings a form has: an empty number field is "none" (``cleared``) where a setting can be none."""
     values: dict[str, Any] = {key: _text(form, key) for key in _SETTING_TEXTS if key in form}
+    if "control" in form:
+        values.update(_control_setting(form))
     cleared = []
     for key in _SETTING_NUMBERS:
         if key not in form:
@@ -171,6 +172,21 @@ def _settings(form: Form) -> dict[str, Any]:
     cleared += pairing_tools.settings_of(form, values)
     values["cleared"] = tuple(cleared)
     return values
+
+
+def _control_setting(form: Form) -> dict[str, Any]:
+    """The time control the form chose: a preset's key (``time_control``) or a custom ``control``; raises
+    :class:`~toreshi.kit.refusal.Refused` naming the field (the clock's own checks refuse what cannot be played)."""
+    typed = {key: _text(form, key) for key in control_form.FIELDS}
+    control = control_form.control_from_form(typed)
+    if typed["control"] == control_form.CUSTOM:
+        return {"control": control}
+    return {"time_control": typed["control"]}
+
+
+def _control_values(t: Tournament) -> dict[str, str]:
+    """The time-control fields showing the tournament's control (its preset, or its custom periods)."""
+    return control_form.values_of(t.time_control, t.control)
 
 
 def _create(form: Form) -> Create:
@@ -453,6 +469,7 @@ async def overview(request: Request, tid: str, state: TournamentState) -> Respon
         csv_fields=", ".join(CSV_FIELDS),
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
+        time_control=_time_control_text(t),
         entered=dict(t.entered_round),
     )
 
@@ -467,6 +484,8 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
         state=state,
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
+        periods=range(1, control_form.MAX_PERIODS + 1),
+        control_values=_control_values(state.t),
         tiebreak_choices=texts.tiebreak_choices(),
         rules_choices=pairing_tools.rules_choices(),
         acceleration_names=pairing_tools.acceleration_names(),
@@ -503,6 +522,9 @@ async def _round_response(request: Request, number: int | None = None, review: A
         names=_players(state),
         results=RESULTS,
         presets=timecontrols.preset_names(),
+        periods=range(1, control_form.MAX_PERIODS + 1),
+        control_values=_control_values(state.t),
+        time_control=_time_control_text(state.t) or "—",
         review=review,
     )
 
@@ -520,7 +542,7 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
         t = state.t
         leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
         return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
-                     codes=texts.table_codes(table), time_control=_time_control_text(t.time_control),
+                     codes=texts.table_codes(table), time_control=_time_control_text(t),
                      leavings=leavings, rules_note=rules_note)  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend, rules_note=rules_note)  # fmt: skip
@@ -534,8 +556,8 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
     system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
     if kind in ("trf", "trf26"):
         trf = trf_from_standings(standings, one_line(t.name), t.rounds_planned, system)
-        control = PRESETS.get(t.time_control or "")
-        trf = with_header(trf, t, str(control) if control is not None else t.time_control or "")
+        # 122 in English words, as the clock's logs write it: a file for the rating office, not a page.
+        trf = with_header(trf, t, str(t.control) if t.control is not None else t.time_control or "")
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
         trf = with_pairing_records(trf if kind == "trf" else to_trf2026(trf), state, trf2026=kind == "trf26")
@@ -553,12 +575,11 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
     return _not_found(request)
 
 
-def _time_control_text(key: str | None) -> str:
-    """A tournament's time control in the reader's words (a preset's key, or the text typed)."""
-    if not key:
-        return ""
-    control = PRESETS.get(key)
-    return timecontrols.describe(control) if control is not None else key
+def _time_control_text(t: Tournament) -> str:
+    """A tournament's time control in the reader's words (a preset's or a custom control; an older log's text)."""
+    if t.control is not None:
+        return timecontrols.describe(t.control)
+    return t.time_control or ""
 
 
 def _games_with_results(state: TournamentState) -> list[tuple[int, int, str, str]]:
@@ -605,14 +626,18 @@ async def forbidden_page(request: Request, tid: str, state: TournamentState) -> 
 @auth.arbiter_only
 async def new_tournament(request: Request) -> Response:
     values: dict[str, Any] = {
-        "name": "", "system": "swiss_dutch", "rounds": "7", "time_control": "rapid", "fee": "1000",
+        **control_form.values_of("rapid", None),
+        "name": "", "system": "swiss_dutch", "rounds": "7", "fee": "1000",
         "currency": "KZT", "tiebreaks": "", "venue": "", "start": "", "end": "", "chief_arbiter": "",
         "deputies": "", "tiebreak_rules": pairing_tools.AUTO, "acceleration": "none",
     }  # fmt: skip
     error = ""
     if request.method == "POST":
         form = await _form(request)
-        values.update({k: _text(form, k) for k in values})
+        values.update({k: _text(form, k) for k in values if k not in control_form.FIELDS})
+        values.update({k: _text(form, k) for k in control_form.FIELDS if k in form})
+        if "control" not in form and "time_control" in form:
+            values["control"] = _text(form, "time_control")  # a preset's key, as the form before custom controls sent
         if not auth.csrf_ok(request, form.get("csrf")):
             error = _(EXPIRED)
         else:
@@ -629,6 +654,7 @@ async def new_tournament(request: Request) -> Response:
         error=error,
         systems=[s.value for s in TournamentSystem],
         presets=timecontrols.preset_names(),
+        periods=range(1, control_form.MAX_PERIODS + 1),
         system_names=texts.system_names(),
         rules_choices=pairing_tools.rules_choices(),
         acceleration_names=pairing_tools.acceleration_names(),
@@ -700,7 +726,13 @@ async def create_games(request: Request) -> Response:
         state = await service(request).state(tid)
     except UnknownTournamentError:
         return _not_found(request)
-    control = PRESETS.get(_text(form, "control")) or PRESETS.get(state.t.time_control or "")
+    try:
+        # The control chosen on the round's page (the tournament's unless changed), else the tournament's own.
+        typed = {key: _text(form, key) for key in control_form.FIELDS}
+        control = control_form.control_from_form(typed) if "control" in form else state.t.control
+    except Refused as refused:
+        _flash(request, refused.refusal)
+        return _back(tid, f"/rounds/{number}")
     if control is None:
         _flash(request, Refusal(Common.FIELD_REQUIRED, {"field": "time_control"}))
         return _back(tid, f"/rounds/{number}")
@@ -788,8 +820,12 @@ async def team_protest(request: Request) -> Response:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return _not_found(request)
-    if team is None or state.tournament is None:
+    if state.tournament is None:
         return _not_found(request)
+    if team is None:
+        # A forged link and one replaced by a newer link look alike: neither says whether the token ever worked.
+        return render(request, "tournaments/protest_link_refused.html", status_code=404, arbiter=auth.signed_in(
+            request), csrf=auth.csrf_token(request))  # fmt: skip
     if request.method == "POST":
         if not auth.csrf_ok(request, form.get("csrf")):
             _expired(request)

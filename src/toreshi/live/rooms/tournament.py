@@ -116,6 +116,7 @@ def view_of(state: TournamentState) -> Payload:
         "system": t.system.value,
         "rounds_planned": t.rounds_planned,
         "time_control": t.time_control,
+        "control": t.control.to_dict() if t.control is not None else None,
         "tiebreaks": [str(tb) for tb in standings.tiebreaks],
         "participants": [
             {"number": p.number, "name": p.name, "rating": p.rating, "club": p.club, "team": p.team}

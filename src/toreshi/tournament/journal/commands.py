@@ -21,6 +21,7 @@ from datetime import datetime
 from enum import Enum
 from typing import Any, ClassVar
 
+from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.codec import Codec, spec
 from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.journal.values import CONVERTERS, FirstColour
@@ -81,6 +82,8 @@ class _Settings:
     venue: str | None = field(default=None, metadata=spec(max_length=120))
     time_control: str | None = field(default=None, metadata=spec(max_length=40))
     """A time-control preset's key (``rapid``, ``blitz`` …)."""
+    control: TimeControl | None = None
+    """A custom control (periods with an increment or a delay, TK-C4); given, it replaces a preset's key."""
     currency: str | None = field(default=None, metadata=_CURRENCY)
     chief_arbiter: str | None = field(default=None, metadata=spec(max_length=80))
     start: str | None = field(default=None, metadata=spec(max_length=10))

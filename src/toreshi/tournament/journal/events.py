@@ -24,6 +24,7 @@ from datetime import date, datetime
 from fractions import Fraction
 from typing import Any, ClassVar
 
+from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.codec import Codec
 from toreshi.tournament.journal.commands import Setting
 from toreshi.tournament.journal.state import Acceleration, ForbidSource, PairingMethod, ResultSource
@@ -58,6 +59,7 @@ class _SettingsChanged(_Stamped):
     rounds: int | None = None
     venue: str | None = None
     time_control: str | None = None
+    control: TimeControl | None = None
     currency: str | None = None
     chief_arbiter: str | None = None
     start: date | None = None

@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import replace
 from fractions import Fraction
 
+from toreshi.clock.presets import PRESETS
+from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import Configure, Create, Setting
@@ -32,7 +34,8 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
     kind = TournamentCreated if creating else TournamentConfigured
     return [kind(
         at=stamp.at, by=stamp.by, name=command.name, system=system, rounds=rounds, venue=command.venue,
-        time_control=command.time_control, currency=command.currency, chief_arbiter=command.chief_arbiter,
+        time_control=command.time_control if command.control is None else None, control=command.control,
+        currency=command.currency, chief_arbiter=command.chief_arbiter,
         start=date_of(command.start, "start") if command.start and command.start.strip() else None,
         end=date_of(command.end, "end") if command.end and command.end.strip() else None,
         tiebreaks=tiebreak_order(command.tiebreaks) if command.tiebreaks is not None else None,
@@ -104,6 +107,7 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         scoring = Scoring(pairing_bye=Fraction(0))  # sitting out a round-robin round scores nothing by default
     if event.bye_points is not None:
         scoring = replace(scoring, pairing_bye=event.bye_points)
+    time_control, control = _time_control(event, base)
     tournament = replace(
         base,
         name=event.name or base.name,
@@ -112,7 +116,8 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         start=None if Setting.START in event.cleared else event.start or base.start,
         end=None if Setting.END in event.cleared else event.end or base.end,
         venue=(event.venue or None) if event.venue is not None else base.venue,
-        time_control=(event.time_control or None) if event.time_control is not None else base.time_control,
+        time_control=time_control,
+        control=control,
         officials=officials,
         tiebreaks=event.tiebreaks if event.tiebreaks is not None else base.tiebreaks,
         withdrawal_rules=withdrawal,
@@ -135,6 +140,17 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
     return replace(
         state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration
     )
+
+
+def _time_control(event: SettingsEvent, base: Tournament) -> tuple[str | None, TimeControl | None]:
+    """The preset's key (or a text an older log typed) and the control the rooms get: a custom control replaces the
+    key; a preset's key reads as its control, so logs written before custom controls still give their rooms one."""
+    if event.control is not None:
+        return None, event.control
+    if event.time_control is None:
+        return base.time_control, base.control
+    key = event.time_control or None
+    return key, PRESETS.get(key or "")
 
 
 def _acceleration(state: TournamentState, event: SettingsEvent, system: TournamentSystem, paired: bool) -> Acceleration:
