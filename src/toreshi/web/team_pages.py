@@ -45,15 +45,14 @@ from toreshi.tournament.teams.trf import team_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web import auth, refusals
 from toreshi.web import tournament_texts as texts
+from toreshi.web.forms import Form, optional_int, read_form
+from toreshi.web.forms import text as _text
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
-Form = dict[str, Any]
-
-
 def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
     return message
 
@@ -68,25 +67,12 @@ def service(request: Request) -> TeamService:
 
 
 async def _form(request: Request) -> Form:
-    form = await request.form()
-    data: Form = {}
-    for key, value in form.multi_items():
-        if isinstance(value, str):
-            data[key] = value
-        else:
-            raw = await value.read(MAX_CSV_BYTES + 1)
-            data[key] = raw if len(raw) <= MAX_CSV_BYTES else None
-    return data
-
-
-def _text(form: Form, key: str) -> str:
-    value = form.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
+    return await read_form(request, MAX_CSV_BYTES)
 
 
 def _int(form: Form, key: str, default: int = 0) -> int:
-    text = _text(form, key)
-    return payload.int_from_text(text, key) if text else default
+    value = optional_int(form, key)
+    return default if value is None else value
 
 
 def _lines(form: Form, key: str) -> tuple[str, ...]:

@@ -67,16 +67,21 @@ from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, Pr
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, control_form, game_links, i18n, refusals, timecontrols
+from toreshi.web import auth, control_form, forms, game_links, i18n, refusals, timecontrols
 from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
+from toreshi.web.forms import Form
+from toreshi.web.forms import optional_int as _int
+from toreshi.web.forms import read_form as _form
+from toreshi.web.forms import required_int as _number
+from toreshi.web.forms import text as _text
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
-MAX_CSV_BYTES = 512 * 1024
+MAX_CSV_BYTES = forms.MAX_UPLOAD_BYTES
 RESULTS = [r.value for r in GameResult]
 E = TypeVar("E", bound=Enum)
 
@@ -86,40 +91,6 @@ def service(request: Request) -> TournamentService:
 
 
 # --- forms into commands --------------------------------------------------------------------------------------
-
-Form = dict[str, Any]
-"""A posted form: texts, and an uploaded file as bytes (``None`` when it was too large)."""
-
-
-async def _form(request: Request) -> Form:
-    form = await request.form()
-    data: Form = {}
-    for key, value in form.multi_items():
-        if isinstance(value, str):
-            data[key] = value
-        else:  # an uploaded file (the CSV import)
-            raw = await value.read(MAX_CSV_BYTES + 1)
-            data[key] = raw if len(raw) <= MAX_CSV_BYTES else None
-    return data
-
-
-def _text(form: Form, key: str) -> str:
-    value = form.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _int(form: Form, key: str) -> int | None:
-    """A whole number typed into a field, or None when it is empty."""
-    text = _text(form, key)
-    return payload.int_from_text(text, key) if text else None
-
-
-def _number(form: Form, key: str) -> int:
-    value = _int(form, key)
-    if value is None:
-        raise Refused(Common.FIELD_REQUIRED, field=key)
-    return value
-
 
 def _names(form: Form, key: str) -> tuple[str, ...]:
     """Comma-separated names."""

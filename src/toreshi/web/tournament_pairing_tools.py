@@ -30,30 +30,16 @@ from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.model import Tournament
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web import refusals
+from toreshi.web.forms import Form
+from toreshi.web.forms import optional_int as _int
+from toreshi.web.forms import required_int as _number
+from toreshi.web.forms import text as _text
 from toreshi.web.i18n import gettext as _
 
-Form = dict[str, Any]
 AUTO = "auto"
 """The tie-break rules' choice "by the start date"."""
 MAX_TRF_BYTES = 512 * 1024
 """What the pages read of an upload (:data:`toreshi.web.tournament_pages.MAX_CSV_BYTES`)."""
-
-
-def _text(form: Form, key: str) -> str:
-    value = form.get(key, "")
-    return value.strip() if isinstance(value, str) else ""
-
-
-def _int(form: Form, key: str) -> int | None:
-    text = _text(form, key)
-    return payload.int_from_text(text, key) if text else None
-
-
-def _number(form: Form, key: str) -> int:
-    value = _int(form, key)
-    if value is None:
-        raise Refused(Common.FIELD_REQUIRED, field=key)
-    return value
 
 
 # --- settings -------------------------------------------------------------------------------------------------
