@@ -70,9 +70,9 @@ def test_the_host_ends_the_game_from_the_console_and_from_the_games_list(
     expect(end).to_have_count(1)
     table.status(re.compile(r"chooses$"))
     end.click()
-    table.status("Game over")
+    table.status("End of the game")
     expect(end).to_have_count(0)
-    expect(projector.locator(".q-status")).to_have_text("Партия окончена")
+    expect(projector.locator(".q-status")).to_have_text("Игра окончена")
     table.expect_scores(projector, host)
     assert len(asked) == 2 and f"{a} 1, {TEAMS[1]} 0, {TEAMS[2]} 0, {TEAMS[3]} 0" in asked[0]
     screenshot(host, "quiz-host-game-ended")

@@ -321,7 +321,7 @@ def test_a_whole_qualifying_game_of_five_themes(
             screenshot(projector, "quiz-projector-board-1280")
             projector.set_viewport_size({"width": 1920, "height": 1080})
     assert played == 21  # 25 cells: 3 played above, 1 given away as the replacement
-    table.status("Game over")
+    table.status("End of the game")
     table.expect_scores(projector, host)
     for team, phone in phones.items():
         expect(phone.locator(".q-team-score")).to_have_text(str(table.scores[team]))
@@ -366,7 +366,7 @@ def test_a_shootout_to_single_questions(
     expect(projector.locator(".q-theme")).to_have_text("Запасной вопрос")
     table.tap(b)
     table.judge(b, 1, right=True)  # the first difference decides
-    table.status("Game over")
+    table.status("End of the game")
     table.expect_scores(projector, host)
     screenshot(projector, "quiz-projector-shootout-1920")
 

@@ -785,7 +785,7 @@ def client_strings() -> dict[str, str]:
         "announce_score": _("Score announced"),
         "score_due": _("The assistant must announce the score (SI-4.7)"),
         "score": _("Score"),
-        "finished": _("Game over"),
+        "finished": _("End of the game"),
         "final_strike": _("Final: themes are struck until 5 remain"),
         "shootout": _("Shootout"),
         "sudden_death": _("Single questions until the first difference"),
