@@ -5,7 +5,7 @@ stored ``.siq`` by room and content item (nothing is extracted to files). A pack
 is still setting up (picking questions) is a row without a room yet; it gets its room when the game is created.
 
 Revision ID: 0012
-Revises: 0006
+Revises: 0008
 Create Date: 2026-12-01
 """
 
