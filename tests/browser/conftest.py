@@ -9,17 +9,15 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+
+from ..served import Server as Server
+from ..served import free_port as free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "artifacts" / "screenshots"
@@ -34,41 +32,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARBITER = ("Төреші", "kumalak-82!")
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-class Server:
-    def __init__(self, data_dir: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = (data_dir / "server.log").open("w")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "toreshi", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
-            stdout=self.log,
-            stderr=subprocess.STDOUT,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError(f"toreshi serve did not start: see {data_dir / 'server.log'}")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
 
 
 @pytest.fixture(scope="module")

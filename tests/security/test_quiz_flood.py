@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +22,7 @@ import websockets
 
 from toreshi.web.socket import CONNECTIONS_PER_ACTOR
 
+from ..served import Server
 from .helpers import create_quiz, sign_in_first_arbiter
 
 FLOOD_SOCKETS = 20
@@ -33,39 +32,9 @@ the flood goes on for the whole test and only the shared command budget and idem
 SAMPLES = 60
 
 
-class Served:
-    def __init__(self, data_dir: Path) -> None:
-        import socket
-
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = int(probe.getsockname()[1])
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = (data_dir / "server.log").open("w")
-        command = [sys.executable, "-m", "toreshi", "serve", "--port", str(self.port), "--data-dir", str(data_dir)]
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(f"{self.url}/api/health", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise RuntimeError("toreshi serve did not start")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(10)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
-        self.log.close()
-
-
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
-    running = Served(tmp_path_factory.mktemp("flood"))
+def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    running = Server(tmp_path_factory.mktemp("flood"))
     try:
         yield running
     finally:
@@ -139,7 +108,7 @@ async def flood(url: str, token: str, stop: asyncio.Event, active: asyncio.Event
     return counts
 
 
-def test_one_code_floods_without_slowing_another_room(served: Served, shared_data: Path) -> None:
+def test_one_code_floods_without_slowing_another_room(served: Server, shared_data: Path) -> None:
     pack = shared_data / "quiz" / "siq" / "1.siq"
     with httpx.Client(base_url=served.url) as client:
         sign_in_first_arbiter(client)  # type: ignore[arg-type]
