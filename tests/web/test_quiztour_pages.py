@@ -57,6 +57,17 @@ def create_tour(client: TestClient, shared_data: Path) -> str:
     return str(response.headers["location"]).rsplit("/", 1)[-1]
 
 
+def tour_with_rooms(web: TestClient, shared_data: Path) -> tuple[str, Any]:
+    """The arbiter signed in, the 8 teams registered, a tour seeded by hand into two games of 4 and its rooms made;
+    the tour's id and the app's services."""
+    sign_in_first_arbiter(web)
+    register(web)
+    tour = create_tour(web, shared_data)
+    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
+    post(web, tour, "rooms")
+    return tour, web.app.state.services  # type: ignore[attr-defined]
+
+
 def post(client: TestClient, tour: str, action: str, **data: Any) -> str:
     token = csrf_in(client.get(f"/quiz/tours/{tour}").text)
     return client.post(f"/quiz/tours/{tour}/{action}", data={"csrf": token, **data}).text
@@ -174,12 +185,7 @@ async def correct(rooms: Any, room_id: str, team: str) -> None:
 def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience_and_exports_them(
     web: TestClient, shared_data: Path
 ) -> None:
-    sign_in_first_arbiter(web)
-    register(web)
-    tour = create_tour(web, shared_data)
-    services = web.app.state.services  # type: ignore[attr-defined]
-    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
-    post(web, tour, "rooms")
+    tour, services = tour_with_rooms(web, shared_data)
     room = on_app(web, services.quiz_tours.state, tour).links[0].room_id
     on_app(web, audience_and_correction, services.rooms, room)
     on_app(web, play_game, services.rooms, room, ["Алтын", "Барыс", "Сұңқар", "Тұлпар", "Алтын"])
@@ -205,12 +211,7 @@ def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience
 def test_the_games_list_filters_by_live_finished_tour_and_archive_and_archives_a_finished_game(
     web: TestClient, shared_data: Path
 ) -> None:
-    sign_in_first_arbiter(web)
-    register(web)
-    tour = create_tour(web, shared_data)
-    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
-    post(web, tour, "rooms")
-    services = web.app.state.services  # type: ignore[attr-defined]
+    tour, services = tour_with_rooms(web, shared_data)
     first, second = on_app(web, services.quiz_tours.state, tour).links
     alone = create_quiz(web, shared_data / "quiz" / "siq" / "2.1.siq").headers["location"].split("/")[2]
     assert web.get("/quiz?filter=tour").text.count('class="game-item') == 2
@@ -233,12 +234,7 @@ def test_a_tour_room_keeps_the_pack_its_themes_come_from_so_its_media_reach_the_
 ) -> None:
     from toreshi.store.packs import QuizPacks
 
-    sign_in_first_arbiter(web)
-    register(web)
-    tour = create_tour(web, shared_data)
-    services = web.app.state.services  # type: ignore[attr-defined]
-    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
-    post(web, tour, "rooms")
+    tour, services = tour_with_rooms(web, shared_data)
     first, second = on_app(web, services.quiz_tours.state, tour).links[:2]
     packs = QuizPacks(services.store.engine)
     stored = [on_app(web, packs.of_room, link.room_id) for link in (first, second)]
@@ -269,12 +265,7 @@ async def play_questions(rooms: Any, room_id: str, answers: Sequence[str]) -> di
 def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tour(
     web: TestClient, shared_data: Path
 ) -> None:
-    sign_in_first_arbiter(web)
-    register(web)
-    tour = create_tour(web, shared_data)
-    post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
-    post(web, tour, "rooms")
-    services = web.app.state.services  # type: ignore[attr-defined]
+    tour, services = tour_with_rooms(web, shared_data)
     first, second = on_app(web, services.quiz_tours.state, tour).links
     scores = on_app(web, play_questions, services.rooms, first.room_id, ["Алтын", "Барыс", "Алтын"])
     assert scores == {"Алтын": 1 + 3, "Барыс": 2, "Сұңқар": 0, "Тұлпар": 0}
