@@ -12,25 +12,20 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from toreshi.commands.pairing_tools import read_trf
 from toreshi.tournament import crosstable
 from toreshi.tournament.model import RecordError, format_points
 from toreshi.tournament.standings import Standings, standings_from_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.tiebreaks import TieBreakError
-from toreshi.tournament.trf import TrfError, parse_trf
+from toreshi.tournament.trf import TrfError
 
 
 def compute(path: Path, tiebreaks: list[str] | None, rules: TieBreakRules | None = None) -> Standings:
     """The standings of the TRF at ``path`` (the tie-breaks given, else the system's default order), by the C.07
     version given, else the one in force on the file's start date (``042``)."""
+    trf = read_trf(path)
     try:
-        text = path.read_bytes().decode("utf-8")
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {path}: {error.strerror}", param_hint="FILE") from None
-    except UnicodeDecodeError:
-        text = path.read_bytes().decode("latin-1")
-    try:
-        trf = parse_trf(text)
         return standings_from_trf(trf, tiebreaks or None, rules=rules)
     except (TrfError, RecordError, TieBreakError) as error:
         raise typer.BadParameter(str(error), param_hint="FILE" if not isinstance(error, TieBreakError) else

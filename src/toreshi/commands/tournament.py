@@ -12,7 +12,7 @@ from toreshi.commands import pairing_tools
 from toreshi.commands.standings import standings
 from toreshi.tournament.berger import BergerError, berger_table
 from toreshi.tournament.dutch import NoValidPairingError, PairingInputError, pair_trf
-from toreshi.tournament.trf import TrfError, parse_trf
+from toreshi.tournament.trf import TrfError
 
 app = typer.Typer(
     help="Tournaments: Swiss pairings and the pairing checker and generator, round-robin tables, standings.",
@@ -20,17 +20,6 @@ app = typer.Typer(
 )
 app.command("standings")(standings)
 pairing_tools.register(app)
-
-
-def _read_text(path: Path) -> str:
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {path}: {error.strerror}", param_hint="FILE") from None
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
 
 
 @app.command()
@@ -44,8 +33,8 @@ def pair(
     first line is the number of pairs P, then P lines "WHITE BLACK" (pairing numbers); the pairing-allocated bye
     is printed as "NUMBER 0". Exit status 1 when no pairing satisfies the absolute criteria.
     """
+    trf = pairing_tools.read_trf(file)
     try:
-        trf = parse_trf(_read_text(file))
         pairing = pair_trf(trf, round_number)
     except (TrfError, PairingInputError) as error:
         raise typer.BadParameter(str(error), param_hint="FILE") from None

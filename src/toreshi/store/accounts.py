@@ -20,6 +20,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -182,38 +183,32 @@ class Accounts:
     async def reissue_link(self, room_id: str, role: str) -> PlayerLink:
         """Revoke ``role``'s link in the room and give it a new one (the next generation): the old secret stops
         matching at once. Raises :class:`UnknownGrantError` when the room has no such grant."""
-        query = select(room_grants.c.name, room_grants.c.generation).where(
-            room_grants.c.room_id == room_id, room_grants.c.role == role
+        grant = await self._next_generation(
+            room_id, role, lambda generation: token_digest(self._secret(room_id, role, generation)), "link"
         )
-        async with self.engine.begin() as connection:
-            row = (await connection.execute(query.with_for_update())).first()
-            if row is None:
-                raise UnknownGrantError(f"room {room_id!r} has no {role!r} link")
-            generation = int(row[1]) + 1
-            secret = self._secret(room_id, role, generation)
-            await connection.execute(
-                update(room_grants)
-                .where(room_grants.c.room_id == room_id, room_grants.c.role == role)
-                .values(generation=generation, token_digest=token_digest(secret))
-            )
-        return PlayerLink(room_id, role, str(row[0]), generation, secret)
+        return PlayerLink(room_id, role, grant.name, grant.generation, self._secret(room_id, role, grant.generation))
 
     async def replace_token(self, room_id: str, role: str, new_digest: str) -> Grant:
         """Revoke ``role``'s random token in the room (a quiz team's join code, a screen's token) and store the
         digest of its replacement, at the next generation: the old token stops opening the room at once. Raises
         :class:`UnknownGrantError` when the room has no such grant."""
+        return await self._next_generation(room_id, role, lambda _generation: new_digest, "grant")
+
+    async def _next_generation(self, room_id: str, role: str, digest_at: Callable[[int], str], what: str) -> Grant:
+        """Move ``role``'s grant in the room to its next generation, with the digest ``digest_at(generation)``;
+        :class:`UnknownGrantError` (naming the missing ``what``) when the room has no such grant."""
         query = select(room_grants.c.name, room_grants.c.generation).where(
             room_grants.c.room_id == room_id, room_grants.c.role == role
         )
         async with self.engine.begin() as connection:
             row = (await connection.execute(query.with_for_update())).first()
             if row is None:
-                raise UnknownGrantError(f"room {room_id!r} has no {role!r} grant")
+                raise UnknownGrantError(f"room {room_id!r} has no {role!r} {what}")
             generation = int(row[1]) + 1
             await connection.execute(
                 update(room_grants)
                 .where(room_grants.c.room_id == room_id, room_grants.c.role == role)
-                .values(generation=generation, token_digest=new_digest)
+                .values(generation=generation, token_digest=digest_at(generation))
             )
         return Grant(room_id, role, str(row[0]), generation)
 

@@ -1,9 +1,4 @@
-"""Rooms and their append-only event log.
-
-Revision ID: 0001
-Revises:
-Create Date: 2026-11-30
-"""
+"""Rooms and their append-only event log."""
 
 from __future__ import annotations
 
@@ -13,8 +8,6 @@ from sqlalchemy.dialects import postgresql
 
 revision = "0001"
 down_revision = None
-branch_labels = None
-depends_on = None
 
 # Spelled out rather than imported from toreshi.store.schema: a migration must keep meaning what it meant when the
 # schema module has moved on.

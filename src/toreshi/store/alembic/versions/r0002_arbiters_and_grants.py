@@ -1,9 +1,4 @@
-"""Arbiter accounts and per-room grants (the players' secret links).
-
-Revision ID: 0002
-Revises: 0001
-Create Date: 2026-11-30
-"""
+"""Arbiter accounts and per-room grants (the players' secret links)."""
 
 from __future__ import annotations
 
@@ -12,8 +7,6 @@ from alembic import op
 
 revision = "0002"
 down_revision = "0001"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -1,10 +1,6 @@
 """Tournament rooms: the rooms.kind check constraint admits 'tournament'.
 
 How the constraint is changed on PostgreSQL and on SQLite: :mod:`toreshi.store.alembic.room_kinds`.
-
-Revision ID: 0003
-Revises: 0002
-Create Date: 2026-11-30
 """
 
 from __future__ import annotations
@@ -13,8 +9,6 @@ from toreshi.store.alembic.room_kinds import kinds_check, refuse_downgrade_while
 
 revision = "0003"
 down_revision = "0002"
-branch_labels = None
-depends_on = None
 
 _NEW = kinds_check("togyz", "quiz", "tournament")
 _OLD = kinds_check("togyz", "quiz")

@@ -4,10 +4,6 @@ Events decided together (a move and its clock press, a press and its ruling) sha
 from its log knows which events travelled in one frame (protocol 2 marks all but the last ``more``), and a new
 owner knows which commands were already applied: a client that retries a command after ``moved`` gets the original
 answer instead of having it applied twice. Rows written before this revision have no id (each event stands alone).
-
-Revision ID: 0004
-Revises: 0003
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -17,8 +13,6 @@ from alembic import op
 
 revision = "0004"
 down_revision = "0003"
-branch_labels = None
-depends_on = None
 
 COMMAND_ID_LENGTH = 200
 

@@ -7,10 +7,6 @@ worth nothing afterwards), and a copy of the database does not give away live se
 ``room_grants.generation`` counts the reissues of a link: a player's or team's secret is derived from the app's
 secret key, the room, the role and the generation, so the arbiter can show a link again at any time and revoke it
 by moving to the next generation — no link is ever stored, only its digest.
-
-Revision ID: 0005
-Revises: 0004
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -20,8 +16,6 @@ from alembic import op
 
 revision = "0005"
 down_revision = "0004"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

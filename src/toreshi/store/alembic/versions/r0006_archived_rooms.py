@@ -3,10 +3,6 @@
 An arbiter archives a finished (or never started) game to take it off the games list; the room, its log and its
 pages stay as they were and readable by their links. Archiving is a flag on the room's row, not an event in its log:
 it says how the club files the game, not anything that happened in it.
-
-Revision ID: 0006
-Revises: 0005
-Create Date: 2026-12-02
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from alembic import op
 
 revision = "0006"
 down_revision = "0005"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:

@@ -3,10 +3,6 @@
 A team lasts across tours (name, players, contact, active). A tour is an append-only log of typed events
 (:mod:`toreshi.quiz.tour.core`) with the packs it was created with, so that every game of the tour is cut from
 themes no other game of it played.
-
-Revision ID: 0007
-Revises: 0006
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from alembic import op
 
 revision = "0007"
 down_revision = "0006"
-branch_labels = None
-depends_on = None
 
 _JSON = sa.JSON().with_variant(sa.dialects.postgresql.JSONB(), "postgresql")
 

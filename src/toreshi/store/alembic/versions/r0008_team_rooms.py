@@ -1,10 +1,6 @@
 """Team competitions: the rooms.kind check constraint admits 'teams'.
 
 The same procedure as revision 0003 (:mod:`toreshi.store.alembic.room_kinds`), for one more kind.
-
-Revision ID: 0008
-Revises: 0007
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -13,8 +9,6 @@ from toreshi.store.alembic.room_kinds import kinds_check, refuse_downgrade_while
 
 revision = "0008"
 down_revision = "0007"
-branch_labels = None
-depends_on = None
 
 _NEW = kinds_check("togyz", "quiz", "tournament", "teams")
 _OLD = kinds_check("togyz", "quiz", "tournament")

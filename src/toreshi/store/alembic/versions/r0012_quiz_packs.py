@@ -3,10 +3,6 @@
 A «Своя игра» game shows the images, sounds, videos and HTML pages of its SIGame pack; they are served from the
 stored ``.siq`` by room and content item (nothing is extracted to files). A pack uploaded for a game that the host
 is still setting up (picking questions) is a row without a room yet; it gets its room when the game is created.
-
-Revision ID: 0012
-Revises: 0008
-Create Date: 2026-12-01
 """
 
 from __future__ import annotations
@@ -16,8 +12,6 @@ from alembic import op
 
 revision = "0012"
 down_revision = "0008"
-branch_labels = None
-depends_on = None
 
 
 def upgrade() -> None:
