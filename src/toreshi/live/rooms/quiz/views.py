@@ -42,6 +42,7 @@ def audience_of(role: str) -> str:
 def sees_presses(role: str) -> bool:
     return audience_of(role) != BLIND
 
+
 _NO_NOTE = Note()
 DEFAULT_VOLUME = 80
 _CACHED = 8
