@@ -23,7 +23,7 @@ from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
-from toreshi.quiz.play.state import PlayState, opening_ms
+from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
 
@@ -290,10 +290,6 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
     setup = game._setup
     origin, reserve = origin_of(game, current.theme, current.value, current.question)
     theme = None if origin is None else setup.board.themes[origin].name
-    window_closes = current.window_start_ms + setup.press_window_ms if current.window_start_ms is not None else None
-    reading_ends = None
-    if current.reading_total_ms is not None and current.reading_since_ms is not None:
-        reading_ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
     key = cell_key(origin, current.value, reserve)
     shown: Payload = {
         "number": current.number,
@@ -307,12 +303,12 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
             "read_ms": current.read_ms,
             "total_ms": current.reading_total_ms,
             "done": current.reading_done,
-            "ends": reading_ends,
+            "ends": current.reading_ends_ms,
             "chars_per_second": setup.chars_per_second,
         },
-        "window": {"start": current.window_start_ms, "closes": window_closes},
+        "window": {"start": current.window_start_ms, "closes": game.window_closes_ms},
         "open": game.phase in (Phase.READING, Phase.PRESS_WINDOW),
-        "opened": opening_ms(game),
+        "opened": game.opened_ms,
         "answering": current.answering_team,
         "answer_deadline": current.answer_deadline_ms,
         "answered": sorted(current.answered),
