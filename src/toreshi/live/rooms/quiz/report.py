@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND
-from toreshi.live.rooms.quiz.views import theme_name
+from toreshi.live.rooms.quiz.views import origin_of, theme_name
 from toreshi.quiz.events import (
     AnswerJudged,
     AnswerTimeExpired,
@@ -126,7 +126,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
     for question, outcome in asked:
         entry(question.number).update(
             {
-                "theme_name": theme_name(game, question.theme, question.value, question.question),
+                "theme_name": theme_name(game, origin_of(game, question)[0]),
                 "value": question.value,
                 "text": question.question.text,
                 "answers": list(question.question.answers),
