@@ -335,13 +335,9 @@ class GameState:
     def opened_ms(self) -> int | None:
         """When the buttons (last) opened for the question in play, or ``None`` while they are closed."""
         current = self.current
-        if current is None:
+        if current is None or self.phase not in (Phase.READING, Phase.PRESS_WINDOW):
             return None
-        if self.phase is Phase.READING:
-            return current.reading_since_ms
-        if self.phase is Phase.PRESS_WINDOW:
-            return current.window_start_ms
-        return None
+        return current.reading_since_ms if self.phase is Phase.READING else current.window_start_ms
 
     @property
     def window_closes_ms(self) -> int | None:
