@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from toreshi.kit.codec import spec
-from toreshi.quiz.pack import ContentItem, ContentType, Placement, Question, QuestionType, Round, Theme
+from toreshi.quiz.pack import ContentItem, ContentType, Placement, Question, Round, Theme
 
 __all__ = ["QUESTIONS_PER_THEME", "VALUES", "Board", "BoardError", "BoardItem", "BoardQuestion", "BoardTheme"]
 
@@ -129,7 +129,6 @@ class BoardQuestion:
                 for item in question.question_items
                 if item.is_text and item.placement is Placement.SCREEN and (part := item.value.strip())
             )
-        kind = question.type if question.type not in (QuestionType.DEFAULT, QuestionType.SIMPLE) else ""
         return BoardQuestion(
             value=value,
             text=text,
@@ -138,7 +137,7 @@ class BoardQuestion:
             empty=question.is_empty,
             items=items,
             answer_items=tuple(BoardItem.from_item(item) for item in question.answer_items[:MAX_ITEMS]),
-            kind=kind[:MAX_SHORT_TEXT],
+            kind=question.special_type[:MAX_SHORT_TEXT],
         )
 
 

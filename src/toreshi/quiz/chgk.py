@@ -38,6 +38,7 @@ Anything that does not fit — a numbered answer with no question, a question wi
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from toreshi.kit.refusal import ParamValue, Refusal
@@ -178,7 +179,7 @@ def _build(fields: list[_Field], fallback_name: str) -> Package:
             drafts.append(_ThemeDraft(item, max(len(round_names) - 1, 0)))
         elif item.label == "тур":
             round_names.append(" ".join(item.text.split()) or f"Тур {len(round_names) + 1}")
-        elif drafts and item.label in ("ответ", "зачет", "незачет", "комментарий", "источник", "автор"):
+        elif drafts and item.label in (*_PER_QUESTION, "автор"):
             draft = drafts[-1]
             if item.label in draft.extras:
                 raise ChgkFormatError(PackCode.CHGK_SECOND_FIELD, line=item.line, label=_shown_label(item.label))
@@ -201,6 +202,8 @@ def _build(fields: list[_Field], fallback_name: str) -> Package:
     return Package(name=title, rounds=rounds, date=" ".join(meta.get("дата", "").split()), info=info)
 
 
+_PER_QUESTION = ("ответ", "зачет", "незачет", "комментарий", "источник")
+"""The fields a theme numbers like its questions (or, for a price-0 theme, gives whole)."""
 _MAX_INDEX = 30  # SIGame's questions-per-theme limit: a higher index is a misread number, not a question
 _Numbered = list[tuple[int, str]]
 """Numbered lines as written: ``(number, text)``, continuation lines already joined."""
@@ -223,21 +226,13 @@ def _build_theme(draft: _ThemeDraft) -> Theme:
     if not raw_questions:
         # A theme without numbered questions is one price-0 question; its answer is the whole «Ответ».
         text = " ".join(" ".join(comment_lines).split())
-        question = Question(
-            price=0,
-            params=(Parameter.content(ParameterName.QUESTION, (ContentItem.text(text),)),) if text else (),
-            right=(_clean_answer(_whole(extras["ответ"])), *_alternatives(_whole(extras.get("зачет")))),
-            wrong=tuple(_alternatives(_whole(extras.get("незачет")))),
-            info=Info(
-                comments=_whole(extras.get("комментарий")), sources=tuple(_lines(_whole(extras.get("источник"))))
-            ),
-        )
+        question = _question(0, text or None, {label: _whole(extras.get(label)) for label in _PER_QUESTION})
         return Theme(theme_name, (question,), Info(authors=authors))
 
     unit = _unit(raw_questions)
     numbered = _by_index(raw_questions, unit, where)
     by_label: dict[str, dict[int, str]] = {}
-    for label in ("ответ", "зачет", "незачет", "комментарий", "источник"):
+    for label in _PER_QUESTION:
         value = extras.get(label)
         if isinstance(value, list):
             by_label[label] = _index_extra(value, unit, set(numbered), _Where(where.line, theme_name, label))
@@ -252,20 +247,21 @@ def _build_theme(draft: _ThemeDraft) -> Theme:
     for index, text in numbered.items():
         if index not in answers:
             raise ChgkFormatError(where.refusal(PackCode.CHGK_NO_ANSWER, question=index))
-        questions.append(
-            Question(
-                price=PRICE_STEP * index,
-                params=(Parameter.content(ParameterName.QUESTION, (ContentItem.text(text),)),),
-                right=(_clean_answer(answers[index]), *_alternatives(by_label.get("зачет", {}).get(index, ""))),
-                wrong=tuple(_alternatives(by_label.get("незачет", {}).get(index, ""))),
-                info=Info(
-                    comments=by_label.get("комментарий", {}).get(index, ""),
-                    sources=tuple(_lines(by_label.get("источник", {}).get(index, ""))),
-                ),
-            )
-        )
+        fields = {label: by_label.get(label, {}).get(index, "") for label in _PER_QUESTION}
+        questions.append(_question(PRICE_STEP * index, text, fields))
     comments = "\n".join(part for part in theme_comment_parts if part)
     return Theme(theme_name, tuple(questions), Info(authors=authors, sources=theme_sources, comments=comments))
+
+
+def _question(price: int, text: str | None, fields: Mapping[str, str]) -> Question:
+    """A question from its text (``None``: none to show) and the texts of its :data:`_PER_QUESTION` fields."""
+    return Question(
+        price=price,
+        params=() if text is None else (Parameter.content(ParameterName.QUESTION, (ContentItem.text(text),)),),
+        right=(_clean_answer(fields["ответ"]), *_alternatives(fields["зачет"])),
+        wrong=tuple(_alternatives(fields["незачет"])),
+        info=Info(comments=fields["комментарий"], sources=tuple(_lines(fields["источник"]))),
+    )
 
 
 def _split_question_field(item: _Field) -> tuple[list[str], list[str], _Numbered]:
@@ -281,8 +277,7 @@ def _split_question_field(item: _Field) -> tuple[list[str], list[str], _Numbered
         if match is not None and (name_lines or _INDENTED.match(line)):
             raw.append((int(match[1]), match[2].strip()))
         elif raw:
-            number, text = raw[-1]
-            raw[-1] = (number, f"{text} {line.strip()}".strip())
+            _join_continuation(raw, line)
         elif not comment_lines and not _INDENTED.match(line):
             name_lines.append(line.strip())
         else:
@@ -291,6 +286,12 @@ def _split_question_field(item: _Field) -> tuple[list[str], list[str], _Numbered
         # An unindented single-question theme: the first line names it, the rest is the question.
         name_lines, comment_lines = name_lines[:1], name_lines[1:]
     return name_lines, comment_lines, raw
+
+
+def _join_continuation(raw: _Numbered, line: str) -> None:
+    """An unnumbered line after a numbered one goes on with its text."""
+    number, text = raw[-1]
+    raw[-1] = (number, f"{text} {line.strip()}".strip())
 
 
 def _unit(raw: _Numbered) -> int:
@@ -338,8 +339,7 @@ def _numbered_or_whole(item: _Field) -> _Numbered | str:
         if match is not None:
             raw.append((int(match[1]), match[2].strip()))
         elif raw:
-            number, text = raw[-1]
-            raw[-1] = (number, f"{text} {line.strip()}".strip())
+            _join_continuation(raw, line)
         else:
             loose.append(line.strip())
     if not raw:

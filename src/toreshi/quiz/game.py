@@ -196,6 +196,13 @@ class CurrentQuestion:
     answering_team: str | None = None
     answer_deadline_ms: int | None = None
 
+    @property
+    def reading_ends_ms(self) -> int | None:
+        """Simulated reading: when the rest of the text is out, while it runs (``None`` otherwise)."""
+        if self.reading_total_ms is None or self.reading_since_ms is None:
+            return None
+        return self.reading_since_ms + self.reading_total_ms - self.read_ms
+
 
 @dataclass(frozen=True, slots=True)
 class GameState:
@@ -318,15 +325,27 @@ class GameState:
             return None
         if self.phase is Phase.ANSWERING:
             return current.answer_deadline_ms
-        if self.phase is Phase.PRESS_WINDOW and current.window_start_ms is not None:
-            return current.window_start_ms + self._setup.press_window_ms
-        if (
-            self.phase is Phase.READING
-            and current.reading_total_ms is not None
-            and current.reading_since_ms is not None
-        ):
-            return current.reading_since_ms + current.reading_total_ms - current.read_ms
+        if self.phase is Phase.PRESS_WINDOW:
+            return self.window_closes_ms
+        if self.phase is Phase.READING:
+            return current.reading_ends_ms
         return None
+
+    @property
+    def opened_ms(self) -> int | None:
+        """When the buttons (last) opened for the question in play, or ``None`` while they are closed."""
+        current = self.current
+        if current is None or self.phase not in (Phase.READING, Phase.PRESS_WINDOW):
+            return None
+        return current.reading_since_ms if self.phase is Phase.READING else current.window_start_ms
+
+    @property
+    def window_closes_ms(self) -> int | None:
+        """When the press window of the question in play closes, "время" (SI-3.10); ``None`` while none runs."""
+        current = self.current
+        if current is None or current.window_start_ms is None:
+            return None
+        return current.window_start_ms + self._setup.press_window_ms
 
     def revealed_chars(self, now_ms: int) -> int:
         """Simulated reading: how many characters of the question are shown at ``now_ms`` (progressive reveal)."""
@@ -375,23 +394,15 @@ class GameState:
     def _advance(self, now_ms: int) -> GameState:
         """Let simulated reading run to ``now_ms``: once the whole text is out, the press window opens."""
         current = self.current
-        if (
-            self.phase is Phase.READING
-            and current is not None
-            and current.reading_total_ms is not None
-            and current.reading_since_ms is not None
-        ):
-            ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
-            if now_ms >= ends:
-                done = replace(
-                    current,
-                    read_ms=current.reading_total_ms,
-                    reading_since_ms=None,
-                    reading_done=True,
-                    window_start_ms=ends,
-                )
-                return replace(self, phase=Phase.PRESS_WINDOW, current=done)
-        return self
+        if self.phase is not Phase.READING or current is None or current.reading_total_ms is None:
+            return self
+        ends = current.reading_ends_ms
+        if ends is None or now_ms < ends:
+            return self
+        done = replace(
+            current, read_ms=current.reading_total_ms, reading_since_ms=None, reading_done=True, window_start_ms=ends
+        )
+        return replace(self, phase=Phase.PRESS_WINDOW, current=done)
 
     def _create(self, event: GameCreated) -> GameState:
         if self.setup is not None:
@@ -592,13 +603,12 @@ class GameState:
         current = state._current
         if event.team in current.answered:
             raise Refused(QuizCode.ALREADY_ANSWERED, team=event.team, clause="SI-3.5")
-        started = current.reading_since_ms if state.phase is Phase.READING else current.window_start_ms
+        started = state.opened_ms
         if started is not None and event.press_ms < started:
             raise Refused(QuizCode.PRESS_BEFORE_OPENING)
-        if state.phase is Phase.PRESS_WINDOW and current.window_start_ms is not None:
-            closes = current.window_start_ms + self._setup.press_window_ms
-            if event.press_ms > closes:
-                raise Refused(QuizCode.PRESS_AFTER_TIME, clause="SI-3.10")
+        closes = state.window_closes_ms
+        if state.phase is Phase.PRESS_WINDOW and closes is not None and event.press_ms > closes:
+            raise Refused(QuizCode.PRESS_AFTER_TIME, clause="SI-3.10")
         if state.phase is Phase.READING and current.reading_since_ms is not None:
             # An early press stops reading; the rest is read after a wrong answer (SI-3.6, SI-3.9).
             current = replace(current, read_ms=current.read_ms + event.press_ms - current.reading_since_ms)
@@ -673,9 +683,8 @@ class GameState:
 
     def _time(self, event: TimeCalled) -> GameState:
         self._require(Phase.PRESS_WINDOW, doing="call_time")
-        current = self._current
-        assert current.window_start_ms is not None
-        closes = current.window_start_ms + self._setup.press_window_ms
+        closes = self.window_closes_ms
+        assert closes is not None
         if event.at_ms < closes:
             raise Refused(QuizCode.WINDOW_RUNS, clause="SI-3.10")
         return self._close(Outcome.TIME)

@@ -359,6 +359,12 @@ class Question:
         return tuple(text for answer in self.right if (text := answer.strip()))
 
     @property
+    def special_type(self) -> str:
+        """:attr:`type` when it is more than an ordinary buzzer question (``stake``, ``secret``, a custom name…),
+        else ``""`` (the default and ``simple``)."""
+        return self.type if self.type not in (QuestionType.DEFAULT, QuestionType.SIMPLE) else ""
+
+    @property
     def answer_type(self) -> str:
         """``text`` (default), ``number``, ``select``, ``point`` or ``client``."""
         param = self.param(ParameterName.ANSWER_TYPE)

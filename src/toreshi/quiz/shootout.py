@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from toreshi.kit.refusal import Refused
 from toreshi.quiz.codes import StageCode
 
-__all__ = ["Tie", "find_ties", "is_decided", "max_swing", "resolve_order"]
+__all__ = ["Tie", "find_ties", "is_decided", "max_swing", "resolve_order", "score_groups"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,19 +59,27 @@ def find_ties(scores: Mapping[str, int], advancing: int | Iterable[int]) -> tupl
     to a semi-final). Teams keep their seat order (the order of ``scores``) inside a group.
     """
     boundaries = _boundaries(advancing)
-    ranked = sorted(scores.items(), key=lambda item: -item[1])  # stable: seat order within equal scores
     ties: list[Tie] = []
     start = 0
-    while start < len(ranked):
-        end = start
-        while end < len(ranked) and ranked[end][1] == ranked[start][1]:
-            end += 1
+    for teams in score_groups(scores):
+        end = start + len(teams)
         cuts = tuple(sorted(b - start for b in boundaries if start < b < end))
         if cuts:
-            teams = tuple(team for team, _ in ranked[start:end])
-            ties.append(Tie(teams, ranked[start][1], start + 1, cuts))
+            ties.append(Tie(teams, scores[teams[0]], start + 1, cuts))
         start = end
     return tuple(ties)
+
+
+def score_groups(scores: Mapping[str, int]) -> tuple[tuple[str, ...], ...]:
+    """The teams in groups of equal score, best first; seat order (the order of ``scores``) inside a group.
+
+    >>> score_groups({"A": 3, "B": 7, "C": 3})
+    (('B',), ('A', 'C'))
+    """
+    groups: dict[int, list[str]] = {}
+    for team, score in scores.items():
+        groups.setdefault(score, []).append(team)
+    return tuple(tuple(groups[score]) for score in sorted(groups, reverse=True))
 
 
 def max_swing(remaining_values: Iterable[int]) -> int:
@@ -106,20 +114,13 @@ def resolve_order(
     >>> resolve_order({"A": 5, "B": 3, "C": 3}, {("B", "C"): {"B": -1, "C": 2}})
     (('A',), ('C',), ('B',))
     """
-    groups: dict[int, list[str]] = {}
-    for team, score in scores.items():
-        groups.setdefault(score, []).append(team)
     places: list[tuple[str, ...]] = []
-    for score in sorted(groups, reverse=True):
-        group = tuple(groups[score])
+    for group in score_groups(scores):
         played = shootouts.get(group)
         if played is None:
             places.append(group)
             continue
         if set(played) != set(group):
             raise Refused(StageCode.SHOOTOUT_PLAYERS, teams=", ".join(group), played=", ".join(played))
-        by_score: dict[int, list[str]] = {}
-        for team in group:
-            by_score.setdefault(played[team], []).append(team)
-        places.extend(tuple(by_score[s]) for s in sorted(by_score, reverse=True))
+        places.extend(score_groups({team: played[team] for team in group}))
     return tuple(places)

@@ -136,7 +136,7 @@ def parse_content_xml(
         logo=root.get("logo", ""),
         language=root.get("language", ""),
         contact_uri=root.get("contactUri", ""),
-        tags=tuple(_text(tag) for tag in _grandchildren(root, "tags", "tag")),
+        tags=_texts(root, "tags", "tag"),
         info=_read_info(root),
         media=media,
         quality_marked=quality_marked,
@@ -190,8 +190,8 @@ def _read_question(element: Element, legacy: bool, is_final: bool) -> Question:
             kind_term=PACK_TERMS["integer"],
         )
     price = int(raw_price)
-    right = tuple(_text(answer) for answer in _grandchildren(element, "right", "answer"))
-    wrong = tuple(_text(answer) for answer in _grandchildren(element, "wrong", "answer"))
+    right = _texts(element, "right", "answer")
+    wrong = _texts(element, "wrong", "answer")
     info = _read_info(element)
     params_element = _child(element, "params")
     script_element = _child(element, "script")
@@ -273,8 +273,8 @@ def _read_info(element: Element) -> Info:
     if info is None:
         return Info()
     return Info(
-        authors=tuple(_text(author) for author in _grandchildren(info, "authors", "author")),
-        sources=tuple(_text(source) for source in _grandchildren(info, "sources", "source")),
+        authors=_texts(info, "authors", "author"),
+        sources=_texts(info, "sources", "source"),
         comments=_child_text(info, "comments"),
         showman_comments=_child_text(info, "showmanComments"),
         extension=_child_text(info, "extension"),
@@ -413,6 +413,11 @@ def _text(element: Element) -> str:
     return "".join(element.itertext())
 
 
+def _texts(element: Element, container: str, name: str) -> tuple[str, ...]:
+    """The texts of a list: ``<container><name>text</name>…</container>`` (the writer's :func:`_sub_texts`)."""
+    return tuple(_text(child) for child in _grandchildren(element, container, name))
+
+
 def _child_text(element: Element, name: str) -> str:
     child = _child(element, name)
     return "" if child is None else _text(child)
@@ -534,9 +539,7 @@ def content_xml(package: Package) -> bytes:
         if value:
             root.set(attribute, value)
     if package.tags:
-        tags = _sub(root, "tags")
-        for tag in package.tags:
-            _sub(tags, "tag").text = tag
+        _sub_texts(root, "tags", "tag", package.tags)
     _write_info(root, package.info)
     rounds = _sub(root, "rounds")
     for round_ in package.rounds:
@@ -573,13 +576,9 @@ def _write_question(parent: Element, question: Question) -> None:
         for step in question.script:
             step_element = _sub(script, "step", type=step.type)
             _write_params(step_element, step.params)
-    right = _sub(element, "right")
-    for answer in question.right:
-        _sub(right, "answer").text = answer
+    _sub_texts(element, "right", "answer", question.right)
     if question.wrong:
-        wrong = _sub(element, "wrong")
-        for answer in question.wrong:
-            _sub(wrong, "answer").text = answer
+        _sub_texts(element, "wrong", "answer", question.wrong)
 
 
 def _write_params(parent: Element, params: tuple[Parameter, ...]) -> None:
@@ -640,13 +639,9 @@ def _write_info(parent: Element, info: Info) -> None:
         return
     element = _sub(parent, "info")
     if info.authors:
-        authors = _sub(element, "authors")
-        for author in info.authors:
-            _sub(authors, "author").text = author
+        _sub_texts(element, "authors", "author", info.authors)
     if info.sources:
-        sources = _sub(element, "sources")
-        for source in info.sources:
-            _sub(sources, "source").text = source
+        _sub_texts(element, "sources", "source", info.sources)
     for name, text in (
         ("comments", info.comments),
         ("showmanComments", info.showman_comments),
@@ -662,6 +657,13 @@ def _element(tag: str, **attributes: str) -> Element:
 
 def _sub(parent: Element, tag: str, **attributes: str) -> Element:
     return ElementTree.SubElement(parent, tag, attributes)
+
+
+def _sub_texts(parent: Element, tag: str, item_tag: str, texts: tuple[str, ...]) -> None:
+    """A list of texts: ``<tag><item_tag>text</item_tag>…</tag>``."""
+    element = _sub(parent, tag)
+    for text in texts:
+        _sub(element, item_tag).text = text
 
 
 def _check_writable(root: Element) -> None:

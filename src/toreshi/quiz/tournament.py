@@ -29,7 +29,7 @@ from toreshi.kit.refusal import Refused
 from toreshi.quiz.board import Board
 from toreshi.quiz.codes import StageCode
 from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, GameSetup
-from toreshi.quiz.shootout import Tie, find_ties, is_decided, resolve_order
+from toreshi.quiz.shootout import Tie, find_ties, is_decided, resolve_order, score_groups
 
 __all__ = [
     "GameResult",
@@ -114,16 +114,11 @@ def battle_points(scores: Mapping[str, int], table: Sequence[int] = (4, 2, 1, 0)
     """
     if len(scores) > len(table):
         raise Refused(StageCode.POINTS_TABLE, places=len(scores), table=" ".join(str(points) for points in table))
-    ranked = sorted(scores.items(), key=lambda item: -item[1])
     points: dict[str, Fraction] = {}
     start = 0
-    while start < len(ranked):
-        end = start
-        while end < len(ranked) and ranked[end][1] == ranked[start][1]:
-            end += 1
-        share = Fraction(sum(table[start:end]), end - start)
-        for team, _ in ranked[start:end]:
-            points[team] = share
+    for teams in score_groups(scores):
+        end = start + len(teams)
+        points.update(dict.fromkeys(teams, Fraction(sum(table[start:end]), len(teams))))
         start = end
     return points
 

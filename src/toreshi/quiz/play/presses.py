@@ -20,7 +20,7 @@ from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import AnswerTimeExpired, Buzzed, Event, TimeCalled
 from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play.events import BuzzDecided, LateReason, PlacedEntry, PressLate, PressReceived
-from toreshi.quiz.play.state import PendingPress, PlayState, checked, opening_ms
+from toreshi.quiz.play.state import PendingPress, PlayState, checked
 
 __all__ = ["STALE_PRESS_MS", "decision", "press", "received_ms", "sync_from_meta", "tick"]
 
@@ -105,7 +105,7 @@ def press(
 def _late(game: GameState, received: int) -> LateReason | None:
     """Why a press at ``received`` cannot count, or ``None`` when the buttons are open for it."""
     current = game.current
-    opened = opening_ms(game)
+    opened = game.opened_ms
     if current is None:
         return LateReason.CLOSED
     if opened is None:
@@ -167,8 +167,8 @@ def tick(state: PlayState, now: int, rng: random.Random | None) -> list[Event]:
     current = game.current
     if current is None:
         return []
-    window = current.window_start_ms
-    if game.phase is Phase.PRESS_WINDOW and window is not None and now >= window + game._setup.press_window_ms:
+    closes = game.window_closes_ms
+    if game.phase is Phase.PRESS_WINDOW and closes is not None and now >= closes:
         return checked(state.game, [TimeCalled(now)])
     answer = current.answer_deadline_ms
     if game.phase is Phase.ANSWERING and answer is not None and now >= answer:

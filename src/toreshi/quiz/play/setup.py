@@ -13,7 +13,7 @@ from toreshi.kit.refusal import Refused
 from toreshi.quiz.board import QUESTIONS_PER_THEME, Board, BoardQuestion
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
-from toreshi.quiz.pack import Package, Question, QuestionType, Round, Theme
+from toreshi.quiz.pack import Package, Question, Round, Theme
 from toreshi.quiz.play.commands import Note
 
 __all__ = [
@@ -148,7 +148,7 @@ def _default(theme: Theme) -> tuple[int, ...]:
 
 
 def _summary(question: Question) -> str:
-    text = " ".join(item.value.strip() for item in question.question_items if item.is_text and item.value.strip())
+    text = question.question_text
     return text[:80] + ("…" if len(text) > 80 else "")
 
 
@@ -167,7 +167,7 @@ def pack_choices(package: Package) -> tuple[RoundChoice, ...]:
                         QuestionChoice(
                             i,
                             q.price,
-                            q.type if q.type not in (QuestionType.DEFAULT, QuestionType.SIMPLE) else "",
+                            q.special_type,
                             _summary(q),
                             tuple(item.type.value for item in q.question_items if not item.is_text),
                             q.is_empty,

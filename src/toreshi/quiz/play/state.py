@@ -24,7 +24,7 @@ from toreshi.quiz.play.events import (
     QuizCreated,
 )
 
-__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "checked", "evolve", "opening_ms"]
+__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "checked", "evolve"]
 
 FALLBACK_RTT_MS = 150
 """The uplink assumed for a team whose link has not been measured yet (compensated mode needs one)."""
@@ -48,18 +48,6 @@ def checked(game: GameState, events: Sequence[Event]) -> list[Event]:
     :class:`~toreshi.kit.refusal.Refused` otherwise): what ``decide`` returns, ``evolve`` folds."""
     replay(events, game)
     return list(events)
-
-
-def opening_ms(game: GameState) -> int | None:
-    """When the buttons (last) opened for the question in play, or ``None`` while they are closed."""
-    current = game.current
-    if current is None:
-        return None
-    if game.phase is Phase.READING:
-        return current.reading_since_ms
-    if game.phase is Phase.PRESS_WINDOW:
-        return current.window_start_ms
-    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,7 +99,7 @@ class PlayState:
         pending = self.pending if pending is None else pending
         if not pending:
             return None
-        opened = opening_ms(self.game)
+        opened = self.game.opened_ms
         if opened is None:
             return None
         syncs: dict[str, ClockSync] = {}
@@ -179,4 +167,4 @@ def evolve(state: PlayState, event: Event) -> PlayState:
 
 
 def _opening_of(game: GameState) -> tuple[Phase, int | None, int | None]:
-    return game.phase, None if game.current is None else game.current.number, opening_ms(game)
+    return game.phase, None if game.current is None else game.current.number, game.opened_ms

@@ -356,12 +356,11 @@ class TourState:
         )
 
     def shootout_link(self, stage: int, need: ShootoutNeed) -> GameLink | None:
-        game = CROSS if need.game is None else need.game
         return next(
             (
                 x
                 for x in self.links
-                if x.stage == stage and x.kind is GameKind.SHOOTOUT and x.game == game and x.teams == need.tie.teams
+                if x.stage == stage and x.kind is GameKind.SHOOTOUT and _is_need(need, x.game, x.teams)
             ),
             None,
         )
@@ -409,6 +408,11 @@ class TourState:
             return ()
         stage = self.tour.stages[-1]
         return tuple(n for n in stage.pending_shootouts() if self.shootout_link(self.stage_index, n) is None)
+
+
+def _is_need(need: ShootoutNeed, game: int, teams: tuple[str, ...]) -> bool:
+    """Whether ``need`` is the shootout of ``teams`` in the stage's game ``game`` (:data:`CROSS`: across games)."""
+    return (CROSS if need.game is None else need.game) == game and need.tie.teams == teams
 
 
 # --- deciding ------------------------------------------------------------------------------------------------
@@ -474,14 +478,7 @@ def _link(state: TourState, command: LinkGame, context: Context) -> Sequence[Eve
     stage = state.tour.stages[command.stage]
     cuts: tuple[int, ...] = ()
     if command.shootout:
-        need = next(
-            (
-                n
-                for n in state.shootouts_to_link()
-                if (CROSS if n.game is None else n.game) == command.game and n.tie.teams == command.teams
-            ),
-            None,
-        )
+        need = next((n for n in state.shootouts_to_link() if _is_need(n, command.game, command.teams)), None)
         if need is None:
             return Refusal(QuizTourCode.NO_SUCH_SHOOTOUT, {"teams": ", ".join(command.teams)})
         teams, cuts = need.tie.teams, need.tie.cuts
@@ -517,18 +514,21 @@ def _record(state: TourState, command: RecordResult, context: Context) -> Sequen
     if set(command.scores) != set(link.teams):
         return Refusal(QuizTourCode.RESULT_TEAMS, {"teams": ", ".join(link.teams)})
     scores = tuple((t, int(command.scores[t])) for t in link.teams)
-    event = ResultRecorded(_at(context), command.room_id, scores)
-    evolve(state, event)  # the stage's own checks (an undecided shootout, a result the stage refuses) raise
+    # the stage's own checks (an undecided shootout, a result the stage refuses) raise
+    return _tried(state, ResultRecorded(_at(context), command.room_id, scores))
+
+
+def _tried(state: TourState, event: Event) -> list[Event]:
+    """``[event]``, once folding it into ``state`` went through: the fold's own checks raise :class:`Refused`."""
+    evolve(state, event)
     return [event]
 
 
 def decide(state: TourState, command: Command, context: Context) -> Sequence[Event] | Refusal:
     """The events ``command`` causes, or why not. The ``system`` actor may only record results."""
     role = context.actor.role
-    if (role == SYSTEM) != isinstance(command, RecordResult):  # results come from the rooms' ends only
-        return Refusal(Common.FORBIDDEN, {"command": command.type, "role": role})
-    if role not in (HOST, SYSTEM):
-        return Refusal(Common.FORBIDDEN, {"command": command.type, "role": role})
+    if role not in (HOST, SYSTEM) or (role == SYSTEM) != isinstance(command, RecordResult):
+        return Refusal(Common.FORBIDDEN, {"command": command.type, "role": role})  # results: from the rooms' ends only
     if isinstance(command, CreateTour):
         if state.created:
             return Refusal(QuizTourCode.ALREADY_CREATED)
@@ -567,12 +567,11 @@ def decide(state: TourState, command: Command, context: Context) -> Sequence[Eve
                 return Refusal(QuizTourCode.NOT_A_TOUR_GAME, {"room": command.room_id})
             if not command.text.strip():
                 return Refusal(QuizTourCode.PROTEST_TEXT)
-            event = ProtestFiled(_at(context), command.room_id, link.stage, link.game, command.team, command.text)
-            evolve(state, event)  # the protest log's own checks (the team played in the game)
-            return [event]
-        ruled = ProtestRuled(_at(context), command.number, command.ruling, command.note)
-        evolve(state, ruled)
-        return [ruled]
+            # the protest log's own checks (the team played in the game)
+            return _tried(
+                state, ProtestFiled(_at(context), command.room_id, link.stage, link.game, command.team, command.text)
+            )
+        return _tried(state, ProtestRuled(_at(context), command.number, command.ruling, command.note))
     except Refused as refused:
         return refused.refusal
 
@@ -630,11 +629,7 @@ def evolve(state: TourState, event: Event) -> TourState:
         stage = state.tour.stages[found.stage]
         scores = dict(event.scores)
         if found.kind is GameKind.SHOOTOUT:
-            need = next(
-                n
-                for n in stage.pending_shootouts()
-                if (CROSS if n.game is None else n.game) == found.game and n.tie.teams == found.teams
-            )
+            need = next(n for n in stage.pending_shootouts() if _is_need(n, found.game, found.teams))
             stage = stage.record_shootout(need, scores)
         else:
             stage = stage.record(found.game, scores)

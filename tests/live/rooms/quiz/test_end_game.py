@@ -17,7 +17,7 @@ from toreshi.quiz.codes import QuizCode
 from toreshi.store import EventStore
 from toreshi.store.schema import RoomStatus
 
-from .test_room import HOST, A, B, C, chosen, created, refusal_of, run, setup, store  # noqa: F401 - store: fixture
+from .test_room import HOST, A, B, C, chosen, created, fire, refusal_of, run, setup, store  # noqa: F401 - store: fixture
 from .test_views import can
 
 
@@ -27,17 +27,11 @@ def played_one() -> QuizRoom:
     run(room, HOST, "finish_reading", 2_100)
     run(room, B, "press", 2_300, meta={"received_ms": 2_290})
     while room.state.pending:
-        due = room.deadline_ms()
-        assert due is not None
-        for event in room.on_deadline(due):
-            room.apply(event, due)
+        fire(room)
     run(room, HOST, "wrong", 2_800)
     run(room, A, "press", 3_000, meta={"received_ms": 2_990})
     while room.state.pending:
-        due = room.deadline_ms()
-        assert due is not None
-        for event in room.on_deadline(due):
-            room.apply(event, due)
+        fire(room)
     run(room, HOST, "right", 3_500)
     return room
 

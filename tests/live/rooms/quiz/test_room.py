@@ -93,6 +93,17 @@ def chosen(**changes: Any) -> QuizRoom:
     return room
 
 
+def final_drawn() -> QuizRoom:
+    """A final of Алтын and Барыс on 11 themes, Алтын drawn to strike first."""
+    final = as_json(
+        GameSetup((A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар"))
+    )
+    room = QuizRoom()
+    run(room, HOST, "create", 0, setup=final)
+    run(room, HOST, "draw", 100, team=A.name)
+    return room
+
+
 def sync(rtt: int = 40, offset: int = 1_000_000) -> dict[str, int]:
     return {"offset_ms": offset, "offset_low_ms": offset - rtt // 2, "offset_high_ms": offset + rtt // 2,
             "rtt_median_ms": rtt, "rtt_max_ms": rtt}  # fmt: skip
@@ -304,12 +315,7 @@ def test_a_replaced_question_starts_afresh_and_cancelled_presses_reopen() -> Non
 
 
 def test_final_theme_elimination_and_the_assistant_announcement() -> None:
-    final = as_json(
-        GameSetup((A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар"))
-    )
-    room = QuizRoom()
-    run(room, HOST, "create", 0, setup=final)
-    run(room, HOST, "draw", 100, team=A.name)
+    room = final_drawn()
     assert room.view(None, 100)["striker"] == A.name
     for step in range(6):
         run(room, HOST, "strike", 200 + step, theme=step)

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND
-from toreshi.live.rooms.quiz.views import theme_name
+from toreshi.live.rooms.quiz.views import origin_of, theme_name
 from toreshi.quiz.events import (
     AnswerJudged,
     AnswerTimeExpired,
@@ -27,6 +27,7 @@ from toreshi.quiz.events import (
     ScoreCorrected,
     TimeCalled,
 )
+from toreshi.quiz.game import CurrentQuestion, PlayedQuestion
 from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
 from toreshi.quiz.play.state import PlayState
 
@@ -119,25 +120,17 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         elif isinstance(event, _HOST_TOOLS):
             details = {key: value for key, value in EVENTS.encode(event).items() if key not in ("type", "at_ms")}
             entry(number)["host"].append({"type": event.type, "at_ms": at, **details})
-    for played in game.played:
-        entry(played.number).update(
+    asked: list[tuple[PlayedQuestion | CurrentQuestion, str | None]] = [(p, p.outcome.value) for p in game.played]
+    if game.current is not None:
+        asked.append((game.current, None))  # still in play: no outcome yet
+    for question, outcome in asked:
+        entry(question.number).update(
             {
-                "theme_name": theme_name(game, played.theme, played.value, played.question),
-                "value": played.value,
-                "text": played.question.text,
-                "answers": list(played.question.answers),
-                "outcome": played.outcome.value,
-            }
-        )
-    current = game.current
-    if current is not None:
-        entry(current.number).update(
-            {
-                "theme_name": theme_name(game, current.theme, current.value, current.question),
-                "value": current.value,
-                "text": current.question.text,
-                "answers": list(current.question.answers),
-                "outcome": None,
+                "theme_name": theme_name(game, origin_of(game, question)[0]),
+                "value": question.value,
+                "text": question.question.text,
+                "answers": list(question.question.answers),
+                "outcome": outcome,
             }
         )
     running = dict.fromkeys(game.teams, 0)

@@ -15,15 +15,15 @@ from __future__ import annotations
 from toreshi.kit.core import Actor, Context, allowed
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
-from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
-from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.board import VALUES, BoardItem
+from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
 from toreshi.quiz.pack import ContentType, Placement
 from toreshi.quiz.play.commands import Command, Note
 from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
-from toreshi.quiz.play.state import PlayState, opening_ms
+from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
 
@@ -41,6 +41,7 @@ def audience_of(role: str) -> str:
 
 def sees_presses(role: str) -> bool:
     return audience_of(role) != BLIND
+
 
 _NO_NOTE = Note()
 DEFAULT_VOLUME = 80
@@ -126,11 +127,12 @@ def buzzer_state(state: PlayState, team: str, game: GameState | None = None) -> 
     return "locked"
 
 
-def origin_of(game: GameState, theme: int | None, value: int, question: BoardQuestion) -> tuple[int | None, int | None]:
+def origin_of(game: GameState, asked: PlayedQuestion | CurrentQuestion) -> tuple[int | None, int | None]:
     """Where a question really comes from, as (board theme, reserve index): its own cell, or — after a replacement
     (SI-4.6) — another theme's cell of the same value or a reserve question. The theme's name is part of the
     question for the players, and the host's comment and sources belong to the question asked."""
     board = game._setup.board
+    theme, value, question = asked.theme, asked.value, asked.question
     if theme is not None and board.themes[theme].cell(value) == question:
         return theme, None
     for index, candidate in enumerate(board.themes):
@@ -142,8 +144,8 @@ def origin_of(game: GameState, theme: int | None, value: int, question: BoardQue
     return theme, None
 
 
-def theme_name(game: GameState, theme: int | None, value: int, question: BoardQuestion) -> str | None:
-    origin, _reserve = origin_of(game, theme, value, question)
+def theme_name(game: GameState, origin: int | None) -> str | None:
+    """The name of the board theme a question comes from (:func:`origin_of`); ``None`` for a reserve question."""
     return None if origin is None else game._setup.board.themes[origin].name
 
 
@@ -287,17 +289,12 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
     if current is None:
         return None
     setup = game._setup
-    origin, reserve = origin_of(game, current.theme, current.value, current.question)
-    theme = None if origin is None else setup.board.themes[origin].name
-    window_closes = current.window_start_ms + setup.press_window_ms if current.window_start_ms is not None else None
-    reading_ends = None
-    if current.reading_total_ms is not None and current.reading_since_ms is not None:
-        reading_ends = current.reading_since_ms + current.reading_total_ms - current.read_ms
+    origin, reserve = origin_of(game, current)
     key = cell_key(origin, current.value, reserve)
     shown: Payload = {
         "number": current.number,
         "theme": current.theme,
-        "theme_name": theme,
+        "theme_name": theme_name(game, origin),
         "value": current.value,
         "text": current.question.text,
         "revealed": game.revealed_chars(now),
@@ -306,12 +303,12 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
             "read_ms": current.read_ms,
             "total_ms": current.reading_total_ms,
             "done": current.reading_done,
-            "ends": reading_ends,
+            "ends": current.reading_ends_ms,
             "chars_per_second": setup.chars_per_second,
         },
-        "window": {"start": current.window_start_ms, "closes": window_closes},
+        "window": {"start": current.window_start_ms, "closes": game.window_closes_ms},
         "open": game.phase in (Phase.READING, Phase.PRESS_WINDOW),
-        "opened": opening_ms(game),
+        "opened": game.opened_ms,
         "answering": current.answering_team,
         "answer_deadline": current.answer_deadline_ms,
         "answered": sorted(current.answered),
@@ -345,11 +342,10 @@ def _last_view(state: PlayState, game: GameState, host: bool) -> Payload | None:
     if not game.played:
         return None
     played = game.played[-1]
-    origin, reserve = origin_of(game, played.theme, played.value, played.question)
-    theme = None if origin is None else game._setup.board.themes[origin].name
+    origin, reserve = origin_of(game, played)
     shown: Payload = {
         "number": played.number,
-        "theme_name": theme,
+        "theme_name": theme_name(game, origin),
         "value": played.value,
         "text": played.question.text,
         "answers": list(played.question.answers),  # read out after the question (SI-3.10)
