@@ -292,11 +292,6 @@ def _settings(command: CreateTeams) -> TeamSettings:
     ).check()  # fmt: skip
 
 
-def _registration_open(t: TeamTournament) -> None:
-    if t.rounds:
-        raise Refused(TeamCode.REGISTRATION_CLOSED)
-
-
 def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str) -> list[TeamEvent]:
     match command:
         case CreateTeams():
@@ -310,24 +305,14 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
                                  match_loss=s.points.loss, tiebreaks=s.tiebreaks,
                                  board_prize_min_games=s.board_prize_min_games, start=s.start,
                                  tiebreak_rules=s.tiebreak_rules)]  # fmt: skip
-        case RegisterTeam():
+        case RegisterTeam() | ImportTeams():
             t = state.t
-            _registration_open(t)
-            ratings = list(command.ratings) + [0] * (len(command.players) - len(command.ratings))
-            players = tuple(TeamPlayer(name, r or None) for name, r in zip(command.players, ratings, strict=False))
-            team = check_team(Team(len(t.teams) + 1, command.name, players, command.representatives),
-                              t.settings.boards, t.teams)  # fmt: skip
-            return [_registered(team, at, by)]
-        case ImportTeams():
-            t = state.t
-            _registration_open(t)
-            events: list[TeamEvent] = []
+            if t.rounds:
+                raise Refused(TeamCode.REGISTRATION_CLOSED)
             known = list(t.teams)
-            for team in parse_teams(command.text, len(t.teams) + 1):
-                check_team(team, t.settings.boards, known)
-                known.append(team)
-                events.append(_registered(team, at, by))
-            return events
+            for team in _new_teams(command, len(t.teams) + 1):
+                known.append(check_team(team, t.settings.boards, known))
+            return [_registered(team, at, by) for team in known[len(t.teams) :]]
         case PairTeamRound():
             r = pair_next_round(state.t)
             matches = tuple(PairedMatch(m.number, m.first, m.second) for m in r.matches)
@@ -359,6 +344,15 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
         case FileTeamProtest():
             return [_protest(state, command, at, by)]
     raise TypeError(f"not a team command: {command!r}")  # pragma: no cover - the codec reads only these
+
+
+def _new_teams(command: RegisterTeam | ImportTeams, first_number: int) -> list[Team]:
+    """The teams a command registers (numbered from ``first_number``): the one of the form, or a CSV list's."""
+    if isinstance(command, ImportTeams):
+        return parse_teams(command.text, first_number)
+    ratings = list(command.ratings) + [0] * (len(command.players) - len(command.ratings))
+    players = tuple(TeamPlayer(name, r or None) for name, r in zip(command.players, ratings, strict=False))
+    return [Team(first_number, command.name, players, command.representatives)]
 
 
 def _registered(team: Team, at: datetime, by: str) -> TeamRegistered:
