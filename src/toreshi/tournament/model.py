@@ -869,6 +869,7 @@ def build_record(
     entries: Mapping[int, Iterable[RoundEntry]],
     scoring: Scoring | None = None,
     round_robin: bool = False,
+    cycles: int = 1,
 ) -> Record:
     """A record from per-player entry lists (what a TRF reader or a test has at hand)."""
     by_number = {p.number: p for p in participants}
@@ -879,4 +880,5 @@ def build_record(
         entries=freeze_entries(table),
         scoring=scoring or Scoring(),
         round_robin=round_robin,
+        cycles=cycles,
     )
