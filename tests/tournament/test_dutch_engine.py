@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 from toreshi.tournament.dutch import (
     NoValidPairingError,
     PairingInputError,
+    RoundPairing,
     inferred_initial_colour,
     pair_trf,
     round_states,
@@ -218,20 +220,27 @@ def _bye_eligible(p: PlayerRecord, number: int) -> bool:
     return not any(b is not None and not b.played and b.points == 1 for b in p.rounds[: number - 1])
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 10_000), players=st.integers(5, 24), rounds=st.integers(3, 7))
-def test_simulated_tournaments_respect_the_absolute_criteria(seed: int, players: int, rounds: int) -> None:
+def _simulated_rounds(seed: int, players: int, rounds: int) -> Iterator[tuple[int, TrfFile, TrfFile, RoundPairing]]:
+    """Each round of a simulated tournament with many forfeits, byes and withdrawals: its number, what the engine
+    paired (the earlier rounds and the round's requested byes), the file after the round, and the pairing."""
     rng = random.Random(seed)
     trf = start(players, rounds, rng)
     rates = Rates(forfeit=0.1, half_bye=0.05, zero_bye=0.05, withdrawal=0.03)
     for number in range(1, rounds + 1):
         try:
-            after, _ = play_round(trf, number, rng, rates)
+            after, pairing = play_round(trf, number, rng, rates)
         except NoValidPairingError:
             return  # a late round can run out of pairings; the engine says so instead of breaking C1
-        with_absences = after.with_players(replace(p, rounds=_absence_only(p, number)) for p in after.players)
-        _check_round(with_absences, after, number)
+        paired = after.with_players(replace(p, rounds=_absence_only(p, number)) for p in after.players)
+        yield number, paired, after, pairing
         trf = after
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(5, 24), rounds=st.integers(3, 7))
+def test_simulated_tournaments_respect_the_absolute_criteria(seed: int, players: int, rounds: int) -> None:
+    for number, paired, after, _ in _simulated_rounds(seed, players, rounds):
+        _check_round(paired, after, number)
 
 
 @pytest.mark.parametrize(
@@ -251,19 +260,10 @@ def test_the_bracket_shortcut_agrees_with_one_matching_over_everyone(
 @given(seed=st.integers(0, 10_000), players=st.integers(6, 30), rounds=st.integers(2, 6))
 def test_shortcuts_agree_with_the_plain_procedure(seed: int, players: int, rounds: int) -> None:
     """Every shortcut of the engine (bracket alone, pairing in order, completion certificates) is exact."""
-    rng = random.Random(seed)
-    trf = start(players, rounds, rng)
-    rates = Rates(forfeit=0.1, half_bye=0.05, zero_bye=0.05, withdrawal=0.03)
-    for number in range(1, rounds + 1):
-        try:
-            after, fast = play_round(trf, number, rng, rates)
-        except NoValidPairingError:
-            return
-        source = after.with_players(replace(p, rounds=_absence_only(p, number)) for p in after.players)
+    for number, paired, _, fast in _simulated_rounds(seed, players, rounds):
         dutch_engine.FAST = False
         try:
-            plain = pair_trf(source, number, initial_colour=Colour.WHITE)
+            plain = pair_trf(paired, number, initial_colour=Colour.WHITE)
         finally:
             dutch_engine.FAST = True
         assert plain == fast
-        trf = after

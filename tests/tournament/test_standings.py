@@ -102,13 +102,17 @@ def test_players_level_on_everything_share_a_rank() -> None:
     assert [(r.rank, r.player.number, r.shared) for r in rows] == [(1, 1, True), (1, 2, True), (3, 3, False)]
 
 
-def test_annulled_round_robin_player_is_listed_without_a_rank() -> None:
+def annulled_round_robin() -> Tournament:
+    """Four players; R1: 1–4 0-1, 2–3 ½-½; 4 then withdraws, having played 1 game of 3 (annulled, TK-R10)."""
     t = Tournament(name="RR", system=TournamentSystem.ROUND_ROBIN, rounds_planned=3)
     for n in range(1, 5):
         t = t.with_participant(Participant(n, f"P{n}"))
     t = t.add_round([(1, 4), (2, 3)]).record_result(1, 1, GameResult.BLACK_WINS).record_result(1, 2, GameResult.DRAW)
-    t = t.withdraw(4, after_round=1)
-    standings = standings_for(t)
+    return t.withdraw(4, after_round=1)
+
+
+def test_annulled_round_robin_player_is_listed_without_a_rank() -> None:
+    standings = standings_for(annulled_round_robin())
     assert standings.rows[-1].player.number == 4 and standings.rows[-1].rank is None
     # 4's win over 1 does not count: 2 and 3 lead with ½, 1 has 0. DE cannot split 2 and 3 (a draw);
     # points as қостаушы can: 3 drew as Black.
@@ -183,12 +187,7 @@ def test_trf_export_round_trips_the_reference_files(shared_data: Path) -> None:
 
 
 def test_trf_export_writes_annulled_games_from_both_sides() -> None:
-    t = Tournament(name="RR", system=TournamentSystem.ROUND_ROBIN, rounds_planned=3)
-    for n in range(1, 5):
-        t = t.with_participant(Participant(n, f"P{n}"))
-    t = t.add_round([(1, 4), (2, 3)]).record_result(1, 1, GameResult.BLACK_WINS).record_result(1, 2, GameResult.DRAW)
-    t = t.withdraw(4, after_round=1)
-    trf = trf_from_standings(standings_for(t), "RR")
+    trf = trf_from_standings(standings_for(annulled_round_robin()), "RR")
     # 4 beat 1 in round 1; 4 then left with 1 game of 3 played, so it counts for nobody, but the TRF keeps it.
     first_of_1, first_of_4 = trf.player(1).round(1), trf.player(4).round(1)
     assert first_of_1 is not None and first_of_1.code is ResultCode.LOSS

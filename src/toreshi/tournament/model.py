@@ -21,12 +21,13 @@ Points are :class:`~fractions.Fraction` values so that ties are compared exactly
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import date, datetime
 from enum import Enum
 from fractions import Fraction
 from functools import cached_property
 from types import MappingProxyType
+from typing import Any
 
 from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.refusal import Refused
@@ -175,8 +176,9 @@ class Scoring:
 
 
 @dataclass(frozen=True)
-class Participant:
-    """A player. ``number`` is the pairing number (TRF starting rank), unique in the tournament."""
+class PlayerDetails:
+    """What is known of a player, unchecked: a :class:`Participant`'s fields (also those of the journal's events
+    that add or edit one)."""
 
     number: int
     name: str
@@ -188,6 +190,15 @@ class Participant:
     title: str | None = None
     sex: str | None = None
     birth_date: date | None = None
+
+    def details(self) -> dict[str, Any]:
+        """The fields by name, for another kind of details (``ParticipantAdded(**p.details(), at=…, by=…)``)."""
+        return {f.name: getattr(self, f.name) for f in fields(PlayerDetails)}
+
+
+@dataclass(frozen=True)
+class Participant(PlayerDetails):
+    """A player. ``number`` is the pairing number (TRF starting rank), unique in the tournament."""
 
     def __post_init__(self) -> None:
         if self.number < 1:
@@ -858,6 +869,7 @@ def build_record(
     entries: Mapping[int, Iterable[RoundEntry]],
     scoring: Scoring | None = None,
     round_robin: bool = False,
+    cycles: int = 1,
 ) -> Record:
     """A record from per-player entry lists (what a TRF reader or a test has at hand)."""
     by_number = {p.number: p for p in participants}
@@ -868,4 +880,5 @@ def build_record(
         entries=freeze_entries(table),
         scoring=scoring or Scoring(),
         round_robin=round_robin,
+        cycles=cycles,
     )

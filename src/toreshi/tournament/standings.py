@@ -18,9 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from types import MappingProxyType
 
-from toreshi.tournament.model import Participant, Record, ResultCode, RoundEntry, Scoring, Tournament, freeze_entries
+from toreshi.tournament.model import Participant, Record, ResultCode, RoundEntry, Scoring, Tournament, build_record
 from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 from toreshi.tournament.tiebreaks import (
     TieBreak,
@@ -164,25 +163,19 @@ def record_from_trf(trf: TrfFile, scoring: Scoring | None = None, round_robin: b
         )
         for p in trf.players
     }
-    entries: dict[int, dict[int, RoundEntry]] = {}
+    entries: dict[int, list[RoundEntry]] = {}
     for p in trf.players:
-        entries[p.number] = {}
+        entries[p.number] = []
         for rnd in range(1, rounds + 1):
             block = p.round(rnd)
             if block is None:
-                entries[p.number][rnd] = RoundEntry(rnd, ResultCode.ZERO_BYE)
+                entries[p.number].append(RoundEntry(rnd, ResultCode.ZERO_BYE))
             else:
-                entries[p.number][rnd] = RoundEntry(rnd, block.code, block.opponent, block.colour)
+                entries[p.number].append(RoundEntry(rnd, block.code, block.opponent, block.colour))
     cycle = len(participants) - 1 + len(participants) % 2
     planned = trf.rounds or rounds
-    return Record(
-        participants=MappingProxyType(participants),
-        rounds=rounds,
-        entries=freeze_entries(entries),
-        scoring=scoring or Scoring(),
-        round_robin=round_robin,
-        cycles=2 if round_robin and cycle > 0 and planned == 2 * cycle else 1,
-    )
+    cycles = 2 if round_robin and cycle > 0 and planned == 2 * cycle else 1
+    return build_record(participants.values(), rounds, entries, scoring, round_robin, cycles)
 
 
 def standings_from_trf(

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
 
-from toreshi.tournament.model import Colour, ResultCode
+from toreshi.tournament.model import Colour, ResultCode, Scoring
 
 __all__ = [
     "Colour",
@@ -53,33 +53,7 @@ class TrfError(ValueError):
     """A TRF text that does not follow the format; the message names the line."""
 
 
-_BYE_CODES = frozenset({ResultCode.HALF_BYE, ResultCode.FULL_BYE, ResultCode.PAIRING_BYE, ResultCode.ZERO_BYE})
-_OPPONENT_CODES = frozenset(
-    {
-        ResultCode.WIN,
-        ResultCode.DRAW,
-        ResultCode.LOSS,
-        ResultCode.UNRATED_WIN,
-        ResultCode.UNRATED_DRAW,
-        ResultCode.UNRATED_LOSS,
-        ResultCode.FORFEIT_WIN,
-        ResultCode.FORFEIT_LOSS,
-    }
-)
-_DEFAULT_POINTS = {
-    ResultCode.WIN: Fraction(1),
-    ResultCode.DRAW: Fraction(1, 2),
-    ResultCode.LOSS: Fraction(0),
-    ResultCode.FORFEIT_WIN: Fraction(1),
-    ResultCode.FORFEIT_LOSS: Fraction(0),
-    ResultCode.UNRATED_WIN: Fraction(1),
-    ResultCode.UNRATED_DRAW: Fraction(1, 2),
-    ResultCode.UNRATED_LOSS: Fraction(0),
-    ResultCode.HALF_BYE: Fraction(1, 2),
-    ResultCode.FULL_BYE: Fraction(1),
-    ResultCode.PAIRING_BYE: Fraction(1),
-    ResultCode.ZERO_BYE: Fraction(0),
-}
+_DEFAULT_SCORING = Scoring()
 
 
 def points_of(code: ResultCode) -> Fraction:
@@ -88,7 +62,7 @@ def points_of(code: ResultCode) -> Fraction:
     >>> str(points_of(ResultCode.HALF_BYE)), str(points_of(ResultCode.FORFEIT_WIN))
     ('1/2', '1')
     """
-    return _DEFAULT_POINTS[code]
+    return _DEFAULT_SCORING.points(code)
 
 
 @dataclass(frozen=True)
@@ -103,11 +77,11 @@ class TrfRound:
     code: ResultCode
 
     def __post_init__(self) -> None:
-        if self.code in _BYE_CODES and self.opponent is not None:
+        if not self.code.has_opponent and self.opponent is not None:
             raise TrfError(f"result {self.code.value!r} is a bye and cannot have an opponent ({self.opponent})")
-        if self.code in _OPPONENT_CODES and self.opponent is None:
+        if self.code.has_opponent and self.opponent is None:
             raise TrfError(f"result {self.code.value!r} needs an opponent")
-        if self.code in _BYE_CODES and self.colour is not None:
+        if not self.code.has_opponent and self.colour is not None:
             raise TrfError(f"bye {self.code.value!r} cannot have a colour")
 
     @property
@@ -405,9 +379,9 @@ def _parse_round(block: str, round_number: int, player: int) -> TrfRound | None:
         code = _CODES[letter]
     else:
         raise TrfError(f"{where}: unknown result code {result_text!r}")
-    if opponent is None and code in _OPPONENT_CODES:
+    if opponent is None and code.has_opponent:
         raise TrfError(f"{where}: result {code.value!r} needs an opponent")
-    if opponent is not None and code in _BYE_CODES:
+    if opponent is not None and not code.has_opponent:
         raise TrfError(f"{where}: bye {code.value!r} cannot have an opponent")
     if code.played and colour is None:
         raise TrfError(f"{where}: a played game needs a colour")

@@ -43,8 +43,9 @@ from fractions import Fraction
 
 from toreshi.tournament.dutch.engine import NoValidPairingError
 from toreshi.tournament.dutch.round import pair_trf
-from toreshi.tournament.model import Colour, ResultCode
-from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound
+from toreshi.tournament.dutch.simulate import played, with_absences
+from toreshi.tournament.model import ResultCode
+from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile
 from toreshi.tournament.trf_pairing import ForbiddenPairs, baku_accelerations, with_accelerations, with_forbidden
 
 
@@ -295,23 +296,8 @@ def _play_round(trf: TrfFile, number: int, plan: _Plan, config: GeneratorConfig,
             absences[p.number] = ResultCode.ZERO_BYE
         elif plan.half_bye.get(p.number) == number:
             absences[p.number] = ResultCode.HALF_BYE
-    marked = trf.with_players(
-        replace(p, rounds=(*p.rounds, TrfRound(None, None, absences[p.number])))
-        for p in trf.players
-        if p.number in absences
-    )
     try:
-        pairing = pair_trf(marked, number)
+        pairing = pair_trf(with_absences(trf, absences), number)
     except NoValidPairingError as error:
         raise NoValidPairingError(f"round {number} of the generated tournament: {error}") from None
-    blocks: dict[int, TrfRound] = {n: TrfRound(None, None, code) for n, code in absences.items()}
-    by_number = {p.number: p for p in trf.players}
-    for board in pairing.pairs:
-        white_code, black_code = _game(rng, by_number[board.white], by_number[board.black], config)
-        blocks[board.white] = TrfRound(board.black, Colour.WHITE, white_code)
-        blocks[board.black] = TrfRound(board.white, Colour.BLACK, black_code)
-    if pairing.bye is not None:
-        blocks[pairing.bye] = TrfRound(None, None, ResultCode.PAIRING_BYE)
-    return trf.with_players(
-        replace(p, rounds=(*p.rounds, blocks[p.number]), points=p.points + blocks[p.number].points) for p in trf.players
-    )
+    return played(trf, absences, pairing, lambda white, black: _game(rng, white, black, config))

@@ -12,6 +12,7 @@ withdrawals at the given rates. Pure: the randomness comes from the ``random.Ran
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -75,26 +76,38 @@ def play_round(trf: TrfFile, number: int, rng: random.Random, rates: Rates = Rat
             absences[p.number] = ResultCode.HALF_BYE
         elif roll < rates.withdrawal + rates.half_bye + rates.zero_bye:
             absences[p.number] = ResultCode.ZERO_BYE
-    with_absences = trf.with_players(
+    pairing = pair_trf(with_absences(trf, absences), number, initial_colour=Colour.WHITE)
+    return played(trf, absences, pairing, lambda white, black: _game(rng, white, black, rates)), pairing
+
+
+def with_absences(trf: TrfFile, absences: Mapping[int, ResultCode]) -> TrfFile:
+    """The file with the next round's absences (``H``, ``Z`` …) entered: what the engine pairs."""
+    return trf.with_players(
         replace(p, rounds=(*p.rounds, TrfRound(None, None, absences[p.number])))
         for p in trf.players
         if p.number in absences
     )
-    pairing = pair_trf(with_absences, number, initial_colour=Colour.WHITE)
+
+
+def played(
+    trf: TrfFile,
+    absences: Mapping[int, ResultCode],
+    pairing: RoundPairing,
+    game: Callable[[PlayerRecord, PlayerRecord], tuple[ResultCode, ResultCode]],
+) -> TrfFile:
+    """The file after the round: every player's block (an absence, a game whose (White, Black) codes ``game``
+    gives, board by board, or the pairing-allocated bye) added, with its points."""
     blocks: dict[int, TrfRound] = {n: TrfRound(None, None, code) for n, code in absences.items()}
     by_number = {p.number: p for p in trf.players}
     for board in pairing.pairs:
-        white_code, black_code = _game(rng, by_number[board.white], by_number[board.black], rates)
+        white_code, black_code = game(by_number[board.white], by_number[board.black])
         blocks[board.white] = TrfRound(board.black, Colour.WHITE, white_code)
         blocks[board.black] = TrfRound(board.white, Colour.BLACK, black_code)
     if pairing.bye is not None:
         blocks[pairing.bye] = TrfRound(None, None, ResultCode.PAIRING_BYE)
-    updated = []
-    for p in trf.players:
-        block = blocks.get(p.number, TrfRound(None, None, ResultCode.ZERO_BYE))
-        rounds = (*p.rounds, block)
-        updated.append(replace(p, rounds=rounds, points=p.points + block.points))
-    return trf.with_players(updated), pairing
+    return trf.with_players(
+        replace(p, rounds=(*p.rounds, blocks[p.number]), points=p.points + blocks[p.number].points) for p in trf.players
+    )
 
 
 def simulate(rng: random.Random, players: int, rounds: int, rates: Rates = Rates()) -> TrfFile:

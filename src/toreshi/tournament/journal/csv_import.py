@@ -28,7 +28,6 @@ from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import ImportParticipants, ParticipantEntry
 from toreshi.tournament.journal.events import (
     ImportedParticipant,
-    ParticipantFields,
     ParticipantsImported,
     Stamp,
     TeamAdded,
@@ -153,7 +152,7 @@ def decide_import(
             problems.append(error.refusal.with_params(line=line))
     if problems:
         raise not_imported(problems)
-    imported = [ImportedParticipant(**ParticipantFields.of(person), line=line) for line, person in rows]
+    imported = [ImportedParticipant(**person.details(), line=line) for line, person in rows]
     chunks = [
         ParticipantsImported(at=stamp.at, by=stamp.by, participants=tuple(imported[i : i + IMPORT_CHUNK]))
         for i in range(0, len(imported), IMPORT_CHUNK)

@@ -29,7 +29,7 @@ from toreshi.kit.codec import Codec
 from toreshi.tournament.journal.commands import Setting
 from toreshi.tournament.journal.state import Acceleration, ForbidSource, PairingMethod, ResultSource
 from toreshi.tournament.journal.values import CONVERTERS, FirstColour
-from toreshi.tournament.model import GameResult, Participant, ResultCode, TournamentSystem
+from toreshi.tournament.model import GameResult, Participant, PlayerDetails, ResultCode, TournamentSystem
 from toreshi.tournament.protests import FilerRole
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 
@@ -110,34 +110,11 @@ class TeamEdited(_TeamEvent):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantFields:
-    """A participant as the log keeps it (the model's :class:`~toreshi.tournament.model.Participant`)."""
-
-    number: int
-    name: str
-    rating: int | None = None
-    club: str | None = None
-    team: str | None = None
-    federation_id: str | None = None
-    federation: str | None = None
-    title: str | None = None
-    sex: str | None = None
-    birth_date: date | None = None
+class ParticipantFields(PlayerDetails):
+    """A participant as the log keeps it: the model's :class:`~toreshi.tournament.model.Participant` fields."""
 
     def participant(self) -> Participant:
-        return Participant(
-            self.number, self.name, self.rating, self.club, self.team, self.federation_id, self.federation,
-            self.title, self.sex, self.birth_date,
-        )  # fmt: skip
-
-    @staticmethod
-    def of(p: Participant) -> dict[str, Any]:
-        """The fields of a participant, for a constructor (``ParticipantAdded(**ParticipantFields.of(p), …)``)."""
-        return {
-            "number": p.number, "name": p.name, "rating": p.rating, "club": p.club, "team": p.team,
-            "federation_id": p.federation_id, "federation": p.federation, "title": p.title, "sex": p.sex,
-            "birth_date": p.birth_date,
-        }  # fmt: skip
+        return Participant(**self.details())
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,7 +28,6 @@ from toreshi.tournament.journal.events import (
     ParticipantAdded,
     ParticipantEdited,
     ParticipantExpelled,
-    ParticipantFields,
     ParticipantsRenumbered,
     ParticipantWithdrawn,
     Stamp,
@@ -118,9 +117,9 @@ def decide_participant(
     teams = new_teams(state, [command.team.strip() or None], stamp)
     if isinstance(command, EditParticipant):
         edited = participant_of(command, command.number)
-        return [*teams, ParticipantEdited(at=stamp.at, by=stamp.by, **ParticipantFields.of(edited))]
+        return [*teams, ParticipantEdited(at=stamp.at, by=stamp.by, **edited.details())]
     added = participant_of(command, next_number(state.t))
-    return [*teams, ParticipantAdded(at=stamp.at, by=stamp.by, **ParticipantFields.of(added))]
+    return [*teams, ParticipantAdded(at=stamp.at, by=stamp.by, **added.details())]
 
 
 def apply_added(state: TournamentState, event: ParticipantAdded) -> TournamentState:

@@ -30,8 +30,9 @@ from fractions import Fraction
 from typing import ClassVar
 
 from toreshi.kit.codec import Codec, spec
-from toreshi.kit.core import Context
+from toreshi.kit.core import Context, fold
 from toreshi.kit.refusal import Refusal, Refused
+from toreshi.tournament.journal.decide import wall_time
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.protests import FilerRole, GameFacts, ProtestDesk, ProtestSettings, ProtestStatus
@@ -291,11 +292,6 @@ def _settings(command: CreateTeams) -> TeamSettings:
     ).check()  # fmt: skip
 
 
-def _registration_open(t: TeamTournament) -> None:
-    if t.rounds:
-        raise Refused(TeamCode.REGISTRATION_CLOSED)
-
-
 def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str) -> list[TeamEvent]:
     match command:
         case CreateTeams():
@@ -309,26 +305,14 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
                                  match_loss=s.points.loss, tiebreaks=s.tiebreaks,
                                  board_prize_min_games=s.board_prize_min_games, start=s.start,
                                  tiebreak_rules=s.tiebreak_rules)]  # fmt: skip
-        case RegisterTeam():
+        case RegisterTeam() | ImportTeams():
             t = state.t
-            _registration_open(t)
-            ratings = list(command.ratings) + [0] * (len(command.players) - len(command.ratings))
-            players = tuple(TeamPlayer(name, r or None) for name, r in zip(command.players, ratings, strict=False))
-            team = check_team(Team(len(t.teams) + 1, command.name, players, command.representatives),
-                              t.settings.boards, t.teams)  # fmt: skip
-            return [TeamRegistered(at=at, by=by, number=team.number, name=team.name, players=team.players,
-                                   representatives=team.representatives)]  # fmt: skip
-        case ImportTeams():
-            t = state.t
-            _registration_open(t)
-            events: list[TeamEvent] = []
+            if t.rounds:
+                raise Refused(TeamCode.REGISTRATION_CLOSED)
             known = list(t.teams)
-            for team in parse_teams(command.text, len(t.teams) + 1):
-                check_team(team, t.settings.boards, known)
-                known.append(team)
-                events.append(TeamRegistered(at=at, by=by, number=team.number, name=team.name, players=team.players,
-                                             representatives=team.representatives))  # fmt: skip
-            return events
+            for team in _new_teams(command, len(t.teams) + 1):
+                known.append(check_team(team, t.settings.boards, known))
+            return [_registered(team, at, by) for team in known[len(t.teams) :]]
         case PairTeamRound():
             r = pair_next_round(state.t)
             matches = tuple(PairedMatch(m.number, m.first, m.second) for m in r.matches)
@@ -360,6 +344,20 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
         case FileTeamProtest():
             return [_protest(state, command, at, by)]
     raise TypeError(f"not a team command: {command!r}")  # pragma: no cover - the codec reads only these
+
+
+def _new_teams(command: RegisterTeam | ImportTeams, first_number: int) -> list[Team]:
+    """The teams a command registers (numbered from ``first_number``): the one of the form, or a CSV list's."""
+    if isinstance(command, ImportTeams):
+        return parse_teams(command.text, first_number)
+    ratings = list(command.ratings) + [0] * (len(command.players) - len(command.ratings))
+    players = tuple(TeamPlayer(name, r or None) for name, r in zip(command.players, ratings, strict=False))
+    return [Team(first_number, command.name, players, command.representatives)]
+
+
+def _registered(team: Team, at: datetime, by: str) -> TeamRegistered:
+    return TeamRegistered(at=at, by=by, number=team.number, name=team.name, players=team.players,
+                          representatives=team.representatives)  # fmt: skip
 
 
 def _protest(state: TeamJournalState, command: FileTeamProtest, at: datetime, by: str) -> TeamProtestFiled:
@@ -399,15 +397,9 @@ def _match_of(t: TeamTournament, round_number: int, team: int) -> Match:
 
 def decide(state: TeamJournalState, command: TeamCommand, context: Context) -> Sequence[TeamEvent] | Refusal:
     """The events of ``command``, or why not; ``context.meta["at"]`` is the server's aware wall time."""
-    at = context.meta.get("at")
-    if not isinstance(at, datetime) or at.tzinfo is None:
-        raise TypeError("a team command's context carries 'at', an aware datetime")
     try:
-        events = _events(state, command, at, context.actor.name)
-        # Proven by folding: an event this state cannot take is refused here, never stored.
-        probe = state
-        for event in events:
-            probe = evolve(probe, event)
+        events = _events(state, command, wall_time(context), context.actor.name)
+        fold(evolve, state, events)  # proven by folding: an event this state cannot take is refused, never stored
         return events
     except Refused as refused:
         return refused.refusal
@@ -455,10 +447,7 @@ def evolve(state: TeamJournalState, event: TeamEvent) -> TeamJournalState:
 
 
 def replay(events: Sequence[TeamEvent]) -> TeamJournalState:
-    state = TeamJournalState()
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return fold(evolve, TeamJournalState(), events)
 
 
 __all__ = [

@@ -51,8 +51,20 @@ def _match_games(round_number: int, m: Match) -> Iterator[BoardGame]:
         yield BoardGame(round_number, m.number, board, wt, w, bt, bl, result)
 
 
+class _Score:
+    """Games played over the board and the points in them (a board's or a whole competition's record)."""
+
+    games: int
+    points: Fraction
+
+    @property
+    def percentage(self) -> Fraction:
+        """The points as a percentage of the games played (0 with none)."""
+        return self.points * 100 / self.games if self.games else Fraction(0)
+
+
 @dataclass(frozen=True)
-class BoardRecord:
+class BoardRecord(_Score):
     """A player's games on one board."""
 
     team: int
@@ -63,10 +75,6 @@ class BoardRecord:
     points: Fraction
     """Points in those games."""
     forfeits: int
-
-    @property
-    def percentage(self) -> Fraction:
-        return self.points * 100 / self.games if self.games else Fraction(0)
 
 
 def board_records(t: TeamTournament) -> dict[int, list[BoardRecord]]:
@@ -137,7 +145,7 @@ def rate(t: TeamTournament, ratings: RatingList, ids: Mapping[tuple[int, int], s
 
 
 @dataclass(frozen=True)
-class PlayerRecord:
+class PlayerRecord(_Score):
     """A player's games over the whole competition, whatever boards they sat at."""
 
     team: int
@@ -146,10 +154,6 @@ class PlayerRecord:
     games: int
     points: Fraction
     forfeits: int
-
-    @property
-    def percentage(self) -> Fraction:
-        return self.points * 100 / self.games if self.games else Fraction(0)
 
 
 def player_records(t: TeamTournament) -> list[PlayerRecord]:
