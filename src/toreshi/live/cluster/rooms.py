@@ -61,30 +61,6 @@ from toreshi.store import EventStore, Room, RoomStatus
 
 log = logging.getLogger(__name__)
 
-# Take a lease that is free, ours already, or held by an instance we found dead (ARGV[2]; '' for none).
-_CLAIM = """
-local current = redis.call('get', KEYS[1])
-if current == false or current == ARGV[1] or (ARGV[2] ~= '' and current == ARGV[2]) then
-  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
-  return 1
-end
-return 0
-"""
-# Hand our lease to another instance (ARGV[2]) in one step, only if it is still ours.
-_HAND_OVER = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  return 1
-end
-return 0
-"""
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
-
 
 @dataclass(frozen=True)
 class ClusterConfig:
@@ -159,7 +135,6 @@ class ClusterRooms:
         self._store = store
         self._log = StoreLog(store)
         self._bus = bus
-        self._redis = bus.redis
         self._kinds = dict(kinds)
         self._clocks = clocks or Clocks()
         self.leases = RedisLeases(bus.redis, self.instance, lease_ms=self.config.lease_ms, prefix=f"{bus.prefix}lease:")
@@ -380,11 +355,9 @@ class ClusterRooms:
             del self._owners[room_id]
             self._renewed_at.pop(room_id, None)
             try:
-                moved = await self._redis.eval(
-                    _HAND_OVER, 1, self.leases.prefix + room_id, self.instance, to, self.config.lease_ms
-                )
+                moved = await self.leases.hand_over(room_id, to)
             except RedisError:
-                moved = 0
+                moved = False
             if not moved:  # the lease was not ours any more (or Redis failed): let it lapse or be taken as usual
                 with contextlib.suppress(Exception):
                     await self.leases.release(room_id)
@@ -420,10 +393,7 @@ class ClusterRooms:
             if stale is not None:
                 await stale.close()
             started = self._clocks.monotonic()
-            claimed = await self._redis.eval(
-                _CLAIM, 1, self.leases.prefix + room_id, self.instance, suspect or "", self.config.lease_ms
-            )
-            if not claimed:
+            if not await self.leases.acquire(room_id, suspect=suspect):
                 return None
             self._renewed_at[room_id] = started
             try:
@@ -471,13 +441,10 @@ class ClusterRooms:
         sent_at = self._clocks.monotonic()
         try:
             async with asyncio.timeout(self.config.lease_ms / 3000):
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for room_id, _owner in held:
-                        pipe.eval(_RENEW, 1, self.leases.prefix + room_id, self.instance, self.config.lease_ms)
-                    results = await pipe.execute()
+                results = await self.leases.renew_all([room_id for room_id, _owner in held])
         except Exception:
             log.exception("instance %s cannot renew its leases: dropping its %d rooms", self.instance, len(held))
-            results = [0] * len(held)
+            results = [False] * len(held)
         for (room_id, owner), renewed in zip(held, results, strict=True):
             if not renewed:
                 log.warning("instance %s lost the lease of room %s: dropping it", self.instance, room_id)
@@ -514,11 +481,10 @@ class ClusterRooms:
         candidates = [room for room_id, room in live.items() if room.version > 0 and self.local_owner(room_id) is None]
         if not candidates:
             return
-        holders = await self._redis.mget([self.leases.prefix + room.id for room in candidates])
+        holders = await self.leases.holders_of([room.id for room in candidates])
         alive: dict[str, bool] = {}
         orphans: list[tuple[Room, str | None]] = []
-        for room, raw in zip(candidates, holders, strict=True):
-            holder = raw.decode() if isinstance(raw, bytes) else raw
+        for room, holder in zip(candidates, holders, strict=True):
             if holder is not None and holder != self.instance:
                 if holder not in alive:
                     alive[holder] = await self.forwarder.alive(holder)
