@@ -160,7 +160,7 @@ class RoomOwner:
             more = batch is not None and following is not None and following.command_id == batch
             if index >= len(events) - history_size:
                 shown = logic.public(decided, with_state=not more)
-                message = _message(room_id, event.version, shown, decided, event.server_time_ms)
+                message = event_message(room_id, event.version, shown, decided, event.server_time_ms)
                 if more:
                     message["more"] = True
                 history.add(event.version, message)
@@ -258,7 +258,7 @@ class RoomOwner:
             last = offset == len(decided)
             # Only the command's last event carries the state: the others travel in the same frame (docs/protocol.md)
             shown = self.logic.public(event, with_state=last)
-            message = _message(self.room_id, self.version + offset, shown, event, now)
+            message = event_message(self.room_id, self.version + offset, shown, event, now)
             if not last:
                 message["more"] = True  # more events of the same command follow at once
             self._history.add(self.version + offset, message)
@@ -282,15 +282,7 @@ class RoomOwner:
 
     def snapshot(self, actor: Actor | None) -> Message:
         """The whole room as ``actor`` may see it, at the current version."""
-        return {
-            "t": "snapshot",
-            "room": self.room_id,
-            "kind": self.logic.kind,
-            "v": self.version,
-            "ts": self.now_ms(),
-            "data": self.logic.view(actor, self.now_ms()),
-            "protocol": PROTOCOL_VERSION,
-        }
+        return snapshot_message(self.room_id, self.logic, self.version, actor, self.now_ms())
 
     # --- timers ---------------------------------------------------------------------------------
 
@@ -355,5 +347,19 @@ class RoomOwner:
                 await self._timer_task
 
 
-def _message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
+def event_message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
+    """The frame of one event: what everyone may see of it (``data``), at its version and room time."""
     return {"t": "event", "room": room_id, "v": version, "type": event.type, "data": dict(data), "ts": now}
+
+
+def snapshot_message(room_id: str, logic: RoomLogic, version: int, actor: Actor | None, now: int) -> Message:
+    """The whole room as ``actor`` may see it at room time ``now`` (from its owner or a replica)."""
+    return {
+        "t": "snapshot",
+        "room": room_id,
+        "kind": logic.kind,
+        "v": version,
+        "ts": now,
+        "data": logic.view(actor, now),
+        "protocol": PROTOCOL_VERSION,
+    }
