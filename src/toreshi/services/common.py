@@ -1,5 +1,5 @@
-"""What several services share: the server's wall clock, a stored room of one kind as a live room, and results
-pushed in the background from the rooms' ``on_finished`` hook."""
+"""What several services share: the server's wall clock, a stored room of one kind as a live room, the live rooms
+attached after the service, and results pushed in the background from the rooms' ``on_finished`` hook."""
 
 from __future__ import annotations
 
@@ -27,6 +27,23 @@ async def live_room_of_kind(
     if room.kind != kind:
         raise unknown(room_id)
     return await rooms.get(room.id, kind.value)
+
+
+class AttachedRooms:
+    """The live rooms of a service made before them (the rooms call its ``on_finished`` hook, it commands them):
+    given with :meth:`attach` once they are made."""
+
+    _rooms: RoomSource | None
+
+    @property
+    def rooms(self) -> RoomSource:
+        if self._rooms is None:
+            raise RuntimeError(f"the {type(self).__name__} has no rooms yet (attach them first)")
+        return self._rooms
+
+    def attach(self, rooms: RoomSource) -> None:
+        """The live rooms, when they are made after the service."""
+        self._rooms = rooms
 
 
 class Pushes:

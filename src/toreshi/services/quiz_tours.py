@@ -57,7 +57,7 @@ from toreshi.quiz.tour.core import (
     suggest_assistant,
 )
 from toreshi.quiz.tournament import LeagueRow, LeagueTable, Rating, TeamRatings
-from toreshi.services.common import Pushes, utc_now
+from toreshi.services.common import AttachedRooms, Pushes, utc_now
 from toreshi.services.quiz import GameLinks, create_quiz_room
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
@@ -181,7 +181,7 @@ def playable_themes(package: Package) -> list[Theme]:
     return [t for r in package.rounds for t in r.themes if len(t.questions) == QUESTIONS_PER_THEME]
 
 
-class QuizTourService:
+class QuizTourService(AttachedRooms):
     """Tours over the store and the live rooms (attached after the rooms are made)."""
 
     def __init__(
@@ -203,15 +203,6 @@ class QuizTourService:
         self._packs: dict[str, list[tuple[str, list[Theme]]]] = {}
         self.links_shown: dict[str, GameLinks] = {}
         """The latest rooms' secrets (join codes), for the host's page right after they were made."""
-
-    @property
-    def rooms(self) -> RoomSource:
-        if self._rooms is None:
-            raise RuntimeError("the tour service has no rooms yet (attach them first)")
-        return self._rooms
-
-    def attach(self, rooms: RoomSource) -> None:
-        self._rooms = rooms
 
     def _lock(self, tour_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tour_id, asyncio.Lock())

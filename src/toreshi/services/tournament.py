@@ -31,7 +31,7 @@ from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
-from toreshi.services.common import Pushes, live_room_of_kind, utc_now
+from toreshi.services.common import AttachedRooms, Pushes, live_room_of_kind, utc_now
 from toreshi.store import EventStore, RoomKind, RoomStatus, UnknownRoomError
 from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
 from toreshi.togyz.position import BLACK, WHITE
@@ -71,7 +71,7 @@ class BoardLink:
     board: int
 
 
-class TournamentService:
+class TournamentService(AttachedRooms):
     """Tournament rooms over an :class:`EventStore` and the live rooms (:class:`~toreshi.live.registry.RoomSource`)."""
 
     def __init__(
@@ -87,16 +87,6 @@ class TournamentService:
         self.clock = clock
         self._links: dict[str, BoardLink] = {}
         self._pushes = Pushes(log, "the result of game room %s could not be pushed to its tournament")
-
-    @property
-    def rooms(self) -> RoomSource:
-        if self._rooms is None:
-            raise RuntimeError("the tournament service has no rooms yet (attach them first)")
-        return self._rooms
-
-    def attach(self, rooms: RoomSource) -> None:
-        """The live rooms, when they are made after the service (they call its hook, it commands them)."""
-        self._rooms = rooms
 
     # --- tournaments ------------------------------------------------------------------------------------
 
