@@ -17,11 +17,11 @@ moves away it catches up from the log (:meth:`sync`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
 from toreshi.live.bus import Bus, InProcessBus, Message
+from toreshi.live.cluster.tasks import stop
 from toreshi.live.history import History
 from toreshi.live.owner import EventLog, channel_of, event_message, snapshot_message
 from toreshi.live.room import Actor, Decided, RoomLogic
@@ -143,7 +143,4 @@ class Replica:
         return self.local.subscribers(self.channel)
 
     async def close(self) -> None:
-        if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._follower
+        await stop(self._follower)

@@ -52,6 +52,7 @@ from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeli
 from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
 from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
+from toreshi.live.cluster.tasks import stop
 from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
 from toreshi.live.registry import LogicFactory, UnknownRoomKindError
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
@@ -207,11 +208,7 @@ class ClusterRooms:
     async def close(self) -> None:
         """Leave the cluster: stop the loops, close the rooms and release their leases (others take them at once)."""
         self._closing = True
-        for task in [*self._tasks, *self._background]:
-            task.cancel()
-        for task in [*self._tasks, *self._background]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop(*self._tasks, *self._background)
         for room_id, owner in list(self._owners.items()):
             await self._let_go(room_id, owner)
         for replica in self._replicas.values():
