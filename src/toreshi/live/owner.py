@@ -168,10 +168,7 @@ class RoomOwner:
                 first = index
                 while first > 0 and events[first - 1].command_id == batch:
                     first -= 1
-                recent[batch] = Ack(event.version, index - first + 1)
-                recent.move_to_end(batch)
-                if len(recent) > RECENT_COMMANDS:
-                    recent.popitem(last=False)
+                _remember(recent, batch, Ack(event.version, index - first + 1))
         if isinstance(logic, Finishing) and logic.is_finished():
             # The final event may have been written by an owner that died before marking the room finished
             # (rooms written before the status travelled with the final append): repair it now.
@@ -221,9 +218,7 @@ class RoomOwner:
             decided = list(self.logic.decide(command, now))
             ack = await self._commit(decided, now, command.id)
             if command.id is not None:
-                self._recent[command.id] = ack
-                if len(self._recent) > RECENT_COMMANDS:
-                    self._recent.popitem(last=False)
+                _remember(self._recent, command.id, ack)
             return ack
 
     async def _commit(self, decided: list[Decided], now: int, command_id: str | None = None) -> Ack:
@@ -345,6 +340,14 @@ class RoomOwner:
             self._timer_task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._timer_task
+
+
+def _remember(recent: OrderedDict[str, Ack], command_id: str, ack: Ack) -> None:
+    """Keep the answer to a command (the newest :data:`RECENT_COMMANDS` of them), for a retry of the same id."""
+    recent[command_id] = ack
+    recent.move_to_end(command_id)
+    if len(recent) > RECENT_COMMANDS:
+        recent.popitem(last=False)
 
 
 def event_message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:

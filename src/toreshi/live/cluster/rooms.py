@@ -54,7 +54,7 @@ from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
 from toreshi.live.cluster.tasks import stop
 from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
-from toreshi.live.registry import LogicFactory, UnknownRoomKindError
+from toreshi.live.registry import LogicFactory, logic_factory
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
@@ -179,8 +179,7 @@ class ClusterRooms:
 
     async def get(self, room_id: str, kind: str) -> ClusterRoom:
         """A handle on the room: commands go to its owner wherever it is; reads come from this instance."""
-        if kind not in self._kinds:
-            raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        logic_factory(self._kinds, kind)  # an unknown kind is refused before anything is asked of Redis
         if self.local_owner(room_id) is None:
             await self._adopt(room_id, kind)
         return ClusterRoom(self, room_id, kind, await self._replica(room_id, kind))
@@ -379,9 +378,7 @@ class ClusterRooms:
 
     async def _take(self, room_id: str, kind: str, *, suspect: str | None = None) -> RoomOwner | None:
         """Claim the lease (free, ours, or held by the dead ``suspect``) and rebuild the room from its log."""
-        factory = self._kinds.get(kind)
-        if factory is None:
-            raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        factory = logic_factory(self._kinds, kind)
         async with self._lock(f"owner:{room_id}"):
             owner = self.local_owner(room_id)
             if owner is not None:
