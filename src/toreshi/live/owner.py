@@ -160,7 +160,7 @@ class RoomOwner:
             more = batch is not None and following is not None and following.command_id == batch
             if index >= len(events) - history_size:
                 shown = logic.public(decided, with_state=not more)
-                message = _message(room_id, event.version, shown, decided, event.server_time_ms)
+                message = event_message(room_id, event.version, shown, decided, event.server_time_ms)
                 if more:
                     message["more"] = True
                 history.add(event.version, message)
@@ -168,10 +168,7 @@ class RoomOwner:
                 first = index
                 while first > 0 and events[first - 1].command_id == batch:
                     first -= 1
-                recent[batch] = Ack(event.version, index - first + 1)
-                recent.move_to_end(batch)
-                if len(recent) > RECENT_COMMANDS:
-                    recent.popitem(last=False)
+                _remember(recent, batch, Ack(event.version, index - first + 1))
         if isinstance(logic, Finishing) and logic.is_finished():
             # The final event may have been written by an owner that died before marking the room finished
             # (rooms written before the status travelled with the final append): repair it now.
@@ -221,9 +218,7 @@ class RoomOwner:
             decided = list(self.logic.decide(command, now))
             ack = await self._commit(decided, now, command.id)
             if command.id is not None:
-                self._recent[command.id] = ack
-                if len(self._recent) > RECENT_COMMANDS:
-                    self._recent.popitem(last=False)
+                _remember(self._recent, command.id, ack)
             return ack
 
     async def _commit(self, decided: list[Decided], now: int, command_id: str | None = None) -> Ack:
@@ -258,7 +253,7 @@ class RoomOwner:
             last = offset == len(decided)
             # Only the command's last event carries the state: the others travel in the same frame (docs/protocol.md)
             shown = self.logic.public(event, with_state=last)
-            message = _message(self.room_id, self.version + offset, shown, event, now)
+            message = event_message(self.room_id, self.version + offset, shown, event, now)
             if not last:
                 message["more"] = True  # more events of the same command follow at once
             self._history.add(self.version + offset, message)
@@ -282,15 +277,7 @@ class RoomOwner:
 
     def snapshot(self, actor: Actor | None) -> Message:
         """The whole room as ``actor`` may see it, at the current version."""
-        return {
-            "t": "snapshot",
-            "room": self.room_id,
-            "kind": self.logic.kind,
-            "v": self.version,
-            "ts": self.now_ms(),
-            "data": self.logic.view(actor, self.now_ms()),
-            "protocol": PROTOCOL_VERSION,
-        }
+        return snapshot_message(self.room_id, self.logic, self.version, actor, self.now_ms())
 
     # --- timers ---------------------------------------------------------------------------------
 
@@ -355,5 +342,27 @@ class RoomOwner:
                 await self._timer_task
 
 
-def _message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
+def _remember(recent: OrderedDict[str, Ack], command_id: str, ack: Ack) -> None:
+    """Keep the answer to a command (the newest :data:`RECENT_COMMANDS` of them), for a retry of the same id."""
+    recent[command_id] = ack
+    recent.move_to_end(command_id)
+    if len(recent) > RECENT_COMMANDS:
+        recent.popitem(last=False)
+
+
+def event_message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
+    """The frame of one event: what everyone may see of it (``data``), at its version and room time."""
     return {"t": "event", "room": room_id, "v": version, "type": event.type, "data": dict(data), "ts": now}
+
+
+def snapshot_message(room_id: str, logic: RoomLogic, version: int, actor: Actor | None, now: int) -> Message:
+    """The whole room as ``actor`` may see it at room time ``now`` (from its owner or a replica)."""
+    return {
+        "t": "snapshot",
+        "room": room_id,
+        "kind": logic.kind,
+        "v": version,
+        "ts": now,
+        "data": logic.view(actor, now),
+        "protocol": PROTOCOL_VERSION,
+    }

@@ -8,7 +8,7 @@ forwards commands to the owner and serves reads from a replica. Both hand out a 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from toreshi.live.bus import Bus, Message
@@ -51,6 +51,14 @@ class UnknownRoomKindError(LookupError):
     """A room whose kind has no registered logic."""
 
 
+def logic_factory(kinds: Mapping[str, LogicFactory], kind: str) -> LogicFactory:
+    """The logic of rooms of ``kind``; raises :class:`UnknownRoomKindError` for a kind with none."""
+    try:
+        return kinds[kind]
+    except KeyError:
+        raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}") from None
+
+
 class Rooms:
     """Room owners by id; ``get`` loads a room from its log the first time it is asked for."""
 
@@ -88,10 +96,7 @@ class Rooms:
             owner = self._owners.get(room_id)
             if owner is not None and not owner.lost:
                 return owner
-            try:
-                factory = self._kinds[kind]
-            except KeyError:
-                raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}") from None
+            factory = logic_factory(self._kinds, kind)
             owner = await RoomOwner.load(
                 room_id, factory, self._log, self._bus, clocks=self._clocks, on_finished=self._on_finished
             )

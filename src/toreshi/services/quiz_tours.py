@@ -21,7 +21,7 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -57,6 +57,7 @@ from toreshi.quiz.tour.core import (
     suggest_assistant,
 )
 from toreshi.quiz.tournament import LeagueRow, LeagueTable, Rating, TeamRatings
+from toreshi.services.common import AttachedRooms, Pushes, utc_now
 from toreshi.services.quiz import GameLinks, create_quiz_room
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
@@ -66,10 +67,6 @@ from toreshi.store.schema import quiz_teams, quiz_tour_events, quiz_tour_packs, 
 log = logging.getLogger(__name__)
 
 __all__ = ["ClubTeam", "QuizTeams", "QuizTourService", "RatingPoint", "TourRef", "UnknownTourError"]
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class UnknownTourError(LookupError):
@@ -184,7 +181,7 @@ def playable_themes(package: Package) -> list[Theme]:
     return [t for r in package.rounds for t in r.themes if len(t.questions) == QUESTIONS_PER_THEME]
 
 
-class QuizTourService:
+class QuizTourService(AttachedRooms):
     """Tours over the store and the live rooms (attached after the rooms are made)."""
 
     def __init__(
@@ -202,19 +199,10 @@ class QuizTourService:
         self.teams = QuizTeams(store, clock)
         self._held: dict[str, _Held] = {}
         self._locks: dict[str, asyncio.Lock] = {}
-        self._pushes: set[asyncio.Task[None]] = set()
+        self._pushes = Pushes(log, "the result of quiz room %s could not be pushed to its tour")
         self._packs: dict[str, list[tuple[str, list[Theme]]]] = {}
         self.links_shown: dict[str, GameLinks] = {}
         """The latest rooms' secrets (join codes), for the host's page right after they were made."""
-
-    @property
-    def rooms(self) -> RoomSource:
-        if self._rooms is None:
-            raise RuntimeError("the tour service has no rooms yet (attach them first)")
-        return self._rooms
-
-    def attach(self, rooms: RoomSource) -> None:
-        self._rooms = rooms
 
     def _lock(self, tour_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tour_id, asyncio.Lock())
@@ -404,21 +392,11 @@ class QuizTourService:
 
     def game_room_finished(self, room_id: str, kind: str) -> None:
         """The rooms' ``on_finished`` hook: a quiz room ended; its scores go to its tour in the background."""
-        if kind != QUIZ_KIND:
-            return
-        task = asyncio.get_running_loop().create_task(self._push_logged(room_id))
-        self._pushes.add(task)
-        task.add_done_callback(self._pushes.discard)
+        if kind == QUIZ_KIND:
+            self._pushes.start(room_id, self.push_result(room_id))
 
     async def settled(self) -> None:
-        while self._pushes:
-            await asyncio.gather(*self._pushes, return_exceptions=True)
-
-    async def _push_logged(self, room_id: str) -> None:
-        try:
-            await self.push_result(room_id)
-        except Exception:  # reconcile makes the push later; the room's command has its answer
-            log.exception("the result of quiz room %s could not be pushed to its tour", room_id)
+        await self._pushes.settled()
 
     async def tour_of(self, room_id: str) -> str | None:
         for ref in await self.tours():

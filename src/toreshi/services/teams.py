@@ -8,19 +8,16 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 
 from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command
-from toreshi.live.rooms.teams import KIND, TeamTournamentRoom
-from toreshi.store import EventStore, RoomKind, UnknownRoomError
+from toreshi.live.rooms.teams import TeamTournamentRoom
+from toreshi.services.common import live_room_of_kind, utc_now
+from toreshi.store import EventStore, RoomKind
 from toreshi.tournament.journal.teams import ARBITER, COMMANDS, CreateTeams, TeamCommand, TeamJournalState
 
 ROOM_ID_BYTES = 6
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class UnknownTeamTournamentError(LookupError):
@@ -58,13 +55,7 @@ class TeamService:
         return [(room.id, await self.state(room.id)) for room in await self.store.rooms(kind=RoomKind.TEAMS)]
 
     async def _owner(self, tid: str) -> LiveRoom:
-        try:
-            room = await self.store.room(tid)
-        except (UnknownRoomError, ValueError):
-            raise UnknownTeamTournamentError(tid) from None
-        if room.kind != RoomKind.TEAMS:
-            raise UnknownTeamTournamentError(tid)
-        return await self.rooms.get(room.id, KIND)
+        return await live_room_of_kind(self.store, self.rooms, tid, RoomKind.TEAMS, UnknownTeamTournamentError)
 
 
 def _logic(logic: object) -> TeamTournamentRoom:

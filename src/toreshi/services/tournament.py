@@ -23,14 +23,15 @@ import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from toreshi.kit.refusal import Refused
 from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.togyz import TogyzRoom
-from toreshi.live.rooms.tournament import KIND, TournamentRoom
+from toreshi.live.rooms.tournament import TournamentRoom
+from toreshi.services.common import AttachedRooms, Pushes, live_room_of_kind, utc_now
 from toreshi.store import EventStore, RoomKind, RoomStatus, UnknownRoomError
 from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
 from toreshi.togyz.position import BLACK, WHITE
@@ -44,10 +45,6 @@ ROOM_ID_BYTES = 6
 GAME_KIND = "togyz"
 RECONCILE_EVERY_S = 60.0
 """How often the app looks for finished linked games whose result did not reach the tournament."""
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
 
 
 class UnknownTournamentError(LookupError):
@@ -74,7 +71,7 @@ class BoardLink:
     board: int
 
 
-class TournamentService:
+class TournamentService(AttachedRooms):
     """Tournament rooms over an :class:`EventStore` and the live rooms (:class:`~toreshi.live.registry.RoomSource`)."""
 
     def __init__(
@@ -89,17 +86,7 @@ class TournamentService:
         self.accounts = accounts
         self.clock = clock
         self._links: dict[str, BoardLink] = {}
-        self._pushes: set[asyncio.Task[bool]] = set()
-
-    @property
-    def rooms(self) -> RoomSource:
-        if self._rooms is None:
-            raise RuntimeError("the tournament service has no rooms yet (attach them first)")
-        return self._rooms
-
-    def attach(self, rooms: RoomSource) -> None:
-        """The live rooms, when they are made after the service (they call its hook, it commands them)."""
-        self._rooms = rooms
+        self._pushes = Pushes(log, "the result of game room %s could not be pushed to its tournament")
 
     # --- tournaments ------------------------------------------------------------------------------------
 
@@ -132,13 +119,9 @@ class TournamentService:
         return [(room.id, await self.state(room.id)) for room in await self.store.rooms(kind=RoomKind.TOURNAMENT)]
 
     async def _owner(self, tournament_id: str) -> LiveRoom:
-        try:
-            room = await self.store.room(tournament_id)
-        except (UnknownRoomError, ValueError):
-            raise UnknownTournamentError(tournament_id) from None
-        if room.kind != RoomKind.TOURNAMENT:
-            raise UnknownTournamentError(tournament_id)
-        return await self.rooms.get(room.id, KIND)
+        return await live_room_of_kind(
+            self.store, self.rooms, tournament_id, RoomKind.TOURNAMENT, UnknownTournamentError
+        )
 
     # --- team links (TK-P1: representatives and coaches file protests) -----------------------------------
 
@@ -265,23 +248,12 @@ class TournamentService:
     def game_room_finished(self, room_id: str, kind: str) -> None:
         """The rooms' ``on_finished`` hook: a game room just finished (or changed after it), so its result is
         pushed to its tournament, if it has one, in the background."""
-        if kind != GAME_KIND:
-            return
-        task = asyncio.get_running_loop().create_task(self._push_logged(room_id))
-        self._pushes.add(task)
-        task.add_done_callback(self._pushes.discard)
+        if kind == GAME_KIND:
+            self._pushes.start(room_id, self.push_result(room_id))
 
     async def settled(self) -> None:
         """Wait for the pushes under way (tests, and the app's shutdown)."""
-        while self._pushes:
-            await asyncio.gather(*self._pushes, return_exceptions=True)
-
-    async def _push_logged(self, room_id: str) -> bool:
-        try:
-            return await self.push_result(room_id)
-        except Exception:  # the reconciliation makes the push later; the game room's command has its answer
-            log.exception("the result of game room %s could not be pushed to its tournament", room_id)
-            return False
+        await self._pushes.settled()
 
     async def push_result(self, room_id: str) -> bool:
         """Enter the result of the finished game room ``room_id`` in its tournament; whether one was entered."""

@@ -26,6 +26,8 @@ from typing import Any
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
+from toreshi.live.cluster.tasks import stop
+
 log = logging.getLogger(__name__)
 
 Body = dict[str, Any]
@@ -161,10 +163,7 @@ class Forwarder:
             log.warning("forwarder: could not send an answer on %s", reply, exc_info=True)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        await stop(self._reader)
         for task in list(self._serving):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task

@@ -18,6 +18,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
 from toreshi.live.bus import SUBSCRIBER_QUEUE, LocalSubscribers, Message
+from toreshi.live.cluster.tasks import stop
 
 PREFIX = "toreshi:"
 log = logging.getLogger(__name__)
@@ -93,10 +94,7 @@ class RedisBus:
                         await self._pubsub.unsubscribe(self.prefix + channel)
 
     async def close(self) -> None:
-        if self._reader is not None:
-            self._reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reader
+        await stop(self._reader)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call]

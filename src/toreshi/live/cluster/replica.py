@@ -17,13 +17,13 @@ moves away it catches up from the log (:meth:`sync`).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from collections.abc import Callable
 
 from toreshi.live.bus import Bus, InProcessBus, Message
+from toreshi.live.cluster.tasks import stop
 from toreshi.live.history import History
-from toreshi.live.owner import PROTOCOL_VERSION, EventLog, channel_of
+from toreshi.live.owner import EventLog, channel_of, event_message, snapshot_message
 from toreshi.live.room import Actor, Decided, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 
@@ -124,14 +124,9 @@ class Replica:
                 )
                 if index < quiet:
                     continue
-                message: Message = {
-                    "t": "event",
-                    "room": self.room_id,
-                    "v": event.version,
-                    "type": event.type,
-                    "data": dict(self.logic.public(decided)),
-                    "ts": event.server_time_ms,
-                }
+                message = event_message(
+                    self.room_id, event.version, self.logic.public(decided), decided, event.server_time_ms
+                )
                 self._history.add(event.version, message)
                 await self.local.publish(self.channel, message)
 
@@ -142,22 +137,10 @@ class Replica:
         return self._history.since(last_version)
 
     def snapshot(self, actor: Actor | None) -> Message:
-        now = self.now_ms()
-        return {
-            "t": "snapshot",
-            "room": self.room_id,
-            "kind": self.logic.kind,
-            "v": self.version,
-            "ts": now,
-            "data": self.logic.view(actor, now),
-            "protocol": PROTOCOL_VERSION,
-        }
+        return snapshot_message(self.room_id, self.logic, self.version, actor, self.now_ms())
 
     def watchers(self) -> int:
         return self.local.subscribers(self.channel)
 
     async def close(self) -> None:
-        if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._follower
+        await stop(self._follower)

@@ -52,38 +52,15 @@ from toreshi.live.cluster.forward import Body, Forwarder, NoAnswerError, NotDeli
 from toreshi.live.cluster.lease import LEASE_MS, RedisLeases
 from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
+from toreshi.live.cluster.tasks import stop
 from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
-from toreshi.live.registry import LogicFactory, UnknownRoomKindError
+from toreshi.live.registry import LogicFactory, logic_factory
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.store import EventStore, Room, RoomStatus
 
 log = logging.getLogger(__name__)
-
-# Take a lease that is free, ours already, or held by an instance we found dead (ARGV[2]; '' for none).
-_CLAIM = """
-local current = redis.call('get', KEYS[1])
-if current == false or current == ARGV[1] or (ARGV[2] ~= '' and current == ARGV[2]) then
-  redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[3])
-  return 1
-end
-return 0
-"""
-# Hand our lease to another instance (ARGV[2]) in one step, only if it is still ours.
-_HAND_OVER = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  redis.call('set', KEYS[1], ARGV[2], 'PX', ARGV[3])
-  return 1
-end
-return 0
-"""
-_RENEW = """
-if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2])
-end
-return 0
-"""
 
 
 @dataclass(frozen=True)
@@ -159,7 +136,6 @@ class ClusterRooms:
         self._store = store
         self._log = StoreLog(store)
         self._bus = bus
-        self._redis = bus.redis
         self._kinds = dict(kinds)
         self._clocks = clocks or Clocks()
         self.leases = RedisLeases(bus.redis, self.instance, lease_ms=self.config.lease_ms, prefix=f"{bus.prefix}lease:")
@@ -203,8 +179,7 @@ class ClusterRooms:
 
     async def get(self, room_id: str, kind: str) -> ClusterRoom:
         """A handle on the room: commands go to its owner wherever it is; reads come from this instance."""
-        if kind not in self._kinds:
-            raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        logic_factory(self._kinds, kind)  # an unknown kind is refused before anything is asked of Redis
         if self.local_owner(room_id) is None:
             await self._adopt(room_id, kind)
         return ClusterRoom(self, room_id, kind, await self._replica(room_id, kind))
@@ -232,11 +207,7 @@ class ClusterRooms:
     async def close(self) -> None:
         """Leave the cluster: stop the loops, close the rooms and release their leases (others take them at once)."""
         self._closing = True
-        for task in [*self._tasks, *self._background]:
-            task.cancel()
-        for task in [*self._tasks, *self._background]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop(*self._tasks, *self._background)
         for room_id, owner in list(self._owners.items()):
             await self._let_go(room_id, owner)
         for replica in self._replicas.values():
@@ -380,11 +351,9 @@ class ClusterRooms:
             del self._owners[room_id]
             self._renewed_at.pop(room_id, None)
             try:
-                moved = await self._redis.eval(
-                    _HAND_OVER, 1, self.leases.prefix + room_id, self.instance, to, self.config.lease_ms
-                )
+                moved = await self.leases.hand_over(room_id, to)
             except RedisError:
-                moved = 0
+                moved = False
             if not moved:  # the lease was not ours any more (or Redis failed): let it lapse or be taken as usual
                 with contextlib.suppress(Exception):
                     await self.leases.release(room_id)
@@ -409,9 +378,7 @@ class ClusterRooms:
 
     async def _take(self, room_id: str, kind: str, *, suspect: str | None = None) -> RoomOwner | None:
         """Claim the lease (free, ours, or held by the dead ``suspect``) and rebuild the room from its log."""
-        factory = self._kinds.get(kind)
-        if factory is None:
-            raise UnknownRoomKindError(f"no live logic for rooms of kind {kind!r}")
+        factory = logic_factory(self._kinds, kind)
         async with self._lock(f"owner:{room_id}"):
             owner = self.local_owner(room_id)
             if owner is not None:
@@ -420,10 +387,7 @@ class ClusterRooms:
             if stale is not None:
                 await stale.close()
             started = self._clocks.monotonic()
-            claimed = await self._redis.eval(
-                _CLAIM, 1, self.leases.prefix + room_id, self.instance, suspect or "", self.config.lease_ms
-            )
-            if not claimed:
+            if not await self.leases.acquire(room_id, suspect=suspect):
                 return None
             self._renewed_at[room_id] = started
             try:
@@ -471,13 +435,10 @@ class ClusterRooms:
         sent_at = self._clocks.monotonic()
         try:
             async with asyncio.timeout(self.config.lease_ms / 3000):
-                async with self._redis.pipeline(transaction=False) as pipe:
-                    for room_id, _owner in held:
-                        pipe.eval(_RENEW, 1, self.leases.prefix + room_id, self.instance, self.config.lease_ms)
-                    results = await pipe.execute()
+                results = await self.leases.renew_all([room_id for room_id, _owner in held])
         except Exception:
             log.exception("instance %s cannot renew its leases: dropping its %d rooms", self.instance, len(held))
-            results = [0] * len(held)
+            results = [False] * len(held)
         for (room_id, owner), renewed in zip(held, results, strict=True):
             if not renewed:
                 log.warning("instance %s lost the lease of room %s: dropping it", self.instance, room_id)
@@ -514,11 +475,10 @@ class ClusterRooms:
         candidates = [room for room_id, room in live.items() if room.version > 0 and self.local_owner(room_id) is None]
         if not candidates:
             return
-        holders = await self._redis.mget([self.leases.prefix + room.id for room in candidates])
+        holders = await self.leases.holders_of([room.id for room in candidates])
         alive: dict[str, bool] = {}
         orphans: list[tuple[Room, str | None]] = []
-        for room, raw in zip(candidates, holders, strict=True):
-            holder = raw.decode() if isinstance(raw, bytes) else raw
+        for room, holder in zip(candidates, holders, strict=True):
             if holder is not None and holder != self.instance:
                 if holder not in alive:
                     alive[holder] = await self.forwarder.alive(holder)

@@ -16,14 +16,12 @@ as the ``system`` actor, with the game's end time (:class:`~toreshi.services.tou
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from datetime import datetime
-from typing import Any
+from collections.abc import Sequence
 
 from toreshi.kit import payload
-from toreshi.kit.core import Context
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.room import Actor, Command, Decided, Payload
+from toreshi.live.rooms.journal import JournalRoom, events_of, stamped
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import COMMANDS, TournamentState, decide, decode_event, encode_event, evolve
 from toreshi.tournament.journal.commands import ARBITER, SYSTEM, TEAM, EnterResult
@@ -39,17 +37,7 @@ def _forbidden(command: Command, why: TournamentCode | None = None, **params: st
     return Refused(Common.FORBIDDEN, details=details, command=command.type[:40], role=command.actor.role[:20])
 
 
-def _wall_time(meta: Mapping[str, Any]) -> datetime:
-    stamped = meta.get("at")
-    if stamped is None:
-        raise Refused(TournamentCode.PAGES_ONLY)
-    moment = datetime.fromisoformat(str(stamped))  # the service's own stamp: a bad one is a programming error
-    if moment.tzinfo is None:
-        raise ValueError("the service stamps aware times")
-    return moment
-
-
-class TournamentRoom:
+class TournamentRoom(JournalRoom):
     """The :class:`~toreshi.live.room.RoomLogic` of a tournament."""
 
     kind = KIND
@@ -81,26 +69,13 @@ class TournamentRoom:
         typed = COMMANDS.read(command.type, command.data)
         if isinstance(typed, EnterResult) and typed.ended_at is not None and command.actor.role != SYSTEM:
             raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)  # only a game room's end is "when it ended"
-        context = Context(command.actor, now_ms, meta={"at": _wall_time(command.meta)})
-        decision = decide(self.state, typed, context)
-        if isinstance(decision, Refusal):
-            raise Refused(decision)
-        return [Decided(*encode_event(event)) for event in decision]
+        return events_of(decide(self.state, typed, stamped(command, now_ms)), encode_event)
 
     def apply(self, event: Decided, at_ms: int) -> None:
         self.state = evolve(self.state, decode_event(event.type, event.payload))
 
-    def deadline_ms(self) -> int | None:
-        return None
-
-    def on_deadline(self, now_ms: int) -> Sequence[Decided]:
-        return []
-
     def view(self, actor: Actor | None, now_ms: int) -> Payload:
         return view_of(self.state)
-
-    def public(self, event: Decided, *, with_state: bool = True) -> Payload:
-        return {"event": dict(event.payload)}
 
 
 def view_of(state: TournamentState) -> Payload:
