@@ -90,6 +90,63 @@ _START = [9] * 18 + [0, 0, -1, -1, 0, -1, -1, 0, 0]
 _ORIGIN = ({h: h - 1 for h in range(1, 10)}, {h: h + 8 for h in range(1, 10)})
 
 
+def sow(s: list[int], origin: int) -> tuple[int, int]:
+    """Sow ring index ``origin`` (a non-empty hole of the side to move, ``s[22]``; not checked) in place: the
+    holes, the kazans, the tuzdyks and the side to move (fields 0-22) change.
+
+    Returns the ring index of the hole the last kumalak fell into, and what the move took: the count captured, -1
+    when it made a tuzdyk, 0 for a quiet move. The one implementation of §2-§4, shared by :meth:`Position.push`
+    and the engine's copy-make (:func:`toreshi.togyz.engine.board.make`); literal indices because both are hot.
+    """
+    me = s[22]
+    n = s[origin]
+    # Sowing (§2): n >= 2 puts the first kumalak back into the origin; n == 1 moves it on.
+    s[origin] = 0
+    if n == 1:
+        last = origin + 1 if origin != 17 else 0
+        s[last] += 1
+    elif n < 18:
+        for i in _SOW[origin][n]:
+            s[i] += 1
+        last = _SOW[origin][n][-1]
+    else:
+        laps, rest = divmod(n, 18)
+        for i in range(18):
+            s[i] += laps
+        for i in _SOW[origin][rest]:
+            s[i] += 1
+        last = (origin + n - 1) % 18
+    # Kumalaks that fell into a tuzdyk belong to its owner (§2 rule 4).
+    t = s[20]
+    if t >= 0 and s[t]:
+        s[18] += s[t]
+        s[t] = 0
+    t = s[21]
+    if t >= 0 and s[t]:
+        s[19] += s[t]
+        s[t] = 0
+    s[22] = 1 - me
+    # Capture (§3) and tuzdyk (§4): only the last hole, only on the opponent's row; a tuzdyk reads 0 here.
+    if (last >= HOLES) != me:
+        count = s[last]
+        if count and not count & 1:
+            s[last] = 0
+            s[18 + me] += count
+            return last, count
+        if (
+            count == 3
+            and s[20 + me] < 0
+            and last != 8
+            and last != 17
+            and (s[21 - me] < 0 or s[21 - me] % HOLES != last % HOLES)
+        ):
+            s[last] = 0
+            s[18 + me] += 3
+            s[20 + me] = last
+            return last, -1
+    return last, 0
+
+
 class Position:
     """A togyz kumalak position: 2×9 holes, two kazans, the tuzdyks and the side to move.
 
@@ -237,60 +294,11 @@ class Position:
             raise IllegalMoveError(f"hole must be 1-9, not {hole!r}") from None
         if s[18] >= WINNING_KAZAN or s[19] >= WINNING_KAZAN:
             raise IllegalMoveError("the game is over: a kazan holds 82 or more")
-        n = s[origin]
-        if not n:
+        if not s[origin]:
             raise IllegalMoveError(f"hole {hole} of {Side(me).name.lower()} is empty")
         self._stack.append(s[:])
-        # Sowing (§2): n >= 2 puts the first kumalak back into the origin; n == 1 moves it on.
-        s[origin] = 0
-        if n == 1:
-            last = origin + 1 if origin != 17 else 0
-            s[last] += 1
-        elif n < 18:
-            for i in _SOW[origin][n]:
-                s[i] += 1
-            last = _SOW[origin][n][-1]
-        else:
-            laps, rest = divmod(n, 18)
-            for i in range(18):
-                s[i] += laps
-            for i in _SOW[origin][rest]:
-                s[i] += 1
-            last = (origin + n - 1) % 18
-        # Kumalaks that fell into a tuzdyk belong to its owner (§2 rule 4).
-        t = s[20]
-        if t >= 0 and s[t]:
-            s[18] += s[t]
-            s[t] = 0
-        t = s[21]
-        if t >= 0 and s[t]:
-            s[19] += s[t]
-            s[t] = 0
         s[23] = origin
-        s[24] = last
-        # Capture (§3): only the last hole, only on the opponent's row; a tuzdyk reads 0 here.
-        if (last >= HOLES) != me:
-            count = s[last]
-            if count and not count & 1:
-                s[last] = 0
-                s[18 + me] += count
-                s[25] = count
-            elif (
-                count == 3
-                and s[20 + me] < 0
-                and last != 8
-                and last != 17
-                and (s[21 - me] < 0 or s[21 - me] % HOLES != last % HOLES)
-            ):
-                s[last] = 0
-                s[18 + me] += 3
-                s[20 + me] = last
-                s[25] = -1
-            else:
-                s[25] = 0
-        else:
-            s[25] = 0
-        s[22] = 1 - me
+        s[24], s[25] = sow(s, origin)
         s[26] += 1
 
     def pop(self) -> None:

@@ -7,8 +7,9 @@ Black's are 9–17) and a tuzdyk stored as the ring index of the captured hole o
 A search visits a position once and throws it away, so a move here builds the child instead of changing the
 parent (no undo record, no move stack) and skips the validation that :meth:`Position.push` does for untrusted
 callers (copying 23 ints and sowing into precomputed index tuples beat adding a precomputed delta vector with
-``map(add, …)``: 0.9–1.3 M against 0.6–0.8 M moves/s). The rules are those of ``Position.push``; a
-property test replays random games through both and compares every state.
+``map(add, …)``: 0.9–1.3 M against 0.6–0.8 M moves/s). The sowing, captures and tuzdyks are
+``Position.push``'s own (:func:`~toreshi.togyz.position.sow`); a property test replays random games through both
+and compares every state.
 
 >>> from toreshi.togyz import Position
 >>> state = state_of(Position())
@@ -24,7 +25,7 @@ from __future__ import annotations
 from itertools import compress
 from typing import TypeAlias
 
-from toreshi.togyz.position import HOLES, WINNING_KAZAN, Position, Side
+from toreshi.togyz.position import HOLES, WINNING_KAZAN, Position, Side, sow
 
 State: TypeAlias = list[int]
 
@@ -61,8 +62,6 @@ def _landing_gain(origin: int, n: int) -> int:
     return _delta(origin, n)[_last(origin, n)] + (n if _last(origin, n) == origin else 0)
 
 
-SOW = tuple(tuple(tuple((origin + j) % RING for j in range(r)) for r in range(RING)) for origin in range(RING))
-"""``SOW[origin][r]``: the ring indices that receive one kumalak each when ``r`` < 18 are sown from ``origin``."""
 LAST = tuple(tuple(_last(origin, n) for n in range(MAX_COUNT + 1)) for origin in range(RING))
 """``LAST[origin][n]``: the ring index of the hole that receives the last kumalak."""
 GAIN = tuple(tuple(_landing_gain(origin, n) for n in range(MAX_COUNT + 1)) for origin in range(RING))
@@ -105,47 +104,7 @@ def origins(state: State) -> list[int]:
 def make(s: State, origin: int) -> State:
     """The state after the side to move sows ``origin`` (a non-empty own hole; not checked)."""
     c = s[:]
-    n = c[origin]
-    c[origin] = 0
-    if n == 1:
-        c[origin + 1 if origin != 17 else 0] += 1
-    elif n < RING:
-        for i in SOW[origin][n]:
-            c[i] += 1
-    else:
-        laps, rest = divmod(n, RING)
-        for i in range(RING):
-            c[i] += laps
-        for i in SOW[origin][rest]:
-            c[i] += 1
-    # Kumalaks that fell into a tuzdyk go to its owner's kazan (rules §2.4).
-    t = c[20]
-    if t >= 0 and c[t]:
-        c[18] += c[t]
-        c[t] = 0
-    t = c[21]
-    if t >= 0 and c[t]:
-        c[19] += c[t]
-        c[t] = 0
-    me = c[22]
-    c[22] = 1 - me
-    last = LAST[origin][n]
-    # Capture (§3) and tuzdyk (§4): only the last hole, only on the opponent's row; a tuzdyk reads 0 here.
-    if (last >= HOLES) != me:
-        count = c[last]
-        if count and not count & 1:
-            c[last] = 0
-            c[18 + me] += count
-        elif (
-            count == 3
-            and s[20 + me] < 0
-            and last != 8
-            and last != 17
-            and (s[21 - me] < 0 or s[21 - me] % HOLES != last % HOLES)
-        ):
-            c[last] = 0
-            c[18 + me] += 3
-            c[20 + me] = last
+    sow(c, origin)
     return c
 
 

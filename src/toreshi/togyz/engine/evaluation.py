@@ -82,7 +82,8 @@ def features(s: State) -> tuple[int, ...]:
         _best_capture(s, me),
         _best_capture(s, op),
         row_me - row_op,
-        max(0, ATSYZ_MARGIN - row_me) - max(0, ATSYZ_MARGIN - row_op),
+        (ATSYZ_MARGIN - row_me if row_me < ATSYZ_MARGIN else 0)
+        - (ATSYZ_MARGIN - row_op if row_op < ATSYZ_MARGIN else 0),
     )
 
 
@@ -92,24 +93,15 @@ DIVISORS = (SCALE, 1, 1, 1, 1, 1, 1)
 
 def evaluate(s: State) -> int:
     """The evaluation of ``s`` for the side to move, in centi-kumalaks (a kazan kumalak at mid-game is 100)."""
-    me = s[22]
-    op = 1 - me
-    mine = s[me * HOLES : me * HOLES + HOLES]
-    theirs = s[op * HOLES : op * HOLES + HOLES]
-    row_me, row_op = sum(mine), sum(theirs)
-    k_me, k_op = s[18 + me], s[18 + op]
-    danger = (ATSYZ_MARGIN - row_me if row_me < ATSYZ_MARGIN else 0) - (
-        ATSYZ_MARGIN - row_op if row_op < ATSYZ_MARGIN else 0
+    material, tuzdyk, mobility, capture_now, capture_threat, row, atsyz_danger = features(s)
+    return (W_MATERIAL * material) // SCALE + (
+        W_TUZDYK * tuzdyk
+        + W_MOBILITY * mobility
+        + W_CAPTURE_NOW * capture_now
+        + W_CAPTURE_THREAT * capture_threat
+        + W_ROW * row
+        + W_ATSYZ * atsyz_danger
     )
-    rest = (
-        W_TUZDYK * ((s[20 + me] >= 0) - (s[20 + op] >= 0))
-        + W_MOBILITY * (theirs.count(0) - mine.count(0))
-        + W_CAPTURE_NOW * _best_capture(s, me)
-        + W_CAPTURE_THREAT * _best_capture(s, op)
-        + W_ROW * (row_me - row_op)
-        + W_ATSYZ * danger
-    )
-    return (W_MATERIAL * (k_me - k_op) * (k_me + k_op)) // SCALE + rest
 
 
 W_MATERIAL, W_TUZDYK, W_MOBILITY, W_CAPTURE_NOW, W_CAPTURE_THREAT, W_ROW, W_ATSYZ = (WEIGHTS[n] for n in FEATURES)

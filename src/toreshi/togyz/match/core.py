@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 from toreshi.clock.flag import FlagMode
 from toreshi.clock.gameclock import ClockState
@@ -287,6 +288,24 @@ def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequenc
     return after.events
 
 
+class _SideAction(Protocol):
+    def __call__(self, game: Game, side: Side, /, *, now_ms: int) -> Game: ...
+
+
+_BY_SIDE: dict[type[TogyzCommand], _SideAction] = {
+    ConfirmSetup: Game.confirm_setup,
+    ComplainSetup: Game.complain_setup,
+    OfferDraw: Game.offer_draw,
+    AcceptDraw: Game.accept_draw,
+    DeclineDraw: Game.decline_draw,
+    Resign: Game.resign,
+    TakeBack: Game.take_back,
+    Sign: Game.sign,
+    FileProtest: Game.file_protest,
+}
+"""A player's commands that carry no data: each is the game's method for the sender's side."""
+
+
 def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
     caller = Caller.player(side)
     match command:
@@ -301,26 +320,11 @@ def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
                 # TK-B10: the clock records the fall itself; the opponent is not to race the timer for it.
                 raise Refused(TogyzCode.FLAG_IS_AUTOMATIC, clause="TK-B10")
             return game.claim_flag(caller, now_ms=now)  # a player claims the opponent's flag, whatever it names
-        case ConfirmSetup():
-            return game.confirm_setup(side, now_ms=now)
-        case ComplainSetup():
-            return game.complain_setup(side, now_ms=now)
         case Pause():
             return game.pause(caller, now_ms=now)
-        case OfferDraw():
-            return game.offer_draw(side, now_ms=now)
-        case AcceptDraw():
-            return game.accept_draw(side, now_ms=now)
-        case DeclineDraw():
-            return game.decline_draw(side, now_ms=now)
-        case Resign():
-            return game.resign(side, now_ms=now)
-        case TakeBack():
-            return game.take_back(side, now_ms=now)
-        case Sign():
-            return game.sign(side, now_ms=now)
-        case FileProtest():
-            return game.file_protest(side, now_ms=now)
+    action = _BY_SIDE.get(type(command))
+    if action is not None:
+        return action(game, side, now_ms=now)
     raise TypeError(f"a player's {command.type!r} was admitted but has no action")  # a programming error
 
 

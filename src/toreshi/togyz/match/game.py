@@ -31,39 +31,10 @@ from toreshi.clock.gameclock import ClockState
 from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
 from toreshi.kit.codec import CodecError
 from toreshi.kit.refusal import Common, Refused
+from toreshi.togyz.match import events as ev
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.commands import MAX_CLOCK_MS
-from toreshi.togyz.match.events import (
-    Actor,
-    ArbiterDecided,
-    BothFlagsExtended,
-    ClockPaused,
-    ClockPressed,
-    ClockResumed,
-    ClocksSet,
-    DefaultDeclared,
-    DrawAccepted,
-    DrawDeclined,
-    DrawOffered,
-    EnvelopeOpened,
-    FlagFell,
-    GameAdjourned,
-    GameCreated,
-    GameEvent,
-    GamePostponed,
-    GameStarted,
-    MovePlayed,
-    MovesTakenBack,
-    PlayerArrived,
-    ProtestFiled,
-    Resigned,
-    ResultSigned,
-    SetupComplained,
-    SetupConfirmed,
-    TimeAdded,
-    event_from_dict,
-    event_to_dict,
-)
+from toreshi.togyz.match.events import Actor, GameEvent, event_from_dict, event_to_dict
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.sealed import commit
 from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy, StartMode
@@ -119,7 +90,7 @@ class Game:
         if _same_name(white, black):
             # Two players of one name could not be told apart on the links, the record or the standings.
             raise Refused(TogyzCode.SAME_NAMES, name=white)
-        created = GameCreated(now_ms, white, black, control, settings or GameSettings(), event, round, board)
+        created = ev.GameCreated(now_ms, white, black, control, settings or GameSettings(), event, round, board)
         return cls((created,), GameState.created(created))
 
     @classmethod
@@ -128,7 +99,7 @@ class Game:
         refuse raises :class:`~toreshi.kit.refusal.Refused`)."""
         iterator = iter(events)
         first = next(iterator, None)
-        if not isinstance(first, GameCreated):
+        if not isinstance(first, ev.GameCreated):
             raise CodecError("log", "an event log starts with game_created")
         state = GameState.created(first)
         log: list[GameEvent] = [first]
@@ -154,15 +125,15 @@ class Game:
         """TK-A1: the chief arbiters' board postpones the game for a recognised reason."""
         if not reason.strip():
             raise Refused(TogyzCode.POSTPONEMENT_NEEDS_REASON, clause="TK-A1")
-        return self.apply(GamePostponed(now_ms, reason))
+        return self.apply(ev.GamePostponed(now_ms, reason))
 
     def confirm_setup(self, side: Side, *, now_ms: int) -> Game:
         """TK-B5: ``side`` has checked the starting set-up."""
-        return self.apply(SetupConfirmed(now_ms, side))
+        return self.apply(ev.SetupConfirmed(now_ms, side))
 
     def complain_setup(self, side: Side, *, now_ms: int) -> Game:
         """TK-B5: ``side`` reports a fault in the set-up; refused once the game has started."""
-        return self.apply(SetupComplained(now_ms, side))
+        return self.apply(ev.SetupComplained(now_ms, side))
 
     def start(self, *, now_ms: int, absent: Iterable[Side] = ()) -> Game:
         """Start the бастаушы's clock (TK-C5, TK-B4); ``absent`` players have not come yet (TK-C6).
@@ -176,15 +147,15 @@ class Game:
             for side in (WHITE, BLACK):
                 if side not in state.setup_confirmed:
                     raise Refused(TogyzCode.SETUP_NOT_CONFIRMED, player=state.player(side), clause="TK-B5")
-        return self.apply(GameStarted(now_ms, absent))
+        return self.apply(ev.GameStarted(now_ms, absent))
 
     def arrive(self, side: Side, *, now_ms: int) -> Game:
         """A late player arrives; the lateness is taken from their time (TK-C6)."""
-        return self.apply(PlayerArrived(now_ms, side))
+        return self.apply(ev.PlayerArrived(now_ms, side))
 
     def declare_default(self, *, now_ms: int) -> Game:
         """Players still absent more than 30 minutes after the round start lose by default (TK-R4)."""
-        return self.apply(DefaultDeclared(now_ms))
+        return self.apply(ev.DefaultDeclared(now_ms))
 
     # --- playing ---------------------------------------------------------------------------------
 
@@ -203,35 +174,35 @@ class Game:
         A player whose flag falls while making the move completes it (TK-B8): the flag fall is recorded right
         after, unless the move itself ended the game (82 wins, TK-R7).
         """
-        game = self.apply(MovePlayed(now_ms, side, hole))
+        game = self.apply(ev.MovePlayed(now_ms, side, hole))
         if game.state.is_over:
             return game
         if game.state.automatic_flag(now_ms) is side:
-            return game.apply(FlagFell(now_ms, side))
+            return game.apply(ev.FlagFell(now_ms, side))
         if offer_draw:
-            game = game.apply(DrawOffered(now_ms, side))
+            game = game.apply(ev.DrawOffered(now_ms, side))
         if press:
-            game = game.apply(ClockPressed(now_ms, side, lag_ms))
+            game = game.apply(ev.ClockPressed(now_ms, side, lag_ms))
         return game
 
     def offer_draw(self, side: Side, *, now_ms: int) -> Game:
-        return self.apply(DrawOffered(now_ms, side))
+        return self.apply(ev.DrawOffered(now_ms, side))
 
     def press(self, side: Side, *, now_ms: int, lag_ms: int = 0) -> Game:
-        return self.apply(ClockPressed(now_ms, side, lag_ms))
+        return self.apply(ev.ClockPressed(now_ms, side, lag_ms))
 
     def accept_draw(self, side: Side, *, now_ms: int) -> Game:
-        return self.apply(DrawAccepted(now_ms, side))
+        return self.apply(ev.DrawAccepted(now_ms, side))
 
     def decline_draw(self, side: Side, *, now_ms: int) -> Game:
-        return self.apply(DrawDeclined(now_ms, side))
+        return self.apply(ev.DrawDeclined(now_ms, side))
 
     def resign(self, side: Side, *, now_ms: int) -> Game:
-        return self.apply(Resigned(now_ms, side))
+        return self.apply(ev.Resigned(now_ms, side))
 
     def take_back(self, side: Side, *, now_ms: int) -> Game:
         """In a practice game, on ``side``'s turn: take back its last move and the engine's reply to it."""
-        return self.apply(MovesTakenBack(now_ms, side, 2))
+        return self.apply(ev.MovesTakenBack(now_ms, side, 2))
 
     # --- flags -----------------------------------------------------------------------------------
 
@@ -241,7 +212,7 @@ class Game:
         The live room calls this at ``state.clock.flag_deadline_ms(...)``.
         """
         flagged = self.state.automatic_flag(now_ms)
-        return self if flagged is None else self.apply(FlagFell(now_ms, flagged))
+        return self if flagged is None else self.apply(ev.FlagFell(now_ms, flagged))
 
     def claim_flag(self, by: Actor, *, now_ms: int, side: Side | None = None) -> Game:
         """The arbiter or a player announces a flag fall (TK-B9). A player claims the opponent's flag."""
@@ -253,25 +224,25 @@ class Game:
                 if len(out) != 1:
                     raise Refused(TogyzCode.FLAGGED_SIDE_UNKNOWN)
                 side = out[0]
-        return self.apply(FlagFell(now_ms, side, by))
+        return self.apply(ev.FlagFell(now_ms, side, by))
 
     def extend_both_flags(self, *, now_ms: int) -> Game:
         """TK-C14: both flags are down; give each player the configured extra time (5 min)."""
-        return self.apply(BothFlagsExtended(now_ms))
+        return self.apply(ev.BothFlagsExtended(now_ms))
 
     # --- the arbiter's clock controls ------------------------------------------------------------
 
     def pause(self, by: Actor, *, now_ms: int) -> Game:
         """Stop the clock: a player addressing the arbiter (TK-C15) or the arbiter."""
-        return self.apply(ClockPaused(now_ms, by))
+        return self.apply(ev.ClockPaused(now_ms, by))
 
     def resume(self, *, now_ms: int) -> Game:
         """The arbiter restarts the clock; the game continues (TK-C18)."""
-        return self.apply(ClockResumed(now_ms))
+        return self.apply(ev.ClockResumed(now_ms))
 
     def set_clocks(self, white_ms: int, black_ms: int, *, now_ms: int, reason: str = "") -> Game:
         """Set both dials (a replaced clock, TK-C10; a clock set late, TK-C11)."""
-        return self.apply(ClocksSet(now_ms, white_ms, black_ms, reason))
+        return self.apply(ev.ClocksSet(now_ms, white_ms, black_ms, reason))
 
     def set_late_clock(self, played_without_clock_ms: int, *, now_ms: int) -> Game:
         """TK-C11: split what is left of the control equally, at least 15 minutes each."""
@@ -299,7 +270,7 @@ class Game:
                     after=format_seconds(left + delta_ms),
                     limit=format_seconds(MAX_CLOCK_MS),
                 )
-        return self.apply(TimeAdded(now_ms, side, delta_ms, reason))
+        return self.apply(ev.TimeAdded(now_ms, side, delta_ms, reason))
 
     def penalise_groundless_stop(self, side: Side, *, now_ms: int) -> Game:
         """TK-C15: ``side`` stopped the clock without ground; the configured time is taken from them."""
@@ -319,24 +290,24 @@ class Game:
         checked = state.settings.sealed_move_policy is SealedMovePolicy.REFUSE_ILLEGAL and side is state.board.turn
         if checked and hole not in state.board.legal_moves():
             raise Refused(TogyzCode.SEALED_MOVE_ILLEGAL, player=state.player(side), hole=hole)
-        return self.apply(GameAdjourned(now_ms, side, commit(hole, salt)))
+        return self.apply(ev.GameAdjourned(now_ms, side, commit(hole, salt)))
 
     def open_envelope(self, hole: int, salt: str, *, now_ms: int) -> Game:
         """TK-A4: reveal the sealed move, check it against the commitment, start the sealer's clock."""
-        return self.apply(EnvelopeOpened(now_ms, hole, salt))
+        return self.apply(ev.EnvelopeOpened(now_ms, hole, salt))
 
     # --- after the game --------------------------------------------------------------------------
 
     def decide(self, result: GameResult, reason: str, *, now_ms: int) -> Game:
         """A result set by the arbiters (disqualification, TK-C14 dispute, …)."""
-        return self.apply(ArbiterDecided(now_ms, result, reason))
+        return self.apply(ev.ArbiterDecided(now_ms, result, reason))
 
     def sign(self, side: Side, *, now_ms: int) -> Game:
         """A player signs the result (TK-P2, TK-P9); in blitz and rapid no score sheet is kept (TK-B2), so there
         is nothing to sign (checked on the command: older logs replay as they were)."""
         if self.state.ending is not None and not self.state.keeps_score_sheets:
             raise Refused(TogyzCode.NO_SCORE_SHEETS, clause="TK-B2")
-        return self.apply(ResultSigned(now_ms, side))
+        return self.apply(ev.ResultSigned(now_ms, side))
 
     def file_protest(self, side: Side, *, now_ms: int) -> Game:
         """A protest on behalf of ``side`` (TK-P1); not considered if ``side`` signed first (TK-P2).
@@ -345,4 +316,4 @@ class Game:
         refused rather than stored again. Checked on the command, so that older logs replay as they were."""
         if any(protest.side is side for protest in self.state.protests):
             raise Refused(TogyzCode.PROTEST_ALREADY_FILED, player=self.state.player(side))
-        return self.apply(ProtestFiled(now_ms, side))
+        return self.apply(ev.ProtestFiled(now_ms, side))
