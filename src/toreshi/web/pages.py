@@ -13,10 +13,10 @@ from toreshi.store.accounts import UnknownGrantError
 from toreshi.togyz.match.state import GameStatus
 from toreshi.web import auth, control_form, game_links, games_list, i18n, refusals, timecontrols, togyz_texts
 from toreshi.web.i18n import gettext as _
-from toreshi.web.rooms_api import create_togyz_room, owner_of
+from toreshi.web.rooms_api import create_togyz_game, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
-from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.services import kept_on_app, services_of
+from toreshi.web.templates import not_found, render
 
 MAX_NAME = 80
 
@@ -141,11 +141,7 @@ async def login(request: Request) -> Response:
 
 def _sign_in_limiter(request: Request) -> AttemptLimiter:
     """The app's count of failed sign-ins per client address (one per app, made on first use)."""
-    state = request.app.state
-    if not hasattr(state, "sign_in_limiter"):
-        state.sign_in_limiter = AttemptLimiter()
-    limiter: AttemptLimiter = state.sign_in_limiter
-    return limiter
+    return kept_on_app(request, "sign_in_limiter", AttemptLimiter)
 
 
 async def logout(request: Request) -> Response:
@@ -177,8 +173,8 @@ async def new_game(request: Request) -> Response:
             settings = {"flag_mode": values["flag"], "start_mode": values["start"]}
             try:
                 control = control_form.control_from_form(values)
-                room_id, _tokens = await create_togyz_room(
-                    request, arbiter, values["white"], values["black"], control.to_dict(), settings
+                room_id, _tokens = await create_togyz_game(
+                    services_of(request), arbiter, values["white"], values["black"], control.to_dict(), settings
                 )
             except Refused as refused:
                 error = refusals.text_of(refused)
@@ -204,9 +200,7 @@ async def game_links_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     links = await game_links.links_of_game(request, room_id)
     if links is None:
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
+        return not_found(request)
     return render(
         request,
         "togyz/links.html",
@@ -257,9 +251,7 @@ async def game_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await owner_of(request, room_id)
     if owner is None or owner.logic.kind != "togyz":
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
+        return not_found(request)
     mode = request.query_params.get("mode", "board")
     if mode not in ("board", "shared", "clock"):
         mode = "board"
@@ -305,6 +297,7 @@ def client_strings() -> dict[str, str]:
         "scheduled": _("Waiting for the start"),
         "scheduled_player": _("Waiting for the start: the arbiter starts the clock"),
         "adjourned": _("Adjourned"),
+        **togyz_texts.termination_strings(),
     }
 
 

@@ -20,7 +20,7 @@ from toreshi.togyz.engine import LEVELS
 from toreshi.web import auth, refusals
 from toreshi.web.game_links import player_url
 from toreshi.web.i18n import gettext as _
-from toreshi.web.rooms_api import create_togyz_room
+from toreshi.web.rooms_api import create_togyz_game
 from toreshi.web.services import services_of
 from toreshi.web.templates import render
 
@@ -62,8 +62,13 @@ async def practice(request: Request) -> Response:
             names = {side: person, engine_side: computer}
             settings = {"practice_level": level, "engine_side": engine_side, "start_mode": "round_start"}
             try:
-                room_id, tokens = await create_togyz_room(
-                    request, "practice", names["white"], names["black"], PRESETS[values["control"]].to_dict(), settings
+                room_id, tokens = await create_togyz_game(
+                    services_of(request),
+                    "practice",
+                    names["white"],
+                    names["black"],
+                    PRESETS[values["control"]].to_dict(),
+                    settings,
                 )
             except Refused as refused:
                 error = refusals.text_of(refused)

@@ -61,8 +61,8 @@ from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
-from toreshi.web.services import services_of
-from toreshi.web.templates import embed_json, render
+from toreshi.web.services import kept_on_app, services_of
+from toreshi.web.templates import embed_json, not_found, render
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -122,15 +122,22 @@ NEW_DEFAULTS = {
 }
 
 
+def pack_size_error(request: Request) -> str:
+    """What to tell the host when a form's body (by its Content-Length) is larger than one pack may be, before
+    reading it; empty if it is not."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
+        return _("The pack is too large (at most 64 MiB).")
+    return ""
+
+
 @auth.arbiter_only
 async def new_quiz(request: Request) -> Response:
     values = dict(NEW_DEFAULTS)
     error = ""
     if request.method == "POST":
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
-            error = _("The pack is too large (at most 64 MiB).")
-        else:
+        error = pack_size_error(request)
+        if not error:
             form, upload = await _read_upload(request)
             values.update({key: form.get(key, "").strip() for key in values})
             try:
@@ -408,12 +415,6 @@ async def _quiz_owner(request: Request) -> Any:
     return owner
 
 
-def _not_found(request: Request) -> Response:
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
-
-
 SCREENS = {
     "host": "quiz/host.html",
     "board": "quiz/board.html",
@@ -427,7 +428,7 @@ def _screen(screen: str) -> Any:
     async def page(request: Request) -> Response:
         owner = await _quiz_owner(request)
         if owner is None:
-            return _not_found(request)
+            return not_found(request)
         token = request.query_params.get("token", "")
         room_id = request.path_params["room_id"]
         actor = await actor_for(request, room_id, token or None)
@@ -468,7 +469,7 @@ async def _may_see_report(request: Request, owner: Any) -> bool:
 async def report_page(request: Request) -> Response:
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     if not await _may_see_report(request, owner):
         return render(
             request,
@@ -495,7 +496,7 @@ async def report_csv(request: Request) -> Response:
     question's start (mm:ss.s), the rulings, the host's tools and the running score of every team."""
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     if not await _may_see_report(request, owner):
         return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
     data = owner.logic.report()
@@ -597,7 +598,7 @@ async def archive_quiz(request: Request) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     form = await request.form(max_files=0, max_fields=5)
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     if auth.csrf_ok(request, fields.get("csrf")):
@@ -616,7 +617,7 @@ async def finish_quiz(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None or not isinstance(owner.logic, QuizRoom):
-        return _not_found(request)
+        return not_found(request)
     form = await request.form(max_files=0, max_fields=5)
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     if auth.csrf_ok(request, fields.get("csrf")):
@@ -629,11 +630,7 @@ async def finish_quiz(request: Request) -> Response:
 
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
-    state = request.app.state
-    if not hasattr(state, "quiz_serial"):
-        state.quiz_serial = {}
-    readers: dict[str, tuple[SerialButtons, asyncio.Task[None]]] = state.quiz_serial
-    return readers
+    return kept_on_app(request, "quiz_serial", dict[str, tuple[SerialButtons, asyncio.Task[None]]])
 
 
 def serial_status(request: Request, room_id: str) -> dict[str, Any] | None:
@@ -663,7 +660,7 @@ async def reissue(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     form = await request.form(max_files=0, max_fields=5)
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     target = f"/quiz/{room_id}/links"
@@ -692,7 +689,7 @@ async def serial_buttons(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     form = await request.form(max_files=0, max_fields=5)
     fields = {key: value for key, value in form.items() if isinstance(value, str)}
     readers = _serial_readers(request)

@@ -24,7 +24,7 @@ from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import not_found, render
 from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
 
@@ -61,9 +61,7 @@ async def replay_page(request: Request) -> Response:
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
     if not isinstance(game, Game):
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
+        return not_found(request)
     state = game.state
     ending = state.ending
     reviewable = state.status is GameStatus.FINISHED and bool(state.plies)

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from toreshi import __version__
-from toreshi.web import formatting, i18n
+from toreshi.web import auth, formatting, i18n
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -88,3 +88,10 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         **context,
     )
     return HTMLResponse(page, status_code=status_code)
+
+
+def not_found(request: Request) -> HTMLResponse:
+    """The page for what is not there (or not for this visitor), with status 404."""
+    return render(
+        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
+    )
