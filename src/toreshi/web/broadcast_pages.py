@@ -17,12 +17,11 @@ from toreshi.services.broadcast import evaluation_for_spectators
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.togyz.match.game import Game
 from toreshi.tournament.journal.state import EvaluationPolicy
-from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.pages import client_strings
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, render
+from toreshi.web.templates import not_found, render_page
 from toreshi.web.tournament_pages import service
 
 
@@ -76,11 +75,9 @@ async def live_round(request: Request) -> Response:
         )
         for game in state.t.round(number).games
     ]
-    return render(
+    return render_page(
         request,
         "tournaments/live.html",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         tid=tid,
         t=state.t,
         number=number,

@@ -16,7 +16,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_game, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.services import kept_on_app, services_of
-from toreshi.web.templates import not_found, render
+from toreshi.web.templates import not_found, render, render_page
 
 MAX_NAME = 80
 
@@ -40,17 +40,15 @@ async def home(request: Request) -> Response:
     raw_page = request.query_params.get("page", "1")
     page = int(raw_page) if raw_page.isascii() and raw_page.isdigit() and len(raw_page) < 6 else 1
     listing = await games_list.list_games(request, wanted, page)
-    return render(
+    return render_page(
         request,
         "home.html",
         listing=listing,
         filters=games_list.FILTERS,
-        arbiter=auth.signed_in(request),
         needs_setup=not await services.accounts.has_arbiters(),
         symbols=togyz_texts.RESULT_SYMBOLS,
         status_label=togyz_texts.status_label,
         ending_text=togyz_texts.ending_text,
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -181,15 +179,13 @@ async def new_game(request: Request) -> Response:
             else:
                 # The links are derived on the server and shown from it at any time: nothing goes into the session.
                 return RedirectResponse(f"/games/{room_id}/links", status_code=303)
-    return render(
+    return render_page(
         request,
         "togyz/new.html",
         values=values,
         presets=timecontrols.preset_names(),
         periods=range(1, control_form.MAX_PERIODS + 1),
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 
@@ -201,14 +197,12 @@ async def game_links_page(request: Request) -> Response:
     links = await game_links.links_of_game(request, room_id)
     if links is None:
         return not_found(request)
-    return render(
+    return render_page(
         request,
         "togyz/links.html",
         room_id=room_id,
         game=links,
         reissued=request.query_params.get("reissued", ""),
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -255,14 +249,12 @@ async def game_page(request: Request) -> Response:
     mode = request.query_params.get("mode", "board")
     if mode not in ("board", "shared", "clock"):
         mode = "board"
-    return render(
+    return render_page(
         request,
         "togyz/game.html",
         room_id=room_id,
         token=request.query_params.get("token", ""),
         mode=mode,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         strings=client_strings(),
         seconds_unit=units.get_unit_name("duration-second", length="short", locale=i18n.current_language()),
     )

@@ -22,7 +22,7 @@ from toreshi.web.game_links import player_url
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_game
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import render_page
 
 CONTROLS = ("blitz", "rapid")
 SIDES = ("white", "black", "random")
@@ -75,14 +75,12 @@ async def practice(request: Request) -> Response:
             else:
                 await services_of(request).practice.begin(room_id)
                 return RedirectResponse(player_url("", room_id, tokens[side]), status_code=303)
-    return render(
+    return render_page(
         request,
         "togyz/practice.html",
         values=values,
         levels=level_names(),
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 

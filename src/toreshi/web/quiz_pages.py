@@ -62,7 +62,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import kept_on_app, services_of
-from toreshi.web.templates import embed_json, not_found, render
+from toreshi.web.templates import embed_json, not_found, render_page
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -156,14 +156,12 @@ async def new_quiz(request: Request) -> Response:
             else:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
                 return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
-    return render(
+    return render_page(
         request,
         "quiz/new.html",
         status_code=400 if error else 200,
         values=values,
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
         teams=range(1, MAX_TEAMS + 1),
     )
 
@@ -266,7 +264,7 @@ def _pick_page(
     error: str,
 ) -> Response:
     """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
-    return render(
+    return render_page(
         request,
         "quiz/pick.html",
         status_code=400 if error else 200,
@@ -278,8 +276,6 @@ def _pick_page(
         rounds=rounds,
         draft=draft,
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 
@@ -309,14 +305,12 @@ async def pick_quiz(request: Request) -> Response:
     data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
     if data is None or not auth.csrf_ok(request, fields.get("csrf")):
         error = _("The form has expired; please try again.")
-        return render(
+        return render_page(
             request,
             "quiz/new.html",
             status_code=400,
             values=values,
             error=error,
-            csrf=auth.csrf_token(request),
-            arbiter=auth.signed_in(request),
             teams=range(1, MAX_TEAMS + 1),
         )
     package = read_pack(data, name=values["stem"])
@@ -364,7 +358,7 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
-    return render(
+    return render_page(
         request,
         "quiz/links.html",
         unplayed=unplayed if isinstance(unplayed, list) else [],
@@ -372,8 +366,6 @@ async def quiz_links(request: Request) -> Response:
         teams=teams,
         links=links,
         join_url=f"{base}/quiz/join",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -386,14 +378,12 @@ async def join(request: Request) -> Response:
         if target is not None:
             return RedirectResponse(target, status_code=303)
         error = _("No team has this code. Check it with the host.")
-    return render(
+    return render_page(
         request,
         "quiz/join.html",
         status_code=404 if error else 200,
         code=code,
         error=error,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -442,7 +432,7 @@ def _screen(screen: str) -> Any:
             "name": actor.name,
             "strings": client_strings(),
         }
-        return render(
+        return render_page(
             request,
             SCREENS[screen],
             room_id=room_id,
@@ -451,8 +441,6 @@ def _screen(screen: str) -> Any:
             config=embed_json(config),
             serial=serial_status(request, room_id) if screen == "host" else None,
             serial_error=_serial_error(request) if screen == "host" else "",
-            arbiter=auth.signed_in(request),
-            csrf=auth.csrf_token(request),
         )
 
     return page
@@ -471,23 +459,19 @@ async def report_page(request: Request) -> Response:
     if owner is None:
         return not_found(request)
     if not await _may_see_report(request, owner):
-        return render(
+        return render_page(
             request,
             "quiz/report.html",
             status_code=403,
             report=None,
-            arbiter=auth.signed_in(request),
-            csrf=auth.csrf_token(request),
         )
-    return render(
+    return render_page(
         request,
         "quiz/report.html",
         report=owner.logic.report(),
         room_id=request.path_params["room_id"],
         token=request.query_params.get("token", ""),
         print_view=request.query_params.get("print") == "1",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -581,15 +565,13 @@ async def quiz_list(request: Request) -> Response:
     chosen = request.query_params.get("filter", "all")
     chosen = chosen if chosen in LIST_FILTERS else "all"
     shown = [g for g in games if _listed(g, chosen, in_tours)]
-    return render(
+    return render_page(
         request,
         "quiz/list.html",
         games=shown,
         filter=chosen,
         filters=LIST_FILTERS,
         in_tours=in_tours,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 

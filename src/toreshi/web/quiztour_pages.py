@@ -43,7 +43,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import render_page
 
 MAX_CSV_BYTES = 1024 * 1024
 
@@ -108,12 +108,10 @@ def _take_flash(request: Request) -> dict[str, str]:
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render(
+    return render_page(
         request,
         name,
         status_code=status_code,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         flash=_take_flash(request),
         points=points_text,
         **context,

@@ -50,7 +50,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, render
+from toreshi.web.templates import not_found, render_page
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
@@ -174,9 +174,9 @@ def _take_flash(request: Request) -> dict[str, Any]:
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render(request, name, status_code=status_code, arbiter=auth.signed_in(request),
-                  csrf=auth.csrf_token(request), flash=_take_flash(request), format_points=texts.points,
-                  **context)  # fmt: skip
+    return render_page(
+        request, name, status_code=status_code, flash=_take_flash(request), format_points=texts.points, **context
+    )
 
 
 def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]:

@@ -90,8 +90,12 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
     return HTMLResponse(page, status_code=status_code)
 
 
+def render_page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """:func:`render` a page with what its header shows: the signed-in arbiter (``None`` for a visitor) and the
+    CSRF token of the sign-out form."""
+    return render(request, name, status_code, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request), **context)
+
+
 def not_found(request: Request) -> HTMLResponse:
     """The page for what is not there (or not for this visitor), with status 404."""
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
+    return render_page(request, "not_found.html", status_code=404)

@@ -78,7 +78,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, render
+from toreshi.web.templates import not_found, render, render_page
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
@@ -610,7 +610,7 @@ async def new_tournament(request: Request) -> Response:
                 error = refusals.render(refused.refusal)
             else:
                 return _back(tid)
-    return render(
+    return render_page(
         request,
         "tournaments/new.html",
         values=values,
@@ -621,8 +621,6 @@ async def new_tournament(request: Request) -> Response:
         system_names=texts.system_names(),
         rules_choices=pairing_tools.rules_choices(),
         acceleration_names=pairing_tools.acceleration_names(),
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -787,8 +785,7 @@ async def team_protest(request: Request) -> Response:
         return not_found(request)
     if team is None:
         # A forged link and one replaced by a newer link look alike: neither says whether the token ever worked.
-        return render(request, "tournaments/protest_link_refused.html", status_code=404, arbiter=auth.signed_in(
-            request), csrf=auth.csrf_token(request))  # fmt: skip
+        return render_page(request, "tournaments/protest_link_refused.html", status_code=404)
     if request.method == "POST":
         if not auth.csrf_ok(request, form.get("csrf")):
             _expired(request)
