@@ -50,7 +50,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, render_page
+from toreshi.web.templates import not_found, pages_of, render_page
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
@@ -226,6 +226,10 @@ async def _load(request: Request) -> tuple[str, TeamJournalState] | None:
     return (tid, state) if state.tournament is not None else None
 
 
+_reading = pages_of(_load)
+"""A page of one team tournament: it gets its id and state, or the visitor a 404."""
+
+
 async def team_list(request: Request) -> Response:
     items = []
     for tid, state in await service(request).tournaments():
@@ -248,11 +252,8 @@ async def new_team_tournament(request: Request) -> Response:
     return RedirectResponse(f"/teams/{tid}", status_code=303)
 
 
-async def overview(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return not_found(request)
-    tid, state = loaded
+@_reading
+async def overview(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     can_pair = len(t.rounds) < max(t.rounds_planned, 1) and (not t.rounds or t.rounds[-1].finished)
     return _page(request, "tournaments/teams/overview.html", tid=tid, t=t, results=RESULTS,
@@ -260,11 +261,8 @@ async def overview(request: Request) -> Response:
                  protests=state.protests, statuses=texts.status_names())  # fmt: skip
 
 
-async def standings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return not_found(request)
-    tid, state = loaded
+@_reading
+async def standings_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     standings, cross = crosstable(t)
     return _page(request, "tournaments/teams/standings.html", tid=tid, t=t, standings=standings, cross=cross,
@@ -272,11 +270,8 @@ async def standings_page(request: Request) -> Response:
                  printing=request.query_params.get("print") == "1")  # fmt: skip
 
 
-async def audit_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return not_found(request)
-    tid, state = loaded
+@_reading
+async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=audit_lines(state))
 
 

@@ -12,8 +12,7 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import Enum
 from types import MappingProxyType
@@ -78,7 +77,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, render, render_page
+from toreshi.web.templates import not_found, pages_of, render, render_page
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
@@ -390,22 +389,6 @@ async def tournament_list(request: Request) -> Response:
     return _page(request, "tournaments/list.html", tournaments=items)
 
 
-Page = Callable[[Request, str, TournamentState], Awaitable[Response]]
-
-
-def _reading(page: Page) -> Callable[[Request], Awaitable[Response]]:
-    """A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
-
-    @functools.wraps(page)
-    async def read(request: Request) -> Response:
-        loaded = await _load(request)
-        if loaded is None:
-            return not_found(request)
-        return await page(request, *loaded)
-
-    return read
-
-
 async def _load(request: Request) -> tuple[str, TournamentState] | None:
     tid = request.path_params["tid"]
     try:
@@ -413,6 +396,10 @@ async def _load(request: Request) -> tuple[str, TournamentState] | None:
     except UnknownTournamentError:
         return None
     return (tid, state) if state.tournament is not None else None
+
+
+_reading = pages_of(_load)
+"""A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
 
 
 def _players(state: TournamentState) -> dict[int, str]:
