@@ -575,14 +575,19 @@ async def quiz_list(request: Request) -> Response:
     )
 
 
+async def _small_form(request: Request) -> dict[str, str]:
+    """The text fields of a game's small forms (archive, finish, reissue a link, the serial box)."""
+    form = await request.form(max_files=0, max_fields=5)
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
 @auth.arbiter_only
 async def archive_quiz(request: Request) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = await _small_form(request)
     if auth.csrf_ok(request, fields.get("csrf")):
         archived = fields.get("archived", "1") != "0"
         phase = owner.logic.game.phase.value
@@ -600,8 +605,7 @@ async def finish_quiz(request: Request) -> Response:
     owner = await _quiz_owner(request)
     if owner is None or not isinstance(owner.logic, QuizRoom):
         return not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = await _small_form(request)
     if auth.csrf_ok(request, fields.get("csrf")):
         try:
             await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
@@ -643,8 +647,7 @@ async def reissue(request: Request) -> Response:
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = await _small_form(request)
     target = f"/quiz/{room_id}/links"
     if not auth.csrf_ok(request, fields.get("csrf")):
         return RedirectResponse(target, status_code=303)
@@ -672,8 +675,7 @@ async def serial_buttons(request: Request) -> Response:
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = await _small_form(request)
     readers = _serial_readers(request)
     target = f"/quiz/{room_id}/host"
     if not auth.csrf_ok(request, fields.get("csrf")):
