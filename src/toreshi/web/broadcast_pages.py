@@ -17,12 +17,11 @@ from toreshi.services.broadcast import evaluation_for_spectators
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.togyz.match.game import Game
 from toreshi.tournament.journal.state import EvaluationPolicy
-from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.pages import client_strings
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import not_found, render_page
 from toreshi.web.tournament_pages import service
 
 
@@ -38,12 +37,6 @@ class LiveBoard:
     room: str | None
 
 
-def _not_found(request: Request) -> Response:
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
-
-
 def broadcast_strings() -> dict[str, str]:
     """Texts the broadcast script shows, in the request's language (the game page's, and a few of its own)."""
     return {
@@ -52,13 +45,6 @@ def broadcast_strings() -> dict[str, str]:
         "last_move": _("Last move"),
         "no_moves": _("No moves yet."),
         "postponed": _("Postponed"),
-        "term_kazan": _("82 or more kumalaks in the kazan"),
-        "term_atsyz": _("No kumalak left to move (atsyz)"),
-        "term_resignation": _("Resignation"),
-        "term_time_forfeit": _("Flag fall"),
-        "term_agreement": _("Draw by agreement"),
-        "term_forfeit": _("Default: a player did not come"),
-        "term_arbiter": _("Arbiter's decision"),
         "evaluation": _("Evaluation: White {percent}"),
         "evaluation_delayed": _("after move {move}, shown with a delay"),
     }
@@ -70,13 +56,13 @@ async def live_round(request: Request) -> Response:
     try:
         state = await svc.state(tid)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     try:
         number = int(request.path_params["number"])
     except ValueError:
-        return _not_found(request)
+        return not_found(request)
     if state.tournament is None or not 1 <= number <= len(state.t.rounds):
-        return _not_found(request)
+        return not_found(request)
     names = {p.number: p.name for p in state.t.participants}
     boards = [
         LiveBoard(
@@ -89,11 +75,9 @@ async def live_round(request: Request) -> Response:
         )
         for game in state.t.round(number).games
     ]
-    return render(
+    return render_page(
         request,
         "tournaments/live.html",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         tid=tid,
         t=state.t,
         number=number,

@@ -22,9 +22,9 @@ from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.export import score_sheet, to_pgn
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import Position
-from toreshi.web import auth, formatting, timecontrols
+from toreshi.web import formatting, timecontrols
 from toreshi.web.services import services_of
-from toreshi.web.templates import club_timezone, render
+from toreshi.web.templates import club_timezone, not_found, render_page
 from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline
 
 
@@ -41,12 +41,6 @@ async def created_at(request: Request, room_id: str) -> datetime | None:
     """When the game was created (its first event's wall time)."""
     events = await services_of(request).store.load(room_id)
     return events[0].created_at if events else None
-
-
-def not_found(request: Request) -> Response:
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
 
 
 def _filename(game: Game, room_id: str, extension: str) -> str:
@@ -80,7 +74,7 @@ async def sheet(request: Request) -> Response:
     if game is None:
         return not_found(request)
     state = game.state
-    return render(
+    return render_page(
         request,
         "togyz/sheet.html",
         room_id=room_id,
@@ -90,8 +84,6 @@ async def sheet(request: Request) -> Response:
         result=RESULT_SYMBOLS.get(state.result) if state.result else "",
         headline=result_headline(state),
         ending=ending_text(state),
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 

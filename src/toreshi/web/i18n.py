@@ -106,6 +106,11 @@ def current_language() -> str:
     return DEFAULT_LANGUAGE
 
 
+def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
+    """Marks a message for extraction; it is translated where it is shown (``gettext(message)``)."""
+    return message
+
+
 def gettext(message: str) -> str:
     return (_current.get() or _NO_TRANSLATION).gettext(message)
 

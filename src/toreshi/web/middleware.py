@@ -9,6 +9,7 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from toreshi.web import i18n
+from toreshi.web.i18n import N_
 from toreshi.web.security import same_origin
 
 LANGUAGE_COOKIE = "toreshi_lang"
@@ -132,10 +133,6 @@ class BodySizeLimitMiddleware:
         await _refuse(
             scope, receive, send, 413, N_("What was sent is too large: at most %(size)s KiB."), size=limit // 1024
         )
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker: extracted, translated where it is shown
-    return message
 
 
 async def _refuse(scope: Scope, receive: Receive, send: Send, status: int, msgid: str, **values: object) -> None:

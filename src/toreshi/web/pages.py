@@ -13,10 +13,10 @@ from toreshi.store.accounts import UnknownGrantError
 from toreshi.togyz.match.state import GameStatus
 from toreshi.web import auth, control_form, game_links, games_list, i18n, refusals, timecontrols, togyz_texts
 from toreshi.web.i18n import gettext as _
-from toreshi.web.rooms_api import create_togyz_room, owner_of
+from toreshi.web.rooms_api import create_togyz_game, owner_of
 from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
-from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.services import kept_on_app, services_of
+from toreshi.web.templates import not_found, render, render_page
 
 MAX_NAME = 80
 
@@ -40,17 +40,15 @@ async def home(request: Request) -> Response:
     raw_page = request.query_params.get("page", "1")
     page = int(raw_page) if raw_page.isascii() and raw_page.isdigit() and len(raw_page) < 6 else 1
     listing = await games_list.list_games(request, wanted, page)
-    return render(
+    return render_page(
         request,
         "home.html",
         listing=listing,
         filters=games_list.FILTERS,
-        arbiter=auth.signed_in(request),
         needs_setup=not await services.accounts.has_arbiters(),
         symbols=togyz_texts.RESULT_SYMBOLS,
         status_label=togyz_texts.status_label,
         ending_text=togyz_texts.ending_text,
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -141,11 +139,7 @@ async def login(request: Request) -> Response:
 
 def _sign_in_limiter(request: Request) -> AttemptLimiter:
     """The app's count of failed sign-ins per client address (one per app, made on first use)."""
-    state = request.app.state
-    if not hasattr(state, "sign_in_limiter"):
-        state.sign_in_limiter = AttemptLimiter()
-    limiter: AttemptLimiter = state.sign_in_limiter
-    return limiter
+    return kept_on_app(request, "sign_in_limiter", AttemptLimiter)
 
 
 async def logout(request: Request) -> Response:
@@ -177,23 +171,21 @@ async def new_game(request: Request) -> Response:
             settings = {"flag_mode": values["flag"], "start_mode": values["start"]}
             try:
                 control = control_form.control_from_form(values)
-                room_id, _tokens = await create_togyz_room(
-                    request, arbiter, values["white"], values["black"], control.to_dict(), settings
+                room_id, _tokens = await create_togyz_game(
+                    services_of(request), arbiter, values["white"], values["black"], control.to_dict(), settings
                 )
             except Refused as refused:
                 error = refusals.text_of(refused)
             else:
                 # The links are derived on the server and shown from it at any time: nothing goes into the session.
                 return RedirectResponse(f"/games/{room_id}/links", status_code=303)
-    return render(
+    return render_page(
         request,
         "togyz/new.html",
         values=values,
         presets=timecontrols.preset_names(),
         periods=range(1, control_form.MAX_PERIODS + 1),
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 
@@ -204,17 +196,13 @@ async def game_links_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     links = await game_links.links_of_game(request, room_id)
     if links is None:
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
-    return render(
+        return not_found(request)
+    return render_page(
         request,
         "togyz/links.html",
         room_id=room_id,
         game=links,
         reissued=request.query_params.get("reissued", ""),
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -257,20 +245,16 @@ async def game_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await owner_of(request, room_id)
     if owner is None or owner.logic.kind != "togyz":
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
+        return not_found(request)
     mode = request.query_params.get("mode", "board")
     if mode not in ("board", "shared", "clock"):
         mode = "board"
-    return render(
+    return render_page(
         request,
         "togyz/game.html",
         room_id=room_id,
         token=request.query_params.get("token", ""),
         mode=mode,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         strings=client_strings(),
         seconds_unit=units.get_unit_name("duration-second", length="short", locale=i18n.current_language()),
     )
@@ -305,6 +289,7 @@ def client_strings() -> dict[str, str]:
         "scheduled": _("Waiting for the start"),
         "scheduled_player": _("Waiting for the start: the arbiter starts the clock"),
         "adjourned": _("Adjourned"),
+        **togyz_texts.termination_strings(),
     }
 
 

@@ -20,9 +20,9 @@ from toreshi.togyz.engine import LEVELS
 from toreshi.web import auth, refusals
 from toreshi.web.game_links import player_url
 from toreshi.web.i18n import gettext as _
-from toreshi.web.rooms_api import create_togyz_room
+from toreshi.web.rooms_api import create_togyz_game
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import render_page
 
 CONTROLS = ("blitz", "rapid")
 SIDES = ("white", "black", "random")
@@ -62,22 +62,25 @@ async def practice(request: Request) -> Response:
             names = {side: person, engine_side: computer}
             settings = {"practice_level": level, "engine_side": engine_side, "start_mode": "round_start"}
             try:
-                room_id, tokens = await create_togyz_room(
-                    request, "practice", names["white"], names["black"], PRESETS[values["control"]].to_dict(), settings
+                room_id, tokens = await create_togyz_game(
+                    services_of(request),
+                    "practice",
+                    names["white"],
+                    names["black"],
+                    PRESETS[values["control"]].to_dict(),
+                    settings,
                 )
             except Refused as refused:
                 error = refusals.text_of(refused)
             else:
                 await services_of(request).practice.begin(room_id)
                 return RedirectResponse(player_url("", room_id, tokens[side]), status_code=303)
-    return render(
+    return render_page(
         request,
         "togyz/practice.html",
         values=values,
         levels=level_names(),
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 

@@ -26,7 +26,7 @@ from toreshi.quiz.play.media import find_item
 from toreshi.quiz.siq import read_siq
 from toreshi.store.packs import QuizPacks
 from toreshi.web.rooms_api import actor_for, owner_of
-from toreshi.web.services import services_of
+from toreshi.web.services import kept_on_app, services_of
 
 __all__ = ["MEDIA_POLICY", "byte_range", "routes"]
 
@@ -78,11 +78,7 @@ class _Packs:
 
 
 def _packs(request: Request) -> _Packs:
-    state = request.app.state
-    if not hasattr(state, "quiz_media"):
-        state.quiz_media = _Packs()
-    packs: _Packs = state.quiz_media
-    return packs
+    return kept_on_app(request, "quiz_media", _Packs)
 
 
 def content_type_of(content_type: ContentType, name: str) -> str:

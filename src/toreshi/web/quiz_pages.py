@@ -61,8 +61,8 @@ from toreshi.web.i18n import current_language
 from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
-from toreshi.web.services import services_of
-from toreshi.web.templates import embed_json, render
+from toreshi.web.services import kept_on_app, services_of
+from toreshi.web.templates import embed_json, not_found, render_page
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -122,15 +122,22 @@ NEW_DEFAULTS = {
 }
 
 
+def pack_size_error(request: Request) -> str:
+    """What to tell the host when a form's body (by its Content-Length) is larger than one pack may be, before
+    reading it; empty if it is not."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
+        return _("The pack is too large (at most 64 MiB).")
+    return ""
+
+
 @auth.arbiter_only
 async def new_quiz(request: Request) -> Response:
     values = dict(NEW_DEFAULTS)
     error = ""
     if request.method == "POST":
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
-            error = _("The pack is too large (at most 64 MiB).")
-        else:
+        error = pack_size_error(request)
+        if not error:
             form, upload = await _read_upload(request)
             values.update({key: form.get(key, "").strip() for key in values})
             try:
@@ -149,14 +156,12 @@ async def new_quiz(request: Request) -> Response:
             else:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
                 return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
-    return render(
+    return render_page(
         request,
         "quiz/new.html",
         status_code=400 if error else 200,
         values=values,
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
         teams=range(1, MAX_TEAMS + 1),
     )
 
@@ -259,7 +264,7 @@ def _pick_page(
     error: str,
 ) -> Response:
     """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
-    return render(
+    return render_page(
         request,
         "quiz/pick.html",
         status_code=400 if error else 200,
@@ -271,8 +276,6 @@ def _pick_page(
         rounds=rounds,
         draft=draft,
         error=error,
-        csrf=auth.csrf_token(request),
-        arbiter=auth.signed_in(request),
     )
 
 
@@ -302,14 +305,12 @@ async def pick_quiz(request: Request) -> Response:
     data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
     if data is None or not auth.csrf_ok(request, fields.get("csrf")):
         error = _("The form has expired; please try again.")
-        return render(
+        return render_page(
             request,
             "quiz/new.html",
             status_code=400,
             values=values,
             error=error,
-            csrf=auth.csrf_token(request),
-            arbiter=auth.signed_in(request),
             teams=range(1, MAX_TEAMS + 1),
         )
     package = read_pack(data, name=values["stem"])
@@ -357,7 +358,7 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
-    return render(
+    return render_page(
         request,
         "quiz/links.html",
         unplayed=unplayed if isinstance(unplayed, list) else [],
@@ -365,8 +366,6 @@ async def quiz_links(request: Request) -> Response:
         teams=teams,
         links=links,
         join_url=f"{base}/quiz/join",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -379,14 +378,12 @@ async def join(request: Request) -> Response:
         if target is not None:
             return RedirectResponse(target, status_code=303)
         error = _("No team has this code. Check it with the host.")
-    return render(
+    return render_page(
         request,
         "quiz/join.html",
         status_code=404 if error else 200,
         code=code,
         error=error,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -408,12 +405,6 @@ async def _quiz_owner(request: Request) -> Any:
     return owner
 
 
-def _not_found(request: Request) -> Response:
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
-
-
 SCREENS = {
     "host": "quiz/host.html",
     "board": "quiz/board.html",
@@ -427,7 +418,7 @@ def _screen(screen: str) -> Any:
     async def page(request: Request) -> Response:
         owner = await _quiz_owner(request)
         if owner is None:
-            return _not_found(request)
+            return not_found(request)
         token = request.query_params.get("token", "")
         room_id = request.path_params["room_id"]
         actor = await actor_for(request, room_id, token or None)
@@ -441,7 +432,7 @@ def _screen(screen: str) -> Any:
             "name": actor.name,
             "strings": client_strings(),
         }
-        return render(
+        return render_page(
             request,
             SCREENS[screen],
             room_id=room_id,
@@ -450,8 +441,6 @@ def _screen(screen: str) -> Any:
             config=embed_json(config),
             serial=serial_status(request, room_id) if screen == "host" else None,
             serial_error=_serial_error(request) if screen == "host" else "",
-            arbiter=auth.signed_in(request),
-            csrf=auth.csrf_token(request),
         )
 
     return page
@@ -468,25 +457,21 @@ async def _may_see_report(request: Request, owner: Any) -> bool:
 async def report_page(request: Request) -> Response:
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     if not await _may_see_report(request, owner):
-        return render(
+        return render_page(
             request,
             "quiz/report.html",
             status_code=403,
             report=None,
-            arbiter=auth.signed_in(request),
-            csrf=auth.csrf_token(request),
         )
-    return render(
+    return render_page(
         request,
         "quiz/report.html",
         report=owner.logic.report(),
         room_id=request.path_params["room_id"],
         token=request.query_params.get("token", ""),
         print_view=request.query_params.get("print") == "1",
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -495,7 +480,7 @@ async def report_csv(request: Request) -> Response:
     question's start (mm:ss.s), the rulings, the host's tools and the running score of every team."""
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
+        return not_found(request)
     if not await _may_see_report(request, owner):
         return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
     data = owner.logic.report()
@@ -580,16 +565,20 @@ async def quiz_list(request: Request) -> Response:
     chosen = request.query_params.get("filter", "all")
     chosen = chosen if chosen in LIST_FILTERS else "all"
     shown = [g for g in games if _listed(g, chosen, in_tours)]
-    return render(
+    return render_page(
         request,
         "quiz/list.html",
         games=shown,
         filter=chosen,
         filters=LIST_FILTERS,
         in_tours=in_tours,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
+
+
+async def _small_form(request: Request) -> dict[str, str]:
+    """The text fields of a game's small forms (archive, finish, reissue a link, the serial box)."""
+    form = await request.form(max_files=0, max_fields=5)
+    return {key: value for key, value in form.items() if isinstance(value, str)}
 
 
 @auth.arbiter_only
@@ -597,9 +586,8 @@ async def archive_quiz(request: Request) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+        return not_found(request)
+    fields = await _small_form(request)
     if auth.csrf_ok(request, fields.get("csrf")):
         archived = fields.get("archived", "1") != "0"
         phase = owner.logic.game.phase.value
@@ -616,9 +604,8 @@ async def finish_quiz(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None or not isinstance(owner.logic, QuizRoom):
-        return _not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+        return not_found(request)
+    fields = await _small_form(request)
     if auth.csrf_ok(request, fields.get("csrf")):
         try:
             await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
@@ -629,11 +616,7 @@ async def finish_quiz(request: Request) -> Response:
 
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
-    state = request.app.state
-    if not hasattr(state, "quiz_serial"):
-        state.quiz_serial = {}
-    readers: dict[str, tuple[SerialButtons, asyncio.Task[None]]] = state.quiz_serial
-    return readers
+    return kept_on_app(request, "quiz_serial", dict[str, tuple[SerialButtons, asyncio.Task[None]]])
 
 
 def serial_status(request: Request, room_id: str) -> dict[str, Any] | None:
@@ -663,9 +646,8 @@ async def reissue(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+        return not_found(request)
+    fields = await _small_form(request)
     target = f"/quiz/{room_id}/links"
     if not auth.csrf_ok(request, fields.get("csrf")):
         return RedirectResponse(target, status_code=303)
@@ -692,9 +674,8 @@ async def serial_buttons(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await _quiz_owner(request)
     if owner is None:
-        return _not_found(request)
-    form = await request.form(max_files=0, max_fields=5)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+        return not_found(request)
+    fields = await _small_form(request)
     readers = _serial_readers(request)
     target = f"/quiz/{room_id}/host"
     if not auth.csrf_ok(request, fields.get("csrf")):

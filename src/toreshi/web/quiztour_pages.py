@@ -38,12 +38,12 @@ from toreshi.quiz.tour.core import (
 from toreshi.quiz.tournament import Scoring
 from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
 from toreshi.web import auth, refusals
+from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
-from toreshi.web.quiz_pages import MAX_PACK_BYTES
-from toreshi.web.refusals.common import N_
+from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import render_page
 
 MAX_CSV_BYTES = 1024 * 1024
 
@@ -108,12 +108,10 @@ def _take_flash(request: Request) -> dict[str, str]:
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render(
+    return render_page(
         request,
         name,
         status_code=status_code,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
         flash=_take_flash(request),
         points=points_text,
         **context,
@@ -226,10 +224,8 @@ async def new_tour(request: Request) -> Response:
                               "scoring": "battle_points", "chosen": []}  # fmt: skip
     error = ""
     if request.method == "POST":
-        length = request.headers.get("content-length")
-        if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
-            error = _("The pack is too large (at most 64 MiB).")
-        else:
+        error = pack_size_error(request)
+        if not error:
             form = await request.form(max_files=5, max_fields=200)
             fields = {k: v.strip() for k, v in form.multi_items() if isinstance(v, str) and k != "team"}
             chosen = [v for k, v in form.multi_items() if k == "team" and isinstance(v, str)]

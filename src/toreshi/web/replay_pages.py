@@ -20,11 +20,10 @@ from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
-from toreshi.web import auth
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import not_found, render_page
 from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
 
@@ -61,9 +60,7 @@ async def replay_page(request: Request) -> Response:
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
     if not isinstance(game, Game):
-        return render(
-            request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-        )
+        return not_found(request)
     state = game.state
     ending = state.ending
     reviewable = state.status is GameStatus.FINISHED and bool(state.plies)
@@ -77,7 +74,7 @@ async def replay_page(request: Request) -> Response:
         "ply": _("Move {number} of {total}"),
         "copied": _("Copied"),
     }
-    return render(
+    return render_page(
         request,
         "togyz/replay.html",
         room_id=room_id,
@@ -90,8 +87,6 @@ async def replay_page(request: Request) -> Response:
         frames=replay_frames(game),
         reviewable=reviewable,
         strings=strings,
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 

@@ -21,7 +21,7 @@ from toreshi.web import auth, game_links, refusals
 from toreshi.web.api_codes import ApiCode
 from toreshi.web.game_links import ShownLink
 from toreshi.web.security import AttemptLimiter
-from toreshi.web.services import Services, services_of
+from toreshi.web.services import Services, kept_on_app, services_of
 
 ROOM_ID_BYTES = 6
 
@@ -55,11 +55,7 @@ socket or ``/j/{code}`` would find one within a game; at this rate it would take
 
 def token_limiter(connection: HTTPConnection) -> AttemptLimiter:
     """The app's count of wrong room tokens per client address (one per app, made on first use)."""
-    state = connection.app.state
-    if not hasattr(state, "token_limiter"):
-        state.token_limiter = AttemptLimiter(attempts=TOKEN_FAILURES)
-    limiter: AttemptLimiter = state.token_limiter
-    return limiter
+    return kept_on_app(connection, "token_limiter", lambda: AttemptLimiter(attempts=TOKEN_FAILURES))
 
 
 async def grant_for_token(connection: HTTPConnection, room_id: str, token: str) -> Grant | None:
@@ -137,24 +133,6 @@ def refuse_unstorable(data: object) -> None:
             pending.extend(item.values())
         elif isinstance(item, list | tuple):
             pending.extend(item)
-
-
-async def create_togyz_room(
-    connection: HTTPConnection,
-    arbiter: str,
-    white: object,
-    black: object,
-    control: object,
-    settings: object = None,
-    *,
-    event: object = "",
-    round: object = "",
-    board: object = None,
-) -> tuple[str, dict[str, str]]:
-    """:func:`create_togyz_game` with the services of a request."""
-    return await create_togyz_game(
-        services_of(connection), arbiter, white, black, control, settings, event=event, round=round, board=board
-    )
 
 
 async def create_togyz_game(
@@ -279,7 +257,9 @@ async def create_game(request: Request) -> JSONResponse:
     white, black, settings = body.get("white"), body.get("black"), body.get("settings", {})
     heading = {"event": body.get("event", ""), "round": body.get("round", ""), "board": body.get("board")}
     try:
-        room_id, tokens = await create_togyz_room(request, arbiter, white, black, control, settings, **heading)
+        room_id, tokens = await create_togyz_game(
+            services_of(request), arbiter, white, black, control, settings, **heading
+        )
     except Refused as refused:
         return refused_response(refused.refusal, 400)
     base = str(request.base_url).rstrip("/")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from starlette.requests import HTTPConnection
 
@@ -16,6 +18,8 @@ from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
 from toreshi.store.sessions import Sessions
 from toreshi.web.settings import Settings
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -44,3 +48,13 @@ def services_of(connection: HTTPConnection) -> Services:
     if not isinstance(services, Services):  # pragma: no cover - only if the lifespan did not run
         raise RuntimeError("the app's services are not open: was the lifespan started?")
     return services
+
+
+def kept_on_app(connection: HTTPConnection, name: str, make: Callable[[], T]) -> T:
+    """What the app keeps as ``app.state.<name>``: one per app, made by ``make`` on first use (a limiter's counts,
+    a cache)."""
+    state = connection.app.state
+    if not hasattr(state, name):
+        setattr(state, name, make())
+    kept: T = getattr(state, name)
+    return kept

@@ -47,14 +47,13 @@ from toreshi.web import auth, refusals
 from toreshi.web import tournament_texts as texts
 from toreshi.web.forms import Form, optional_int, read_form
 from toreshi.web.forms import text as _text
+from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import not_found, pages_of, render_page
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
 
 
 EXPIRED = N_("The form has expired; please try again.")
@@ -175,9 +174,9 @@ def _take_flash(request: Request) -> dict[str, Any]:
 
 
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render(request, name, status_code=status_code, arbiter=auth.signed_in(request),
-                  csrf=auth.csrf_token(request), flash=_take_flash(request), format_points=texts.points,
-                  **context)  # fmt: skip
+    return render_page(
+        request, name, status_code=status_code, flash=_take_flash(request), format_points=texts.points, **context
+    )
 
 
 def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]:
@@ -218,11 +217,6 @@ def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]
     return lines
 
 
-def _not_found(request: Request) -> Response:
-    return render(request, "not_found.html", status_code=404, arbiter=auth.signed_in(request),
-                  csrf=auth.csrf_token(request))  # fmt: skip
-
-
 async def _load(request: Request) -> tuple[str, TeamJournalState] | None:
     tid = request.path_params["tid"]
     try:
@@ -230,6 +224,10 @@ async def _load(request: Request) -> tuple[str, TeamJournalState] | None:
     except UnknownTeamTournamentError:
         return None
     return (tid, state) if state.tournament is not None else None
+
+
+_reading = pages_of(_load)
+"""A page of one team tournament: it gets its id and state, or the visitor a 404."""
 
 
 async def team_list(request: Request) -> Response:
@@ -254,11 +252,8 @@ async def new_team_tournament(request: Request) -> Response:
     return RedirectResponse(f"/teams/{tid}", status_code=303)
 
 
-async def overview(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def overview(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     can_pair = len(t.rounds) < max(t.rounds_planned, 1) and (not t.rounds or t.rounds[-1].finished)
     return _page(request, "tournaments/teams/overview.html", tid=tid, t=t, results=RESULTS,
@@ -266,11 +261,8 @@ async def overview(request: Request) -> Response:
                  protests=state.protests, statuses=texts.status_names())  # fmt: skip
 
 
-async def standings_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def standings_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     standings, cross = crosstable(t)
     return _page(request, "tournaments/teams/standings.html", tid=tid, t=t, standings=standings, cross=cross,
@@ -278,11 +270,8 @@ async def standings_page(request: Request) -> Response:
                  printing=request.query_params.get("print") == "1")  # fmt: skip
 
 
-async def audit_page(request: Request) -> Response:
-    loaded = await _load(request)
-    if loaded is None:
-        return _not_found(request)
-    tid, state = loaded
+@_reading
+async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=audit_lines(state))
 
 
@@ -299,7 +288,7 @@ async def export(request: Request) -> Response:
     loaded = await _load(request)
     what = request.path_params["what"]
     if loaded is None or what not in EXPORTS:
-        return _not_found(request)
+        return not_found(request)
     make, media, filename = EXPORTS[what]
     return PlainTextResponse(make(loaded[1].t), media_type=f"{media}; charset=utf-8",
                              headers={"Content-Disposition": f'attachment; filename="{filename}"'})  # fmt: skip
@@ -309,7 +298,7 @@ async def export(request: Request) -> Response:
 async def act(request: Request) -> Response:
     tid, action = request.path_params["tid"], request.path_params["action"]
     if action not in ACTIONS:
-        return _not_found(request)
+        return not_found(request)
     form = await _form(request)
     back = f"/teams/{tid}"
     if not auth.csrf_ok(request, form.get("csrf")):
@@ -318,7 +307,7 @@ async def act(request: Request) -> Response:
     try:
         await service(request).command(tid, ACTIONS[action](form), auth.signed_in(request) or "arbiter")
     except UnknownTeamTournamentError:
-        return _not_found(request)
+        return not_found(request)
     except Refused as refused:
         _flash(request, refused.refusal)
     else:

@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 
 from toreshi import __version__
-from toreshi.web import formatting, i18n
+from toreshi.web import auth, formatting, i18n
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -88,3 +90,37 @@ def render(request: Request, name: str, status_code: int = 200, **context: Any) 
         **context,
     )
     return HTMLResponse(page, status_code=status_code)
+
+
+def render_page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """:func:`render` a page with what its header shows: the signed-in arbiter (``None`` for a visitor) and the
+    CSRF token of the sign-out form."""
+    return render(request, name, status_code, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request), **context)
+
+
+def not_found(request: Request) -> HTMLResponse:
+    """The page for what is not there (or not for this visitor), with status 404."""
+    return render_page(request, "not_found.html", status_code=404)
+
+
+S = TypeVar("S")
+Handler = Callable[[Request], Awaitable[Response]]
+
+
+def pages_of(
+    load: Callable[[Request], Awaitable[tuple[str, S] | None]],
+) -> Callable[[Callable[[Request, str, S], Awaitable[Response]]], Handler]:
+    """A decorator for the pages of one record (a tournament, a team tournament): ``load`` finds the record's id
+    and state for the request, the page gets them (``page(request, id, state)``), or the visitor the 404 page."""
+
+    def decorate(page: Callable[[Request, str, S], Awaitable[Response]]) -> Handler:
+        @functools.wraps(page)
+        async def read(request: Request) -> Response:
+            loaded = await load(request)
+            if loaded is None:
+                return not_found(request)
+            return await page(request, *loaded)
+
+        return read
+
+    return decorate

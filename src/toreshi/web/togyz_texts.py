@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.state import EndNote, GameState, GameStatus
-from toreshi.togyz.position import BLACK, WHITE
+from toreshi.togyz.position import BLACK, WHITE, Termination
 from toreshi.web.i18n import gettext as _
 
 RESULT_SYMBOLS = {
@@ -66,20 +66,30 @@ def result_headline(state: GameState) -> str:
     return fill(_("{name} wins"), name=state.player(winner))
 
 
+def termination_names() -> dict[Termination, str]:
+    """Every way a game can end, in a few words (``Resignation``, ``Flag fall``…)."""
+    return {
+        Termination.KAZAN: _("82 or more kumalaks in the kazan"),
+        Termination.ATSYZ: _("No kumalak left to move (atsyz)"),
+        Termination.RESIGNATION: _("Resignation"),
+        Termination.TIME_FORFEIT: _("Flag fall"),
+        Termination.AGREEMENT: _("Draw by agreement"),
+        Termination.FORFEIT: _("Default: a player did not come"),
+        Termination.ARBITER: _("Arbiter's decision"),
+    }
+
+
+def termination_strings() -> dict[str, str]:
+    """:func:`termination_names` for the pages' scripts: ``term_resignation`` and so on (the state's
+    ``termination`` after ``term_``)."""
+    return {f"term_{termination.value}": name for termination, name in termination_names().items()}
+
+
 def termination_text(state: GameState) -> str:
     """How the game ended, in a few words (``Resignation``, ``Flag fall``…); empty while it goes on."""
     if state.ending is None:
         return ""
-    texts = {
-        "kazan": _("82 or more kumalaks in the kazan"),
-        "atsyz": _("No kumalak left to move (atsyz)"),
-        "resignation": _("Resignation"),
-        "time_forfeit": _("Flag fall"),
-        "agreement": _("Draw by agreement"),
-        "forfeit": _("Default: a player did not come"),
-        "arbiter": _("Arbiter's decision"),
-    }
-    return texts[state.ending.termination.value]
+    return termination_names()[state.ending.termination]
 
 
 def ending_note(state: GameState) -> str:

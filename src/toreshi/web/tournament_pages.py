@@ -12,8 +12,7 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
-import functools
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import UTC, datetime
 from enum import Enum
 from types import MappingProxyType
@@ -75,9 +74,10 @@ from toreshi.web.forms import optional_int as _int
 from toreshi.web.forms import read_form as _form
 from toreshi.web.forms import required_int as _number
 from toreshi.web.forms import text as _text
+from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import render
+from toreshi.web.templates import not_found, pages_of, render, render_page
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
@@ -91,6 +91,7 @@ def service(request: Request) -> TournamentService:
 
 
 # --- forms into commands --------------------------------------------------------------------------------------
+
 
 def _names(form: Form, key: str) -> tuple[str, ...]:
     """Comma-separated names."""
@@ -335,10 +336,6 @@ def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
     return texts.protest_reason(entry, clauses=clauses)
 
 
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
-
 DONE = N_("Done.")
 ROOMS_MADE = N_("Game rooms created: %(count)s.")
 COLLECTED = N_("Results collected from live games: %(count)s.")
@@ -378,12 +375,6 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
     )
 
 
-def _not_found(request: Request) -> Response:
-    return render(
-        request, "not_found.html", status_code=404, arbiter=auth.signed_in(request), csrf=auth.csrf_token(request)
-    )
-
-
 def _back(tid: str, where: str = "") -> RedirectResponse:
     return RedirectResponse(f"/tournaments/{tid}{where}", status_code=303)
 
@@ -398,22 +389,6 @@ async def tournament_list(request: Request) -> Response:
     return _page(request, "tournaments/list.html", tournaments=items)
 
 
-Page = Callable[[Request, str, TournamentState], Awaitable[Response]]
-
-
-def _reading(page: Page) -> Callable[[Request], Awaitable[Response]]:
-    """A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
-
-    @functools.wraps(page)
-    async def read(request: Request) -> Response:
-        loaded = await _load(request)
-        if loaded is None:
-            return _not_found(request)
-        return await page(request, *loaded)
-
-    return read
-
-
 async def _load(request: Request) -> tuple[str, TournamentState] | None:
     tid = request.path_params["tid"]
     try:
@@ -421,6 +396,10 @@ async def _load(request: Request) -> tuple[str, TournamentState] | None:
     except UnknownTournamentError:
         return None
     return (tid, state) if state.tournament is not None else None
+
+
+_reading = pages_of(_load)
+"""A page of one tournament: it gets the tournament's id and state, or the visitor a 404."""
 
 
 def _players(state: TournamentState) -> dict[int, str]:
@@ -471,16 +450,16 @@ async def round_page(request: Request) -> Response:
 async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
     loaded = await _load(request)
     if loaded is None:
-        return _not_found(request)
+        return not_found(request)
     tid, state = loaded
     if number is None:
         try:
             number = int(request.path_params["number"])
         except ValueError:
-            return _not_found(request)
+            return not_found(request)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
-        return _not_found(request)
+        return not_found(request)
     return _page(
         request,
         "tournaments/round.html",
@@ -543,7 +522,7 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
             "Content-Language": i18n.current_language(),
         }
         return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
-    return _not_found(request)
+    return not_found(request)
 
 
 def _time_control_text(t: Tournament) -> str:
@@ -618,7 +597,7 @@ async def new_tournament(request: Request) -> Response:
                 error = refusals.render(refused.refusal)
             else:
                 return _back(tid)
-    return render(
+    return render_page(
         request,
         "tournaments/new.html",
         values=values,
@@ -629,8 +608,6 @@ async def new_tournament(request: Request) -> Response:
         system_names=texts.system_names(),
         rules_choices=pairing_tools.rules_choices(),
         acceleration_names=pairing_tools.acceleration_names(),
-        arbiter=auth.signed_in(request),
-        csrf=auth.csrf_token(request),
     )
 
 
@@ -644,7 +621,7 @@ async def act(request: Request) -> Response:
     """``POST /tournaments/{tid}/do/{action}``: one arbiter action, then back to the page it belongs to."""
     tid, action = request.path_params["tid"], request.path_params["action"]
     if action not in ACTIONS:
-        return _not_found(request)
+        return not_found(request)
     read, where = ACTIONS[action]
     form = await _form(request)
     back = _text(form, "back") if _text(form, "back").startswith("/tournaments/") else ""
@@ -652,7 +629,7 @@ async def act(request: Request) -> Response:
     try:
         state = await svc.state(tid)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     if not auth.csrf_ok(request, form.get("csrf")):
         _expired(request)
         return RedirectResponse(back or f"/tournaments/{tid}", status_code=303)
@@ -689,14 +666,14 @@ async def create_games(request: Request) -> Response:
     try:
         number = int(request.path_params["number"])
     except ValueError:
-        return _not_found(request)
+        return not_found(request)
     if not auth.csrf_ok(request, form.get("csrf")):
         _expired(request)
         return _back(tid, f"/rounds/{number}")
     try:
         state = await service(request).state(tid)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     try:
         # The control chosen on the round's page (the tournament's unless changed), else the tournament's own.
         typed = {key: _text(form, key) for key in control_form.FIELDS}
@@ -727,14 +704,14 @@ async def link_sheet(request: Request) -> Response:
     server (:mod:`toreshi.web.game_links`), nothing of them is in the session. Reading it writes nothing."""
     loaded = await _load(request)
     if loaded is None:
-        return _not_found(request)
+        return not_found(request)
     tid, state = loaded
     try:
         number = int(request.path_params["number"])
     except ValueError:
-        return _not_found(request)
+        return not_found(request)
     if not 1 <= number <= len(state.t.rounds):
-        return _not_found(request)
+        return not_found(request)
     rooms = [room for g in state.t.round(number).games if (room := state.room_of(number, g.board)) is not None]
     games = await game_links.links_of_games(request, rooms)
     return _page(request, "tournaments/links.html", tid=tid, state=state, t=state.t, number=number, games=games)
@@ -752,7 +729,7 @@ async def collect(request: Request) -> Response:
     try:
         count = await service(request).reconcile(tid)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     _flash(request, notice=COLLECTED, count=count)
     back = _text(form, "back")
     return RedirectResponse(back if back.startswith("/tournaments/") else f"/tournaments/{tid}", status_code=303)
@@ -771,7 +748,7 @@ async def team_link(request: Request) -> Response:
         state = await service(request).state(tid)
         token = await service(request).issue_team_link(tid, team)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     except Refused as refused:
         _flash(request, refused.refusal)
         return _back(tid)
@@ -790,13 +767,12 @@ async def team_protest(request: Request) -> Response:
         team = await svc.team_of(tid, token)
         state = await svc.state(tid)
     except UnknownTournamentError:
-        return _not_found(request)
+        return not_found(request)
     if state.tournament is None:
-        return _not_found(request)
+        return not_found(request)
     if team is None:
         # A forged link and one replaced by a newer link look alike: neither says whether the token ever worked.
-        return render(request, "tournaments/protest_link_refused.html", status_code=404, arbiter=auth.signed_in(
-            request), csrf=auth.csrf_token(request))  # fmt: skip
+        return render_page(request, "tournaments/protest_link_refused.html", status_code=404)
     if request.method == "POST":
         if not auth.csrf_ok(request, form.get("csrf")):
             _expired(request)

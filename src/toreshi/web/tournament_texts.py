@@ -23,13 +23,9 @@ from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
 from toreshi.web import formatting, i18n
+from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.refusals import CLAUSE
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
 
 # --- names ----------------------------------------------------------------------------------------------------
 

@@ -3,11 +3,7 @@
 from __future__ import annotations
 
 from toreshi.kit.refusal import Common, RefusalCode
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
+from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     Common.BAD_REQUEST: N_("The request was not understood."),

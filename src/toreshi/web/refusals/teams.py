@@ -4,11 +4,7 @@ from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
 from toreshi.tournament.teams.codes import TeamCode as T
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
+from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     T.NOT_CREATED: N_("The team tournament has not been created yet."),

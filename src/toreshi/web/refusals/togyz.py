@@ -13,11 +13,7 @@ from toreshi.clock.codes import ClockCode
 from toreshi.kit.refusal import RefusalCode
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.web.api_codes import ApiCode
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
+from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.NO_GAME: N_("The game has not been created yet."),

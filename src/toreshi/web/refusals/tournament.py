@@ -6,11 +6,7 @@ from __future__ import annotations
 from toreshi.kit.refusal import RefusalCode
 from toreshi.tournament.codes import ProtestCode as P
 from toreshi.tournament.codes import TournamentCode as T
-
-
-def N_(message: str) -> str:  # noqa: N802 - gettext's marker for "extract, translate later"
-    return message
-
+from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     # the model

@@ -5,10 +5,9 @@
 import { translator } from "./dom.js";
 import { formatClock } from "./format.js";
 import { RoomClient } from "./room.js";
-import { SIDES, drawBoard, lastMove } from "./togyz-board.js";
+import { RESULT_SYMBOLS, SIDES, drawBoard, lastMove } from "./togyz-board.js";
 
 const LOW_TIME_MS = 30000;
-const SYMBOLS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
 
 const texts = JSON.parse(document.getElementById("broadcast-texts").textContent);
 const t = translator(texts);
@@ -36,7 +35,7 @@ class LiveBoard {
   statusText() {
     const state = this.state;
     if (state.result) {
-      const symbol = SYMBOLS[state.result] || state.result;
+      const symbol = RESULT_SYMBOLS[state.result] || state.result;
       return state.termination ? `${symbol} · ${t(`term_${state.termination}`)}` : symbol;
     }
     switch (state.status) {

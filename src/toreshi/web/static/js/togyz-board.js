@@ -5,6 +5,9 @@
 import { element } from "./dom.js";
 
 export const SIDES = ["white", "black"];
+
+// A result as the pages print it (the same in every language), by the room state's `result`.
+export const RESULT_SYMBOLS = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
 export const other = (side) => (side === "white" ? "black" : "white");
 
 // The traditional Kazakh names of the holes 1–9 (docs/togyz-rules.md §1), shown as a hint on each hole.

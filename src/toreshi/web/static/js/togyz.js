@@ -6,7 +6,7 @@ import { element, translator } from "./dom.js";
 import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
-import { HOLE_NAMES, SIDES, drawBoard, lastMove, other } from "./togyz-board.js";
+import { HOLE_NAMES, RESULT_SYMBOLS, SIDES, drawBoard, lastMove, other } from "./togyz-board.js";
 
 const PLAYERS = new Set(SIDES);
 const LOW_TIME_MS = 30000;
@@ -278,12 +278,11 @@ function statusText() {
 
 function resultText() {
   const result = state.result;
-  const symbols = { "1-0": "1 – 0", "0-1": "0 – 1", "1/2-1/2": "½ – ½", "+-": "+ –", "-+": "– +", "--": "– –" };
   let headline = t("draw");
   if (result === "1-0" || result === "+-") headline = t("wins", { name: state.names.white });
   if (result === "0-1" || result === "-+") headline = t("wins", { name: state.names.black });
   if (result === "--") headline = t("double_forfeit");
-  return { symbol: symbols[result] || result, headline };
+  return { symbol: RESULT_SYMBOLS[result] || result, headline };
 }
 
 function renderResult() {
@@ -679,17 +678,11 @@ function bindControls() {
   for (const button of $$("[data-cmd]")) {
     button.addEventListener("click", () => send(clientFor("arbiter"), button.dataset.cmd, commandData(button.dataset.cmd)));
   }
-  const arbiterForm = (id, build, confirmKey = null) => {
-    const form = $(id);
-    if (!form) return;
-    form.addEventListener("submit", (submit) => {
-      submit.preventDefault();
-      const data = build(new FormData(form));
-      if (!data) return;
+  const arbiterForm = (id, build, confirmKey = null) =>
+    onFormSubmit(id, build, (form, data) => {
       if (confirmKey && !window.confirm(t(confirmKey))) return;
       send(clientFor("arbiter"), form.dataset.command, data);
     });
-  };
   // Clock changes show the resulting times and are sent only once confirmed; taking more than is left is not sent
   // (the server refuses it too).
   confirmedForm("#add-time", (form) => {
@@ -806,18 +799,25 @@ function clockText(ms) {
   return ms < 0 ? `−${formatClock(-ms)}` : formatClock(ms);
 }
 
-/** An arbiter's form whose change is confirmed in a dialog that shows the resulting times. */
-function confirmedForm(id, build) {
+/** Binds a form of the page, if it has one: on submit, `build` reads its fields (null: nothing to send) and
+ * `submitted(form, built)` acts on what it built; the form itself is never posted. */
+function onFormSubmit(id, build, submitted) {
   const form = $(id);
   if (!form) return;
   form.addEventListener("submit", (submit) => {
     submit.preventDefault();
     const built = build(new FormData(form));
-    if (!built) return;
+    if (built) submitted(form, built);
+  });
+}
+
+/** An arbiter's form whose change is confirmed in a dialog that shows the resulting times. */
+function confirmedForm(id, build) {
+  onFormSubmit(id, build, (form, built) =>
     askConfirmation(built.question).then((yes) => {
       if (yes) send(clientFor("arbiter"), form.dataset.command, built.data);
-    });
-  });
+    }),
+  );
 }
 
 function askConfirmation(question) {
