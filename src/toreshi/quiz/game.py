@@ -35,39 +35,10 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from toreshi.kit.refusal import Refused
+from toreshi.quiz import events as ev
 from toreshi.quiz.board import VALUES, BoardQuestion
 from toreshi.quiz.codes import ACTIONS, QuizCode, game_term, phase_term
-from toreshi.quiz.events import (
-    MAX_TEAMS,
-    AnswerJudged,
-    AnswerTimeExpired,
-    AnswerTimeExtended,
-    AudienceSanctioned,
-    AudienceWarned,
-    Buzzed,
-    ClarificationRequested,
-    DecisionReversed,
-    Event,
-    FirstChooserDrawn,
-    GameCreated,
-    GameEnded,
-    GameKind,
-    GameSetup,
-    PressCancelled,
-    QuestionChosen,
-    QuestionReplaced,
-    ReadingFinished,
-    ReadingMode,
-    ReserveQuestionChosen,
-    SanctionScope,
-    ScoreAnnounced,
-    ScoreCorrected,
-    ScoreRequested,
-    ThemeAnnounced,
-    ThemeRestored,
-    ThemeStruck,
-    TimeCalled,
-)
+from toreshi.quiz.events import MAX_TEAMS, Event, GameKind, GameSetup, ReadingMode, SanctionScope
 from toreshi.quiz.shootout import is_decided
 
 __all__ = [
@@ -221,7 +192,7 @@ class GameState:
     current: CurrentQuestion | None = None
     played: tuple[PlayedQuestion, ...] = ()
     answers: tuple[AnswerRecord, ...] = ()
-    corrections: tuple[ScoreCorrected, ...] = ()
+    corrections: tuple[ev.ScoreCorrected, ...] = ()
     audit: tuple[Event, ...] = ()
     """Every host intervention, in order: cancelled presses, reversals, corrections, replacements, warnings."""
     warnings: tuple[str, ...] = ()
@@ -369,7 +340,7 @@ class GameState:
     def apply(self, event: Event) -> GameState:
         """The state after ``event``; raises :class:`~toreshi.kit.refusal.Refused` (the state is unchanged) if the
         rules refuse it."""
-        if isinstance(event, GameCreated):
+        if isinstance(event, ev.GameCreated):
             return self._create(event)
         if self.setup is None:
             raise Refused(QuizCode.NOT_CREATED)
@@ -378,7 +349,7 @@ class GameState:
         handler = _HANDLERS.get(type(event))
         if handler is None:  # pragma: no cover - every event type has a handler
             raise TypeError(f"no handler for the event {event.type!r}")
-        base = self._advance(event.at_ms) if not isinstance(event, Buzzed) else self
+        base = self._advance(event.at_ms) if not isinstance(event, ev.Buzzed) else self
         state = handler(base, event)
         if state is base or state is self:
             return replace(state, last_ms=event.at_ms)
@@ -404,7 +375,7 @@ class GameState:
         )
         return replace(self, phase=Phase.PRESS_WINDOW, current=done)
 
-    def _create(self, event: GameCreated) -> GameState:
+    def _create(self, event: ev.GameCreated) -> GameState:
         if self.setup is not None:
             raise Refused(QuizCode.ALREADY_CREATED)
         setup = event.setup
@@ -459,7 +430,7 @@ class GameState:
     def _theme_name(self, theme: int) -> str:
         return self._setup.board.themes[theme].name
 
-    def _draw(self, event: FirstChooserDrawn) -> GameState:
+    def _draw(self, event: ev.FirstChooserDrawn) -> GameState:
         self._require(Phase.DRAW, doing="draw")
         self._require_team(event.team)
         striking = self._setup.kind is GameKind.FINAL
@@ -478,7 +449,7 @@ class GameState:
         first = self.teams.index(self.first_chooser)
         return self.teams[(first + len(self.struck)) % len(self.teams)]
 
-    def _strike(self, event: ThemeStruck) -> GameState:
+    def _strike(self, event: ev.ThemeStruck) -> GameState:
         self._require(Phase.STRIKING, doing="strike")
         self._require_team(event.team)
         if event.team != self.striker:
@@ -489,7 +460,7 @@ class GameState:
         done = len(setup.board.themes) - len(struck) == setup.final_themes_kept
         return replace(self, struck=struck, phase=Phase.CHOOSING if done else Phase.STRIKING)
 
-    def _restore_theme(self, event: ThemeRestored) -> GameState:
+    def _restore_theme(self, event: ev.ThemeRestored) -> GameState:
         """Take back the last strike: only the last one, and only before the first question of the final."""
         if (
             not self.struck
@@ -506,7 +477,7 @@ class GameState:
             raise Refused(QuizCode.NOT_LAST_STRUCK, theme=self._theme_name(self.struck[-1]))
         return replace(self, struck=self.struck[:-1], phase=Phase.STRIKING)
 
-    def _announce_theme(self, event: ThemeAnnounced) -> GameState:
+    def _announce_theme(self, event: ev.ThemeAnnounced) -> GameState:
         if self.phase is Phase.FINISHED:
             raise Refused(QuizCode.FINISHED)
         self._require_in_play(event.theme)
@@ -523,7 +494,7 @@ class GameState:
         if theme in self.struck:
             raise Refused(QuizCode.THEME_STRUCK, theme=self._theme_name(theme))
 
-    def _choose(self, event: QuestionChosen) -> GameState:
+    def _choose(self, event: ev.QuestionChosen) -> GameState:
         self._require(Phase.CHOOSING, doing="choose")
         self._require_team(event.team)
         if event.team != self.chooser:
@@ -545,7 +516,7 @@ class GameState:
     def _with_used(self, cell: tuple[int, int]) -> GameState:
         return replace(self, used=self.used | {cell})
 
-    def _choose_reserve(self, event: ReserveQuestionChosen) -> GameState:
+    def _choose_reserve(self, event: ev.ReserveQuestionChosen) -> GameState:
         self._require(Phase.CHOOSING, doing="reserve")
         if not self.sudden_death:
             raise Refused(QuizCode.NOT_SUDDEN_DEATH, clause="SI-2.2")
@@ -578,7 +549,7 @@ class GameState:
         )
         return replace(self, phase=Phase.READING, current=current)._advance(at_ms)
 
-    def _reading_finished(self, event: ReadingFinished) -> GameState:
+    def _reading_finished(self, event: ev.ReadingFinished) -> GameState:
         self._require(Phase.READING, doing="finish_reading")
         current = self._current
         if current.reading_total_ms is not None:
@@ -594,7 +565,7 @@ class GameState:
             raise Refused(QuizCode.NO_QUESTION)
         return self.current
 
-    def _buzz(self, event: Buzzed) -> GameState:
+    def _buzz(self, event: ev.Buzzed) -> GameState:
         if event.press_ms > event.at_ms:
             raise Refused(QuizCode.PRESS_NOT_MADE_YET)
         state = self._advance(event.press_ms)
@@ -621,12 +592,12 @@ class GameState:
         )
         return replace(state, phase=Phase.ANSWERING, current=current)
 
-    def _judge(self, event: AnswerJudged) -> GameState:
+    def _judge(self, event: ev.AnswerJudged) -> GameState:
         self._require(Phase.ANSWERING, doing="judge")
         self._require_answering(event.team)
         return self._record_answer(event.at_ms, event.team, event.correct, timed_out=False)
 
-    def _answer_expired(self, event: AnswerTimeExpired) -> GameState:
+    def _answer_expired(self, event: ev.AnswerTimeExpired) -> GameState:
         self._require(Phase.ANSWERING, doing="expire")
         current = self._current
         assert current.answering_team is not None and current.answer_deadline_ms is not None
@@ -667,7 +638,7 @@ class GameState:
             return replace(self, phase=Phase.PRESS_WINDOW, current=replace(current, window_start_ms=at_ms))
         return replace(self, phase=Phase.READING, current=replace(current, reading_since_ms=at_ms))._advance(at_ms)
 
-    def _extend(self, event: AnswerTimeExtended) -> GameState:
+    def _extend(self, event: ev.AnswerTimeExtended) -> GameState:
         self._require(Phase.ANSWERING, doing="extend")
         if event.extra_ms <= 0:
             raise Refused(QuizCode.EXTENSION_NOT_POSITIVE)
@@ -676,12 +647,12 @@ class GameState:
         current = replace(current, answer_deadline_ms=max(current.answer_deadline_ms, event.at_ms) + event.extra_ms)
         return replace(self, current=current, audit=(*self.audit, event))
 
-    def _clarify(self, event: ClarificationRequested) -> GameState:
+    def _clarify(self, event: ev.ClarificationRequested) -> GameState:
         self._require(Phase.ANSWERING, doing="clarify")
         current = replace(self._current, answer_deadline_ms=event.at_ms + self._setup.answer_ms)
         return replace(self, current=current, audit=(*self.audit, event))
 
-    def _time(self, event: TimeCalled) -> GameState:
+    def _time(self, event: ev.TimeCalled) -> GameState:
         self._require(Phase.PRESS_WINDOW, doing="call_time")
         closes = self.window_closes_ms
         assert closes is not None
@@ -704,7 +675,7 @@ class GameState:
 
     # -- host tools ----------------------------------------------------------------------------------------
 
-    def _cancel_press(self, event: PressCancelled) -> GameState:
+    def _cancel_press(self, event: ev.PressCancelled) -> GameState:
         self._require(Phase.ANSWERING, doing="cancel_press")
         self._require_answering(event.team)
         return replace(self, audit=(*self.audit, event))._reopen(event.at_ms)
@@ -714,7 +685,7 @@ class GameState:
         if team != answering:
             raise Refused(QuizCode.NOT_ANSWERING, answering=str(answering), team=team)
 
-    def _reverse(self, event: DecisionReversed) -> GameState:
+    def _reverse(self, event: ev.DecisionReversed) -> GameState:
         if self.current is not None and self.current.number == event.question:
             raise Refused(QuizCode.QUESTION_IN_PLAY, question=event.question)
         matches = [
@@ -730,7 +701,7 @@ class GameState:
         answers = (*self.answers[:index], flipped, *self.answers[index + 1 :])
         return replace(self, answers=answers, audit=(*self.audit, event))
 
-    def _correct_score(self, event: ScoreCorrected) -> GameState:
+    def _correct_score(self, event: ev.ScoreCorrected) -> GameState:
         self._require_team(event.team)
         if event.delta == 0:
             raise Refused(QuizCode.ZERO_CORRECTION)
@@ -738,7 +709,7 @@ class GameState:
             raise Refused(QuizCode.CORRECTION_REASON)
         return replace(self, corrections=(*self.corrections, event), audit=(*self.audit, event))
 
-    def _replace_question(self, event: QuestionReplaced) -> GameState:
+    def _replace_question(self, event: ev.QuestionReplaced) -> GameState:
         self._require(Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING, doing="replace")
         current = self._current
         if (event.theme is None) == (event.reserve is None):
@@ -768,23 +739,23 @@ class GameState:
         state = replace(state, answers=answers, current=None, audit=(*self.audit, event))
         return state._start_question(event.at_ms, current.theme, current.value, question)
 
-    def _warn(self, event: AudienceWarned) -> GameState:
+    def _warn(self, event: ev.AudienceWarned) -> GameState:
         if not event.person.strip():
             raise Refused(QuizCode.PERSON_REQUIRED)
         return replace(self, warnings=(*self.warnings, event.person), audit=(*self.audit, event))
 
-    def _sanction(self, event: AudienceSanctioned) -> GameState:
+    def _sanction(self, event: ev.AudienceSanctioned) -> GameState:
         if event.person not in self.warnings:
             raise Refused(QuizCode.NOT_WARNED, person=event.person, clause="SI-4.5")
         return replace(self, sanctions=(*self.sanctions, (event.person, event.scope)), audit=(*self.audit, event))
 
-    def _request_score(self, event: ScoreRequested) -> GameState:
+    def _request_score(self, event: ev.ScoreRequested) -> GameState:
         if self.phase is Phase.FINISHED:
             raise Refused(QuizCode.FINISHED)
         self._require_team(event.team)
         return replace(self, score_requests=(*self.score_requests, event.team))
 
-    def _announce_score(self, event: ScoreAnnounced) -> GameState:
+    def _announce_score(self, event: ev.ScoreAnnounced) -> GameState:
         if self._setup.assistant is None:
             raise Refused(QuizCode.NO_ASSISTANT)
         snapshot = ScoreSnapshot(event.at_ms, tuple(self.scores.items()))
@@ -796,7 +767,7 @@ class GameState:
             announced_at_cells_left=cells_left,
         )
 
-    def _end(self, event: GameEnded) -> GameState:
+    def _end(self, event: ev.GameEnded) -> GameState:
         """The host ends the game early: the scores stand as they are (the answers of a question in play already
         given count; the question itself is not played)."""
         if self.phase is Phase.FINISHED:
@@ -811,28 +782,28 @@ class GameState:
 
 
 _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
-    FirstChooserDrawn: GameState._draw,
-    ThemeStruck: GameState._strike,
-    ThemeRestored: GameState._restore_theme,
-    ThemeAnnounced: GameState._announce_theme,
-    QuestionChosen: GameState._choose,
-    ReserveQuestionChosen: GameState._choose_reserve,
-    ReadingFinished: GameState._reading_finished,
-    Buzzed: GameState._buzz,
-    AnswerJudged: GameState._judge,
-    AnswerTimeExpired: GameState._answer_expired,
-    AnswerTimeExtended: GameState._extend,
-    ClarificationRequested: GameState._clarify,
-    TimeCalled: GameState._time,
-    PressCancelled: GameState._cancel_press,
-    DecisionReversed: GameState._reverse,
-    ScoreCorrected: GameState._correct_score,
-    QuestionReplaced: GameState._replace_question,
-    AudienceWarned: GameState._warn,
-    AudienceSanctioned: GameState._sanction,
-    ScoreRequested: GameState._request_score,
-    ScoreAnnounced: GameState._announce_score,
-    GameEnded: GameState._end,
+    ev.FirstChooserDrawn: GameState._draw,
+    ev.ThemeStruck: GameState._strike,
+    ev.ThemeRestored: GameState._restore_theme,
+    ev.ThemeAnnounced: GameState._announce_theme,
+    ev.QuestionChosen: GameState._choose,
+    ev.ReserveQuestionChosen: GameState._choose_reserve,
+    ev.ReadingFinished: GameState._reading_finished,
+    ev.Buzzed: GameState._buzz,
+    ev.AnswerJudged: GameState._judge,
+    ev.AnswerTimeExpired: GameState._answer_expired,
+    ev.AnswerTimeExtended: GameState._extend,
+    ev.ClarificationRequested: GameState._clarify,
+    ev.TimeCalled: GameState._time,
+    ev.PressCancelled: GameState._cancel_press,
+    ev.DecisionReversed: GameState._reverse,
+    ev.ScoreCorrected: GameState._correct_score,
+    ev.QuestionReplaced: GameState._replace_question,
+    ev.AudienceWarned: GameState._warn,
+    ev.AudienceSanctioned: GameState._sanction,
+    ev.ScoreRequested: GameState._request_score,
+    ev.ScoreAnnounced: GameState._announce_score,
+    ev.GameEnded: GameState._end,
 }
 
 

@@ -19,68 +19,13 @@ from collections.abc import Sequence
 
 from toreshi.kit.core import Context, Decision
 from toreshi.kit.refusal import Common, Refused
+from toreshi.quiz import events as ev
 from toreshi.quiz.codes import QuizCode
-from toreshi.quiz.events import (
-    AnswerJudged,
-    AnswerTimeExtended,
-    AudienceSanctioned,
-    AudienceWarned,
-    ClarificationRequested,
-    DecisionReversed,
-    Event,
-    FirstChooserDrawn,
-    GameCreated,
-    GameEnded,
-    PressCancelled,
-    QuestionChosen,
-    QuestionReplaced,
-    ReadingFinished,
-    ReserveQuestionChosen,
-    ScoreAnnounced,
-    ScoreCorrected,
-    ScoreRequested,
-    ThemeAnnounced,
-    ThemeRestored,
-    ThemeStruck,
-)
+from toreshi.quiz.events import Event
 from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play import presses
-from toreshi.quiz.play.commands import (
-    MAX_KEY,
-    ROLE_COMMANDS,
-    AnnounceScore,
-    AnnounceTheme,
-    CancelPress,
-    Choose,
-    Clarify,
-    Command,
-    Correct,
-    CreateGame,
-    Draw,
-    EndGame,
-    Extend,
-    FinishReading,
-    Key,
-    KeyMap,
-    MapKeys,
-    Media,
-    MediaAction,
-    MediaFinished,
-    Press,
-    Replace,
-    RequestScore,
-    Reserve,
-    RestoreTheme,
-    Reverse,
-    Right,
-    Sanction,
-    Strike,
-    Sync,
-    Tick,
-    Undo,
-    Warn,
-    Wrong,
-)
+from toreshi.quiz.play.commands import Command, KeyMap
 from toreshi.quiz.play.events import KeysMapped, LinkMeasured, MediaControlled, QuizCreated
 from toreshi.quiz.play.state import PlayState, checked
 
@@ -101,23 +46,23 @@ def decide(state: PlayState, command: Command, context: Context) -> Decision[Eve
 
 def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Event]:
     role = context.actor.role
-    if command.type not in ROLE_COMMANDS.get(role, frozenset()):
+    if command.type not in cmd.ROLE_COMMANDS.get(role, frozenset()):
         raise Refused(Common.FORBIDDEN, command=command.type, role=role)
     if not state.created:
-        if isinstance(command, Tick):
+        if isinstance(command, cmd.Tick):
             return []
-        if not isinstance(command, CreateGame):
+        if not isinstance(command, cmd.CreateGame):
             raise Refused(QuizCode.NOT_CREATED)
         return _create(command, context.now_ms)
     now = max(context.now_ms, state.game.last_ms)
     match command:
-        case CreateGame():
+        case cmd.CreateGame():
             raise Refused(QuizCode.ALREADY_CREATED)
-        case Tick():
+        case cmd.Tick():
             return presses.tick(state, now, context.random)
-        case Press():
+        case cmd.Press():
             return _press(state, command, context, now)
-        case Key():
+        case cmd.Key():
             if role == PROJECTOR and not state.projector_keys:
                 # The projector's link forwards USB buzzers only where the host said they are plugged in there.
                 raise Refused(QuizCode.PROJECTOR_KEYS_OFF)
@@ -127,24 +72,24 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             # A USB buzzer types on the host's (or projector's) machine: placed at the server's receipt time.
             received = presses.received_ms(context.meta, now)
             return presses.press(state, team, received, None, source="keyboard", sync=None, rng=context.random)
-        case Sync():
+        case cmd.Sync():
             return _sync(state, context)
-        case MapKeys():
+        case cmd.MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons, command.projector)]
-        case AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
+        case cmd.AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
             return []  # idempotent: the same scores announced again, with nobody asking, store nothing
-        case Media():
+        case cmd.Media():
             return _media(state, command, now)
-        case MediaFinished():
+        case cmd.MediaFinished():
             return _media_finished(state, command, now)
-        case RequestScore():
+        case cmd.RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
                 raise Refused(Common.FIELD_REQUIRED, field="team")
             if team in state.game.score_requests:
                 return []  # idempotent: the team's request is pending until the score is announced
-            return checked(state.game, [ScoreRequested(now, team)])
+            return checked(state.game, [ev.ScoreRequested(now, team)])
         case _:
             return checked(state.game, _host(state, command, now, context.random))
 
@@ -156,8 +101,8 @@ def _nothing_new_to_announce(game: GameState) -> bool:
     return dict(game.announcements[-1].scores) == game.scores
 
 
-def _create(command: CreateGame, now: int) -> Sequence[Event]:
-    GameState().apply(GameCreated(now, command.setup))  # the setup's rules (teams, themes, the assistant)
+def _create(command: cmd.CreateGame, now: int) -> Sequence[Event]:
+    GameState().apply(ev.GameCreated(now, command.setup))  # the setup's rules (teams, themes, the assistant)
     teams = command.setup.teams
     created = QuizCreated(
         now,
@@ -172,11 +117,11 @@ def _create(command: CreateGame, now: int) -> Sequence[Event]:
     return [created]
 
 
-def _media(state: PlayState, command: Media, now: int) -> Sequence[Event]:
+def _media(state: PlayState, command: cmd.Media, now: int) -> Sequence[Event]:
     """The host's media control: only while a question with audio or video is on (or just over, for its answer)."""
     game = state.game.at(now)
     number = state.question_number
-    if command.action is MediaAction.VOLUME:
+    if command.action is cmd.MediaAction.VOLUME:
         return [MediaControlled(now, number, command.action, command.level)]
     question = game.current.question if game.current is not None else None
     if question is None and game.played and game.phase is not Phase.FINISHED:
@@ -186,7 +131,7 @@ def _media(state: PlayState, command: Media, now: int) -> Sequence[Event]:
     return [MediaControlled(now, number, command.action)]
 
 
-def _media_finished(state: PlayState, command: MediaFinished, now: int) -> Sequence[Event]:
+def _media_finished(state: PlayState, command: cmd.MediaFinished, now: int) -> Sequence[Event]:
     """The projector's report that the question's media has ended opens the press window (waitForFinish)."""
     game = state.game.at(now)
     current = game.current
@@ -200,17 +145,17 @@ def _media_finished(state: PlayState, command: MediaFinished, now: int) -> Seque
         or state.pending
     ):
         return []  # stale or not waiting: nothing to open
-    return checked(state.game, [ReadingFinished(now)])
+    return checked(state.game, [ev.ReadingFinished(now)])
 
 
 def _key_map(mapping: KeyMap, teams: Sequence[str]) -> dict[str, str]:
     for key, team in mapping.items():
-        if not 0 < len(key) <= MAX_KEY or team not in teams:
-            raise Refused(QuizCode.KEY_TEAM, key=key[:MAX_KEY], team=team)
+        if not 0 < len(key) <= cmd.MAX_KEY or team not in teams:
+            raise Refused(QuizCode.KEY_TEAM, key=key[: cmd.MAX_KEY], team=team)
     return dict(mapping)
 
 
-def _press(state: PlayState, command: Press, context: Context, now: int) -> Sequence[Event]:
+def _press(state: PlayState, command: cmd.Press, context: Context, now: int) -> Sequence[Event]:
     received = presses.received_ms(context.meta, now)
     if context.actor.role == BUTTONS:
         button = command.button or ""
@@ -258,56 +203,56 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
     current = game.current
     answering = current.answering_team if current is not None else None
     match command:
-        case Draw(team=None):
-            return [FirstChooserDrawn(now, _draw_lot(game.teams, rng))]  # the lot (SI-3.2), recorded as an event
-        case Draw(team=str(team)):
-            return [FirstChooserDrawn(now, team)]
-        case Strike():
-            return [ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
-        case RestoreTheme():
+        case cmd.Draw(team=None):
+            return [ev.FirstChooserDrawn(now, _draw_lot(game.teams, rng))]  # the lot (SI-3.2), recorded as an event
+        case cmd.Draw(team=str(team)):
+            return [ev.FirstChooserDrawn(now, team)]
+        case cmd.Strike():
+            return [ev.ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
+        case cmd.RestoreTheme():
             if command.theme is None and not game.struck:
                 raise Refused(QuizCode.NOTHING_TO_RESTORE)
-            return [ThemeRestored(now, game.struck[-1] if command.theme is None else command.theme)]
-        case AnnounceTheme():
-            return [ThemeAnnounced(now, command.theme, command.explanation)]
-        case Choose():
+            return [ev.ThemeRestored(now, game.struck[-1] if command.theme is None else command.theme)]
+        case cmd.AnnounceTheme():
+            return [ev.ThemeAnnounced(now, command.theme, command.explanation)]
+        case cmd.Choose():
             team = _team(command.team, game.chooser, game, "choose")
             events: list[Event] = []
             if command.theme not in game.announced and command.theme in range(len(game._setup.board.themes)):
-                events.append(ThemeAnnounced(now, command.theme))  # choosing from a theme announces it
-            return [*events, QuestionChosen(now, team, command.theme, command.value)]
-        case Reserve():
-            return [ReserveQuestionChosen(now, command.reserve)]
-        case FinishReading():
+                events.append(ev.ThemeAnnounced(now, command.theme))  # choosing from a theme announces it
+            return [*events, ev.QuestionChosen(now, team, command.theme, command.value)]
+        case cmd.Reserve():
+            return [ev.ReserveQuestionChosen(now, command.reserve)]
+        case cmd.FinishReading():
             if state.pending:
                 # A press is being decided: it stops reading anyway (SI-3.6), and it was made while reading.
                 raise Refused(QuizCode.ARBITRATING)
-            return [ReadingFinished(now)]
-        case Right() | Wrong():
-            correct = isinstance(command, Right)
-            return [AnswerJudged(now, _team(command.team, answering, game, "judge"), correct)]
-        case Clarify():
-            return [ClarificationRequested(now)]
-        case Extend():
-            return [AnswerTimeExtended(now, command.ms if command.ms is not None else game._setup.answer_ms)]
-        case CancelPress():
-            return [PressCancelled(now, _team(command.team, answering, game, "cancel_press"))]
-        case Replace():
-            return [QuestionReplaced(now, command.reason, command.theme, command.reserve)]
-        case Reverse():
-            return [DecisionReversed(now, command.question, command.team)]
-        case Undo():
+            return [ev.ReadingFinished(now)]
+        case cmd.Right() | cmd.Wrong():
+            correct = isinstance(command, cmd.Right)
+            return [ev.AnswerJudged(now, _team(command.team, answering, game, "judge"), correct)]
+        case cmd.Clarify():
+            return [ev.ClarificationRequested(now)]
+        case cmd.Extend():
+            return [ev.AnswerTimeExtended(now, command.ms if command.ms is not None else game._setup.answer_ms)]
+        case cmd.CancelPress():
+            return [ev.PressCancelled(now, _team(command.team, answering, game, "cancel_press"))]
+        case cmd.Replace():
+            return [ev.QuestionReplaced(now, command.reason, command.theme, command.reserve)]
+        case cmd.Reverse():
+            return [ev.DecisionReversed(now, command.question, command.team)]
+        case cmd.Undo():
             return [_undo(state.game, now)]
-        case Correct():
-            return [ScoreCorrected(now, command.team, command.delta, command.reason)]
-        case Warn():
-            return [AudienceWarned(now, command.person, command.note)]
-        case Sanction():
-            return [AudienceSanctioned(now, command.person, command.scope)]
-        case AnnounceScore():
-            return [ScoreAnnounced(now)]
-        case EndGame():
-            return [GameEnded(now, command.reason.strip())]
+        case cmd.Correct():
+            return [ev.ScoreCorrected(now, command.team, command.delta, command.reason)]
+        case cmd.Warn():
+            return [ev.AudienceWarned(now, command.person, command.note)]
+        case cmd.Sanction():
+            return [ev.AudienceSanctioned(now, command.person, command.scope)]
+        case cmd.AnnounceScore():
+            return [ev.ScoreAnnounced(now)]
+        case cmd.EndGame():
+            return [ev.GameEnded(now, command.reason.strip())]
     raise TypeError(f"no host tool for {command!r}")  # every command is matched above
 
 
@@ -327,5 +272,5 @@ def _undo(game: GameState, now: int) -> Event:
     last = game.played[-1].number if game.played else None
     for record in reversed(game.answers):
         if record.question == last and not record.void:
-            return DecisionReversed(now, record.question, record.team)
+            return ev.DecisionReversed(now, record.question, record.team)
     raise Refused(QuizCode.NOTHING_TO_UNDO)

@@ -9,36 +9,8 @@ from __future__ import annotations
 
 from toreshi.quiz.board import VALUES
 from toreshi.quiz.game import GameState
-from toreshi.quiz.play.commands import (
-    HOST_ROLES,
-    AnnounceScore,
-    AnnounceTheme,
-    CancelPress,
-    Choose,
-    Clarify,
-    Command,
-    Correct,
-    Draw,
-    EndGame,
-    Extend,
-    FinishReading,
-    Key,
-    MapKeys,
-    Media,
-    MediaAction,
-    Press,
-    Replace,
-    RequestScore,
-    Reserve,
-    RestoreTheme,
-    Reverse,
-    Right,
-    Sanction,
-    Strike,
-    Undo,
-    Warn,
-    Wrong,
-)
+from toreshi.quiz.play import commands as cmd
+from toreshi.quiz.play.commands import Command
 from toreshi.quiz.play.state import PlayState
 
 __all__ = ["probes"]
@@ -51,14 +23,14 @@ def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
     """The probe commands of ``role`` in ``state``, whose game stands at ``game`` (the state's game at now)."""
     if not state.created:
         return []
-    if role in HOST_ROLES:
+    if role in cmd.HOST_ROLES:
         return _host(state, game)
     if role == "team":
-        return [Press(), RequestScore()]
+        return [cmd.Press(), cmd.RequestScore()]
     if role == "assistant":
-        return [AnnounceScore(), RequestScore(game.teams[0])]
+        return [cmd.AnnounceScore(), cmd.RequestScore(game.teams[0])]
     if role == "projector":
-        return [Key(key) for key in state.keys] if state.projector_keys else []
+        return [cmd.Key(key) for key in state.keys] if state.projector_keys else []
     return []
 
 
@@ -68,52 +40,52 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
     cell = game.open_cells[0] if game.open_cells else (in_play[0], VALUES[0])
     unused = [index for index in range(len(game._setup.board.reserve)) if index not in game.used_reserve]
     found: list[Command] = [
-        Draw(teams[0]),
-        Strike(in_play[0]),
-        AnnounceTheme(in_play[0]),
-        Choose(*cell),
-        Reserve(unused[0] if unused else 0),
-        FinishReading(),
-        Right(),
-        Wrong(),
-        Clarify(),
-        Extend(),
-        CancelPress(),
+        cmd.Draw(teams[0]),
+        cmd.Strike(in_play[0]),
+        cmd.AnnounceTheme(in_play[0]),
+        cmd.Choose(*cell),
+        cmd.Reserve(unused[0] if unused else 0),
+        cmd.FinishReading(),
+        cmd.Right(),
+        cmd.Wrong(),
+        cmd.Clarify(),
+        cmd.Extend(),
+        cmd.CancelPress(),
         _replacement(game),
         _reversal(game),
-        Undo(),
-        Correct(teams[0], 1, _ANYONE),
-        Warn(_ANYONE),
-        Sanction(game.warnings[0] if game.warnings else _ANYONE),
-        AnnounceScore(),
-        RequestScore(teams[0]),
-        MapKeys(),
-        Media(MediaAction.PLAY),
-        RestoreTheme(),
-        EndGame(),
+        cmd.Undo(),
+        cmd.Correct(teams[0], 1, _ANYONE),
+        cmd.Warn(_ANYONE),
+        cmd.Sanction(game.warnings[0] if game.warnings else _ANYONE),
+        cmd.AnnounceScore(),
+        cmd.RequestScore(teams[0]),
+        cmd.MapKeys(),
+        cmd.Media(cmd.MediaAction.PLAY),
+        cmd.RestoreTheme(),
+        cmd.EndGame(),
     ]
     if state.keys:
-        found.append(Key(next(iter(state.keys))))
+        found.append(cmd.Key(next(iter(state.keys))))
     return found
 
 
-def _replacement(game: GameState) -> Replace:
+def _replacement(game: GameState) -> cmd.Replace:
     """Another theme's cell of the question's value, else a reserve question of that value (SI-4.6)."""
     current = game.current
     if current is None:
-        return Replace(theme=0)
+        return cmd.Replace(theme=0)
     for theme in game.themes_in_play:
         if theme != current.theme and game.is_open(theme, current.value):
-            return Replace(theme=theme)
+            return cmd.Replace(theme=theme)
     for index, spare in enumerate(game._setup.board.reserve):
         if index not in game.used_reserve and spare.value == current.value:
-            return Replace(reserve=index)
-    return Replace(theme=current.theme)
+            return cmd.Replace(reserve=index)
+    return cmd.Replace(theme=current.theme)
 
 
-def _reversal(game: GameState) -> Reverse:
+def _reversal(game: GameState) -> cmd.Reverse:
     """The latest counted answer (a reversal of it is what the host may ask for)."""
     for record in reversed(game.answers):
         if not record.void:
-            return Reverse(record.question, record.team)
-    return Reverse(1, game.teams[0])
+            return cmd.Reverse(record.question, record.team)
+    return cmd.Reverse(1, game.teams[0])

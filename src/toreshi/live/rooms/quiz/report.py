@@ -9,24 +9,8 @@ from collections.abc import Sequence
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND
 from toreshi.live.rooms.quiz.views import origin_of, theme_name
-from toreshi.quiz.events import (
-    AnswerJudged,
-    AnswerTimeExpired,
-    AnswerTimeExtended,
-    AudienceSanctioned,
-    AudienceWarned,
-    Buzzed,
-    ClarificationRequested,
-    DecisionReversed,
-    Event,
-    GameEnded,
-    PressCancelled,
-    QuestionChosen,
-    QuestionReplaced,
-    ReserveQuestionChosen,
-    ScoreCorrected,
-    TimeCalled,
-)
+from toreshi.quiz import events as ev
+from toreshi.quiz.events import Event
 from toreshi.quiz.game import CurrentQuestion, PlayedQuestion
 from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
 from toreshi.quiz.play.state import PlayState
@@ -36,7 +20,7 @@ __all__ = ["Logged", "report"]
 Logged = tuple[Event, int]
 """An applied event with the room time it was stored at."""
 
-_HOST_TOOLS = (PressCancelled, ClarificationRequested, AnswerTimeExtended, TimeCalled, GameEnded)
+_HOST_TOOLS = (ev.PressCancelled, ev.ClarificationRequested, ev.AnswerTimeExtended, ev.TimeCalled, ev.GameEnded)
 
 
 def report(state: PlayState, log: Sequence[Logged]) -> Payload:
@@ -56,23 +40,23 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
     audience: list[Payload] = []
     ended: Payload | None = None
     for event, at in log:
-        if isinstance(event, GameEnded):
+        if isinstance(event, ev.GameEnded):
             ended = {"at_ms": at, "reason": event.reason, "question": number}
-        if isinstance(event, QuestionChosen | ReserveQuestionChosen):
+        if isinstance(event, ev.QuestionChosen | ev.ReserveQuestionChosen):
             number += 1
             entry(number)["chosen_ms"] = at
-            entry(number)["chooser"] = event.team if isinstance(event, QuestionChosen) else None
-        elif isinstance(event, ScoreCorrected):
+            entry(number)["chooser"] = event.team if isinstance(event, ev.QuestionChosen) else None
+        elif isinstance(event, ev.ScoreCorrected):
             corrections.setdefault(number, {}).setdefault(event.team, 0)
             corrections[number][event.team] += event.delta
             if number:
                 entry(number)["host"].append({"type": event.type, "at_ms": at, "team": event.team,
                                               "delta": event.delta, "reason": event.reason})  # fmt: skip
-        elif isinstance(event, AudienceWarned | AudienceSanctioned):
-            scope = event.scope.value if isinstance(event, AudienceSanctioned) else None
+        elif isinstance(event, ev.AudienceWarned | ev.AudienceSanctioned):
+            scope = event.scope.value if isinstance(event, ev.AudienceSanctioned) else None
             audience.append({"type": event.type, "person": event.person, "scope": scope, "at_ms": at,
                              "question": number})  # fmt: skip
-        elif isinstance(event, QuestionReplaced):
+        elif isinstance(event, ev.QuestionReplaced):
             entry(number)["host"].append(
                 {"type": event.type, "at_ms": at, "reason": event.reason.value, "theme": event.theme,
                  "reserve": event.reserve}
@@ -99,17 +83,17 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
             )
         elif isinstance(event, PressLate):
             entry(event.question)["late"].append({"team": event.team, "reason": event.reason.value})
-        elif isinstance(event, AnswerJudged | AnswerTimeExpired):
-            judged = isinstance(event, AnswerJudged)
+        elif isinstance(event, ev.AnswerJudged | ev.AnswerTimeExpired):
+            judged = isinstance(event, ev.AnswerJudged)
             entry(number)["rulings"].append(
                 {
-                    "team": event.team if isinstance(event, AnswerJudged) else _answering_before(log, at),
-                    "correct": event.correct if isinstance(event, AnswerJudged) else False,
+                    "team": event.team if isinstance(event, ev.AnswerJudged) else _answering_before(log, at),
+                    "correct": event.correct if isinstance(event, ev.AnswerJudged) else False,
                     "timed_out": not judged,
                     "at_ms": at,
                 }
             )
-        elif isinstance(event, DecisionReversed):
+        elif isinstance(event, ev.DecisionReversed):
             # A reversed ruling (Z, or a reversal named by question and team) is a ruling of its own, made later.
             was = [r for r in entry(event.question)["rulings"] if r["team"] == event.team and not r.get("void")]
             correct = not was[-1]["correct"] if was else None
@@ -161,6 +145,6 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
 def _answering_before(log: Sequence[Logged], at: int) -> str | None:
     """The team recognised last before ``at`` (an expired answer names no team)."""
     for event, when in reversed(log):
-        if isinstance(event, Buzzed) and when <= at:
+        if isinstance(event, ev.Buzzed) and when <= at:
             return event.team
     return None

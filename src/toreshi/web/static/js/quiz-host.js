@@ -2,20 +2,8 @@
 // who was too late, the timers, and every host tool as a button and a key. USB buzzers typing on this machine
 // are forwarded as "key" commands (the room maps keys to teams).
 
-import {
-  $,
-  animate,
-  config,
-  connect,
-  countdown,
-  element,
-  renderBar,
-  renderGrid,
-  renderTeams,
-  root,
-  statusText,
-  t,
-} from "./quiz-common.js";
+import * as quiz from "./quiz-common.js";
+import { $, config, element, root, t } from "./quiz-common.js";
 import { MediaStage } from "./quiz-media.js";
 
 let state = null;
@@ -152,7 +140,7 @@ function correct(team) {
 
 function render() {
   if (!state || state.status === "empty") return;
-  $(".q-status").textContent = statusText(state);
+  $(".q-status").textContent = quiz.statusText(state);
   const host = state.host || {};
   const current = state.current;
   $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
@@ -178,11 +166,11 @@ function render() {
     ? `${t("too_late")}: ${state.late.map((late) => late.team).join(", ")}`
     : "";
   renderActions();
-  renderGrid($(".q-grid"), state, {
+  quiz.renderGrid($(".q-grid"), state, {
     onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
     onTheme: (theme) => send("strike", { theme: theme.index }),
   });
-  renderTeams($(".q-teams"), state, {
+  quiz.renderTeams($(".q-teams"), state, {
     buttons: (card, team) => {
       if (state.status === "draw") {
         const pick = element("button", "", t("chooses"));
@@ -235,9 +223,9 @@ function seconds(ms) {
 
 function frame() {
   if (!state) return;
-  $(".q-status").textContent = statusText(state, client.roomNow());
-  const timer = countdown(state, client.roomNow());
-  renderBar($(".q-bar"), timer);
+  $(".q-status").textContent = quiz.statusText(state, client.roomNow());
+  const timer = quiz.countdown(state, client.roomNow());
+  quiz.renderBar($(".q-bar"), timer);
   $(".q-timer").textContent = timer ? seconds(timer.left) : "";
 }
 
@@ -340,7 +328,7 @@ function renderAudience() {
   );
 }
 
-const client = connect(
+const client = quiz.connect(
   (newState) => {
     state = newState;
     render();
@@ -354,7 +342,7 @@ const client = connect(
     },
   },
 );
-animate(frame);
+quiz.animate(frame);
 
 // Keyboard buzzers on the projector's machine: its link may press for the teams only while this is on (issue 13 §4).
 $(".q-projector-keys").addEventListener("change", (event) => {

@@ -1,21 +1,8 @@
 // The projector board (1920×1080 and 1280×720), the spectator view and the assistant's scoreboard.
 // The projector may also forward the keys of USB buzzers plugged into its machine (role "projector").
 
-import {
-  $,
-  animate,
-  config,
-  connect,
-  countdown,
-  element,
-  renderBar,
-  renderGrid,
-  renderTeams,
-  revealedText,
-  root,
-  statusText,
-  t,
-} from "./quiz-common.js";
+import * as quiz from "./quiz-common.js";
+import { $, config, element, root, t } from "./quiz-common.js";
 import { lampOf, MediaStage, Sounds } from "./quiz-media.js";
 
 let state = null;
@@ -52,10 +39,10 @@ let shownStatus = null;
 function render() {
   if (!state || state.status === "empty") return;
   const status = $(".q-status");
-  if (status) status.textContent = statusText(state);
+  if (status) status.textContent = quiz.statusText(state);
   const teams = $(".q-teams");
   if (teams) {
-    renderTeams(teams, state, {
+    quiz.renderTeams(teams, state, {
       buttons: (card, team) => {
         if (screen === "assistant") return;
         // Each team's lamp: pressed, answering, locked out (answered already), too late.
@@ -82,7 +69,7 @@ function render() {
   root.dataset.status = state.status;
   if (finished) return renderFinal();
   if (!showQuestion) {
-    renderGrid(grid, state);
+    quiz.renderGrid(grid, state);
     if (stage) stage.render([], null);
     return;
   }
@@ -203,16 +190,16 @@ function frame() {
   if (!state || state.status === "empty") return;
   const now = client ? client.roomNow() : null;
   const status = $(".q-status");
-  if (status) status.textContent = statusText(state, now);
+  if (status) status.textContent = quiz.statusText(state, now);
   const number = $(".q-countdown");
   if (screen === "assistant" || !state.current) {
-    renderBar($(".q-bar"), null);
+    quiz.renderBar($(".q-bar"), null);
     if (number) number.textContent = "";
     return;
   }
-  $(".q-text").textContent = revealedText(state.current, state, now);
-  const timer = countdown(state, now);
-  renderBar($(".q-bar"), timer);
+  $(".q-text").textContent = quiz.revealedText(state.current, state, now);
+  const timer = quiz.countdown(state, now);
+  quiz.renderBar($(".q-bar"), timer);
   if (number) number.textContent = timer ? String(Math.ceil(timer.left / 1000)) : "";
 }
 
@@ -258,13 +245,13 @@ function renderAssistant() {
   }
 }
 
-client = connect((newState, info) => {
+client = quiz.connect((newState, info) => {
   state = newState;
   render();
   sound(info);
 });
 
-animate(() => {
+quiz.animate(() => {
   frame();
   // Only the board has a question to take down once the answer has been shown: the assistant's screen is not
   // redrawn every frame (its «Счёт объявлен» button must stay the same element to be clickable).
