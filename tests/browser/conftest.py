@@ -98,13 +98,17 @@ def sign_in_arbiter(page: Page, server: Server) -> None:
     page.wait_for_url(lambda url: "/setup" not in url and "/login" not in url)
 
 
+def session_csrf(page: Page, server: Server) -> str:
+    """The token of the page's session (for forms and the ``X-CSRF-Token`` header), from ``/api/session``."""
+    return str(page.request.get(f"{server.url}/api/session").json()["csrf"])
+
+
 def create_game(page: Page, server: Server, **body: Any) -> dict[str, Any]:
     """Create a game through the JSON API with the arbiter page's session (cookie + CSRF header)."""
-    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
     response = page.request.post(
         f"{server.url}/api/games",
         data={"white": "Абай", "black": "Болат", "control": "blitz", **body},
-        headers={"x-csrf-token": csrf, "origin": server.url},
+        headers={"x-csrf-token": session_csrf(page, server), "origin": server.url},
     )
     assert response.status == 201, response.text()
     created: dict[str, Any] = response.json()

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import create_togyz, sign_in_first_arbiter, stored_version
+from .helpers import create_togyz, sign_in, stored_version
 
 
 def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
@@ -25,7 +25,7 @@ def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
 
 def test_a_players_protest_is_stored_once_however_often_it_is_sent(tmp_path: Any) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room, tokens = create_togyz(client, csrf)
         with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
             arbiter.send_json({"t": "hello", "v": 0})

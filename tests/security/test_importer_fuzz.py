@@ -36,7 +36,7 @@ from toreshi.web import refusals
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import call, sign_in_first_arbiter
+from .helpers import call, sign_in
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -245,7 +245,7 @@ def test_participants_csv_refuses_only_with_one_refusal_naming_every_line(text: 
 
 def test_csv_import_through_the_web_is_all_or_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         form = {"csrf": csrf, "name": "Fuzz Open", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
         created = client.post("/tournaments/new", data=form, follow_redirects=False)
         assert created.status_code == 303, created.text
@@ -293,7 +293,7 @@ def test_pack_upload_through_the_web_is_all_or_nothing(tmp_path: Path, shared_da
     with zipfile.ZipFile(io.BytesIO(seed)) as archive:
         xml = archive.read("content.xml")
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         store = client.app.state.services.store  # type: ignore[attr-defined]
 
         async def rooms() -> int:
@@ -325,7 +325,7 @@ def test_a_text_the_store_cannot_hold_leaves_no_room_behind(tmp_path: Path, wher
     """Found in review: a NUL character (which PostgreSQL cannot store) in a pack's text, a team's name or the title
     was refused only when the first event was stored, after the room was created: an empty room stayed behind."""
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         store = client.app.state.services.store  # type: ignore[attr-defined]
 
         async def rooms() -> int:

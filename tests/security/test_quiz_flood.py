@@ -23,7 +23,7 @@ import websockets
 from toreshi.web.socket import CONNECTIONS_PER_ACTOR
 
 from ..served import Server
-from .helpers import create_quiz, sign_in_first_arbiter
+from .helpers import create_quiz, sign_in
 
 FLOOD_SOCKETS = 20
 FLOOD_EVERY_S = 0.03
@@ -111,7 +111,7 @@ async def flood(url: str, token: str, stop: asyncio.Event, active: asyncio.Event
 def test_one_code_floods_without_slowing_another_room(served: Server, shared_data: Path) -> None:
     pack = shared_data / "quiz" / "siq" / "1.siq"
     with httpx.Client(base_url=served.url) as client:
-        sign_in_first_arbiter(client)  # type: ignore[arg-type]
+        sign_in(client)  # type: ignore[arg-type]
         flooded, flooded_tokens = create_quiz(client, pack)  # type: ignore[arg-type]
         other, other_tokens = create_quiz(client, pack)  # type: ignore[arg-type]
     base = served.url.replace("http", "ws")

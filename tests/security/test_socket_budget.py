@@ -17,13 +17,13 @@ from toreshi.web.settings import Settings
 from toreshi.web.socket import ACTOR_SOCKETS, CLOSE_POLICY, COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR
 
 from ..web.helpers import receive_message
-from .helpers import create_togyz, sign_in_first_arbiter
+from .helpers import create_togyz, sign_in
 
 
 @pytest.fixture
 def game(tmp_path: Path) -> Any:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room_id, tokens = create_togyz(client, csrf)
         yield client, room_id, tokens
 

@@ -29,7 +29,7 @@ from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
 
-from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in_first_arbiter, stored_version
+from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in, stored_version
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "25"))
 """Examples per fuzz test; a longer hunt: ``TORESHI_FUZZ_EXAMPLES=1000 pytest tests/security``."""
@@ -259,7 +259,7 @@ def started_games(client: TestClient, csrf: str, other: dict[str, str]) -> Calla
 
 def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         _, other = create_togyz(client, csrf)
         games = started_games(client, csrf, other)
         fuzz_room(client, "togyz", games, TOGYZ_COMMANDS)
@@ -275,7 +275,7 @@ def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
 
 def test_quiz_socket_survives_hostile_clients(tmp_path: Path, shared_data: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
+        sign_in(client)
         room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
         roles: dict[str, str | None] = dict(tokens)
         roles["arbiter"] = None
@@ -286,7 +286,7 @@ def test_quiz_socket_survives_hostile_clients(tmp_path: Path, shared_data: Path)
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
 def test_cross_origin_sockets_are_closed_with_the_policy_code(tmp_path: Path, origin: str) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room_id, _ = create_togyz(client, csrf)
         with (
             pytest.raises(WebSocketDisconnect) as closed,
@@ -299,7 +299,7 @@ def test_cross_origin_sockets_are_closed_with_the_policy_code(tmp_path: Path, or
 def test_a_binary_frame_is_a_clear_protocol_error(tmp_path: Path) -> None:
     """Found by the fuzzer: a binary frame used to crash the connection handler (KeyError 'text')."""
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room_id, _ = create_togyz(client, csrf)
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             ws.send_json({"t": "hello", "v": 0})
@@ -313,7 +313,7 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> 
     """Found by schemathesis on POST /api/games: a NUL character (which PostgreSQL cannot store) in a command's text
     used to escape as InvalidEventError: a 500, and over the socket a dead connection. Now it is a refusal."""
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room_id, _ = create_togyz(client, csrf)
         before = stored_version(client, room_id)
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -378,7 +378,7 @@ def test_deeply_nested_json_is_a_clear_protocol_error(tmp_path: Path, depth: int
     """Found in review: ``[[[[…`` within the 4 KiB limit made ``json.loads`` raise RecursionError, which escaped the
     socket (a dead connection and a server traceback, from any anonymous visitor). The JSON API had the same gap."""
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         room_id, _ = create_togyz(client, csrf)
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
             ws.send_json({"t": "hello", "v": 0})

@@ -1,8 +1,9 @@
-"""What several web tests do the same way: sign the first arbiter in, read a form's token, create a game through the
-JSON API, wait for a socket message."""
+"""What several web tests do the same way: sign an arbiter in, read a form's token, create a game through the
+JSON API, post a form, wait for a socket message."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections import deque
 from typing import Any
@@ -26,14 +27,25 @@ def session_csrf(client: TestClient) -> str:
     return str(client.get("/api/session").json()["csrf"])
 
 
-def sign_in_first_arbiter(client: TestClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
-    """Set the first arbiter's password through ``/setup`` (which signs them in); returns the session's token."""
-    form = {"name": name, "password": password, "confirm": password, "csrf": session_csrf(client)}
-    response = client.post("/setup", data=form, follow_redirects=False)
+def sign_in(client: TestClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
+    """Sign an arbiter in through the real pages: ``/setup`` the first time (it sets their password and signs them
+    in), ``/login`` afterwards; returns the session's token."""
+    first = client.get("/setup", follow_redirects=False).status_code == 200
+    form = {"name": name, "password": password, "csrf": session_csrf(client)}
+    if first:
+        form["confirm"] = password
+    response = client.post("/setup" if first else "/login", data=form, follow_redirects=False)
     assert response.status_code == 303, response.text
     session = client.get("/api/session").json()
     assert session["arbiter"] == name
     return str(session["csrf"])
+
+
+def post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
+    """Post a form and follow the redirect; returns the page it lands on (its HTML entities decoded)."""
+    response = client.post(url, data={**form, "csrf": csrf}, follow_redirects=True)
+    assert response.status_code == 200, response.text
+    return html.unescape(response.text)
 
 
 def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:

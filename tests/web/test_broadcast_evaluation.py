@@ -14,8 +14,8 @@ from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal.state import EvaluationPolicy
 
-from .helpers import create_game, receive_until
-from .test_broadcast_pages import PLAYERS, post
+from .helpers import create_game, post, receive_until
+from .test_broadcast_pages import PLAYERS
 
 MOVES = [7, 3, 9, 1]
 

@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,13 +21,6 @@ from .helpers import csrf_in
 
 NAME, PASSWORD = "Төреші Асан", "tuzdyk-82!"
 STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a fresh data folder; the browser asks for English unless a test says otherwise."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def set_up(client: TestClient, password: str = PASSWORD, confirm: str | None = None) -> Any:

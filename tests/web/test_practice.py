@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,13 @@ from toreshi.web import practice_pages
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import create_game, receive_until
+from .helpers import create_game, csrf_in, receive_until
 
 
 def start_practice(client: TestClient, **fields: str) -> tuple[str, str]:
     page = client.get("/practice?lang=kk")
     assert page.status_code == 200 and "Компьютермен жаттығу" in page.text
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert csrf is not None
-    form = {"csrf": csrf.group(1), "name": "Асқар", "level": "1", "side": "white", "control": "blitz", **fields}
+    form = {"csrf": csrf_in(page.text), "name": "Асқар", "level": "1", "side": "white", "control": "blitz", **fields}
     answer = client.post("/practice", data=form, follow_redirects=False)
     assert answer.status_code == 303, answer.text
     url = urlparse(answer.headers["location"])
@@ -123,8 +120,6 @@ def test_the_number_of_practice_games_at_once_is_capped(client: TestClient, monk
     monkeypatch.setattr(practice_pages, "MAX_PRACTICE_GAMES", 1)
     start_practice(client)
     page = client.get("/practice?lang=ru")
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert csrf is not None
-    form = {"csrf": csrf.group(1), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
+    form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
     refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
     assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text

@@ -11,7 +11,6 @@ import csv
 import html
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +21,12 @@ from toreshi.kit.refusal import Common
 from toreshi.togyz.pgn import read_game
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.trf import parse_trf
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
-from .test_tournament_pages import call, create, post, said, sign_in, sign_in_again, tournaments
+from .helpers import csrf_in, post
+from .test_tournament_pages import call, create, said, sign_in, tournaments
 
 ALERT = re.compile(r'role="alert"><p>(.*?)</p>', re.S)
 NOTICE = re.compile(r'role="status">(.*?)</p>', re.S)
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def alert(page: str) -> str:
@@ -86,7 +77,7 @@ def test_the_round_sheet_shows_every_players_link_again_from_another_browser(web
     assert all(link.split("token=")[1] not in str(web.cookies.get("session", "")) for link in first)
     with TestClient(web.app, headers={"accept-language": "en"}) as second:
         assert second.get(f"/tournaments/{tid}/rounds/1/links", follow_redirects=False).status_code == 303
-        sign_in_again(second)
+        sign_in(second)
         again = html.unescape(second.get(f"/tournaments/{tid}/rounds/1/links").text)
         assert links_on(again) == first
         assert second.get(next(iter(first))).status_code == 200  # a link on the sheet opens its game
