@@ -32,6 +32,8 @@ from toreshi.tournament.standings import (
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.trf import RawLine, TrfFile, format_trf, parse_trf
 
+from .builders import play_round
+
 F = Fraction
 W, B = Colour.WHITE, Colour.BLACK
 WIN, DRAW, LOSS = ResultCode.WIN, ResultCode.DRAW, ResultCode.LOSS
@@ -52,10 +54,8 @@ def cyclic_round_robin() -> Tournament:
         ([(4, 3), (1, 2)], [GameResult.BLACK_WINS, GameResult.BLACK_WINS]),
         ([(2, 4), (3, 1)], [GameResult.WHITE_WINS, GameResult.BLACK_WINS]),
     ]
-    for rnd, (pairs, results) in enumerate(schedule, start=1):
-        t = t.add_round(pairs)
-        for board, result in enumerate(results, start=1):
-            t = t.record_result(rnd, board, result)
+    for pairs, results in schedule:
+        t = play_round(t, pairs, results)
     return t
 
 
@@ -102,12 +102,17 @@ def test_players_level_on_everything_share_a_rank() -> None:
     assert [(r.rank, r.player.number, r.shared) for r in rows] == [(1, 1, True), (1, 2, True), (3, 3, False)]
 
 
-def test_annulled_round_robin_player_is_listed_without_a_rank() -> None:
+def annulled_round_robin() -> Tournament:
+    """A round robin of four where 4 beat 1 in round 1, then left with 1 game of 3 played (it counts for nobody)."""
     t = Tournament(name="RR", system=TournamentSystem.ROUND_ROBIN, rounds_planned=3)
     for n in range(1, 5):
         t = t.with_participant(Participant(n, f"P{n}"))
     t = t.add_round([(1, 4), (2, 3)]).record_result(1, 1, GameResult.BLACK_WINS).record_result(1, 2, GameResult.DRAW)
-    t = t.withdraw(4, after_round=1)
+    return t.withdraw(4, after_round=1)
+
+
+def test_annulled_round_robin_player_is_listed_without_a_rank() -> None:
+    t = annulled_round_robin()
     standings = standings_for(t)
     assert standings.rows[-1].player.number == 4 and standings.rows[-1].rank is None
     # 4's win over 1 does not count: 2 and 3 lead with ½, 1 has 0. DE cannot split 2 and 3 (a draw);
@@ -183,11 +188,7 @@ def test_trf_export_round_trips_the_reference_files(shared_data: Path) -> None:
 
 
 def test_trf_export_writes_annulled_games_from_both_sides() -> None:
-    t = Tournament(name="RR", system=TournamentSystem.ROUND_ROBIN, rounds_planned=3)
-    for n in range(1, 5):
-        t = t.with_participant(Participant(n, f"P{n}"))
-    t = t.add_round([(1, 4), (2, 3)]).record_result(1, 1, GameResult.BLACK_WINS).record_result(1, 2, GameResult.DRAW)
-    t = t.withdraw(4, after_round=1)
+    t = annulled_round_robin()
     trf = trf_from_standings(standings_for(t), "RR")
     # 4 beat 1 in round 1; 4 then left with 1 game of 3 played, so it counts for nobody, but the TRF keeps it.
     first_of_1, first_of_4 = trf.player(1).round(1), trf.player(4).round(1)
