@@ -15,7 +15,7 @@ from toreshi.web import practice_pages
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import create_game, csrf_in, receive_until
+from .helpers import create_game, csrf_in, receive_until, start_game
 
 
 def start_practice(client: TestClient, **fields: str) -> tuple[str, str]:
@@ -80,11 +80,7 @@ def test_the_engine_moves_first_when_the_person_plays_black(client: TestClient) 
 def test_a_takeback_outside_practice_is_refused_in_the_players_language(client: TestClient, arbiter: str) -> None:
     game = create_game(client, arbiter)
     room = game["id"]
-    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
-        ws.send_json({"t": "hello", "v": 0})
-        receive_until(ws, "welcome")
-        ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
-        receive_until(ws, "ack")
+    start_game(client, room)
     with client.websocket_connect(f"/ws/rooms/{room}?lang=ru") as ws:
         ws.send_json({"t": "hello", "v": 0, "token": game["tokens"]["white"]})
         receive_until(ws, "welcome")
