@@ -7,23 +7,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
-from toreshi.web.app import create_app
 from toreshi.web.middleware import MAX_BODY_BYTES
 from toreshi.web.security import AttemptLimiter
-from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
 
 from .helpers import ARBITER, create_quiz, create_togyz, session_csrf, sign_in
 from .test_socket_fuzz import exchange
-
-
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as test_client:
-        yield test_client
 
 
 def _login(client: TestClient, password: str) -> int:
