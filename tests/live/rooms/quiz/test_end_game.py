@@ -21,23 +21,24 @@ from .test_room import HOST, A, B, C, chosen, created, refusal_of, run, setup, s
 from .test_views import can
 
 
+def decide_presses(room: QuizRoom) -> None:
+    """Let the press window's deadlines pass until no press waits for the decision."""
+    while room.state.pending:
+        due = room.deadline_ms()
+        assert due is not None
+        for event in room.on_deadline(due):
+            room.apply(event, due)
+
+
 def played_one() -> QuizRoom:
     """Алтын chose the 1 of theme 0; Барыс answered wrong, Алтын right."""
     room = chosen()
     run(room, HOST, "finish_reading", 2_100)
     run(room, B, "press", 2_300, meta={"received_ms": 2_290})
-    while room.state.pending:
-        due = room.deadline_ms()
-        assert due is not None
-        for event in room.on_deadline(due):
-            room.apply(event, due)
+    decide_presses(room)
     run(room, HOST, "wrong", 2_800)
     run(room, A, "press", 3_000, meta={"received_ms": 2_990})
-    while room.state.pending:
-        due = room.deadline_ms()
-        assert due is not None
-        for event in room.on_deadline(due):
-            room.apply(event, due)
+    decide_presses(room)
     run(room, HOST, "right", 3_500)
     return room
 
