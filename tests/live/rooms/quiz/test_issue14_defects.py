@@ -5,11 +5,9 @@ back by the host."""
 from __future__ import annotations
 
 from toreshi.live.room import Command
-from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.quiz.codes import QuizCode
-from toreshi.quiz.events import Assistant, GameKind, GameSetup
 
-from .test_room import HOST, A, B, as_json, board, chosen, fire, refusal_of, run, types
+from .test_room import HOST, A, B, chosen, final_drawn, fire, refusal_of, run, types
 
 
 def test_a_reversed_ruling_is_in_the_report_and_the_host_sees_the_new_ruling() -> None:
@@ -45,12 +43,7 @@ def test_z_is_not_offered_when_the_last_question_had_no_ruling_and_never_reaches
 
 
 def test_the_host_takes_back_a_mis_clicked_strike_before_the_first_question() -> None:
-    final = as_json(
-        GameSetup((A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар"))
-    )
-    room = QuizRoom()
-    run(room, HOST, "create", 0, setup=final)
-    run(room, HOST, "draw", 100, team=A.name)
+    room = final_drawn()
     assert "restore_theme" not in room.view(HOST, 100)["can"]
     run(room, HOST, "strike", 200, theme=3)
     assert room.view(None, 200)["striker"] == B.name

@@ -301,13 +301,19 @@ def test_a_replaced_question_starts_afresh_and_cancelled_presses_reopen() -> Non
     assert current["text"] == "Вопрос 2.1 о реке" and current["answers"] == ["ответ-2-1"]
 
 
-def test_final_theme_elimination_and_the_assistant_announcement() -> None:
+def final_drawn() -> QuizRoom:
+    """A final of Алтын and Барыс on a board of 11 themes; at 100 ms Алтын is drawn to strike first."""
     final = as_json(
         GameSetup((A.name, B.name), board(themes=11), kind=GameKind.FINAL, assistant=Assistant("Ерлан", "Тұлпар"))
     )
     room = QuizRoom()
     run(room, HOST, "create", 0, setup=final)
     run(room, HOST, "draw", 100, team=A.name)
+    return room
+
+
+def test_final_theme_elimination_and_the_assistant_announcement() -> None:
+    room = final_drawn()
     assert room.view(None, 100)["striker"] == A.name
     for step in range(6):
         run(room, HOST, "strike", 200 + step, theme=step)
