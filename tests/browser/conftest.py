@@ -1,7 +1,8 @@
 """Browser tests: Playwright for Python driving Debian's Chromium (no browser download) against a real server.
 
-The server is ``toreshi serve`` in a subprocess on a free loopback port with its own data folder. Screenshots go
-to ``artifacts/screenshots/`` (kept by CI as artifacts; the README shows copies from ``docs/screenshots/``).
+The server is ``toreshi serve`` in a subprocess on a free loopback port with its own data folder (the ``server``
+fixture of ``tests/conftest.py``). Screenshots go to ``artifacts/screenshots/`` (kept by CI as artifacts; the README
+shows copies from ``docs/screenshots/``).
 """
 
 from __future__ import annotations
@@ -32,15 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARBITER = ("Төреші", "kumalak-82!")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("browser-data"))
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
