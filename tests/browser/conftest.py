@@ -1,7 +1,8 @@
 """Browser tests: Playwright for Python driving Debian's Chromium (no browser download) against a real server.
 
-The server is ``toreshi serve`` in a subprocess on a free loopback port with its own data folder. Screenshots go
-to ``artifacts/screenshots/`` (kept by CI as artifacts; the README shows copies from ``docs/screenshots/``).
+The server is ``toreshi serve`` in a subprocess on a free loopback port with its own data folder (the ``server``
+fixture of ``tests/conftest.py``). Screenshots go to ``artifacts/screenshots/`` (kept by CI as artifacts; the README
+shows copies from ``docs/screenshots/``).
 """
 
 from __future__ import annotations
@@ -32,15 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 ARBITER = ("Төреші", "kumalak-82!")
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("browser-data"))
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 @pytest.fixture(scope="module")
@@ -98,13 +90,17 @@ def sign_in_arbiter(page: Page, server: Server) -> None:
     page.wait_for_url(lambda url: "/setup" not in url and "/login" not in url)
 
 
+def session_csrf(page: Page, server: Server) -> str:
+    """The token of the page's session (for forms and the ``X-CSRF-Token`` header), from ``/api/session``."""
+    return str(page.request.get(f"{server.url}/api/session").json()["csrf"])
+
+
 def create_game(page: Page, server: Server, **body: Any) -> dict[str, Any]:
     """Create a game through the JSON API with the arbiter page's session (cookie + CSRF header)."""
-    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
     response = page.request.post(
         f"{server.url}/api/games",
         data={"white": "Абай", "black": "Болат", "control": "blitz", **body},
-        headers={"x-csrf-token": csrf, "origin": server.url},
+        headers={"x-csrf-token": session_csrf(page, server), "origin": server.url},
     )
     assert response.status == 201, response.text()
     created: dict[str, Any] = response.json()

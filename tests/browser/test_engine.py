@@ -7,7 +7,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, play_hole, screenshot, session_csrf, sign_in_arbiter
 from .test_round_broadcast import form_post, round_with_live_games
 
 PHONE = {"width": 390, "height": 844}
@@ -90,7 +90,7 @@ def test_the_round_broadcast_shows_the_evaluation_bar_after_the_delay(browser: B
     arbiter = new_page(browser, locale="en-GB")
     sign_in_arbiter(arbiter, server)
     tid, rooms, whites = round_with_live_games(arbiter, server)
-    csrf = arbiter.request.get(f"{server.url}/api/session").json()["csrf"]
+    csrf = session_csrf(arbiter, server)
     form_post(arbiter, server, f"/tournaments/{tid}/do/evaluation", csrf, shown="on", delay_minutes="0")
     arbiter.goto(f"{server.url}/games/{rooms[1]}?lang=en")
     arbiter.locator("#console [data-cmd=start]").click()

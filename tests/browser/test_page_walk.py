@@ -20,7 +20,7 @@ from playwright.sync_api import Browser, Page
 
 from toreshi.web import i18n
 
-from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, create_game, new_page, screenshot, session_csrf, sign_in_arbiter
 
 PACK = Path(__file__).resolve().parents[2] / ".." / "shared" / "data" / "quiz" / "siq" / "1.siq"
 LANGUAGES = ("kk", "ru")
@@ -155,8 +155,7 @@ def _create_quiz(page: Page, server: Server) -> tuple[str, dict[str, str], list[
 
 def _post(page: Page, server: Server, path: str, **fields: Any) -> str:
     """A form posted with the arbiter page's session (its token from ``/api/session``); the address it led to."""
-    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
-    response = page.request.post(f"{server.url}{path}", multipart={"csrf": csrf, **fields},
+    response = page.request.post(f"{server.url}{path}", multipart={"csrf": session_csrf(page, server), **fields},
                                  headers={"origin": server.url}, max_redirects=0)  # fmt: skip
     assert response.status in (200, 303), (path, response.status, response.text()[:300])
     return str(response.headers.get("location", ""))

@@ -8,7 +8,7 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, play_hole, screenshot, session_csrf, sign_in_arbiter
 
 PLAYERS = ["Абенов Нұрлан", "Бекова Айгерім", "Сейітов Ерлан", "Жұмабаева Дана", "Оспанов Тимур", "Қасымова Әсел"]
 
@@ -24,7 +24,7 @@ def form_post(page: Page, server: Server, path: str, csrf: str, **form: str) -> 
 
 def round_with_live_games(page: Page, server: Server) -> tuple[str, dict[int, str], dict[int, str]]:
     """A round robin of six, round 1 published, a live room for each of its 3 boards: (tid, rooms, White's links)."""
-    csrf = page.request.get(f"{server.url}/api/session").json()["csrf"]
+    csrf = session_csrf(page, server)
     created = page.request.post(
         f"{server.url}/tournaments/new",
         form={"name": "Broadcast Cup", "system": "round_robin", "rounds": "", "time_control": "blitz", "fee": "0",

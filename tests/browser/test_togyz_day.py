@@ -10,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import ARBITER, Server, create_game, hole_of, new_page, play_hole, screenshot, sign_in_arbiter
+from .conftest import Server, create_game, hole_of, new_page, play_hole, screenshot, sign_in_arbiter
 
 PHONE = {"width": 390, "height": 844}
 PHONE_LANDSCAPE = {"width": 844, "height": 390}
@@ -156,11 +156,7 @@ def test_the_arbiter_reprints_revokes_and_reissues_links_from_another_browser(br
 
     # Another browser, signed in afresh: the links are shown again, with the names, the board and the QR codes.
     second = new_page(browser, locale="kk-KZ", viewport=LAPTOP)
-    second.goto(f"{server.url}/login?lang=kk")
-    second.fill("input[name=name]", ARBITER[0])
-    second.fill("input[name=password]", ARBITER[1])
-    second.click("form button[type=submit]")
-    second.wait_for_url(lambda url: "/login" not in url)
+    sign_in_arbiter(second, server)
     second.goto(f"{server.url}/games/{game['id']}/links?lang=kk")
     cards = second.locator(".link-card")
     expect(cards).to_have_count(3)

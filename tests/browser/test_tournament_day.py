@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, play_hole, screenshot, session_csrf, sign_in_arbiter
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 860}
@@ -41,7 +41,7 @@ class Desk:
 
     def __init__(self, page: Page, server: Server) -> None:
         self.page, self.server = page, server
-        self.csrf = str(page.request.get(f"{server.url}/api/session").json()["csrf"])
+        self.csrf = session_csrf(page, server)
 
     def post(self, path: str, **form: str) -> str:
         response = self.page.request.post(f"{self.server.url}{path}?lang=kk", form={**form, "csrf": self.csrf},

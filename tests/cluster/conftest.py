@@ -34,11 +34,6 @@ class Services:
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def services() -> AsyncIterator[Services]:
     url = await find_postgres()
     redis = Redis.from_url(REDIS_URL)

@@ -27,9 +27,9 @@ import websockets
 from websockets.asyncio.client import ClientConnection
 
 from ..postgres import probe_postgres
+from ..web.helpers import ARBITER
 
 REDIS_URL = os.environ.get("TORESHI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
-ARBITER = ("Төреші Әлия", "kumalak-82!")
 READY_TIMEOUT_S = 40.0
 
 
@@ -158,11 +158,14 @@ def prepare_data_dir(path: Path) -> Path:
     return path
 
 
-async def sign_in(client: httpx.AsyncClient) -> str:
-    """The first arbiter through /setup; returns the session's CSRF token (the cookie stays in ``client``)."""
-    csrf = (await client.get("/api/session")).json()["csrf"]
-    name, password = ARBITER
-    response = await client.post("/setup", data={"name": name, "password": password, "confirm": password, "csrf": csrf})
+async def sign_in(client: httpx.AsyncClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
+    """``tests/web/helpers.sign_in`` for an async client: ``/setup`` the first time, ``/login`` afterwards; returns
+    the session's CSRF token (the cookie stays in ``client``)."""
+    first = (await client.get("/setup", follow_redirects=False)).status_code == 200
+    form = {"name": name, "password": password, "csrf": (await client.get("/api/session")).json()["csrf"]}
+    if first:
+        form["confirm"] = password
+    response = await client.post("/setup" if first else "/login", data=form)
     assert response.status_code in (200, 303), response.text
     session = (await client.get("/api/session")).json()
     assert session["arbiter"] == name

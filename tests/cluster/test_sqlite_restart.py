@@ -31,11 +31,6 @@ CLOCK_TOLERANCE_MS = 1_500
 (the test's own event loop serves 400 sockets on the same 2 cores, so its observations lag a little)."""
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 @dataclass
 class Game:
     room: str

@@ -32,11 +32,6 @@ pytestmark = pytest.mark.anyio
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 def pty() -> Iterator[tuple[int, str]]:
     """A pseudo-terminal: the test writes to the master end as a button box would, the reader opens the slave."""
     master, slave = os.openpty()

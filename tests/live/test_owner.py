@@ -1,8 +1,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,7 +12,7 @@ from toreshi.live.owner import Ack, OwnershipLostError, RoomOwner
 from toreshi.live.room import Actor, Command
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
-from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus, open_store
+from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus
 
 from .counter_room import CounterRoom
 
@@ -24,15 +22,10 @@ PLAYER = Actor("player", "aigerim")
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'live.db'}") as opened:
-        await opened.create_room("r1", RoomKind.TOGYZ)
-        yield opened
+async def store(store: EventStore) -> EventStore:
+    """The shared fresh store, with the room ``r1``."""
+    await store.create_room("r1", RoomKind.TOGYZ)
+    return store
 
 
 async def test_a_command_is_persisted_then_published_then_acknowledged(store: EventStore) -> None:

@@ -14,23 +14,13 @@ from toreshi.live.room import Decided
 from toreshi.web.app import ROOM_KINDS
 
 from ..web.helpers import ARBITER as ARBITER
-from ..web.helpers import CSRF_FIELD, session_csrf
-from ..web.helpers import sign_in_first_arbiter as sign_in_first_arbiter
-
-csrf_of = session_csrf
+from ..web.helpers import csrf_in
+from ..web.helpers import session_csrf as session_csrf
+from ..web.helpers import sign_in as sign_in
 
 T = TypeVar("T")
 
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
-
-
-def sign_in(client: TestClient) -> str:
-    """Sign the arbiter in again through /login; returns the new session's CSRF token."""
-    name, password = ARBITER
-    form = {"name": name, "password": password, "csrf": csrf_of(client)}
-    response = client.post("/login", data=form, follow_redirects=False)
-    assert response.status_code == 303, response.text
-    return csrf_of(client)
 
 
 def create_togyz(client: TestClient, csrf: str, flag: str = "claim") -> tuple[str, dict[str, str]]:
@@ -47,11 +37,8 @@ def create_quiz(
 ) -> tuple[str, dict[str, str]]:
     """A qualifying quiz game from a real pack; returns the room id and a token per role (host, board, assistant,
     team)."""
-    page = client.get("/quiz/new").text
-    found = CSRF_FIELD.search(page)
-    assert found is not None
     form = {
-        "csrf": found.group(1),
+        "csrf": csrf_in(client.get("/quiz/new").text),
         "title": "Бой",
         "kind": "qualifying",
         "reading": "host",

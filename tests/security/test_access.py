@@ -23,7 +23,7 @@ from starlette.testclient import TestClient
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import call, create_quiz, create_togyz, csrf_of, sign_in, sign_in_first_arbiter
+from .helpers import call, create_quiz, create_togyz, session_csrf, sign_in
 
 VISITORS = ("anonymous", "spectator", "other player", "player", "arbiter")
 
@@ -171,7 +171,7 @@ class World:
 def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[World]:
     app = create_app(Settings(data_dir=tmp_path_factory.mktemp("access")))
     with TestClient(app, base_url="http://testserver") as arbiter:
-        csrf = sign_in_first_arbiter(arbiter)
+        csrf = sign_in(arbiter)
         game, players = create_togyz(arbiter, csrf)
         _, others = create_togyz(arbiter, csrf)
         quiz, quiz_tokens = create_quiz(arbiter, shared_data / "quiz" / "siq" / "1.siq")
@@ -245,7 +245,7 @@ def _url(world: World, path: str, visitor: str) -> str:
 def test_every_route_enforces_its_role(world: World, method: str, path: str, visitor: str) -> None:
     rule = ROUTES[(method, path)]
     client = world.clients[visitor]
-    csrf = csrf_of(client)
+    csrf = session_csrf(client)
     url = _url(world, path, visitor)
     before = world.count_events()
     if method == "GET":
@@ -360,7 +360,7 @@ def test_a_player_cannot_act_for_the_opponent(world: World) -> None:
     """White resigning ends the game with White's loss, whatever the command says about sides; Black's token moves
     only Black's stones (and not on White's turn)."""
     arbiter = world.clients["arbiter"]
-    csrf = csrf_of(arbiter)
+    csrf = session_csrf(arbiter)
     room, players = create_togyz(arbiter, csrf)
     assert _command(arbiter, room, None, "start", {})["t"] == "ack"
     moved = _command(world.clients["player"], room, players["black"], "move", {"hole": 1, "side": "white"})

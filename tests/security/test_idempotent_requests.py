@@ -8,10 +8,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
-
-from .helpers import create_togyz, sign_in_first_arbiter, stored_version
+from .helpers import create_togyz, sign_in, stored_version
 
 
 def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
@@ -23,22 +20,21 @@ def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
             return message
 
 
-def test_a_players_protest_is_stored_once_however_often_it_is_sent(tmp_path: Any) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room, tokens = create_togyz(client, csrf)
-        with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
-            arbiter.send_json({"t": "hello", "v": 0})
-            assert arbiter.receive_json()["t"] == "welcome"
-            assert send(arbiter, 0, "start")["t"] == "ack"
-        with client.websocket_connect(f"/ws/rooms/{room}?lang=en") as black:
-            black.send_json({"t": "hello", "v": 0, "token": tokens["black"]})
-            assert black.receive_json()["t"] == "welcome"
-            assert send(black, 0, "resign")["t"] == "ack"
-            before = stored_version(client, room)
-            answers = [send(black, number, "file_protest") for number in range(1, 31)]
-        assert answers[0]["t"] == "ack"
-        assert {(answer["t"], answer["code"]) for answer in answers[1:]} == {("refused", "protest_already_filed")}
-        message = "A protest on behalf of Қара is already filed for this game; the arbiters decide it."
-        assert answers[1]["message"] == message
-        assert stored_version(client, room) == before + 1
+def test_a_players_protest_is_stored_once_however_often_it_is_sent(client: TestClient) -> None:
+    csrf = sign_in(client)
+    room, tokens = create_togyz(client, csrf)
+    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
+        arbiter.send_json({"t": "hello", "v": 0})
+        assert arbiter.receive_json()["t"] == "welcome"
+        assert send(arbiter, 0, "start")["t"] == "ack"
+    with client.websocket_connect(f"/ws/rooms/{room}?lang=en") as black:
+        black.send_json({"t": "hello", "v": 0, "token": tokens["black"]})
+        assert black.receive_json()["t"] == "welcome"
+        assert send(black, 0, "resign")["t"] == "ack"
+        before = stored_version(client, room)
+        answers = [send(black, number, "file_protest") for number in range(1, 31)]
+    assert answers[0]["t"] == "ack"
+    assert {(answer["t"], answer["code"]) for answer in answers[1:]} == {("refused", "protest_already_filed")}
+    message = "A protest on behalf of Қара is already filed for this game; the arbiters decide it."
+    assert answers[1]["message"] == message
+    assert stored_version(client, room) == before + 1

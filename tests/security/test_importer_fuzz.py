@@ -33,10 +33,8 @@ from toreshi.tournament.journal import parse_participants
 from toreshi.tournament.journal.csv_import import MAX_LISTED
 from toreshi.tournament.trf import TrfError, format_trf, parse_trf
 from toreshi.web import refusals
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import call, sign_in_first_arbiter
+from .helpers import call, sign_in
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "60"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
@@ -243,77 +241,75 @@ def test_participants_csv_refuses_only_with_one_refusal_naming_every_line(text: 
         assert participants and all(p.name.strip() for _, p in participants)
 
 
-def test_csv_import_through_the_web_is_all_or_nothing(tmp_path: Path) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        form = {"csrf": csrf, "name": "Fuzz Open", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
-        created = client.post("/tournaments/new", data=form, follow_redirects=False)
-        assert created.status_code == 303, created.text
-        tid = created.headers["location"].rsplit("/", 1)[-1]
-        store = client.app.state.services.store  # type: ignore[attr-defined]
+def test_csv_import_through_the_web_is_all_or_nothing(client: TestClient) -> None:
+    csrf = sign_in(client)
+    form = {"csrf": csrf, "name": "Fuzz Open", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
+    created = client.post("/tournaments/new", data=form, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    tid = created.headers["location"].rsplit("/", 1)[-1]
+    store = client.app.state.services.store  # type: ignore[attr-defined]
 
-        async def events() -> int:
-            return len(await store.load(tid))
+    async def events() -> int:
+        return len(await store.load(tid))
 
-        @settings(max_examples=max(10, EXAMPLES // 3), deadline=None, suppress_health_check=list(HealthCheck))
-        @given(data=mutations(CSV.encode()) | st.binary(max_size=120), as_file=st.booleans())
-        def check(data: bytes, as_file: bool) -> None:
-            before = call(client, events)
-            if as_file:
-                response = client.post(
-                    f"/tournaments/{tid}/do/import",
-                    data={"csrf": csrf},
-                    files={"file": ("p.csv", data, "text/csv")},
-                    follow_redirects=False,
-                )
-            else:
-                text = data.decode("utf-8", errors="replace")
-                response = client.post(
-                    f"/tournaments/{tid}/do/import", data={"csrf": csrf, "csv": text}, follow_redirects=False
-                )
-            assert response.status_code == 303, response.text
-            after = call(client, events)
-            try:
-                text = data.decode("utf-8-sig") if as_file else data.decode("utf-8", errors="replace")
-                rows = parse_participants(text)
-            except (Refused, UnicodeDecodeError):
-                assert after == before, "a refused import wrote events"
-            else:
-                # Accepted by the parser: imported whole (one event, after one for each team it names that the
-                # tournament had not) or refused whole by the tournament's rules (a duplicate name, say).
-                teams = len({p.team for _, p in rows if p.team})
-                assert after == before or 1 <= after - before <= 1 + teams, (before, after, len(rows))
+    @settings(max_examples=max(10, EXAMPLES // 3), deadline=None, suppress_health_check=list(HealthCheck))
+    @given(data=mutations(CSV.encode()) | st.binary(max_size=120), as_file=st.booleans())
+    def check(data: bytes, as_file: bool) -> None:
+        before = call(client, events)
+        if as_file:
+            response = client.post(
+                f"/tournaments/{tid}/do/import",
+                data={"csrf": csrf},
+                files={"file": ("p.csv", data, "text/csv")},
+                follow_redirects=False,
+            )
+        else:
+            text = data.decode("utf-8", errors="replace")
+            response = client.post(
+                f"/tournaments/{tid}/do/import", data={"csrf": csrf, "csv": text}, follow_redirects=False
+            )
+        assert response.status_code == 303, response.text
+        after = call(client, events)
+        try:
+            text = data.decode("utf-8-sig") if as_file else data.decode("utf-8", errors="replace")
+            rows = parse_participants(text)
+        except (Refused, UnicodeDecodeError):
+            assert after == before, "a refused import wrote events"
+        else:
+            # Accepted by the parser: imported whole (one event, after one for each team it names that the
+            # tournament had not) or refused whole by the tournament's rules (a duplicate name, say).
+            teams = len({p.team for _, p in rows if p.team})
+            assert after == before or 1 <= after - before <= 1 + teams, (before, after, len(rows))
 
-        check()
+    check()
 
 
-def test_pack_upload_through_the_web_is_all_or_nothing(tmp_path: Path, shared_data: Path) -> None:
+def test_pack_upload_through_the_web_is_all_or_nothing(client: TestClient, shared_data: Path) -> None:
     """A pack upload either makes a game or answers 400 with the reason, and then the store has no new room."""
     seed = (shared_data / "quiz" / "siq" / "1.siq").read_bytes()
     with zipfile.ZipFile(io.BytesIO(seed)) as archive:
         xml = archive.read("content.xml")
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        store = client.app.state.services.store  # type: ignore[attr-defined]
+    csrf = sign_in(client)
+    store = client.app.state.services.store  # type: ignore[attr-defined]
 
-        async def rooms() -> int:
-            return len(await store.rooms())
+    async def rooms() -> int:
+        return len(await store.rooms())
 
-        @settings(max_examples=max(10, EXAMPLES // 3), deadline=None, suppress_health_check=list(HealthCheck))
-        @given(data=mutations(xml) | mutations(CHGK.encode()) | mutations(seed[:2000]) | st.binary(max_size=100))
-        def check(data: bytes) -> None:
-            before = call(client, rooms)
-            form = {
-                "csrf": csrf, "kind": "shootout", "reading": "host", "arbitration": "compensated",
-                "team1": "A", "team2": "B",
-            }  # fmt: skip
-            response = client.post(
-                "/quiz/new", data=form, files={"pack": ("p.siq", data, "application/zip")}, follow_redirects=False
-            )
-            assert response.status_code in (303, 400), response.status_code
-            assert call(client, rooms) == before + (response.status_code == 303)
+    @settings(max_examples=max(10, EXAMPLES // 3), deadline=None, suppress_health_check=list(HealthCheck))
+    @given(data=mutations(xml) | mutations(CHGK.encode()) | mutations(seed[:2000]) | st.binary(max_size=100))
+    def check(data: bytes) -> None:
+        before = call(client, rooms)
+        form = {
+            "csrf": csrf, "kind": "shootout", "reading": "host", "arbitration": "compensated",
+            "team1": "A", "team2": "B",
+        }  # fmt: skip
+        response = client.post(
+            "/quiz/new", data=form, files={"pack": ("p.siq", data, "application/zip")}, follow_redirects=False
+        )
+        assert response.status_code in (303, 400), response.status_code
+        assert call(client, rooms) == before + (response.status_code == 303)
 
-        check()
+    check()
 
 
 CONTROL_CHARACTERS_KK = "жол ауыстыру мен басқару таңбаларына рұқсат жоқ"
@@ -321,26 +317,25 @@ CONTROL_CHARACTERS_KK = "жол ауыстыру мен басқару таңб�
 
 
 @pytest.mark.parametrize("where", ["pack", "team", "title"])
-def test_a_text_the_store_cannot_hold_leaves_no_room_behind(tmp_path: Path, where: str) -> None:
+def test_a_text_the_store_cannot_hold_leaves_no_room_behind(client: TestClient, where: str) -> None:
     """Found in review: a NUL character (which PostgreSQL cannot store) in a pack's text, a team's name or the title
     was refused only when the first event was stored, after the room was created: an empty room stayed behind."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        store = client.app.state.services.store  # type: ignore[attr-defined]
+    csrf = sign_in(client)
+    store = client.app.state.services.store  # type: ignore[attr-defined]
 
-        async def rooms() -> int:
-            return len(await store.rooms())
+    async def rooms() -> int:
+        return len(await store.rooms())
 
-        text = CHGK.replace("Волга.", "Вол\x00га.") if where == "pack" else CHGK
-        form = {
-            "csrf": csrf, "kind": "shootout", "reading": "host", "arbitration": "compensated",
-            "team1": "A\x00" if where == "team" else "A", "team2": "B", "title": "T\x00" if where == "title" else "T",
-        }  # fmt: skip
-        response = client.post("/quiz/new", data=form, files={"pack": ("p.txt", text.encode(), "text/plain")})
-        assert response.status_code == 400 and CONTROL_CHARACTERS_KK in response.text
-        assert call(client, rooms) == 0
-        body = {"white": "A\x00", "black": "B", "control": "blitz"}
-        assert client.post("/api/games", json=body, headers={"x-csrf-token": csrf}).status_code == 400
-        form = {"csrf": csrf, "name": "Open\x00", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
-        assert CONTROL_CHARACTERS_KK in client.post("/tournaments/new", data=form).text
-        assert call(client, rooms) == 0
+    text = CHGK.replace("Волга.", "Вол\x00га.") if where == "pack" else CHGK
+    form = {
+        "csrf": csrf, "kind": "shootout", "reading": "host", "arbitration": "compensated",
+        "team1": "A\x00" if where == "team" else "A", "team2": "B", "title": "T\x00" if where == "title" else "T",
+    }  # fmt: skip
+    response = client.post("/quiz/new", data=form, files={"pack": ("p.txt", text.encode(), "text/plain")})
+    assert response.status_code == 400 and CONTROL_CHARACTERS_KK in response.text
+    assert call(client, rooms) == 0
+    body = {"white": "A\x00", "black": "B", "control": "blitz"}
+    assert client.post("/api/games", json=body, headers={"x-csrf-token": csrf}).status_code == 400
+    form = {"csrf": csrf, "name": "Open\x00", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
+    assert CONTROL_CHARACTERS_KK in client.post("/tournaments/new", data=form).text
+    assert call(client, rooms) == 0

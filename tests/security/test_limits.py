@@ -7,33 +7,24 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
-from toreshi.web.app import create_app
 from toreshi.web.middleware import MAX_BODY_BYTES
 from toreshi.web.security import AttemptLimiter
-from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
 
-from .helpers import ARBITER, create_quiz, create_togyz, csrf_of, sign_in_first_arbiter
+from .helpers import ARBITER, create_quiz, create_togyz, session_csrf, sign_in
 from .test_socket_fuzz import exchange
 
 
-@pytest.fixture
-def client(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as test_client:
-        yield test_client
-
-
 def _login(client: TestClient, password: str) -> int:
-    form = {"name": ARBITER[0], "password": password, "csrf": csrf_of(client)}
+    form = {"name": ARBITER[0], "password": password, "csrf": session_csrf(client)}
     return client.post("/login", data=form, follow_redirects=False).status_code
 
 
 def test_failed_sign_ins_are_limited_per_client(client: TestClient) -> None:
-    sign_in_first_arbiter(client)
-    client.post("/logout", data={"csrf": csrf_of(client)})
+    sign_in(client)
+    client.post("/logout", data={"csrf": session_csrf(client)})
     limiter = AttemptLimiter()
     assert [_login(client, f"guess-{i}") for i in range(limiter.attempts)] == [200] * limiter.attempts
     assert _login(client, ARBITER[1]) == 429, "the right password after too many guesses waits too"
@@ -77,7 +68,7 @@ def test_bodies_over_the_limit_are_refused(client: TestClient) -> None:
 
 
 def test_the_pack_upload_has_its_own_larger_limit(client: TestClient, shared_data: Path) -> None:
-    csrf = sign_in_first_arbiter(client)
+    csrf = sign_in(client)
     pack = (shared_data / "quiz" / "siq" / "1.siq").read_bytes()
     filler = "x" * (MAX_BODY_BYTES // 2)
     form = {"csrf": csrf, "title": filler[:10], "note1": filler, "note2": filler, "team1": "A", "team2": "B"}
@@ -86,7 +77,7 @@ def test_the_pack_upload_has_its_own_larger_limit(client: TestClient, shared_dat
 
 
 def test_socket_messages_over_the_limit_close_the_connection(client: TestClient) -> None:
-    csrf = sign_in_first_arbiter(client)
+    csrf = sign_in(client)
     room_id, tokens = create_togyz(client, csrf)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
         ws.send_json({"t": "hello", "v": 0, "token": tokens["white"]})
@@ -101,7 +92,7 @@ def test_socket_messages_over_the_limit_close_the_connection(client: TestClient)
 
 
 def test_commands_are_rate_limited_per_connection(client: TestClient) -> None:
-    csrf = sign_in_first_arbiter(client)
+    csrf = sign_in(client)
     room_id, tokens = create_togyz(client, csrf)
     codes: list[str] = []
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
@@ -125,7 +116,7 @@ def test_commands_are_rate_limited_per_connection(client: TestClient) -> None:
 
 def test_wrong_room_tokens_and_join_codes_are_limited_per_client(client: TestClient, shared_data: Path) -> None:
     """A quiz team's join code is short: guessing is limited per client address, over /j/{code} and the socket."""
-    sign_in_first_arbiter(client)
+    sign_in(client)
     room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
     code = room_id[2:].upper() + "-" + tokens["team"]
     state: Any = client.app.state  # type: ignore[attr-defined]

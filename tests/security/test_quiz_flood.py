@@ -12,33 +12,22 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 
 from toreshi.web.socket import CONNECTIONS_PER_ACTOR
 
 from ..served import Server
-from .helpers import create_quiz, sign_in_first_arbiter
+from .helpers import create_quiz, sign_in
 
 FLOOD_SOCKETS = 20
 FLOOD_EVERY_S = 0.03
 """Each socket sends a request this often (33 a second: under the 50 frames a second that close a socket, so
 the flood goes on for the whole test and only the shared command budget and idempotence hold it)."""
 SAMPLES = 60
-
-
-@pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    running = Server(tmp_path_factory.mktemp("flood"))
-    try:
-        yield running
-    finally:
-        running.stop()
 
 
 async def hello(url: str, token: str) -> tuple[Any, dict[str, Any]]:
@@ -108,13 +97,13 @@ async def flood(url: str, token: str, stop: asyncio.Event, active: asyncio.Event
     return counts
 
 
-def test_one_code_floods_without_slowing_another_room(served: Server, shared_data: Path) -> None:
+def test_one_code_floods_without_slowing_another_room(server: Server, shared_data: Path) -> None:
     pack = shared_data / "quiz" / "siq" / "1.siq"
-    with httpx.Client(base_url=served.url) as client:
-        sign_in_first_arbiter(client)  # type: ignore[arg-type]
+    with httpx.Client(base_url=server.url) as client:
+        sign_in(client)  # type: ignore[arg-type]
         flooded, flooded_tokens = create_quiz(client, pack)  # type: ignore[arg-type]
         other, other_tokens = create_quiz(client, pack)  # type: ignore[arg-type]
-    base = served.url.replace("http", "ws")
+    base = server.url.replace("http", "ws")
 
     async def scenario() -> tuple[list[float], list[float], dict[str, int], int, int, int]:
         host, welcome = await hello(f"{base}/ws/rooms/{other}", other_tokens["host"])

@@ -8,7 +8,6 @@ import html
 import json
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -21,19 +20,18 @@ from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_REVOKED
 
 from ..web.helpers import receive_until
-from .helpers import TEAMS, create_quiz, csrf_of, sign_in_first_arbiter
+from .helpers import TEAMS, create_quiz, session_csrf, sign_in
 
 OPEN_QUESTION = (("1", "draw", {"team": TEAMS[0]}), ("2", "choose", {"theme": 0, "value": 1}))
 """The host's commands that open the buttons: the first chooser, then a question."""
 
 
 @pytest.fixture
-def game(tmp_path: Path, shared_data: Path) -> Iterator[tuple[TestClient, str, dict[str, str], Path]]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
-        pack = shared_data / "quiz" / "siq" / "1.siq"
-        room_id, tokens = create_quiz(client, pack)
-        yield client, room_id, tokens, pack
+def game(client: TestClient, shared_data: Path) -> tuple[TestClient, str, dict[str, str], Path]:
+    sign_in(client)
+    pack = shared_data / "quiz" / "siq" / "1.siq"
+    room_id, tokens = create_quiz(client, pack)
+    return client, room_id, tokens, pack
 
 
 def join(client: TestClient, room_id: str, token: str) -> Any:
@@ -98,7 +96,9 @@ def test_the_host_reissues_a_team_code_and_the_old_one_stops_at_once(game: Any) 
     try:
         assert receive_until(phone, "welcome")["name"] == TEAMS[0]
         response = client.post(
-            f"/quiz/{room_id}/links/reissue", data={"csrf": csrf_of(client), "role": "team:1"}, follow_redirects=False
+            f"/quiz/{room_id}/links/reissue",
+            data={"csrf": session_csrf(client), "role": "team:1"},
+            follow_redirects=False,
         )
         assert response.status_code == 303
         closing = receive_until(phone, "error")
@@ -123,7 +123,7 @@ def test_the_host_reissues_a_screens_token(game: Any, role: str, screen: str) ->
     ws, socket = join(client, room_id, tokens[screen])
     try:
         assert receive_until(socket, "welcome")["role"] == role
-        client.post(f"/quiz/{room_id}/links/reissue", data={"csrf": csrf_of(client), "role": role})
+        client.post(f"/quiz/{room_id}/links/reissue", data={"csrf": session_csrf(client), "role": role})
         assert receive_until(socket, "error")["code"] == "link_revoked"
     finally:
         ws.__exit__(None, None, None)
@@ -137,7 +137,7 @@ def test_the_host_reissues_a_screens_token(game: Any, role: str, screen: str) ->
     with client.websocket_connect(f"/ws/rooms/{room_id}") as fresh:
         fresh.send_json({"t": "hello", "v": 0, "token": new})
         assert receive_until(fresh, "welcome")["role"] == role
-    refused = client.post(f"/quiz/{room_id}/links/reissue?lang=en", data={"csrf": csrf_of(client), "role": "host"})
+    refused = client.post(f"/quiz/{room_id}/links/reissue?lang=en", data={"csrf": session_csrf(client), "role": "host"})
     assert refused.status_code == 400 and refused.json()["code"] == "quiz_no_such_link"
 
 
@@ -168,7 +168,7 @@ def test_the_projector_presses_for_a_team_only_where_keyboard_buzzers_are_enable
 def test_a_hostile_team_name_cannot_break_the_pages_embedded_json(tmp_path: Path, shared_data: Path) -> None:
     hostile = "<!--<script>"
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
+        sign_in(client)
         room_id, _tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq", teams=(hostile, "Барыс"))
         codes = {html.unescape(name): code for name, code in codes_of(client, room_id).items()}
         page = client.get(f"/quiz/{room_id}/buzzer?token={codes[hostile].split('-')[1]}").text
@@ -182,44 +182,45 @@ def test_a_hostile_team_name_cannot_break_the_pages_embedded_json(tmp_path: Path
     assert page.index('src="/static/js/quiz-buzzer.js"') > page.index(raw)
 
 
-def test_nothing_a_team_asks_tells_it_of_a_press_waiting_for_the_decision(tmp_path: Path, shared_data: Path) -> None:
+def test_nothing_a_team_asks_tells_it_of_a_press_waiting_for_the_decision(
+    client: TestClient, shared_data: Path
+) -> None:
     """While another team's press waits for the arbiter, a team's own requests are acknowledged at the version it
     has seen, a snapshot it asks for has that version too, and its own events wait with the press: nothing it can
     do reveals the press before the decision. (A wide cap and a slow third team make the arbiter wait ~1 s.)"""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
-        room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq", max_compensation="1000")
-        codes = codes_of(client, room_id)
-        opened = [join(client, room_id, tokens["host"])]
-        opened += [join(client, room_id, codes[team].split("-")[1]) for team in TEAMS]
-        (_, host), (_, alpha), (_, bravo), (_, slow) = opened
-        try:
-            for ws in (host, alpha, bravo, slow):
-                receive_until(ws, "snapshot")
-            ping = receive_until(slow, "ping")
-            time.sleep(0.9)  # the third team's phone answers late: its link looks slow, the arbiter waits for it
-            slow.send_json({"t": "pong", "id": ping["id"], "tc": ping["ts"] + 5})
-            receive_until(slow, "offset")
-            slow.send_json({"t": "cmd", "id": "s", "type": "sync", "data": {}})
-            receive_until(slow, "ack", id="s")
-            for command_id, kind, data in OPEN_QUESTION:
-                host.send_json({"t": "cmd", "id": command_id, "type": kind, "data": data})
-                receive_until(host, "ack", id=command_id)
-            seen = receive_until(alpha, "event", type="question_chosen")["v"]
-            bravo.send_json({"t": "cmd", "id": "p", "type": "press", "data": {}})
-            pressed = receive_until(host, "event", type="press_received")["v"]
-            alpha.send_json({"t": "cmd", "id": "r1", "type": "request_score", "data": {}})
-            alpha.send_json({"t": "cmd", "id": "r2", "type": "request_score", "data": {}})
-            alpha.send_json({"t": "hello", "v": 0})
-            answers = [receive_until(alpha, "ack", id="r1"), receive_until(alpha, "ack", id="r2")]
-            snapshot = receive_until(alpha, "snapshot")
-            assert pressed == seen + 1 and [a["v"] for a in answers] == [seen, seen] and snapshot["v"] == seen
-            assert not any(team["pressed"] for team in snapshot["data"]["teams"])
+    sign_in(client)
+    room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq", max_compensation="1000")
+    codes = codes_of(client, room_id)
+    opened = [join(client, room_id, tokens["host"])]
+    opened += [join(client, room_id, codes[team].split("-")[1]) for team in TEAMS]
+    (_, host), (_, alpha), (_, bravo), (_, slow) = opened
+    try:
+        for ws in (host, alpha, bravo, slow):
+            receive_until(ws, "snapshot")
+        ping = receive_until(slow, "ping")
+        time.sleep(0.9)  # the third team's phone answers late: its link looks slow, the arbiter waits for it
+        slow.send_json({"t": "pong", "id": ping["id"], "tc": ping["ts"] + 5})
+        receive_until(slow, "offset")
+        slow.send_json({"t": "cmd", "id": "s", "type": "sync", "data": {}})
+        receive_until(slow, "ack", id="s")
+        for command_id, kind, data in OPEN_QUESTION:
+            host.send_json({"t": "cmd", "id": command_id, "type": kind, "data": data})
+            receive_until(host, "ack", id=command_id)
+        seen = receive_until(alpha, "event", type="question_chosen")["v"]
+        bravo.send_json({"t": "cmd", "id": "p", "type": "press", "data": {}})
+        pressed = receive_until(host, "event", type="press_received")["v"]
+        alpha.send_json({"t": "cmd", "id": "r1", "type": "request_score", "data": {}})
+        alpha.send_json({"t": "cmd", "id": "r2", "type": "request_score", "data": {}})
+        alpha.send_json({"t": "hello", "v": 0})
+        answers = [receive_until(alpha, "ack", id="r1"), receive_until(alpha, "ack", id="r2")]
+        snapshot = receive_until(alpha, "snapshot")
+        assert pressed == seen + 1 and [a["v"] for a in answers] == [seen, seen] and snapshot["v"] == seen
+        assert not any(team["pressed"] for team in snapshot["data"]["teams"])
+        frame = alpha.receive_json()
+        while frame["t"] not in ("event", "events"):
             frame = alpha.receive_json()
-            while frame["t"] not in ("event", "events"):
-                frame = alpha.receive_json()
-            types = [event["type"] for event in _events(frame)]
-            assert types[:3] == ["press_received", "score_requested", "buzz_decided"], types
-        finally:
-            for ws, _socket in opened:
-                ws.__exit__(None, None, None)
+        types = [event["type"] for event in _events(frame)]
+        assert types[:3] == ["press_received", "score_requested", "buzz_decided"], types
+    finally:
+        for ws, _socket in opened:
+            ws.__exit__(None, None, None)

@@ -5,27 +5,23 @@ from __future__ import annotations
 
 import json
 from contextlib import ExitStack
-from pathlib import Path
 from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 from toreshi.web.socket import ACTOR_SOCKETS, CLOSE_POLICY, COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR
 
 from ..web.helpers import receive_message
-from .helpers import create_togyz, sign_in_first_arbiter
+from .helpers import create_togyz, sign_in
 
 
 @pytest.fixture
-def game(tmp_path: Path) -> Any:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room_id, tokens = create_togyz(client, csrf)
-        yield client, room_id, tokens
+def game(client: TestClient) -> Any:
+    csrf = sign_in(client)
+    room_id, tokens = create_togyz(client, csrf)
+    return client, room_id, tokens
 
 
 def answer_to(ws: Any, command_id: str) -> dict[str, Any]:

@@ -25,11 +25,9 @@ from starlette.websockets import WebSocketDisconnect
 from toreshi.kit.refusal import Refused, all_codes
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
 
-from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in_first_arbiter, stored_version
+from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in, stored_version
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "25"))
 """Examples per fuzz test; a longer hunt: ``TORESHI_FUZZ_EXAMPLES=1000 pytest tests/security``."""
@@ -257,83 +255,78 @@ def started_games(client: TestClient, csrf: str, other: dict[str, str]) -> Calla
     return room
 
 
-def test_togyz_socket_survives_hostile_clients(tmp_path: Path) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        _, other = create_togyz(client, csrf)
-        games = started_games(client, csrf, other)
-        fuzz_room(client, "togyz", games, TOGYZ_COMMANDS)
-        # Spectators (no session, no token) in a separate client: they cannot change anything at all.
-        anonymous = TestClient(client.app, base_url="http://testserver")
-        anonymous.portal = client.portal
-        room_id = games()[0]
-        before = stored_version(client, room_id)
-        watchers: Room = (room_id, {"spectator": None, "other game's player": other["black"]})
-        fuzz_room(anonymous, "togyz", lambda: watchers, TOGYZ_COMMANDS)
-        assert stored_version(client, room_id) == before
+def test_togyz_socket_survives_hostile_clients(client: TestClient) -> None:
+    csrf = sign_in(client)
+    _, other = create_togyz(client, csrf)
+    games = started_games(client, csrf, other)
+    fuzz_room(client, "togyz", games, TOGYZ_COMMANDS)
+    # Spectators (no session, no token) in a separate client: they cannot change anything at all.
+    anonymous = TestClient(client.app, base_url="http://testserver")
+    anonymous.portal = client.portal
+    room_id = games()[0]
+    before = stored_version(client, room_id)
+    watchers: Room = (room_id, {"spectator": None, "other game's player": other["black"]})
+    fuzz_room(anonymous, "togyz", lambda: watchers, TOGYZ_COMMANDS)
+    assert stored_version(client, room_id) == before
 
 
-def test_quiz_socket_survives_hostile_clients(tmp_path: Path, shared_data: Path) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
-        room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
-        roles: dict[str, str | None] = dict(tokens)
-        roles["arbiter"] = None
-        roles["forged token"] = "AAAAA"
-        fuzz_room(client, "quiz", lambda: (room_id, roles), QUIZ_COMMANDS)
+def test_quiz_socket_survives_hostile_clients(client: TestClient, shared_data: Path) -> None:
+    sign_in(client)
+    room_id, tokens = create_quiz(client, shared_data / "quiz" / "siq" / "1.siq")
+    roles: dict[str, str | None] = dict(tokens)
+    roles["arbiter"] = None
+    roles["forged token"] = "AAAAA"
+    fuzz_room(client, "quiz", lambda: (room_id, roles), QUIZ_COMMANDS)
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null", "http://testserver.evil.example"])
-def test_cross_origin_sockets_are_closed_with_the_policy_code(tmp_path: Path, origin: str) -> None:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room_id, _ = create_togyz(client, csrf)
-        with (
-            pytest.raises(WebSocketDisconnect) as closed,
-            client.websocket_connect(f"/ws/rooms/{room_id}", headers={"origin": origin}) as ws,
-        ):
-            ws.receive_json()
-        assert closed.value.code == CLOSE_POLICY
+def test_cross_origin_sockets_are_closed_with_the_policy_code(client: TestClient, origin: str) -> None:
+    csrf = sign_in(client)
+    room_id, _ = create_togyz(client, csrf)
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/ws/rooms/{room_id}", headers={"origin": origin}) as ws,
+    ):
+        ws.receive_json()
+    assert closed.value.code == CLOSE_POLICY
 
 
-def test_a_binary_frame_is_a_clear_protocol_error(tmp_path: Path) -> None:
+def test_a_binary_frame_is_a_clear_protocol_error(client: TestClient) -> None:
     """Found by the fuzzer: a binary frame used to crash the connection handler (KeyError 'text')."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room_id, _ = create_togyz(client, csrf)
-        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0})
-            assert ws.receive_json()["t"] == "welcome"
-            answers, closed = exchange(ws, b"\x00\xff", 1)
-        assert closed == CLOSE_POLICY
-        assert answers[-1]["code"] == "closing" and "text" in answers[-1]["message"]
+    csrf = sign_in(client)
+    room_id, _ = create_togyz(client, csrf)
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        assert ws.receive_json()["t"] == "welcome"
+        answers, closed = exchange(ws, b"\x00\xff", 1)
+    assert closed == CLOSE_POLICY
+    assert answers[-1]["code"] == "closing" and "text" in answers[-1]["message"]
 
 
-def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(tmp_path: Path) -> None:
+def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(client: TestClient) -> None:
     """Found by schemathesis on POST /api/games: a NUL character (which PostgreSQL cannot store) in a command's text
     used to escape as InvalidEventError: a 500, and over the socket a dead connection. Now it is a refusal."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room_id, _ = create_togyz(client, csrf)
+    csrf = sign_in(client)
+    room_id, _ = create_togyz(client, csrf)
+    before = stored_version(client, room_id)
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        assert ws.receive_json()["t"] == "welcome"
+        started, _ = exchange(ws, json.dumps({"t": "cmd", "id": "s", "type": "start", "data": {}}), 0)
+        assert [a["t"] for a in started] == ["ack"]
         before = stored_version(client, room_id)
-        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0})
-            assert ws.receive_json()["t"] == "welcome"
-            started, _ = exchange(ws, json.dumps({"t": "cmd", "id": "s", "type": "start", "data": {}}), 0)
-            assert [a["t"] for a in started] == ["ack"]
-            before = stored_version(client, room_id)
-            frame = json.dumps(
-                {"t": "cmd", "id": "n", "type": "add_time", "data": {"side": "white", "ms": 1000, "reason": "a\x00b"}}
-            )
-            answers, closed = exchange(ws, frame, 1)
-        assert closed is None
-        assert [(a["t"], a["code"], a["params"]) for a in answers] == [
-            ("refused", "field_control_characters", {"field": "reason"})
-        ]
-        assert stored_version(client, room_id) == before
-        body = {"white": "a\x00b", "black": "c", "control": "blitz"}
-        response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
-        assert response.status_code == 400 and response.json()["code"] == "field_control_characters"
+        frame = json.dumps(
+            {"t": "cmd", "id": "n", "type": "add_time", "data": {"side": "white", "ms": 1000, "reason": "a\x00b"}}
+        )
+        answers, closed = exchange(ws, frame, 1)
+    assert closed is None
+    assert [(a["t"], a["code"], a["params"]) for a in answers] == [
+        ("refused", "field_control_characters", {"field": "reason"})
+    ]
+    assert stored_version(client, room_id) == before
+    body = {"white": "a\x00b", "black": "c", "control": "blitz"}
+    response = client.post("/api/games", json=body, headers={"x-csrf-token": csrf})
+    assert response.status_code == 400 and response.json()["code"] == "field_control_characters"
 
 
 @settings(max_examples=EXAMPLES * 4, deadline=None)
@@ -374,21 +367,20 @@ def test_creating_a_game_from_any_json_is_a_game_or_a_refusal(
 
 
 @pytest.mark.parametrize("depth", [1500, MAX_MESSAGE_BYTES // 2 - 20])
-def test_deeply_nested_json_is_a_clear_protocol_error(tmp_path: Path, depth: int) -> None:
+def test_deeply_nested_json_is_a_clear_protocol_error(client: TestClient, depth: int) -> None:
     """Found in review: ``[[[[…`` within the 4 KiB limit made ``json.loads`` raise RecursionError, which escaped the
     socket (a dead connection and a server traceback, from any anonymous visitor). The JSON API had the same gap."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
-        room_id, _ = create_togyz(client, csrf)
-        with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0})
-            assert ws.receive_json()["t"] == "welcome"
-            answers, closed = exchange(ws, '{"t": "cmd", "data": ' + "[" * depth + "]" * depth + "}", 1)
-        assert closed == CLOSE_POLICY
-        assert answers[-1]["code"] == "closing" and "deep" in answers[-1]["message"]
-        response = client.post(
-            "/api/games",
-            content=b"[" * depth + b"]" * depth,
-            headers={"x-csrf-token": csrf, "content-type": "application/json"},
-        )
-        assert response.status_code == 400
+    csrf = sign_in(client)
+    room_id, _ = create_togyz(client, csrf)
+    with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        assert ws.receive_json()["t"] == "welcome"
+        answers, closed = exchange(ws, '{"t": "cmd", "data": ' + "[" * depth + "]" * depth + "}", 1)
+    assert closed == CLOSE_POLICY
+    assert answers[-1]["code"] == "closing" and "deep" in answers[-1]["message"]
+    response = client.post(
+        "/api/games",
+        content=b"[" * depth + b"]" * depth,
+        headers={"x-csrf-token": csrf, "content-type": "application/json"},
+    )
+    assert response.status_code == 400

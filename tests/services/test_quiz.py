@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
 
 from toreshi.kit.refusal import Common, Refusal, Refused
@@ -16,7 +13,7 @@ from toreshi.quiz.board import Board
 from toreshi.quiz.events import Assistant, GameSetup
 from toreshi.quiz.play.commands import CreateGame
 from toreshi.services.quiz import create_quiz_room, quiz_games, split_join_code
-from toreshi.store import EventStore, open_store
+from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts, token_digest
 
 TEAMS = ("Алтын", "Барыс")
@@ -27,17 +24,6 @@ def test_join_codes_are_read_leniently() -> None:
     assert split_join_code("7kdm-x4pqr") == ("q-7kdm", "X4PQR")
     assert split_join_code(" 7KDM X4PQR ") == ("q-7kdm", "X4PQR")
     assert split_join_code("7KDM-X4PQ") is None and split_join_code("7KD0-X4PQR") is None
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'quiz.db'}") as opened:
-        yield opened
 
 
 @pytest.mark.anyio

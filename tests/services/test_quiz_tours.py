@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -12,21 +11,10 @@ from toreshi.kit.refusal import Refused
 from toreshi.quiz.tour.codes import QuizTourCode
 from toreshi.quiz.tour.core import ChangeTeams, Formula
 from toreshi.services.quiz_tours import QuizTourService
-from toreshi.store import EventStore, open_store
+from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
 
 TEAMS = ("Алтын", "Арлан", "Барыс", "Бүркіт")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'tours.db'}") as opened:
-        yield opened
 
 
 @pytest.mark.anyio

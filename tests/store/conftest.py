@@ -14,10 +14,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from sqlalchemy import text
-from sqlalchemy.ext.asyncio import create_async_engine
+from alembic import command
+from sqlalchemy import Connection, text
+from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from toreshi.store import EventStore, create_engine, upgrade
+from toreshi.store.migrate import alembic_config, lock_for_migration
 
 from ..postgres import probe_postgres
 
@@ -37,9 +39,11 @@ class Database:
         return "postgresql" if self.url.startswith("postgresql") else "sqlite"
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
+INSERT_ROOM = text(
+    "INSERT INTO rooms (id, kind, status, version, snapshot_version, created_at, updated_at) "
+    "VALUES (:id, :kind, 'live', 0, 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
+)
+"""A room row as any revision stores it (the check on ``kind`` is what the migrations change)."""
 
 
 async def _find_postgres() -> str:
@@ -75,13 +79,33 @@ async def database(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncItera
 
 
 @pytest.fixture
-async def store(database: Database) -> AsyncIterator[EventStore]:
-    """An :class:`EventStore` on the migrated ``database``."""
+async def engine(database: Database) -> AsyncIterator[AsyncEngine]:
+    """An engine on ``database`` (not migrated yet), disposed of afterwards."""
     engine = create_engine(database.url, schema=database.schema)
     try:
-        await upgrade(engine)
-        store = EventStore(engine)
-        yield store
-        await store.close()
+        yield engine
     finally:
         await engine.dispose()
+
+
+@pytest.fixture
+async def store(engine: AsyncEngine) -> AsyncIterator[EventStore]:
+    """An :class:`EventStore` on the migrated ``database``."""
+    await upgrade(engine)
+    store = EventStore(engine)
+    yield store
+    await store.close()
+
+
+def downgrade_to(connection: Connection, revision: str) -> None:
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.downgrade(config, revision)
+
+
+async def downgrade(engine: AsyncEngine, revision: str) -> None:
+    """Migrate down to ``revision`` under the lock that serialises schema changes (rolled back if it fails)."""
+    async with engine.connect() as connection:
+        await lock_for_migration(connection)
+        await connection.run_sync(downgrade_to, revision)
+        await connection.commit()

@@ -4,6 +4,7 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from toreshi.store import SQLiteSynchronous, UnsupportedDatabaseError, create_engine, default_url, parse_url
 
@@ -73,10 +74,6 @@ def test_sqlite_settings_are_checked(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)
-async def test_postgresql_schema_goes_into_the_search_path(database: Database) -> None:
-    engine = create_engine(database.url, schema=database.schema)
-    try:
-        async with engine.connect() as connection:
-            assert (await connection.execute(text("SELECT current_schema()"))).scalar() == database.schema
-    finally:
-        await engine.dispose()
+async def test_postgresql_schema_goes_into_the_search_path(database: Database, engine: AsyncEngine) -> None:
+    async with engine.connect() as connection:
+        assert (await connection.execute(text("SELECT current_schema()"))).scalar() == database.schema

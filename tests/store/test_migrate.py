@@ -4,15 +4,14 @@ import asyncio
 from typing import Any
 
 import pytest
-from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import Connection, inspect, text
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from toreshi.store import MigrationError, RoomKind, RoomStatus, create_engine, open_store, upgrade
 from toreshi.store.migrate import (
-    alembic_config,
     current_revision,
     head_revision,
     known_revisions,
@@ -20,7 +19,7 @@ from toreshi.store.migrate import (
 )
 from toreshi.store.schema import metadata
 
-from .conftest import Database
+from .conftest import Database, downgrade
 
 pytestmark = pytest.mark.anyio
 
@@ -29,41 +28,26 @@ def differences(connection: Connection) -> list[Any]:
     return list(compare_metadata(MigrationContext.configure(connection), metadata))
 
 
-def downgrade_to_base(connection: Connection) -> None:
-    config = alembic_config()
-    config.attributes["connection"] = connection
-    command.downgrade(config, "base")
-
-
 def table_names(connection: Connection) -> set[str]:
     return set(inspect(connection).get_table_names())
 
 
-async def test_upgrade_creates_the_schema_the_code_describes(database: Database) -> None:
-    engine = create_engine(database.url, schema=database.schema)
-    try:
-        assert await current_revision(engine) is None
-        assert await upgrade(engine) == head_revision() == known_revisions()[-1]
-        assert await upgrade(engine) == head_revision()  # nothing left to do
-        async with engine.connect() as connection:
-            assert await connection.run_sync(differences) == []
-            assert {"rooms", "room_events", "alembic_version"} <= await connection.run_sync(table_names)
-    finally:
-        await engine.dispose()
+async def test_upgrade_creates_the_schema_the_code_describes(engine: AsyncEngine) -> None:
+    assert await current_revision(engine) is None
+    assert await upgrade(engine) == head_revision() == known_revisions()[-1]
+    assert await upgrade(engine) == head_revision()  # nothing left to do
+    async with engine.connect() as connection:
+        assert await connection.run_sync(differences) == []
+        assert {"rooms", "room_events", "alembic_version"} <= await connection.run_sync(table_names)
 
 
-async def test_downgrade_removes_everything_and_upgrade_rebuilds_it(database: Database) -> None:
-    engine = create_engine(database.url, schema=database.schema)
-    try:
-        await upgrade(engine)
-        async with engine.begin() as connection:
-            await connection.run_sync(downgrade_to_base)
-        async with engine.connect() as connection:
-            assert await connection.run_sync(table_names) <= {"alembic_version"}
-        assert await current_revision(engine) is None
-        assert await upgrade(engine) == head_revision()
-    finally:
-        await engine.dispose()
+async def test_downgrade_removes_everything_and_upgrade_rebuilds_it(engine: AsyncEngine) -> None:
+    await upgrade(engine)
+    await downgrade(engine, "base")
+    async with engine.connect() as connection:
+        assert await connection.run_sync(table_names) <= {"alembic_version"}
+    assert await current_revision(engine) is None
+    assert await upgrade(engine) == head_revision()
 
 
 async def test_instances_starting_together_migrate_once(database: Database) -> None:
@@ -77,19 +61,15 @@ async def test_instances_starting_together_migrate_once(database: Database) -> N
             await engine.dispose()
 
 
-async def test_a_database_from_a_newer_toreshi_is_refused(database: Database) -> None:
-    engine = create_engine(database.url, schema=database.schema)
-    try:
+async def test_a_database_from_a_newer_toreshi_is_refused(engine: AsyncEngine) -> None:
+    await upgrade(engine)
+    async with engine.begin() as connection:
+        await connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
+    with pytest.raises(MigrationError, match="revision '9999', which this toreshi does not know"):
         await upgrade(engine)
-        async with engine.begin() as connection:
-            await connection.execute(text("UPDATE alembic_version SET version_num = '9999'"))
-        with pytest.raises(MigrationError, match="revision '9999', which this toreshi does not know"):
-            await upgrade(engine)
-        with pytest.raises(MigrationError, match="unknown revision 'zz'"):
-            await upgrade(engine, "zz")
-        assert await current_revision(engine) == "9999"
-    finally:
-        await engine.dispose()
+    with pytest.raises(MigrationError, match="unknown revision 'zz'"):
+        await upgrade(engine, "zz")
+    assert await current_revision(engine) == "9999"
 
 
 def test_the_alembic_command_line_is_pointed_to_toreshi() -> None:

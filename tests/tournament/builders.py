@@ -1,10 +1,11 @@
-"""Small TRF tournaments for the pairing tests, written as games instead of columns."""
+"""Small tournaments for the tests: TRF files written as games instead of columns, rounds played by their results."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
-from toreshi.tournament.model import Colour, ResultCode
+from toreshi.tournament.model import Colour, GameResult, ResultCode, Tournament
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound
 
 R = ResultCode
@@ -12,6 +13,15 @@ Game = tuple[int, int, ResultCode]
 """(white, black, White's result); for a bye or an absence (player, 0, code)."""
 
 _REPLY = {R.WIN: R.LOSS, R.LOSS: R.WIN, R.DRAW: R.DRAW, R.FORFEIT_WIN: R.FORFEIT_LOSS, R.FORFEIT_LOSS: R.FORFEIT_WIN}
+
+
+def play_round(t: Tournament, pairs: Sequence[tuple[int, int]], results: Sequence[GameResult | None]) -> Tournament:
+    """``t`` with its next round: ``(white, black)`` by board, each board's result recorded unless it is ``None``."""
+    t = t.add_round(pairs)
+    for board, result in enumerate(results, start=1):
+        if result is not None:
+            t = t.record_result(len(t.rounds), board, result)
+    return t
 
 
 def tournament(header: list[str], rounds: list[list[Game]], players: int = 8) -> TrfFile:

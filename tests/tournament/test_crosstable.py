@@ -30,6 +30,8 @@ from toreshi.tournament.model import (
 from toreshi.tournament.standings import compute_standings, standings_for, standings_from_trf
 from toreshi.tournament.trf import parse_trf
 
+from .builders import play_round
+
 W, B = Colour.WHITE, Colour.BLACK
 
 
@@ -44,11 +46,8 @@ def four_player_round_robin(withdraw_after: int | None = None) -> Tournament:
         ([(2, 4), (3, 1)], [GameResult.WHITE_WINS, GameResult.DRAW]),
     ]
     for rnd, (pairs, results) in enumerate(schedule, start=1):
-        t = t.add_round(pairs)
-        for board, result in enumerate(results, start=1):
-            if withdraw_after is not None and rnd > withdraw_after and 4 in pairs[board - 1]:
-                continue
-            t = t.record_result(rnd, board, result)
+        gone = withdraw_after is not None and rnd > withdraw_after  # 4's games afterwards stay unplayed
+        t = play_round(t, pairs, [None if gone and 4 in pair else r for pair, r in zip(pairs, results, strict=True)])
         if withdraw_after == rnd:
             t = t.withdraw(4, after_round=rnd)
     return t

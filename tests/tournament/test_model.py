@@ -32,6 +32,7 @@ from toreshi.tournament.model import (
     format_points,
 )
 
+from .builders import play_round
 from .refusals import refused
 
 Code = TournamentCode
@@ -206,9 +207,7 @@ def test_three_forfeit_losses_expel_the_player() -> None:
         ([(1, 3), (4, 2)], [GameResult.BLACK_FORFEIT_WIN, GameResult.DRAW]),
     ]
     for rnd, (pairs, results) in enumerate(schedule, start=1):
-        t = t.add_round(pairs)
-        for board, result in enumerate(results, start=1):
-            t = t.record_result(rnd, board, result)
+        t = play_round(t, pairs, results)
         assert (t.leaving(1) is None) == (rnd < 3)
     leaving = t.leaving(1)
     assert leaving is not None and leaving.kind is Departure.EXPELLED and leaving.after_round == 3
@@ -222,11 +221,7 @@ def test_three_forfeit_losses_expel_the_player() -> None:
 
 
 def play_round_robin_round(t: Tournament, rnd: int, results: Sequence[GameResult | None]) -> Tournament:
-    t = t.add_round(BERGER_4[rnd - 1])
-    for board, result in enumerate(results, start=1):
-        if result is not None:
-            t = t.record_result(rnd, board, result)
-    return t
+    return play_round(t, BERGER_4[rnd - 1], results)
 
 
 def test_round_robin_withdrawal_before_half_annuls_the_results() -> None:

@@ -32,6 +32,8 @@ from toreshi.tournament.standings import (
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.tournament.trf import RawLine, TrfFile, format_trf, parse_trf
 
+from .builders import play_round
+
 F = Fraction
 W, B = Colour.WHITE, Colour.BLACK
 WIN, DRAW, LOSS = ResultCode.WIN, ResultCode.DRAW, ResultCode.LOSS
@@ -52,10 +54,8 @@ def cyclic_round_robin() -> Tournament:
         ([(4, 3), (1, 2)], [GameResult.BLACK_WINS, GameResult.BLACK_WINS]),
         ([(2, 4), (3, 1)], [GameResult.WHITE_WINS, GameResult.BLACK_WINS]),
     ]
-    for rnd, (pairs, results) in enumerate(schedule, start=1):
-        t = t.add_round(pairs)
-        for board, result in enumerate(results, start=1):
-            t = t.record_result(rnd, board, result)
+    for pairs, results in schedule:
+        t = play_round(t, pairs, results)
     return t
 
 

@@ -1,4 +1,5 @@
-"""An app on a fresh data folder, and an arbiter signed in through the first-start setup."""
+"""An app on a fresh data folder (as the API sees it, or as an English-speaking browser does), and an arbiter signed
+in through the first-start setup."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from starlette.testclient import TestClient
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import sign_in_first_arbiter
+from .helpers import sign_in
 
 
 @pytest.fixture
@@ -21,5 +22,12 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
 
 
 @pytest.fixture
+def web(tmp_path: Path) -> Iterator[TestClient]:
+    """The app on a fresh data folder; the browser asks for English unless a test says otherwise."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
+        yield client
+
+
+@pytest.fixture
 def arbiter(client: TestClient) -> str:
-    return sign_in_first_arbiter(client)
+    return sign_in(client)

@@ -1,17 +1,24 @@
-"""What several web tests do the same way: sign the first arbiter in, read a form's token, create a game through the
-JSON API, wait for a socket message."""
+"""What several web tests do the same way: sign an arbiter in, read a form's token, create a game through the
+JSON API, post a form, wait for a socket message, run a page's script under Node.js."""
 
 from __future__ import annotations
 
+import html
+import json
 import re
+import shutil
+import subprocess
 from collections import deque
+from pathlib import Path
 from typing import Any
 from weakref import WeakKeyDictionary
 
+import pytest
 from starlette.testclient import TestClient
 
 ARBITER = ("Төреші Әлия", "kumalak-82!")
 CSRF_FIELD = re.compile(r'name="csrf" value="([^"]+)"')
+STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
 
 
 def csrf_in(html: str) -> str:
@@ -26,14 +33,25 @@ def session_csrf(client: TestClient) -> str:
     return str(client.get("/api/session").json()["csrf"])
 
 
-def sign_in_first_arbiter(client: TestClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
-    """Set the first arbiter's password through ``/setup`` (which signs them in); returns the session's token."""
-    form = {"name": name, "password": password, "confirm": password, "csrf": session_csrf(client)}
-    response = client.post("/setup", data=form, follow_redirects=False)
+def sign_in(client: TestClient, name: str = ARBITER[0], password: str = ARBITER[1]) -> str:
+    """Sign an arbiter in through the real pages: ``/setup`` the first time (it sets their password and signs them
+    in), ``/login`` afterwards; returns the session's token."""
+    first = client.get("/setup", follow_redirects=False).status_code == 200
+    form = {"name": name, "password": password, "csrf": session_csrf(client)}
+    if first:
+        form["confirm"] = password
+    response = client.post("/setup" if first else "/login", data=form, follow_redirects=False)
     assert response.status_code == 303, response.text
     session = client.get("/api/session").json()
     assert session["arbiter"] == name
     return str(session["csrf"])
+
+
+def post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
+    """Post a form and follow the redirect; returns the page it lands on (its HTML entities decoded)."""
+    response = client.post(url, data={**form, "csrf": csrf}, follow_redirects=True)
+    assert response.status_code == 200, response.text
+    return html.unescape(response.text)
 
 
 def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:
@@ -46,6 +64,16 @@ def create_game(client: TestClient, csrf: str, **body: Any) -> dict[str, Any]:
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
+
+
+def start_game(client: TestClient, room: str, **data: Any) -> None:
+    """The arbiter signed in on ``client`` starts the game ``room`` from the arbiter's socket (``data``: the start
+    command's, such as who is absent)."""
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        receive_until(ws, "welcome")
+        ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": data})
+        receive_until(ws, "ack", id="s")
 
 
 _UNREAD: WeakKeyDictionary[Any, deque[dict[str, Any]]] = WeakKeyDictionary()
@@ -70,3 +98,19 @@ def receive_until(ws: Any, wanted: str, **match: Any) -> dict[str, Any]:
         if message["t"] == wanted and all(message.get(key) == value for key, value in match.items()):
             return message
     raise AssertionError(f"no {wanted} message")
+
+
+def run_node(script: Path, source: str, scripts: dict[str, str], instead: str) -> dict[str, Any]:
+    """Run ``source`` as the module ``script`` under Node.js, each placeholder of ``scripts`` replaced by the address
+    of the page script it names (in ``static/js``); what it printed last, as JSON. Without Node.js the test skips,
+    saying what checks the scripts ``instead``."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip(f"Node.js is not installed: {instead}")
+    for placeholder, name in scripts.items():
+        source = source.replace(placeholder, (STATIC_JS / name).as_uri())
+    script.write_text(source)
+    finished = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=False)
+    assert finished.returncode == 0, finished.stderr
+    result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
+    return result

@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from starlette.testclient import TestClient
 
-from .helpers import create_game, receive_until
+from .helpers import create_game, receive_until, sign_in
 
 
 def test_creating_a_game_needs_a_signed_in_arbiter_and_the_csrf_header(client: TestClient) -> None:
     anonymous = client.post("/api/games?lang=en", json={"white": "a", "black": "b"})
     assert anonymous.status_code == 401 and anonymous.json()["code"] == "sign_in_required"
     assert anonymous.json()["error"] == "Sign in as an arbiter first."
-    csrf = client.get("/api/session").json()["csrf"]
-    name = "arbiter"
-    client.post("/setup", data={"name": name, "password": "long enough", "confirm": "long enough", "csrf": csrf})
+    csrf = sign_in(client, "arbiter", "long enough")
     no_token = client.post("/api/games", json={"white": "a", "black": "b"})
     assert no_token.status_code == 403 and no_token.json()["code"] == "csrf_failed"
     bad = client.post(
         "/api/games?lang=ru",
         json={"white": "a", "black": "b", "control": "bullet"},
-        headers={"x-csrf-token": client.get("/api/session").json()["csrf"]},
+        headers={"x-csrf-token": csrf},
     )
     assert bad.status_code == 400
     body = bad.json()

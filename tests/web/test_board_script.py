@@ -3,15 +3,11 @@ live game, the replay and the broadcast draw the same holes, kazans, tuzdyk mark
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
+from .helpers import run_node
 
 SCRIPT = """
 class Node {
@@ -75,15 +71,8 @@ console.log(JSON.stringify(out));
 
 @pytest.fixture(scope="module")
 def drawn(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed: the board is checked in a browser instead")
     script = tmp_path_factory.mktemp("board") / "board.mjs"
-    script.write_text(SCRIPT.replace("BOARD_JS", (STATIC_JS / "togyz-board.js").as_uri()))
-    finished = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=False)
-    assert finished.returncode == 0, finished.stderr
-    result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
-    return result
+    return run_node(script, SCRIPT, {"BOARD_JS": "togyz-board.js"}, "the board is checked in a browser instead")
 
 
 def test_the_board_has_both_rows_the_kazans_between_and_the_viewer_at_the_bottom(drawn: dict[str, Any]) -> None:

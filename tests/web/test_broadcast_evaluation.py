@@ -14,8 +14,8 @@ from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal.state import EvaluationPolicy
 
-from .helpers import create_game, receive_until
-from .test_broadcast_pages import PLAYERS, post
+from .helpers import create_game, post, receive_until, start_game
+from .test_broadcast_pages import PLAYERS
 
 MOVES = [7, 3, 9, 1]
 
@@ -45,11 +45,7 @@ def tournament_with_links(client: TestClient, csrf: str) -> tuple[str, dict[int,
 
 def play_board(client: TestClient, room: str, tokens: dict[str, str]) -> list[dict[str, Any]]:
     """Start the game, play MOVES from the players' sockets; every message the players received."""
-    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
-        arbiter_ws.send_json({"t": "hello", "v": 0})
-        receive_until(arbiter_ws, "welcome")
-        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
-        receive_until(arbiter_ws, "ack")
+    start_game(client, room)
     seen: list[dict[str, Any]] = []
     with client.websocket_connect(f"/ws/rooms/{room}") as white, client.websocket_connect(f"/ws/rooms/{room}") as black:
         players = {"white": white, "black": black}

@@ -6,20 +6,15 @@ import html
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from starlette.testclient import TestClient
 
 from toreshi.togyz.position import Termination
 
+from .helpers import post
+
 PLAYERS = ["Abay", "Bolat", "Dana", "Erlan", "Aigerim", "Timur"]
 ARTICLE = re.compile(r'<article class="live-board[^"]*" data-board="(\d+)"(?: data-room="(g-[0-9a-f]+)")?')
-
-
-def post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
-    response = client.post(url, data={**form, "csrf": csrf}, follow_redirects=True)
-    assert response.status_code == 200, response.text
-    return html.unescape(response.text)
 
 
 def paired_round_with_live_games(client: TestClient, csrf: str) -> tuple[str, dict[int, str]]:

@@ -14,7 +14,7 @@ from toreshi.web.app import create_app
 from toreshi.web.services import services_of
 from toreshi.web.settings import Settings
 
-from .helpers import sign_in_first_arbiter
+from .helpers import sign_in
 from .test_replay_pages import HOLES, play
 
 
@@ -42,7 +42,7 @@ def wait_for_review(client: TestClient, room: str) -> dict[str, Any]:
 
 
 def test_a_finished_game_gets_a_curve_and_its_worst_moves(fast_client: TestClient) -> None:
-    arbiter = sign_in_first_arbiter(fast_client)
+    arbiter = sign_in(fast_client)
     room, tokens = play(fast_client, arbiter, HOLES, resign=True)
     version = fast_client.get(f"/api/rooms/{room}").json()["v"]
     page = fast_client.get(f"/games/{room}/replay?lang=kk")
@@ -64,7 +64,7 @@ def test_a_finished_game_gets_a_curve_and_its_worst_moves(fast_client: TestClien
 
 
 def test_a_live_game_has_no_review(fast_client: TestClient) -> None:
-    arbiter = sign_in_first_arbiter(fast_client)
+    arbiter = sign_in(fast_client)
     room, _ = play(fast_client, arbiter, HOLES[:2])
     answer = fast_client.get(f"/games/{room}/review.json")
     assert answer.status_code == 200 and answer.json() == {"status": "unavailable"}

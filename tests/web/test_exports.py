@@ -14,16 +14,12 @@ from starlette.testclient import TestClient
 from toreshi.togyz.fen import STARTING_FEN, from_fen
 from toreshi.togyz.pgn import read_game
 
-from .helpers import create_game, receive_until
+from .helpers import create_game, receive_until, start_game
 
 
 def play(client: TestClient, game: dict[str, Any], steps: list[tuple[str, str, dict[str, Any]]]) -> None:
     room = game["id"]
-    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
-        arbiter.send_json({"t": "hello", "v": 0})
-        receive_until(arbiter, "welcome")
-        arbiter.send_json({"t": "cmd", "id": "start", "type": "start", "data": {}})
-        receive_until(arbiter, "ack", id="start")
+    start_game(client, room)
     for number, (role, kind, data) in enumerate(steps):
         with client.websocket_connect(f"/ws/rooms/{room}") as player:
             player.send_json({"t": "hello", "v": 0, "token": game["tokens"][role]})

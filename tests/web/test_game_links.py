@@ -17,7 +17,7 @@ from toreshi.store import EventStore, RoomKind
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import create_game, csrf_in, receive_until, session_csrf
+from .helpers import create_game, csrf_in, receive_until, session_csrf, sign_in
 
 
 def store_of(client: TestClient) -> EventStore:
@@ -63,9 +63,7 @@ def test_links_are_shown_again_from_another_browser_and_never_kept_in_the_sessio
         other.portal = client.portal
         page = other.get(f"/games/{games[0]['id']}/links", follow_redirects=False)
         assert page.status_code == 303  # links are the arbiter's
-        login = other.get("/login")
-        form = {"name": "Төреші Әлия", "password": "kumalak-82!", "csrf": csrf_in(login.text), "next": "/"}
-        assert other.post("/login", data=form, follow_redirects=False).status_code == 303
+        sign_in(other)
         for number in (0, len(games) - 1):
             game = games[number]
             shown = other.get(f"/games/{game['id']}/links?lang=en").text

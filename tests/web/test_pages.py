@@ -5,9 +5,6 @@ from __future__ import annotations
 import html
 import json
 import re
-import shutil
-import subprocess
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,17 +15,9 @@ from toreshi.togyz.position import Termination
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
+from .helpers import STATIC_JS, csrf_in, run_node
 
 NAME, PASSWORD = "Төреші Асан", "tuzdyk-82!"
-STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    """The app on a fresh data folder; the browser asks for English unless a test says otherwise."""
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def set_up(client: TestClient, password: str = PASSWORD, confirm: str | None = None) -> Any:
@@ -404,20 +393,9 @@ console.log(JSON.stringify(out));
 @pytest.fixture(scope="module")
 def client_run(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """What the protocol client did against a fake socket (one Node.js run for the tests below)."""
-    tmp_path = tmp_path_factory.mktemp("client")
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed: the page's script is checked in a browser instead")
-    script = tmp_path / "client.mjs"
-    script.write_text(
-        CLIENT_SCRIPT.replace("ROOM_JS", (STATIC_JS / "room.js").as_uri()).replace(
-            "FORMAT_JS", (STATIC_JS / "format.js").as_uri()
-        )
-    )
-    finished = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=False)
-    assert finished.returncode == 0, finished.stderr
-    result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
-    return result
+    script = tmp_path_factory.mktemp("client") / "client.mjs"
+    scripts = {"ROOM_JS": "room.js", "FORMAT_JS": "format.js"}
+    return run_node(script, CLIENT_SCRIPT, scripts, "the page's script is checked in a browser instead")
 
 
 def test_the_protocol_client_resyncs_by_version_and_answers_pings(client_run: dict[str, Any]) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import time
 from pathlib import Path
 from typing import Any
@@ -16,15 +15,13 @@ from toreshi.web import practice_pages
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import create_game, receive_until
+from .helpers import create_game, csrf_in, receive_until, start_game
 
 
 def start_practice(client: TestClient, **fields: str) -> tuple[str, str]:
     page = client.get("/practice?lang=kk")
     assert page.status_code == 200 and "Компьютермен жаттығу" in page.text
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert csrf is not None
-    form = {"csrf": csrf.group(1), "name": "Асқар", "level": "1", "side": "white", "control": "blitz", **fields}
+    form = {"csrf": csrf_in(page.text), "name": "Асқар", "level": "1", "side": "white", "control": "blitz", **fields}
     answer = client.post("/practice", data=form, follow_redirects=False)
     assert answer.status_code == 303, answer.text
     url = urlparse(answer.headers["location"])
@@ -83,11 +80,7 @@ def test_the_engine_moves_first_when_the_person_plays_black(client: TestClient) 
 def test_a_takeback_outside_practice_is_refused_in_the_players_language(client: TestClient, arbiter: str) -> None:
     game = create_game(client, arbiter)
     room = game["id"]
-    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
-        ws.send_json({"t": "hello", "v": 0})
-        receive_until(ws, "welcome")
-        ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
-        receive_until(ws, "ack")
+    start_game(client, room)
     with client.websocket_connect(f"/ws/rooms/{room}?lang=ru") as ws:
         ws.send_json({"t": "hello", "v": 0, "token": game["tokens"]["white"]})
         receive_until(ws, "welcome")
@@ -123,8 +116,6 @@ def test_the_number_of_practice_games_at_once_is_capped(client: TestClient, monk
     monkeypatch.setattr(practice_pages, "MAX_PRACTICE_GAMES", 1)
     start_practice(client)
     page = client.get("/practice?lang=ru")
-    csrf = re.search(r'name="csrf" value="([^"]+)"', page.text)
-    assert csrf is not None
-    form = {"csrf": csrf.group(1), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
+    form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
     refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
     assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text

@@ -5,23 +5,13 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
 from starlette.testclient import TestClient
 
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
-
-from .test_quiz_pages import create_quiz, sign_in
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
+from .helpers import sign_in
+from .test_quiz_pages import create_quiz
 
 
 def siq(shared_data: Path, name: str) -> Path:

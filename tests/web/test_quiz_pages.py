@@ -7,7 +7,6 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,19 +16,10 @@ from starlette.testclient import TestClient
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.quiz.codes import PackCode, QuizCode
 from toreshi.web import formatting, i18n, refusals
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import csrf_in, receive_until
+from .helpers import csrf_in, receive_until, sign_in
 
-NAME, PASSWORD = "Жүргізуші Асан", "svoya-igra-5!"
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 @pytest.fixture
@@ -40,12 +30,6 @@ def pack(shared_data: Path) -> Path:
 def i18n_phone(language: str) -> str:
     i18n.activate(language)
     return i18n.gettext("phone")
-
-
-def sign_in(client: TestClient) -> None:
-    token = csrf_in(client.get("/setup").text)
-    form = {"name": NAME, "password": PASSWORD, "confirm": PASSWORD, "csrf": token}
-    assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
 
 
 def create_quiz(client: TestClient, pack: Path, query: str = "", **extra: str) -> Any:

@@ -5,15 +5,10 @@ team's lamp on the projector."""
 
 from __future__ import annotations
 
-import json
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
-
-STATIC_JS = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
+from .helpers import run_node
 
 SCRIPT = """
 const strings = { reading: "Чтение", window: "Окно нажатия", media_playing: "Идёт медиа" };
@@ -46,19 +41,8 @@ console.log(JSON.stringify({
 
 
 def run_script(tmp_path: Path) -> dict[str, Any]:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("Node.js is not installed: the screens are checked in a browser instead")
-    script = tmp_path / "quiz-status.mjs"
-    script.write_text(
-        SCRIPT.replace("COMMON_JS", (STATIC_JS / "quiz-common.js").as_uri()).replace(
-            "MEDIA_JS", (STATIC_JS / "quiz-media.js").as_uri()
-        )
-    )
-    finished = subprocess.run([node, str(script)], capture_output=True, text=True, timeout=60, check=False)
-    assert finished.returncode == 0, finished.stderr
-    result: dict[str, Any] = json.loads(finished.stdout)
-    return result
+    scripts = {"COMMON_JS": "quiz-common.js", "MEDIA_JS": "quiz-media.js"}
+    return run_node(tmp_path / "quiz-status.mjs", SCRIPT, scripts, "the screens are checked in a browser instead")
 
 
 def test_the_status_names_the_press_window_once_simulated_reading_is_over(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from toreshi.live.room import Command
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in, sign_in_first_arbiter
+from .helpers import csrf_in, sign_in
 from .quiz_driver import play_game
 from .test_quiz_pages import create_quiz
 
@@ -60,7 +60,7 @@ def create_tour(client: TestClient, shared_data: Path) -> str:
 def tour_with_rooms(web: TestClient, shared_data: Path) -> tuple[str, Any]:
     """The arbiter signed in, the 8 teams registered, a tour seeded by hand into two games of 4 and its rooms made;
     the tour's id and the app's services."""
-    sign_in_first_arbiter(web)
+    sign_in(web)
     register(web)
     tour = create_tour(web, shared_data)
     post(web, tour, "seed", method="hand", games="Алтын, Барыс, Сұңқар, Тұлпар\nЖолбарыс, Қыран, Арлан, Бүркіт")
@@ -74,7 +74,7 @@ def post(client: TestClient, tour: str, action: str, **data: Any) -> str:
 
 
 def test_the_register_imports_csv_and_a_team_page_shows_it(web: TestClient) -> None:
-    sign_in_first_arbiter(web)
+    sign_in(web)
     register(web)
     page = web.get("/quiz/teams").text
     assert all(team in page for team in TEAMS)
@@ -84,7 +84,7 @@ def test_the_register_imports_csv_and_a_team_page_shows_it(web: TestClient) -> N
 
 
 def test_the_formula_changes_until_the_first_game_and_bad_ones_are_refused(web: TestClient, shared_data: Path) -> None:
-    sign_in_first_arbiter(web)
+    sign_in(web)
     register(web)
     tour = create_tour(web, shared_data)
     page = post(web, tour, "formula", stages="1", advance1="3", best1="0", scoring="battle_points", final="on")
@@ -101,7 +101,7 @@ def test_the_formula_changes_until_the_first_game_and_bad_ones_are_refused(web: 
 def test_a_tour_of_8_teams_with_a_shootout_and_a_final_reaches_the_league_table(
     web: TestClient, shared_data: Path
 ) -> None:
-    sign_in_first_arbiter(web)
+    sign_in(web)
     register(web)
     tour = create_tour(web, shared_data)
     services = web.app.state.services  # type: ignore[attr-defined]

@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from toreshi.togyz.position import BLACK, WHITE, Position
 
-from .helpers import create_game, receive_until
+from .helpers import create_game, receive_until, start_game
 
 HOLES = [7, 3, 9, 1, 5, 2]
 
@@ -27,11 +27,7 @@ def play(client: TestClient, arbiter: str, holes: list[int], *, resign: bool = F
     """A game started by the arbiter and played over the players' sockets; the tokens the room recorded."""
     game = create_game(client, arbiter)
     room = game["id"]
-    with client.websocket_connect(f"/ws/rooms/{room}") as arbiter_ws:
-        arbiter_ws.send_json({"t": "hello", "v": 0})
-        receive_until(arbiter_ws, "welcome")
-        arbiter_ws.send_json({"t": "cmd", "id": "s", "type": "start", "data": {}})
-        receive_until(arbiter_ws, "ack")
+    start_game(client, room)
     sockets = {side: client.websocket_connect(f"/ws/rooms/{room}") for side in ("white", "black")}
     with sockets["white"] as white, sockets["black"] as black:
         players = {"white": white, "black": black}

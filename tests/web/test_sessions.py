@@ -17,7 +17,7 @@ from toreshi.web.services import Services
 from toreshi.web.sessions import COOKIE
 from toreshi.web.settings import Settings
 
-from .helpers import session_csrf, sign_in_first_arbiter
+from .helpers import session_csrf, sign_in
 
 
 def services_of(client: TestClient) -> Services:
@@ -33,7 +33,7 @@ def can_create_a_game(client: TestClient, csrf: str) -> bool:
 
 def test_signing_out_ends_the_session_for_a_copied_cookie_too(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        csrf = sign_in_first_arbiter(client)
+        csrf = sign_in(client)
         copied = client.cookies[COOKIE]
         assert can_create_a_game(client, csrf)
         assert client.post("/logout", data={"csrf": csrf}, follow_redirects=False).status_code == 303
@@ -45,7 +45,7 @@ def test_signing_out_ends_the_session_for_a_copied_cookie_too(tmp_path: Path) ->
 
 def test_the_cookie_carries_only_a_random_id_and_the_database_only_its_digest(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
+        sign_in(client)
         value = client.cookies[COOKIE]
         assert len(value) >= 40 and "." not in value  # not a signed payload
         decoded = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
@@ -63,7 +63,7 @@ def test_a_sign_in_starts_a_new_session_id(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
         session_csrf(client)  # an anonymous session with a form token
         before = client.cookies[COOKIE]
-        sign_in_first_arbiter(client)
+        sign_in(client)
         assert client.cookies[COOKIE] != before
 
 
@@ -80,7 +80,7 @@ def test_the_cookie_is_secure_over_https_and_http_only(tmp_path: Path) -> None:
 
 def test_a_page_that_reads_the_session_writes_nothing(tmp_path: Path) -> None:
     with TestClient(create_app(Settings(data_dir=tmp_path)), base_url="http://testserver") as client:
-        sign_in_first_arbiter(client)
+        sign_in(client)
         assert "set-cookie" not in client.get("/").headers
 
 

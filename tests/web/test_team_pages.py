@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -17,10 +14,9 @@ from toreshi.kit.refusal import Refusal
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.web import i18n, refusals
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
+from .helpers import post
+from .test_tournament_pages import sign_in
 
 TEAMS = re.compile(r"^/teams/(tt-[0-9a-f]+)$")
 CSV = (
@@ -29,25 +25,6 @@ CSV = (
     "Астана,Қайрат,1790,\nАстана,Луиза,1740,\nАстана,Марат,1690,\nАстана,Нұр,1640,\n"
     "Шымкент,Олжас,1780,\nШымкент,Пернеш,1730,\nШымкент,Рахат,1680,\nШымкент,Сәуле,1630,\n"
 )
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
-
-
-def _sign_in(client: TestClient) -> str:
-    token = csrf_in(client.get("/setup").text)
-    form = {"name": "Chief", "password": "tuzdyk-82!", "confirm": "tuzdyk-82!", "csrf": token}
-    assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
-    return csrf_in(client.get("/teams").text)
-
-
-def _post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
-    response = client.post(url, data={**form, "csrf": csrf}, follow_redirects=True)
-    assert response.status_code == 200, response.text
-    return html.unescape(response.text)
 
 
 def _create(client: TestClient, csrf: str, **values: str) -> str:
@@ -65,28 +42,28 @@ def _said(code: TeamCode, **params: str | int) -> str:
 
 
 def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf)
-    page = _post(web, f"/teams/{tid}/do/import", csrf, text=CSV)
+    page = post(web, f"/teams/{tid}/do/import", csrf, text=CSV)
     assert "Алматы" in page and "Жанна" in page and "Нұрлан" in page  # reserves and representatives listed
-    page = _post(web, f"/teams/{tid}/do/register", csrf, name="Ақтөбе",
+    page = post(web, f"/teams/{tid}/do/register", csrf, name="Ақтөбе",
                  players="Тоқтар; 1770\nУлан; 1720\nФарида\nХамит; 1620")  # fmt: skip
     assert "Тоқтар (1770)" in page
-    page = _post(web, f"/teams/{tid}/do/pair", csrf)
+    page = post(web, f"/teams/{tid}/do/pair", csrf)
     assert "Round 1" in page
     # Seeds 1–3 and 4–2 (S1 = {1, 2}, S2 = {3, 4}); the first-named team has White on boards 1 and 3.
     assert "1. Алматы — Шымкент" in page and "2. Ақтөбе — Астана" in page
     before = web.get(f"/teams/{tid}/standings").text
     assert web.get(f"/teams/{tid}/standings").text == before  # reading never writes
     one = {"round": "1", "match": "1", "boards": "4", "b1": "1-0", "b2": "½-½", "b3": "1-0", "b4": "0-1"}
-    page = _post(web, f"/teams/{tid}/do/enter", csrf, **one)
+    page = post(web, f"/teams/{tid}/do/enter", csrf, **one)
     assert "3.5 : 0.5" in page  # Алматы: 1 + ½ + 1 + 1 (board 4: Black is Алматы's)
-    page = _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="0-1", b2="½-½",
+    page = post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="0-1", b2="½-½",
                  b3="1-0", b4="0-1")  # fmt: skip
     assert _said(TeamCode.CORRECTION_NEEDS_REASON, round=1, match=1) in page
-    page = _post(web, f"/teams/{tid}/do/pair", csrf)
+    page = post(web, f"/teams/{tid}/do/pair", csrf)
     assert _said(TeamCode.ROUND_INCOMPLETE, round=1) in page
-    _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="2", boards="4", b1="½-½", b2="½-½", b3="½-½",
+    post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="2", boards="4", b1="½-½", b2="½-½", b3="½-½",
           b4="½-½")  # fmt: skip
     standings = html.unescape(web.get(f"/teams/{tid}/standings").text)
     assert standings.index("Алматы") < standings.index("Ақтөбе") < standings.index("Шымкент")
@@ -101,7 +78,7 @@ def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
     audit = html.unescape(web.get(f"/teams/{tid}/audit").text)
     assert "Round 1, match 1 corrected" not in audit  # the refused correction left nothing
     assert "Round 1, match 1 entered" in audit and "1-0 ½-½ 1-0 0-1" in audit and "Team registered" in audit
-    page = _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="2", boards="4", b1="½-½", b2="½-½",
+    page = post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="2", boards="4", b1="½-½", b2="½-½",
                  b3="½-½", b4="1-0", reason="score sheet of board 4")  # fmt: skip
     assert "Done." in page
     # Board 4's White is the second-named team's (Астана): it now wins the match 2½ : 1½.
@@ -115,19 +92,19 @@ def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
 
 
 def test_refusals_are_shown_in_the_readers_language(web: TestClient) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf, boards="2")
-    page = _post(web, f"/teams/{tid}/do/register", csrf, name="Алматы", players="Абай")
+    page = post(web, f"/teams/{tid}/do/register", csrf, name="Алматы", players="Абай")
     assert _said(TeamCode.TOO_FEW_PLAYERS, team="Алматы", boards=2, players=1) in page
     web.headers["accept-language"] = "kk"
-    page = _post(web, f"/teams/{tid}/do/pair", csrf)
+    page = post(web, f"/teams/{tid}/do/pair", csrf)
     i18n.activate("kk")
     shown = refusals.render(Refusal(TeamCode.TOO_FEW_TEAMS, {"teams": 0}))
     assert shown in page and "At least two teams" not in shown
 
 
 def test_the_settings_may_name_the_tie_break_rules_and_a_bad_date_is_refused(web: TestClient) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf, start="2026-12-01", tiebreak_rules="c07-2024")
     assert "2024-08-01 (the rules in force" in html.unescape(web.get(f"/teams/{tid}/standings").text)
     response = web.post("/teams/new", data={"name": "X", "system": "swiss", "boards": "4", "rounds": "3",
@@ -137,7 +114,7 @@ def test_the_settings_may_name_the_tie_break_rules_and_a_bad_date_is_refused(web
 
 
 def test_only_an_arbiter_changes_a_team_tournament(web: TestClient) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf)
     web.cookies.clear()
     response = web.post(f"/teams/{tid}/do/pair", data={"csrf": csrf}, follow_redirects=False)
@@ -155,12 +132,12 @@ def _words(page: str) -> list[str]:
 
 @pytest.mark.parametrize("language", ["kk", "ru"])
 def test_the_team_pages_show_no_english_in_kazakh_and_russian(web: TestClient, language: str) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf, name="Кубок", boards="2", start="2025-05-01")
     teams = "team,player\nА,Абай\nА,Бек\nА,Дана\nБ,Ерлан\nБ,Жанар\nВ,Зере\nВ,Ильяс\n"
-    _post(web, f"/teams/{tid}/do/import", csrf, text=teams)
-    _post(web, f"/teams/{tid}/do/pair", csrf)
-    _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="2", b1="1-0", b2="− +")
+    post(web, f"/teams/{tid}/do/import", csrf, text=teams)
+    post(web, f"/teams/{tid}/do/pair", csrf)
+    post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="2", b1="1-0", b2="− +")
     web.headers["accept-language"] = language
     for path in ("", "/standings", "/audit"):
         page = web.get(f"/teams/{tid}{path}").text
@@ -170,16 +147,16 @@ def test_the_team_pages_show_no_english_in_kazakh_and_russian(web: TestClient, l
 
 
 def test_a_team_representative_files_a_protest_on_the_match_page(web: TestClient) -> None:
-    csrf = _sign_in(web)
+    csrf = sign_in(web)
     tid = _create(web, csrf)
-    _post(web, f"/teams/{tid}/do/import", csrf, text=CSV)
-    _post(web, f"/teams/{tid}/do/pair", csrf)
-    _post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="1-0", b2="½-½", b3="1-0",
+    post(web, f"/teams/{tid}/do/import", csrf, text=CSV)
+    post(web, f"/teams/{tid}/do/pair", csrf)
+    post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="1-0", b2="½-½", b3="1-0",
           b4="0-1")  # fmt: skip
     form = {"round": "1", "match": "1", "board": "2", "text": "The clock was wrong on board 2."}
-    page = _post(web, f"/teams/{tid}/do/protest", csrf, team="2", filed_by="Луиза", **form)  # a player of Астана
+    page = post(web, f"/teams/{tid}/do/protest", csrf, team="2", filed_by="Луиза", **form)  # a player of Астана
     i18n.activate("en")
     assert refusals.render(Refusal(ProtestCode.NOT_A_FILER, {"person": "Луиза"})) in page
-    page = _post(web, f"/teams/{tid}/do/protest", csrf, team="1", filed_by="Нұрлан", fee_paid="1000", **form)
+    page = post(web, f"/teams/{tid}/do/protest", csrf, team="1", filed_by="Нұрлан", fee_paid="1000", **form)
     assert "P1" in page and "Accepted" in page
     assert "Protest P1 filed" in html.unescape(web.get(f"/teams/{tid}/audit").text)

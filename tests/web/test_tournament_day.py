@@ -11,7 +11,6 @@ import csv
 import html
 import io
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,20 +21,12 @@ from toreshi.kit.refusal import Common
 from toreshi.togyz.pgn import read_game
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.trf import parse_trf
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
-from .test_tournament_pages import call, create, post, said, sign_in, sign_in_again, tournaments
+from .helpers import csrf_in, post
+from .test_tournament_pages import call, create, said, sign_in, tournaments
 
 ALERT = re.compile(r'role="alert"><p>(.*?)</p>', re.S)
 NOTICE = re.compile(r'role="status">(.*?)</p>', re.S)
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def alert(page: str) -> str:
@@ -59,6 +50,22 @@ def swiss(web: TestClient, csrf: str, players: int = 4, **values: Any) -> str:
 def publish(web: TestClient, csrf: str, tid: str) -> None:
     post(web, f"/tournaments/{tid}/do/pair", csrf)
     post(web, f"/tournaments/{tid}/do/publish", csrf)
+
+
+def with_a_team(web: TestClient, **team: str) -> tuple[str, str]:
+    """Signed in: a Swiss of four with the team Almaty (representative Rep A), round 1 published, board 1 won by
+    White; returns the form token and the tournament."""
+    csrf = sign_in(web)
+    tid = swiss(web, csrf)
+    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A", **team)
+    publish(web, csrf, tid)
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
+    return csrf, tid
+
+
+def protest(web: TestClient, csrf: str, tid: str, query: str = "", **fields: str) -> str:
+    """A protest on round 1's board 1 filed at the arbiter's desk; the page it leads to."""
+    return post(web, f"/tournaments/{tid}/do/file-protest{query}", csrf, round="1", board="1", **fields)
 
 
 # --- 1. the round's player links ------------------------------------------------------------------------------
@@ -86,7 +93,7 @@ def test_the_round_sheet_shows_every_players_link_again_from_another_browser(web
     assert all(link.split("token=")[1] not in str(web.cookies.get("session", "")) for link in first)
     with TestClient(web.app, headers={"accept-language": "en"}) as second:
         assert second.get(f"/tournaments/{tid}/rounds/1/links", follow_redirects=False).status_code == 303
-        sign_in_again(second)
+        sign_in(second)
         again = html.unescape(second.get(f"/tournaments/{tid}/rounds/1/links").text)
         assert links_on(again) == first
         assert second.get(next(iter(first))).status_code == 200  # a link on the sheet opens its game
@@ -127,18 +134,13 @@ def test_pairing_round_one_without_players_is_a_translated_refusal_not_a_404(web
 
 
 def test_a_protest_after_the_next_pairing_is_not_accepted_from_its_first_word(web: TestClient) -> None:
-    csrf = sign_in(web)
-    tid = swiss(web, csrf)
-    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A")
-    publish(web, csrf, tid)
-    for board in (1, 2):
-        post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board=str(board), result="1-0")
+    csrf, tid = with_a_team(web)
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="1-0")
     page = post(web, f"/tournaments/{tid}/team-link", csrf, team="Almaty")
     token = re.search(r"protest\?token=([^\"&]+)", page)
     assert token is not None
     publish(web, csrf, tid)  # round 2 is paired: round 1's games can no longer be protested (TK-P3)
-    page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-                role="representative", text="Late.")  # fmt: skip
+    page = protest(web, csrf, tid, filed_by="Rep A", role="representative", text="Late.")
     assert notice(page) == ("The protest was received but not accepted: filed after the next round was paired "
                             "(TK-P3).")  # fmt: skip
     assert "Pay the fee" not in page
@@ -152,16 +154,11 @@ def test_a_protest_after_the_next_pairing_is_not_accepted_from_its_first_word(we
 
 
 def test_a_protest_in_time_asks_for_the_fee_or_is_accepted(web: TestClient) -> None:
-    csrf = sign_in(web)
-    tid = swiss(web, csrf)
-    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A")
-    publish(web, csrf, tid)
-    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-                role="representative", text="Unpaid.")  # fmt: skip
+    csrf, tid = with_a_team(web)
+    page = protest(web, csrf, tid, filed_by="Rep A", role="representative", text="Unpaid.")
     assert notice(page) == "The protest was received. Pay the fee to the chief arbiter."
-    page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-                role="representative", text="Paid.", fee_paid="1000", currency="KZT")  # fmt: skip
+    page = protest(web, csrf, tid, filed_by="Rep A", role="representative", text="Paid.", fee_paid="1000",
+                   currency="KZT")  # fmt: skip
     assert notice(page).startswith("The protest was received and accepted")
 
 
@@ -190,37 +187,24 @@ def test_the_csv_team_column_creates_the_teams_and_their_representatives_file_pr
     assert "representatives: Rep A" in page
     publish(web, csrf, tid)
     post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-                role="representative", text="Clock.")  # fmt: skip
+    page = protest(web, csrf, tid, filed_by="Rep A", role="representative", text="Clock.")
     assert alert(page) == "" and "P1: round 1, board 1 — Awaiting the fee" in page
 
 
 def test_a_coach_files_as_a_coach_not_as_a_representative(web: TestClient) -> None:
-    csrf = sign_in(web)
-    tid = swiss(web, csrf)
-    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A", coaches="Coach A")
-    publish(web, csrf, tid)
-    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
+    csrf, tid = with_a_team(web, coaches="Coach A")
     for language in ("en", "kk", "ru"):
-        page = post(web, f"/tournaments/{tid}/do/file-protest?lang={language}", csrf, round="1", board="1",
-                    filed_by="Coach A", role="representative", text="x")  # fmt: skip
+        page = protest(web, csrf, tid, f"?lang={language}", filed_by="Coach A", role="representative", text="x")
         assert alert(page) == said(ProtestCode.NOT_REPRESENTATIVE, language, person="Coach A")
-    page = post(web, f"/tournaments/{tid}/do/file-protest?lang=en", csrf, round="1", board="1", filed_by="Rep A",
-                role="coach", text="x")  # fmt: skip
+    page = protest(web, csrf, tid, "?lang=en", filed_by="Rep A", role="coach", text="x")
     assert alert(page) == said(ProtestCode.NOT_COACH, person="Rep A")
-    page = post(web, f"/tournaments/{tid}/do/file-protest?lang=en", csrf, round="1", board="1", filed_by="Coach A",
-                role="coach", text="As a coach.")  # fmt: skip
+    page = protest(web, csrf, tid, "?lang=en", filed_by="Coach A", role="coach", text="As a coach.")
     assert alert(page) == "" and "P1: round 1, board 1" in page
 
 
 def test_a_meeting_of_nobody_is_refused_in_the_readers_language(web: TestClient) -> None:
-    csrf = sign_in(web)
-    tid = swiss(web, csrf)
-    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A")
-    publish(web, csrf, tid)
-    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-         role="representative", text="x", fee_paid="1000", currency="KZT")  # fmt: skip
+    csrf, tid = with_a_team(web)
+    protest(web, csrf, tid, filed_by="Rep A", role="representative", text="x", fee_paid="1000", currency="KZT")
     for language in ("en", "kk", "ru"):
         page = post(web, f"/tournaments/{tid}/do/convene?lang={language}", csrf, id="P1", board="", committee="")
         assert alert(page) == said(ProtestCode.MEETING_NO_NAMES, language)
@@ -314,13 +298,8 @@ def test_the_new_tournament_form_has_the_filing_fields(web: TestClient) -> None:
 
 
 def test_players_and_visitors_read_no_clause_numbers(web: TestClient) -> None:
-    csrf = sign_in(web)
-    tid = swiss(web, csrf)
-    post(web, f"/tournaments/{tid}/do/add-team", csrf, name="Almaty", representatives="Rep A")
-    publish(web, csrf, tid)
-    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", filed_by="Rep A",
-         role="representative", text="x")  # fmt: skip
+    csrf, tid = with_a_team(web)
+    protest(web, csrf, tid, filed_by="Rep A", role="representative", text="x")
     post(web, f"/tournaments/{tid}/do/convene", csrf, id="P1", board="A", committee="C")  # unpaid: closed (TK-P4)
     pages = ["", "/protests", "/standings", "/rounds/1", "/rounds/1/live", "/audit", "/standings?print=1"]
     assert "TK-P" in web.get(f"/tournaments/{tid}/protests").text  # the arbiter sees the clauses

@@ -8,8 +8,7 @@ import csv
 import html
 import io
 import re
-from collections.abc import Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -23,19 +22,12 @@ from toreshi.tournament.journal import ResultOrigin, ResultSource
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.trf import parse_trf
 from toreshi.web import i18n, refusals
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
+from . import helpers
+from .helpers import csrf_in, post
 
 TOURNAMENT = re.compile(r"^/tournaments/(t-[0-9a-f]+)$")
 T = TypeVar("T")
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def said(code: RefusalCode, language: str = "en", /, **params: ParamValue) -> str:
@@ -59,17 +51,8 @@ def tournaments(client: TestClient) -> TournamentService:
 
 
 def sign_in(client: TestClient) -> str:
-    token = csrf_in(client.get("/setup").text)
-    form = {"name": "Chief", "password": "tuzdyk-82!", "confirm": "tuzdyk-82!", "csrf": token}
-    assert client.post("/setup", data=form, follow_redirects=False).status_code == 303
-    return csrf_in(client.get("/tournaments/new").text)
-
-
-def post(client: TestClient, url: str, csrf: str, **form: Any) -> str:
-    """Post a form and follow the redirect; returns the page it lands on."""
-    response = client.post(url, data={**form, "csrf": csrf}, follow_redirects=True)
-    assert response.status_code == 200, response.text
-    return html.unescape(response.text)
+    """The chief arbiter signs in (their password set the first time); returns the session's token."""
+    return helpers.sign_in(client, "Chief", "tuzdyk-82!")
 
 
 def create(client: TestClient, csrf: str, **values: Any) -> str:
@@ -352,13 +335,7 @@ def test_no_page_writes_when_it_is_read(web: TestClient, monkeypatch: pytest.Mon
         assert web.get(url).status_code == 200, url
     assert call(web, versions) == before
     assert call(web, lambda: service.state(tid)).t.round(1).game(1).result is None
-    csrf = sign_in_again(web)
+    csrf = sign_in(web)
     page = post(web, f"/tournaments/{tid}/collect", csrf, back=f"/tournaments/{tid}/rounds/1")
     assert "Results collected from live games: 1." in page
     assert call(web, lambda: service.state(tid)).t.round(1).game(1).result is GameResult.BLACK_WINS
-
-
-def sign_in_again(client: TestClient) -> str:
-    token = csrf_in(client.get("/login").text)
-    client.post("/login", data={"name": "Chief", "password": "tuzdyk-82!", "csrf": token})
-    return csrf_in(client.get("/tournaments/new").text)

@@ -16,9 +16,8 @@ from toreshi.tournament.journal import CSV_FIELDS
 from toreshi.tournament.trf import parse_trf
 from toreshi.tournament.trf_pairing import read_accelerations, read_forbidden
 
-from .test_tournament_pages import create, post, said, sign_in, web
-
-__all__ = ["web"]  # the fixture, used by name
+from .helpers import post
+from .test_tournament_pages import create, said, sign_in
 
 
 def _swiss(client: TestClient, csrf: str, players: int = 4, **values: str) -> str:

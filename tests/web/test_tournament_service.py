@@ -4,10 +4,8 @@ Swiss paired round by round by the Dutch engine, TRF export and import, results 
 from __future__ import annotations
 
 import random
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,7 @@ from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor, Command
 from toreshi.live.store_log import StoreLog
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
-from toreshi.store import EventStore, RoomKind, RoomStatus, open_store
+from toreshi.store import EventStore, RoomKind, RoomStatus
 from toreshi.store.accounts import Accounts
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.dutch import pair_trf
@@ -45,23 +43,12 @@ pytestmark = pytest.mark.anyio
 START = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
 class Clock:
     def __init__(self) -> None:
         self.now = START
 
     def __call__(self) -> datetime:
         return self.now
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'toreshi.db'}") as opened:
-        yield opened
 
 
 def make_service(store: EventStore, clock: Clock, *, push: bool = True) -> tuple[TournamentService, Rooms]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import html
 import re
 import secrets
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,18 +20,12 @@ from toreshi.store import open_store
 from toreshi.store.accounts import Accounts, token_digest
 from toreshi.tournament.journal.commands import AddTeam, Create
 from toreshi.tournament.model import TournamentSystem
-from toreshi.web.app import ROOM_KINDS, create_app
-from toreshi.web.settings import Settings
+from toreshi.web.app import ROOM_KINDS
 
-from .test_tournament_pages import call, create, post, sign_in, tournaments
+from .helpers import post
+from .test_tournament_pages import call, create, sign_in, tournaments
 
 LINK = re.compile(r'href="http://testserver(/tournaments/t-[0-9a-f]+/protest\?token=[^"]+)"')
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def issue(web: TestClient, csrf: str, tid: str, team: str) -> str:

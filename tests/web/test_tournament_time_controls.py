@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,20 +20,13 @@ from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode
 from toreshi.tournament.journal.commands import Configure, Create
 from toreshi.tournament.model import TournamentSystem
 from toreshi.web import i18n, refusals
-from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
 
-from .test_tournament_pages import TOURNAMENT, call, post, sign_in, tournaments
+from .helpers import post
+from .test_tournament_pages import TOURNAMENT, call, sign_in, tournaments
 
 CLASSICAL = TimeControl((Period(40, minutes(90)), Period(None, minutes(30))), increment_ms=seconds(30))
 CUSTOM_FORM = {"control": "custom", "period1_moves": "40", "period1_minutes": "90", "period2_minutes": "30",
                "bonus": "increment", "bonus_seconds": "30"}  # fmt: skip
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "en"}) as client:
-        yield client
 
 
 def said(code: RefusalCode, language: str, /, **params: ParamValue) -> str:

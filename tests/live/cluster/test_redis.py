@@ -19,11 +19,6 @@ REDIS_URL = os.environ.get("TORESHI_TEST_REDIS_URL", "redis://127.0.0.1:6379/0")
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
 async def bus() -> AsyncIterator[RedisBus]:
     created = RedisBus(REDIS_URL, prefix=f"test-{uuid.uuid4().hex}:")
     try:

@@ -4,8 +4,7 @@ game "live" forever). A tournament room never ends: results can be corrected aft
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Sequence
-from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 import pytest
@@ -22,18 +21,13 @@ from toreshi.live.store_log import StoreLog
 from toreshi.quiz.board import VALUES
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameSetup
-from toreshi.store import EventStore, RoomKind, RoomStatus, open_store
+from toreshi.store import EventStore, RoomKind, RoomStatus
 
 from .quiz.test_room import HOST, A, B, C, as_json, board
 from .quiz.test_room import run as run_quiz
 from .test_togyz import ARBITER, WHITE, created, run
 
 ASSISTANT = Actor("assistant", "Ерлан")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def test_the_room_kinds_that_end_foresee_their_end() -> None:
@@ -130,10 +124,10 @@ class RecordingLog(StoreLog):
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'finish.db'}") as opened:
-        await opened.create_room("g1", RoomKind.TOGYZ)
-        yield opened
+async def store(store: EventStore) -> EventStore:
+    """The shared fresh store, with the room ``g1``."""
+    await store.create_room("g1", RoomKind.TOGYZ)
+    return store
 
 
 @pytest.mark.anyio

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,7 +12,7 @@ from toreshi.live.owner import RoomOwner
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
-from toreshi.store import RoomKind, open_store
+from toreshi.store import EventStore, RoomKind
 from toreshi.tournament.codes import TournamentCode
 
 from ...tournament.refusals import assert_refusal
@@ -22,11 +21,6 @@ pytestmark = pytest.mark.anyio
 
 AT = "2026-11-30T09:00:00+00:00"
 ARBITER = Actor("arbiter", "chief")
-
-
-@pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
 
 
 def command(kind: str, actor: Actor = ARBITER, **data: Any) -> Command:
@@ -120,30 +114,29 @@ async def test_everyone_reads_the_tournament() -> None:
     assert public["event"]["reason"] == "late" and public["event"]["by"] == "chief"
 
 
-async def test_a_restarted_owner_rebuilds_the_tournament_from_its_log(tmp_path: Path) -> None:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 't.db'}") as store:
-        await store.create_room("t-1", RoomKind.TOURNAMENT)
-        log, bus = StoreLog(store), InProcessBus()
-        owner = await RoomOwner.load("t-1", TournamentRoom, log, bus)
-        await owner.handle(command("create", name="Cup", system="round_robin"))
-        await owner.handle(command("import_participants", csv="name,rating\nA,1\nB,2\nC,3\n"))
-        await owner.handle(command("pair_round"))
-        with pytest.raises(Refused):
-            await owner.handle(command("publish_round", Actor("spectator")))
-        version = owner.version
-        await owner.handle(command("publish_round"))
-        assert owner.version == version + 1
-        await owner.close()
-        again = await RoomOwner.load("t-1", TournamentRoom, log, bus)
-        assert again.version == owner.version
-        assert again.snapshot(None)["data"] == owner.snapshot(None)["data"]
-        state = again.logic.state  # type: ignore[attr-defined]
-        assert [g.white for g in state.t.round(1).games] and state.t.round(1).byes[0].player == 1
-        stored = await store.load("t-1")
-        assert [e.type for e in stored] == ["tournament_created", "participants_imported", "round_paired",
-                                            "round_published"]  # fmt: skip
-        assert all("type" not in e.payload and e.payload["at"] == AT for e in stored)
-        await again.close()
+async def test_a_restarted_owner_rebuilds_the_tournament_from_its_log(store: EventStore) -> None:
+    await store.create_room("t-1", RoomKind.TOURNAMENT)
+    log, bus = StoreLog(store), InProcessBus()
+    owner = await RoomOwner.load("t-1", TournamentRoom, log, bus)
+    await owner.handle(command("create", name="Cup", system="round_robin"))
+    await owner.handle(command("import_participants", csv="name,rating\nA,1\nB,2\nC,3\n"))
+    await owner.handle(command("pair_round"))
+    with pytest.raises(Refused):
+        await owner.handle(command("publish_round", Actor("spectator")))
+    version = owner.version
+    await owner.handle(command("publish_round"))
+    assert owner.version == version + 1
+    await owner.close()
+    again = await RoomOwner.load("t-1", TournamentRoom, log, bus)
+    assert again.version == owner.version
+    assert again.snapshot(None)["data"] == owner.snapshot(None)["data"]
+    state = again.logic.state  # type: ignore[attr-defined]
+    assert [g.white for g in state.t.round(1).games] and state.t.round(1).byes[0].player == 1
+    stored = await store.load("t-1")
+    assert [e.type for e in stored] == ["tournament_created", "participants_imported", "round_paired",
+                                        "round_published"]  # fmt: skip
+    assert all("type" not in e.payload and e.payload["at"] == AT for e in stored)
+    await again.close()
 
 
 async def test_a_team_link_only_files_protests_for_its_own_people() -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,7 +22,7 @@ from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
 from toreshi.quiz.play.commands import COMMANDS, CreateGame
 from toreshi.quiz.play.events import EVENTS
-from toreshi.store import EventStore, RoomKind, open_store
+from toreshi.store import EventStore, RoomKind
 
 HOST = Actor("host", "Жанна")
 A, B, C = Actor("team", "Алтын"), Actor("team", "Барыс"), Actor("team", "Сұңқар")
@@ -354,15 +352,10 @@ def test_replay_of_the_log_gives_the_same_room_and_the_report_tells_the_story() 
 
 
 @pytest.fixture
-def anyio_backend() -> str:
-    return "asyncio"
-
-
-@pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[EventStore]:
-    async with open_store(f"sqlite+aiosqlite:///{tmp_path / 'quiz.db'}") as opened:
-        await opened.create_room("q1", RoomKind.QUIZ)
-        yield opened
+async def store(store: EventStore) -> EventStore:
+    """The shared fresh store, with the room ``q1``."""
+    await store.create_room("q1", RoomKind.QUIZ)
+    return store
 
 
 @pytest.mark.anyio
