@@ -59,6 +59,10 @@ def create_game(arbiter: Page, server: Server, pack: Path, kind: str, teams: tup
     return Created(room_id, codes, links)
 
 
+ARMED_AHEAD_MS = 400
+"""How far ahead :meth:`Table.tap_at_once` arms the phones: time enough to arm each one first."""
+
+
 @dataclass
 class Table:
     """Everyone's screens for one game, and the scores the test expects."""
@@ -113,11 +117,17 @@ class Table:
         self.phones[team].locator("#buzz").tap()
 
     def tap_at_once(self, *teams: str) -> None:
-        """Touch several phones' buttons one right after the other (no waiting between the touches)."""
-        boxes = [self.phones[team].locator("#buzz").bounding_box() for team in teams]
-        for team, box in zip(teams, boxes, strict=True):
-            assert box is not None
-            self.phones[team].touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        """Touch several phones' buttons at one instant. Each phone is armed to press at the same moment, a little
+        ahead: touches made one after the other would let the first team's recognition lock the other phones
+        before they are touched (a locked button sends nothing), and the test would race the server."""
+        at = self.phones[teams[0]].evaluate("Date.now()") + ARMED_AHEAD_MS
+        for team in teams:
+            self.phones[team].evaluate(
+                """at => setTimeout(() => document.querySelector("#buzz").dispatchEvent(
+                    new PointerEvent("pointerdown", {bubbles: true, cancelable: true, pointerType: "touch"})),
+                    Math.max(0, at - Date.now()))""",
+                at,
+            )
 
 
 def open_phone(browser: Browser, server: Server, team: str, code: str, *, locale: str, typed: bool) -> Page:
