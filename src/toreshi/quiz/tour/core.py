@@ -246,8 +246,10 @@ class StageSeeded:
 
 
 @dataclass(frozen=True, slots=True)
-class GameLinked:
-    type: ClassVar[str] = "game_linked"
+class LinkedRoom:
+    """A game room as it was linked into the tour: when, where it stands (stage, game, kind), its teams, the
+    assistant's team and its themes. The event that links it and the state's :class:`GameLink` both are one."""
+
     at: str
     room_id: str
     stage: int
@@ -258,6 +260,11 @@ class GameLinked:
     theme_start: int
     theme_count: int
     cuts: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class GameLinked(LinkedRoom):
+    type: ClassVar[str] = "game_linked"
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,18 +314,9 @@ EVENTS = Codec(
 
 
 @dataclass(frozen=True, slots=True)
-class GameLink:
-    """A game room of the tour: where it stands in the tour, its teams, themes and (once over) its scores."""
+class GameLink(LinkedRoom):
+    """A game room of the tour: as it was linked and (once over) its scores."""
 
-    room_id: str
-    stage: int
-    game: int
-    kind: GameKind
-    teams: tuple[str, ...]
-    assistant_team: str
-    theme_start: int
-    theme_count: int
-    cuts: tuple[int, ...] = ()
     scores: tuple[tuple[str, int], ...] | None = None
 
 
@@ -615,8 +613,8 @@ def evolve(state: TourState, event: Event) -> TourState:
         )  # fmt: skip
     if isinstance(event, GameLinked):
         link = GameLink(
-            event.room_id, event.stage, event.game, event.kind, event.teams, event.assistant_team, event.theme_start,
-            event.theme_count, event.cuts,
+            event.at, event.room_id, event.stage, event.game, event.kind, event.teams, event.assistant_team,
+            event.theme_start, event.theme_count, event.cuts,
         )  # fmt: skip
         return replace(
             state, links=(*state.links, link), themes_used=event.theme_start + event.theme_count,
