@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import compress
 
 from toreshi.togyz.engine.board import GAIN, LAST, ORIGINS, State, make
@@ -102,15 +102,11 @@ class Iteration:
 
 
 @dataclass(frozen=True)
-class SearchResult:
-    """The outcome of :meth:`Searcher.run`; moves are ring indices (``board.ORIGINS``)."""
+class SearchResult(Iteration):
+    """The outcome of :meth:`Searcher.run`: what the last completed depth found and its ``best`` move, with the
+    nodes and seconds of the whole search; moves are ring indices (``board.ORIGINS``)."""
 
     best: int
-    score: int
-    pv: tuple[int, ...]
-    depth: int
-    nodes: int
-    seconds: float
     root_scores: tuple[tuple[int, int], ...] = field(default=())
     """``(origin, score)`` of the root moves whose score is exact at the last completed depth (all moves within
     ``Limits.spread`` of the best, the best included), best first."""
@@ -212,7 +208,7 @@ class Searcher:
                 break
             elapsed = self.clock() - start
             pv = tuple(self._pv[0])
-            best = SearchResult(order[0], score, pv, depth, self.nodes, elapsed, exact)
+            best = SearchResult(depth, score, pv, self.nodes, elapsed, order[0], exact)
             if self.progress is not None:
                 self.progress(Iteration(depth, score, pv, self.nodes, elapsed))
             certain_in = decided_in(abs(score))
@@ -225,10 +221,8 @@ class Searcher:
                 break  # the next iteration would most likely not finish in time
         elapsed = self.clock() - start
         if best is None:  # not even depth 1 finished: fall back on the ordering's first move
-            return SearchResult(order[0], 0, (order[0],), 0, self.nodes, elapsed, (), True)
-        return SearchResult(
-            best.best, best.score, best.pv, best.depth, self.nodes, elapsed, best.root_scores, stopped or best.stopped
-        )
+            return SearchResult(0, 0, (order[0],), self.nodes, elapsed, order[0], (), True)
+        return replace(best, nodes=self.nodes, seconds=elapsed, stopped=stopped or best.stopped)
 
     def _root_order(self, state: State, moves: list[int]) -> list[int]:
         if not self.use_ordering:
