@@ -50,6 +50,17 @@ class LoggedEvent(Protocol):
     def command_id(self) -> str | None: ...
 
 
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """What the events of one append share besides their room time: ``command_id`` names the batch (events decided
+    together share it), ``decided_wall_ms`` is the wall time of the decision, and ``finished`` marks the room
+    finished in the same transaction."""
+
+    command_id: str | None = None
+    decided_wall_ms: int | None = None
+    finished: bool = False
+
+
 class EventLog(Protocol):
     """The persistence the owner needs (implemented by :class:`toreshi.live.store_log.StoreLog`).
 
@@ -58,19 +69,8 @@ class EventLog(Protocol):
     """
 
     async def append(
-        self,
-        room_id: str,
-        expected_version: int,
-        events: Sequence[Decided],
-        at_ms: int,
-        *,
-        command_id: str | None = None,
-        decided_wall_ms: int | None = None,
-        finished: bool = False,
-    ) -> int:
-        """``command_id`` names the batch (events decided together share it), ``decided_wall_ms`` is the wall time
-        of the decision, and ``finished`` marks the room finished in the same transaction."""
-        ...
+        self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int, *, batch: Batch
+    ) -> int: ...
 
     async def load(self, room_id: str, after_version: int = 0) -> Sequence[LoggedEvent]: ...
 
@@ -234,9 +234,11 @@ class RoomOwner:
                 self.version,
                 decided,
                 now,
-                command_id=command_id or f"{TIMER_BATCH}{self.version + 1}",
-                decided_wall_ms=self._clocks.wall() - (self.now_ms() - now),
-                finished=finishes,
+                batch=Batch(
+                    command_id=command_id or f"{TIMER_BATCH}{self.version + 1}",
+                    decided_wall_ms=self._clocks.wall() - (self.now_ms() - now),
+                    finished=finishes,
+                ),
             )
         except VersionConflictError as error:
             self.lost = True

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from toreshi.live.owner import Batch
 from toreshi.live.room import Decided
 from toreshi.store import EventStore, NewEvent, RoomStatus, StoredEvent
 
@@ -34,22 +35,15 @@ class StoreLog:
         self.store = store
 
     async def append(
-        self,
-        room_id: str,
-        expected_version: int,
-        events: Sequence[Decided],
-        at_ms: int,
-        *,
-        command_id: str | None = None,
-        decided_wall_ms: int | None = None,
-        finished: bool = False,
+        self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int, *, batch: Batch
     ) -> int:
-        decided_at = None if decided_wall_ms is None else datetime.fromtimestamp(decided_wall_ms / 1000, UTC)
+        wall_ms = batch.decided_wall_ms
+        decided_at = None if wall_ms is None else datetime.fromtimestamp(wall_ms / 1000, UTC)
         return await self.store.append(
             room_id,
             expected_version,
-            [NewEvent(event.type, event.payload, at_ms, command_id, decided_at) for event in events],
-            status=RoomStatus.FINISHED if finished else None,
+            [NewEvent(event.type, event.payload, at_ms, batch.command_id, decided_at) for event in events],
+            status=RoomStatus.FINISHED if batch.finished else None,
         )
 
     async def load(self, room_id: str, after_version: int = 0) -> list[LogEntry]:

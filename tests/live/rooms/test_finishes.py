@@ -115,7 +115,7 @@ class RecordingLog(StoreLog):
     async def append(
         self, room_id: str, expected_version: int, events: Sequence[Decided], at_ms: int, **kw: Any
     ) -> int:
-        self.finished_flags.append(bool(kw.get("finished")))
+        self.finished_flags.append(kw["batch"].finished)
         return await super().append(room_id, expected_version, events, at_ms, **kw)
 
     async def mark_finished(self, room_id: str) -> None:
