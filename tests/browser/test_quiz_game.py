@@ -241,12 +241,17 @@ def test_a_whole_qualifying_game_of_five_themes(
     table.expect_buzzers("locked", *(team for team in TEAMS if team != first))
     expect(host.locator(".q-presses")).to_contain_text(first)
     expect(host.locator(".q-presses, .q-late").filter(has_text=second)).to_have_count(1)  # lost, or too late
+    # The screenshots and the Kazakh console below can take longer than the 5-second answer time on a loaded
+    # machine: the host gives the team two answer times more (E, SI-3.7), as a host waiting for the hall would.
+    host.keyboard.press("e")
+    host.keyboard.press("e")
+    expect(host.locator(".q-timer")).to_have_text(re.compile(r"^(?:[6-9]|1\d)\.\ds$"))
     screenshot(phones[first], "quiz-buzzer-your-turn")
     screenshot(host, "quiz-host-console")
     # The same console in Kazakh (a second screen on the host's link): the status, the presses' sources and the
-    # 5-second timer in Kazakh units, no English.
+    # answer timer in Kazakh units, no English.
     expect(kazakh.locator(".q-status")).to_have_text(f"Жауап береді: {first}")
-    expect(kazakh.locator(".q-timer")).to_have_text(re.compile(r"^\d,\d с$"))
+    expect(kazakh.locator(".q-timer")).to_have_text(re.compile(r"^\d{1,2},\d с$"))
     expect(kazakh.locator(".q-actions")).to_contain_text("Дұрыс")
     screenshot(kazakh, "quiz-host-console-kk")
     kazakh.context.close()
