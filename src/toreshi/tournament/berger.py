@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["BergerError", "Board", "berger_round", "berger_table"]
+__all__ = ["BergerError", "Board", "berger_round", "berger_rounds", "berger_table"]
 
 
 class BergerError(ValueError):
@@ -39,6 +39,15 @@ class Board:
         return f"{self.white}-{'bye' if self.black is None else self.black}"
 
 
+def berger_rounds(players: int, *, double: bool = False) -> int:
+    """How many rounds the round robin of ``players`` has: n - 1 a cycle, n the number of players made even.
+
+    >>> berger_rounds(6), berger_rounds(5), berger_rounds(4, double=True)
+    (5, 5, 6)
+    """
+    return (players + players % 2 - 1) * (2 if double else 1)
+
+
 def _even_round(n: int, r: int) -> list[Board]:
     def cyclic(x: int) -> int:
         return (x - 1) % (n - 1) + 1
@@ -55,7 +64,7 @@ def berger_round(players: int, round_number: int, *, double: bool = False) -> li
         raise BergerError(f"a round robin needs at least 2 players, not {players}")
     n = players + players % 2
     cycle = n - 1
-    total = cycle * (2 if double else 1)
+    total = berger_rounds(players, double=double)
     if not 1 <= round_number <= total:
         raise BergerError(f"round {round_number} is outside 1..{total} for {players} players")
     reverse = round_number > cycle
@@ -80,6 +89,4 @@ def berger_round(players: int, round_number: int, *, double: bool = False) -> li
 
 def berger_table(players: int, *, double: bool = False) -> list[list[Board]]:
     """All rounds of the round robin."""
-    n = players + players % 2
-    total = (n - 1) * (2 if double else 1)
-    return [berger_round(players, r, double=double) for r in range(1, total + 1)]
+    return [berger_round(players, r, double=double) for r in range(1, berger_rounds(players, double=double) + 1)]

@@ -222,6 +222,11 @@ class Team:
     representatives: tuple[str, ...] = ()
     coaches: tuple[str, ...] = ()
 
+    @property
+    def filers(self) -> tuple[str, ...]:
+        """Who may file the team's protests (TK-P1): its representatives and its coaches."""
+        return (*self.representatives, *self.coaches)
+
 
 @dataclass(frozen=True)
 class Officials:
@@ -562,7 +567,7 @@ class Tournament:
 
     def protest_filers(self) -> frozenset[str]:
         """Everyone allowed to file a protest: team representatives and coaches (TK-P1)."""
-        return frozenset(name for t in self.teams for name in (*t.representatives, *t.coaches))
+        return frozenset(name for t in self.teams for name in t.filers)
 
     def players_to_pair(self, round_number: int) -> list[int]:
         """Players the pairing of ``round_number`` must include: entered, still in, no requested bye."""

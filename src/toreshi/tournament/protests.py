@@ -283,13 +283,7 @@ class ProtestDesk:
             raise ProtestError(Code.FEE_CURRENCY, currency=self.settings.fee_currency, given=currency)
         paid = fee_paid >= self.settings.fee_amount
         if fee_paid and not paid:
-            raise ProtestError(
-                Code.FEE_AMOUNT,
-                amount=self.settings.fee_amount,
-                currency=self.settings.fee_currency,
-                given=fee_paid,
-                given_currency=currency,
-            )
+            raise _fee_refused(self.settings.fee_amount, self.settings.fee_currency, fee_paid, currency)
         protest = Protest(
             protest_id,
             game,
@@ -325,26 +319,18 @@ class ProtestDesk:
                 fee=refund,
             )
         if paid:
-            fee: dict[str, ParamValue] = {"amount": fee_paid, "currency": currency}
+            fee = _money(fee_paid, currency)
             return protest._step(now, ProtestAction.ACCEPTED, params=fee, status=ProtestStatus.ACCEPTED)
-        due: dict[str, ParamValue] = {"amount": self.settings.fee_amount, "currency": self.settings.fee_currency}
+        due = _money(self.settings.fee_amount, self.settings.fee_currency)
         return protest._step(now, ProtestAction.AWAITING_FEE, params=due)
 
     def pay_fee(self, protest: Protest, amount: int, currency: str, by: str) -> Protest:
         now = self.now()
         self._require(protest, ProtestStatus.AWAITING_FEE, "pay_fee")
         if currency != protest.fee_currency or amount < protest.fee_amount:
-            raise ProtestError(
-                Code.FEE_AMOUNT,
-                amount=protest.fee_amount,
-                currency=protest.fee_currency,
-                given=amount,
-                given_currency=currency,
-            )
-        paid: dict[str, ParamValue] = {"amount": amount, "currency": currency}
-        return protest._step(
-            now, ProtestAction.FEE_PAID, by, paid, status=ProtestStatus.ACCEPTED, fee=FeeStatus.PAID
-        )
+            raise _fee_refused(protest.fee_amount, protest.fee_currency, amount, currency)
+        paid = _money(amount, currency)
+        return protest._step(now, ProtestAction.FEE_PAID, by, paid, status=ProtestStatus.ACCEPTED, fee=FeeStatus.PAID)
 
     def convene(self, protest: Protest, board_members: Iterable[str], committee_members: Iterable[str]) -> Protest:
         """The board and the committee meet (TK-P6). An unpaid protest is closed instead (TK-P4)."""
@@ -430,6 +416,16 @@ def _check_members(body: str, present: tuple[str, ...], configured: tuple[str, .
         strangers = [m for m in present if m not in configured]
         if strangers:
             raise ProtestError(Code.NOT_MEMBERS, members=", ".join(strangers), body_term=body)
+
+
+def _money(amount: int, currency: str) -> dict[str, ParamValue]:
+    """A sum of money as an audit step's parameters."""
+    return {"amount": amount, "currency": currency}
+
+
+def _fee_refused(amount: int, currency: str, given: int, given_currency: str) -> ProtestError:
+    """The refusal of a fee that is not the fee due (TK-P4): too little, or in another currency."""
+    return ProtestError(Code.FEE_AMOUNT, amount=amount, currency=currency, given=given, given_currency=given_currency)
 
 
 def _minutes(delta: timedelta) -> int:

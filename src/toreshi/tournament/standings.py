@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from toreshi.tournament.berger import berger_rounds
 from toreshi.tournament.model import Participant, Record, ResultCode, RoundEntry, Scoring, Tournament, build_record
 from toreshi.tournament.tiebreak_rules import TieBreakRules, choose_rules
 from toreshi.tournament.tiebreaks import (
@@ -172,7 +173,7 @@ def record_from_trf(trf: TrfFile, scoring: Scoring | None = None, round_robin: b
                 entries[p.number].append(RoundEntry(rnd, ResultCode.ZERO_BYE))
             else:
                 entries[p.number].append(RoundEntry(rnd, block.code, block.opponent, block.colour))
-    cycle = len(participants) - 1 + len(participants) % 2
+    cycle = berger_rounds(len(participants))
     planned = trf.rounds or rounds
     cycles = 2 if round_robin and cycle > 0 and planned == 2 * cycle else 1
     return build_record(participants.values(), rounds, entries, scoring, round_robin, cycles)

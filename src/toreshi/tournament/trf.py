@@ -25,7 +25,7 @@ True
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import date
 from fractions import Fraction
@@ -147,11 +147,13 @@ class TrfFile:
             seen.add(p.number)
         object.__setattr__(self, "players", tuple(players))
 
+    def records(self, *codes: str) -> Iterator[RawLine]:
+        """The lines of these record codes (``"260"``, ``"XXP"`` …), in file order."""
+        return (line for line in self.lines if isinstance(line, RawLine) and line.code in codes)
+
     def _value(self, *codes: str) -> str | None:
-        for line in self.lines:
-            if isinstance(line, RawLine) and line.code in codes:
-                return line.text[4:].strip()
-        return None
+        first = next(self.records(*codes), None)
+        return first.text[4:].strip() if first is not None else None
 
     @property
     def name(self) -> str | None:

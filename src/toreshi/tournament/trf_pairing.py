@@ -124,13 +124,8 @@ def _parse_xxp(line: str) -> ForbiddenPairs:
 
 def read_forbidden(trf: TrfFile) -> tuple[ForbiddenPairs, ...]:
     """Every prohibition of the file (``260`` and ``XXP`` lines), in file order."""
-    found: list[ForbiddenPairs] = []
-    for line in trf.lines:
-        if isinstance(line, RawLine) and line.code == "260":
-            found.append(_parse_260(line.text))
-        elif isinstance(line, RawLine) and line.code == "XXP":
-            found.append(_parse_xxp(line.text))
-    return tuple(found)
+    return tuple(_parse_260(line.text) if line.code == "260" else _parse_xxp(line.text)
+                 for line in trf.records("260", "XXP"))  # fmt: skip
 
 
 def forbidden_in_round(entries: Iterable[ForbiddenPairs], round_number: int) -> dict[int, frozenset[int]]:
@@ -168,11 +163,8 @@ def _parse_xxa(line: str) -> list[Acceleration]:
 def read_accelerations(trf: TrfFile) -> tuple[Acceleration, ...]:
     """Every acceleration of the file (``250`` and ``XXA`` lines), in file order."""
     found: list[Acceleration] = []
-    for line in trf.lines:
-        if isinstance(line, RawLine) and line.code == "250":
-            found.append(_parse_250(line.text))
-        elif isinstance(line, RawLine) and line.code == "XXA":
-            found.extend(_parse_xxa(line.text))
+    for line in trf.records("250", "XXA"):
+        found.extend([_parse_250(line.text)] if line.code == "250" else _parse_xxa(line.text))
     return tuple(found)
 
 

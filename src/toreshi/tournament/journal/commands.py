@@ -243,22 +243,26 @@ class PublishRound:
 
 
 @dataclass(frozen=True, kw_only=True)
-class LinkGameRoom:
-    type: ClassVar[str] = "link_game_room"
+class _OnBoard:
+    """A command about one board of one round."""
+
     round: int = field(metadata=_ROUND)
     board: int = field(metadata=_NUMBER)
+
+
+@dataclass(frozen=True, kw_only=True)
+class LinkGameRoom(_OnBoard):
+    type: ClassVar[str] = "link_game_room"
     room_id: str = field(metadata=spec(name=True, max_length=64))
 
 
 @dataclass(frozen=True, kw_only=True)
-class EnterResult:
+class EnterResult(_OnBoard):
     """A result entered (the arbiter) or reported (the service, for a game room that ended: ``ended_at``).
 
     A correction of a result already there needs its ``reason``."""
 
     type: ClassVar[str] = "enter_result"
-    round: int = field(metadata=_ROUND)
-    board: int = field(metadata=_NUMBER)
     result: str = field(metadata=spec(name=True, max_length=12))
     kazans: tuple[int, int] | None = field(default=None, metadata=spec(minimum=0, maximum=162, max_items=2))
     reason: str = field(default="", metadata=_REASON)
@@ -285,12 +289,10 @@ class SetEvaluation:
 
 
 @dataclass(frozen=True, kw_only=True)
-class FileProtest:
+class FileProtest(_OnBoard):
     """A written protest received (TK-P1); the signature times come from the game room (TK-P2)."""
 
     type: ClassVar[str] = "file_protest"
-    round: int = field(metadata=_ROUND)
-    board: int = field(metadata=_NUMBER)
     filed_by: str = field(metadata=_PERSON)
     role: FilerRole = FilerRole.REPRESENTATIVE
     text: str = field(metadata=spec(max_length=4_000, multiline=True))
@@ -303,25 +305,29 @@ class FileProtest:
 
 
 @dataclass(frozen=True, kw_only=True)
-class PayProtestFee:
-    type: ClassVar[str] = "pay_protest_fee"
+class _ProtestStep:
+    """A step in the life of the protest ``id`` (filed before)."""
+
     id: str = field(metadata=_PROTEST_ID)
+
+
+@dataclass(frozen=True, kw_only=True)
+class PayProtestFee(_ProtestStep):
+    type: ClassVar[str] = "pay_protest_fee"
     amount: int = field(metadata=_MONEY)
     currency: str = field(default="", metadata=_CURRENCY)
 
 
 @dataclass(frozen=True, kw_only=True)
-class ConveneProtest:
+class ConveneProtest(_ProtestStep):
     type: ClassVar[str] = "convene_protest"
-    id: str = field(metadata=_PROTEST_ID)
     board: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
     committee: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
 
 
 @dataclass(frozen=True, kw_only=True)
-class DecideProtest:
+class DecideProtest(_ProtestStep):
     type: ClassVar[str] = "decide_protest"
-    id: str = field(metadata=_PROTEST_ID)
     upheld: bool
     members: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
     reasons: str = field(metadata=spec(max_length=2_000, multiline=True))
@@ -329,9 +335,8 @@ class DecideProtest:
 
 
 @dataclass(frozen=True, kw_only=True)
-class NotifyProtest:
+class NotifyProtest(_ProtestStep):
     type: ClassVar[str] = "notify_protest"
-    id: str = field(metadata=_PROTEST_ID)
     recipient: str = field(default="", metadata=spec(max_length=80))
 
 
@@ -345,12 +350,18 @@ class Readmit:
 
 
 @dataclass(frozen=True, kw_only=True)
-class ForbidPair:
+class _TwoPlayers:
+    """A command about two players, by pairing number."""
+
+    first: int = field(metadata=_NUMBER)
+    second: int = field(metadata=_NUMBER)
+
+
+@dataclass(frozen=True, kw_only=True)
+class ForbidPair(_TwoPlayers):
     """Two players the Dutch engine must not pair with each other (by hand: one family, one club …)."""
 
     type: ClassVar[str] = "forbid_pair"
-    first: int = field(metadata=_NUMBER)
-    second: int = field(metadata=_NUMBER)
     reason: str = field(default="", metadata=_REASON)
 
 
@@ -372,12 +383,10 @@ class ImportForbidden:
 
 
 @dataclass(frozen=True, kw_only=True)
-class AllowPair:
+class AllowPair(_TwoPlayers):
     """A forbidden pairing lifted."""
 
     type: ClassVar[str] = "allow_pair"
-    first: int = field(metadata=_NUMBER)
-    second: int = field(metadata=_NUMBER)
 
 
 TournamentCommand = (

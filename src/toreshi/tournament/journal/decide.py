@@ -6,8 +6,9 @@ The wall time of the command and who gives it come from the :class:`~toreshi.kit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from typing import TypeVar
 
 from toreshi.kit.core import Context, fold
 from toreshi.kit.refusal import Refusal, Refused
@@ -38,6 +39,9 @@ from toreshi.tournament.journal.results import decide_link, decide_result
 from toreshi.tournament.journal.settings import decide_settings
 from toreshi.tournament.journal.state import ResultSource, TournamentState
 
+S = TypeVar("S")
+E = TypeVar("E")
+
 
 def wall_time(context: Context) -> datetime:
     """The command's aware wall time, as the server stamped it."""
@@ -47,7 +51,20 @@ def wall_time(context: Context) -> datetime:
     return at
 
 
+def proven(evolve: Callable[[S, E], S], state: S, events: Callable[[], Sequence[E]]) -> Sequence[E] | Refusal:
+    """The events ``events()`` makes, proven by folding them into ``state``, or why not: a journal's log only
+    ever holds events that apply. Only refusals are caught; any other exception is a programming error and goes up."""
+    try:
+        made = events()
+        fold(evolve, state, made)
+    except Refused as refused:
+        return refused.refusal
+    return made
+
+
 def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str) -> Sequence[TournamentEvent]:
+    if state.tournament is None and not isinstance(command, c.Create):
+        raise Refused(Code.NOT_CREATED)
     match command:
         case c.Create() | c.Configure():
             return decide_settings(state, command, stamp)
@@ -95,18 +112,9 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
 
 
 def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:
-    """The events of ``command`` (possibly none: the same result entered again), or why it is refused.
-
-    The events are proven by folding them into ``state``: the log only ever holds events that apply. Only
-    refusals are caught; any other exception is a programming error and goes up."""
+    """The events of ``command`` (possibly none: the same result entered again), or why it is refused; the events
+    are :func:`proven`."""
     actor = context.actor
     # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
     stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
-    try:
-        if state.tournament is None and not isinstance(command, c.Create):
-            raise Refused(Code.NOT_CREATED)
-        events = _events(state, command, stamp, actor.role)
-        fold(evolve, state, events)
-    except Refused as refused:
-        return refused.refusal
-    return events
+    return proven(evolve, state, lambda: _events(state, command, stamp, actor.role))

@@ -45,13 +45,15 @@ class Stamp:
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Stamped:
+class Stamped:
+    """The base of every journal event (the tournament's and the team competition's): its wall time and who."""
+
     at: datetime
     by: str
 
 
 @dataclass(frozen=True, kw_only=True)
-class _SettingsChanged(_Stamped):
+class _SettingsChanged(Stamped):
     """The settings given (``None``: unchanged; ``cleared``: set to none; an empty text clears a text)."""
 
     name: str | None = None
@@ -93,7 +95,7 @@ class TournamentConfigured(_SettingsChanged):
 
 
 @dataclass(frozen=True, kw_only=True)
-class _TeamEvent(_Stamped):
+class _TeamEvent(Stamped):
     name: str
     representatives: tuple[str, ...] = ()
     coaches: tuple[str, ...] = ()
@@ -118,12 +120,12 @@ class ParticipantFields(PlayerDetails):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantAdded(_Stamped, ParticipantFields):
+class ParticipantAdded(Stamped, ParticipantFields):
     type: ClassVar[str] = "participant_added"
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantEdited(_Stamped, ParticipantFields):
+class ParticipantEdited(Stamped, ParticipantFields):
     type: ClassVar[str] = "participant_edited"
 
 
@@ -134,7 +136,7 @@ class ImportedParticipant(ParticipantFields):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantsImported(_Stamped):
+class ParticipantsImported(Stamped):
     """One chunk of a CSV import (a large file is several of these, appended together)."""
 
     type: ClassVar[str] = "participants_imported"
@@ -142,14 +144,14 @@ class ParticipantsImported(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantsRenumbered(_Stamped):
+class ParticipantsRenumbered(Stamped):
     type: ClassVar[str] = "participants_renumbered"
     order: tuple[int, ...]
     """The old pairing numbers, in the order of the new ones (1, 2, …)."""
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Left(_Stamped):
+class _Left(Stamped):
     number: int
     after_round: int
     reason: str = ""
@@ -166,7 +168,7 @@ class ParticipantExpelled(_Left):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ByeRequested(_Stamped):
+class ByeRequested(Stamped):
     type: ClassVar[str] = "bye_requested"
     number: int
     round: int
@@ -174,7 +176,7 @@ class ByeRequested(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RoundPaired(_Stamped):
+class RoundPaired(Stamped):
     type: ClassVar[str] = "round_paired"
     round: int
     method: PairingMethod
@@ -183,7 +185,7 @@ class RoundPaired(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairingOverridden(_Stamped):
+class PairingOverridden(Stamped):
     type: ClassVar[str] = "pairing_overridden"
     round: int
     pairs: tuple[tuple[int, int], ...]
@@ -194,31 +196,35 @@ class PairingOverridden(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairingDiscarded(_Stamped):
+class PairingDiscarded(Stamped):
     type: ClassVar[str] = "pairing_discarded"
     round: int
     reason: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
-class RoundPublished(_Stamped):
+class RoundPublished(Stamped):
     type: ClassVar[str] = "round_published"
     round: int
 
 
 @dataclass(frozen=True, kw_only=True)
-class GameRoomLinked(_Stamped):
-    type: ClassVar[str] = "game_room_linked"
+class _OnBoard(Stamped):
+    """An event about one board of one round."""
+
     round: int
     board: int
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameRoomLinked(_OnBoard):
+    type: ClassVar[str] = "game_room_linked"
     room_id: str
 
 
 @dataclass(frozen=True, kw_only=True)
-class ResultEntered(_Stamped):
+class ResultEntered(_OnBoard):
     type: ClassVar[str] = "result_entered"
-    round: int
-    board: int
     result: GameResult
     source: ResultSource = ResultSource.ARBITER
     kazans: tuple[int, int] | None = None
@@ -233,7 +239,7 @@ class ResultCorrected(ResultEntered):
 
 
 @dataclass(frozen=True, kw_only=True)
-class WarningIssued(_Stamped):
+class WarningIssued(Stamped):
     type: ClassVar[str] = "warning_issued"
     number: int
     round: int | None = None
@@ -242,7 +248,7 @@ class WarningIssued(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class EvaluationSet(_Stamped):
+class EvaluationSet(Stamped):
     """The arbiter's fair-play setting of the broadcast's evaluation bar."""
 
     type: ClassVar[str] = "evaluation_set"
@@ -251,9 +257,15 @@ class EvaluationSet(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProtestFiled(_Stamped):
-    type: ClassVar[str] = "protest_filed"
+class _ProtestStep(Stamped):
+    """A step in the life of the protest ``id``."""
+
     id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class ProtestFiled(_ProtestStep):
+    type: ClassVar[str] = "protest_filed"
     round: int
     board: int
     filed_by: str
@@ -266,25 +278,22 @@ class ProtestFiled(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProtestFeePaid(_Stamped):
+class ProtestFeePaid(_ProtestStep):
     type: ClassVar[str] = "protest_fee_paid"
-    id: str
     amount: int
     currency: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProtestConvened(_Stamped):
+class ProtestConvened(_ProtestStep):
     type: ClassVar[str] = "protest_convened"
-    id: str
     board: tuple[str, ...] = ()
     committee: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProtestDecided(_Stamped):
+class ProtestDecided(_ProtestStep):
     type: ClassVar[str] = "protest_decided"
-    id: str
     upheld: bool
     members: tuple[str, ...] = ()
     reasons: str
@@ -292,14 +301,13 @@ class ProtestDecided(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class ProtestNotified(_Stamped):
+class ProtestNotified(_ProtestStep):
     type: ClassVar[str] = "protest_notified"
-    id: str
     recipient: str = ""
 
 
 @dataclass(frozen=True, kw_only=True)
-class ParticipantReadmitted(_Stamped):
+class ParticipantReadmitted(Stamped):
     type: ClassVar[str] = "participant_readmitted"
     number: int
     round: int
@@ -307,7 +315,7 @@ class ParticipantReadmitted(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairsForbidden(_Stamped):
+class PairsForbidden(Stamped):
     type: ClassVar[str] = "pairs_forbidden"
     pairs: tuple[tuple[int, int], ...]
     """``(low, high)`` pairing numbers."""
@@ -316,7 +324,7 @@ class PairsForbidden(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class PairsAllowed(_Stamped):
+class PairsAllowed(Stamped):
     type: ClassVar[str] = "pairs_allowed"
     pairs: tuple[tuple[int, int], ...]
 

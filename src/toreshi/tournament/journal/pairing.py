@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from toreshi.kit.refusal import Common, Refusal, Refused
-from toreshi.tournament.berger import berger_round
+from toreshi.tournament.berger import berger_round, berger_rounds
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import DiscardPairing, OverridePairing, PairRound, PublishRound
 from toreshi.tournament.journal.events import PairingDiscarded, PairingOverridden, RoundPaired, RoundPublished, Stamp
@@ -34,9 +34,8 @@ def berger_pairing(tournament: Tournament, round_number: int) -> tuple[Pairs, in
 
 
 def round_robin_rounds(tournament: Tournament) -> int:
-    n = len(tournament.participants)
-    cycle = n - 1 + n % 2
-    return cycle * (2 if tournament.system is TournamentSystem.DOUBLE_ROUND_ROBIN else 1)
+    double = tournament.system is TournamentSystem.DOUBLE_ROUND_ROBIN
+    return berger_rounds(len(tournament.participants), double=double)
 
 
 def pairing_trf(tournament: Tournament, initial_colour: Colour = Colour.WHITE) -> TrfFile:

@@ -20,7 +20,7 @@ from toreshi.kit.refusal import Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import AllowPair, ForbidPair, ForbidSameClub, ImportForbidden, Readmit
 from toreshi.tournament.journal.events import PairsAllowed, PairsForbidden, ParticipantReadmitted, Stamp
-from toreshi.tournament.journal.state import Acceleration, ForbiddenPair, ForbidSource, TournamentState
+from toreshi.tournament.journal.state import Acceleration, ForbiddenPair, ForbidSource, TournamentState, low_high
 from toreshi.tournament.model import Participant, Tournament
 from toreshi.tournament.trf import TrfError, parse_trf
 from toreshi.tournament.trf_pairing import (
@@ -34,25 +34,20 @@ from toreshi.tournament.trf_pairing import Acceleration as VirtualPoints
 Pair = tuple[int, int]
 
 
-def _ordered(first: int, second: int) -> Pair:
-    low, high = sorted((first, second))
-    return low, high
-
-
 def pairs_of_clubs(participants: Iterable[Participant]) -> list[Pair]:
     """Every two participants of one club (the club field compared without case and outer spaces)."""
     clubs: dict[str, list[int]] = {}
     for p in participants:
         if p.club and p.club.strip():
             clubs.setdefault(p.club.strip().casefold(), []).append(p.number)
-    return sorted(_ordered(a, b) for members in clubs.values() for a, b in combinations(sorted(members), 2))
+    return sorted(low_high(a, b) for members in clubs.values() for a, b in combinations(sorted(members), 2))
 
 
 # --- deciding -------------------------------------------------------------------------------------------------
 
 
 def decide_forbid(state: TournamentState, command: ForbidPair, stamp: Stamp) -> list[PairsForbidden]:
-    return [PairsForbidden(at=stamp.at, by=stamp.by, pairs=(_ordered(command.first, command.second),),
+    return [PairsForbidden(at=stamp.at, by=stamp.by, pairs=(low_high(command.first, command.second),),
                            reason=command.reason, source=ForbidSource.HAND)]  # fmt: skip
 
 
@@ -74,7 +69,7 @@ def decide_import_forbidden(state: TournamentState, command: ImportForbidden, st
     pairs: list[Pair] = []
     for entry in found:
         for a, b in combinations(entry.players, 2):
-            pair = _ordered(a, b)
+            pair = low_high(a, b)
             if a in numbers and b in numbers and pair not in pairs and state.forbidden_pair(*pair) is None:
                 pairs.append(pair)
     if not pairs:
@@ -84,7 +79,7 @@ def decide_import_forbidden(state: TournamentState, command: ImportForbidden, st
 
 
 def decide_allow(state: TournamentState, command: AllowPair, stamp: Stamp) -> list[PairsAllowed]:
-    return [PairsAllowed(at=stamp.at, by=stamp.by, pairs=(_ordered(command.first, command.second),))]
+    return [PairsAllowed(at=stamp.at, by=stamp.by, pairs=(low_high(command.first, command.second),))]
 
 
 def decide_readmit(state: TournamentState, command: Readmit, stamp: Stamp) -> list[ParticipantReadmitted]:

@@ -27,10 +27,20 @@ from toreshi.tournament.journal.events import (
 )
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
+from toreshi.tournament.model import Team
 from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, apply_decision
 
 ProtestEvent = ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided | ProtestNotified
 ProtestCommand = FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
+
+
+_NOT_IN_ROLE = {FilerRole.REPRESENTATIVE: ProtestCode.NOT_REPRESENTATIVE, FilerRole.COACH: ProtestCode.NOT_COACH}
+"""The refusal of a protest filed in a role its filer does not hold."""
+
+
+def _people(team: Team, role: FilerRole) -> tuple[str, ...]:
+    """The team's people who file in ``role``."""
+    return team.representatives if role is FilerRole.REPRESENTATIVE else team.coaches
 
 
 def _desk(state: TournamentState, at: datetime) -> ProtestDesk:
@@ -46,15 +56,10 @@ def _check_filer_role(state: TournamentState, command: FileProtest) -> None:
     """A coach files as a coach, a representative as a representative (TK-P1 names both; the record says which).
 
     Checked when the protest is decided, not when its event is applied, so that logs written before stay valid."""
-    teams = state.t.teams
-    if command.role is FilerRole.REPRESENTATIVE:
-        coach = any(command.filed_by in t.coaches for t in teams)
-        if coach and not any(command.filed_by in t.representatives for t in teams):
-            raise Refused(ProtestCode.NOT_REPRESENTATIVE, person=command.filed_by)
-    elif command.role is FilerRole.COACH:
-        representative = any(command.filed_by in t.representatives for t in teams)
-        if representative and not any(command.filed_by in t.coaches for t in teams):
-            raise Refused(ProtestCode.NOT_COACH, person=command.filed_by)
+    teams, person = state.t.teams, command.filed_by
+    other = FilerRole.COACH if command.role is FilerRole.REPRESENTATIVE else FilerRole.REPRESENTATIVE
+    if any(person in _people(t, other) for t in teams) and not any(person in _people(t, command.role) for t in teams):
+        raise Refused(_NOT_IN_ROLE[command.role], person=person)
 
 
 def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp) -> list[ProtestEvent]:
@@ -93,7 +98,7 @@ def apply_protest(state: TournamentState, event: ProtestEvent) -> TournamentStat
             facts = GameFacts.from_tournament(t, event.round, event.board, event.white_signed_at,
                                               event.black_signed_at)  # fmt: skip
             filer = event.filed_by
-            team = next((x.name for x in t.teams if filer in (*x.representatives, *x.coaches)), None)
+            team = next((x.name for x in t.teams if filer in x.filers), None)
             protest = desk.file(event.id, facts, filer, event.role, event.text, team=team, fee_paid=event.fee_paid,
                                 fee_currency=event.currency)  # fmt: skip
             return _stored(state, protest)

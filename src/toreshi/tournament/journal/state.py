@@ -53,6 +53,12 @@ class ForbidSource(Enum):
     """A TRF's ``XXP`` or ``260`` records."""
 
 
+def low_high(first: int, second: int) -> tuple[int, int]:
+    """Two pairing numbers in the order a forbidden pair keeps them: ``(low, high)``."""
+    low, high = sorted((first, second))
+    return low, high
+
+
 @dataclass(frozen=True)
 class ForbiddenPair:
     """Two players the Dutch engine must not pair (an absolute criterion, C1), ``low`` < ``high``."""
@@ -171,9 +177,9 @@ class TournamentState:
         return None
 
     def forbidden_pair(self, first: int, second: int) -> ForbiddenPair | None:
-        low, high = sorted((first, second))
+        wanted = low_high(first, second)
         for pair in self.forbidden:
-            if (pair.low, pair.high) == (low, high):
+            if (pair.low, pair.high) == wanted:
                 return pair
         return None
 

@@ -32,7 +32,8 @@ from typing import ClassVar
 from toreshi.kit.codec import Codec, spec
 from toreshi.kit.core import Context, fold
 from toreshi.kit.refusal import Refusal, Refused
-from toreshi.tournament.journal.decide import wall_time
+from toreshi.tournament.journal.decide import proven, wall_time
+from toreshi.tournament.journal.events import Stamped
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.protests import FilerRole, GameFacts, ProtestDesk, ProtestSettings, ProtestStatus
@@ -151,13 +152,7 @@ COMMANDS: Codec[TeamCommand] = Codec(CreateTeams, RegisterTeam, ImportTeams, Pai
 
 
 @dataclass(frozen=True, kw_only=True)
-class _Stamped:
-    at: datetime
-    by: str
-
-
-@dataclass(frozen=True, kw_only=True)
-class TeamsCreated(_Stamped):
+class TeamsCreated(Stamped):
     type: ClassVar[str] = "teams_created"
     name: str
     system: TeamSystem
@@ -174,7 +169,7 @@ class TeamsCreated(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class TeamRegistered(_Stamped):
+class TeamRegistered(Stamped):
     type: ClassVar[str] = "team_registered"
     number: int
     name: str
@@ -190,14 +185,14 @@ class PairedMatch:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TeamRoundPaired(_Stamped):
+class TeamRoundPaired(Stamped):
     type: ClassVar[str] = "team_round_paired"
     round: int
     matches: tuple[PairedMatch, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
-class LineupSet(_Stamped):
+class LineupSet(Stamped):
     type: ClassVar[str] = "lineup_set"
     round: int
     team: int
@@ -206,7 +201,7 @@ class LineupSet(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class MatchEntered(_Stamped):
+class MatchEntered(Stamped):
     type: ClassVar[str] = "match_entered"
     round: int
     match: int
@@ -216,7 +211,7 @@ class MatchEntered(_Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
-class TeamProtestFiled(_Stamped):
+class TeamProtestFiled(Stamped):
     """A protest received, with what the rules said at once (TK-P1 filers and 30 minutes, TK-P3, TK-P4's fee)."""
 
     type: ClassVar[str] = "team_protest_filed"
@@ -396,13 +391,9 @@ def _match_of(t: TeamTournament, round_number: int, team: int) -> Match:
 
 
 def decide(state: TeamJournalState, command: TeamCommand, context: Context) -> Sequence[TeamEvent] | Refusal:
-    """The events of ``command``, or why not; ``context.meta["at"]`` is the server's aware wall time."""
-    try:
-        events = _events(state, command, wall_time(context), context.actor.name)
-        fold(evolve, state, events)  # proven by folding: an event this state cannot take is refused, never stored
-        return events
-    except Refused as refused:
-        return refused.refusal
+    """The events of ``command`` (:func:`~toreshi.tournament.journal.decide.proven`), or why not;
+    ``context.meta["at"]`` is the server's aware wall time."""
+    return proven(evolve, state, lambda: _events(state, command, wall_time(context), context.actor.name))
 
 
 # --- evolve ------------------------------------------------------------------------------------------------

@@ -25,6 +25,7 @@ from enum import Enum
 from fractions import Fraction
 
 from toreshi.kit.refusal import Refused
+from toreshi.tournament.berger import berger_rounds
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.teams.codes import TeamCode
@@ -257,8 +258,7 @@ class TeamTournament:
     @property
     def rounds_planned(self) -> int:
         if self.settings.system is TeamSystem.ROUND_ROBIN:
-            n = len(self.teams)
-            return n - 1 + n % 2 if n >= 2 else 0
+            return berger_rounds(len(self.teams)) if len(self.teams) >= 2 else 0
         return self.settings.rounds
 
     def with_round(self, round_: TeamRound) -> TeamTournament:
