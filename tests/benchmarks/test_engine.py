@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "engine.py"
+from .scripts import run_benchmark
 
 
 def test_a_tiny_run_prints_speed_rows_and_match_lines(shared_data: Path) -> None:
     corpus = shared_data / "togyz" / "playok-2024-2025.pgn"
     arguments = ["--corpus", str(corpus), "--positions", "2", "--times", "0.05", "--match", "2:greedy:2"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=120, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_benchmark("engine.py", arguments, timeout=120)
     for label in ("engine", "python", "plain"):
         assert re.search(rf"^{label} +\d+ +[\d.]+ \(\d+-\d+\) +[\d,]+$", out, re.MULTILINE), out
     for label in ("engine", "python"):

@@ -3,21 +3,15 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "engine_web.py"
+from .scripts import run_benchmark
 
 
 def test_a_tiny_run_prints_review_and_level_rows(shared_data: Path) -> None:
     corpus = shared_data / "togyz" / "playok-2024-2025.pgn"
     arguments = ["--corpus", str(corpus), "--games", "1", "--positions", "1", "--depth", "2"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=180, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_benchmark("engine_web.py", arguments, timeout=180)
     summary = (
         r"^review in the pool: median [\d.]+ ms a position; worst loop lag [\d.]+ ms \(inline on the loop: \d+ ms\)$"
     )

@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "live_games.py"
-NUMBER = r"(?:\d+(?:\.\d+)?|n/a)"
+from .scripts import NUMBER, run_benchmark
 
 
 def test_a_tiny_run_prints_medians_ratios_and_the_goal() -> None:
     arguments = ["--games", "2", "--seconds", "1", "--runs", "1", "--pace", "4", "--no-pin"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_benchmark("live_games.py", arguments, timeout=60)
     move = re.search(rf"move: moves/s=({NUMBER}) ack_p50_ms={NUMBER} ack_p99_ms=({NUMBER}) bcast_p50_ms=", out)
     assert move is not None, out
     assert float(move.group(1)) > 0, out  # moves were acknowledged

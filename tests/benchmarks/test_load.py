@@ -3,20 +3,13 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
-from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "load.py"
+from .scripts import run_benchmark
 
 
 def test_a_tiny_sweep_prints_a_row_per_room_count_and_a_conclusion() -> None:
     arguments = ["--rooms", "2", "--instances", "1", "--seconds", "1", "--runs", "1", "--pace", "4", "--no-pin"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=60, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
-    out = done.stdout
+    out = run_benchmark("load.py", arguments, timeout=60)
     assert re.search(r"^rooms +moves/s +ev/s +deliv/s +ack p50 +ack p99 +bc p50 +bc p99 ", out, re.MULTILINE), out
     row = re.search(r"^ +2 +(\d+\.\d) +(\d+\.\d) +\d+ +[\d.]+ +[\d.]+ .*timeouts=0 .*client_errors=0$", out, re.M)
     assert row is not None, out

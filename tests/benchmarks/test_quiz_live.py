@@ -3,23 +3,16 @@
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 from pathlib import Path
 
-SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "quiz_live.py"
-NUMBER = r"(?:\d+(?:\.\d+)?|n/a)"
+from .scripts import NUMBER, run_benchmark
 
 
 def test_a_tiny_run_prints_latencies_cpu_medians_ratios_and_the_goal(shared_data: Path) -> None:
     pack = shared_data / "quiz" / "siq" / "1.siq"
     arguments = ["--rooms", "2", "--spectators", "2", "--presses", "2", "--pace", "5", "--runs", "1"]
     arguments += ["--baseline-presses", "2", "--idle-seconds", "0.2", "--pack", str(pack), "--no-pin"]
-    done = subprocess.run(
-        [sys.executable, str(SCRIPT), *arguments], capture_output=True, text=True, timeout=90, check=False
-    )
-    assert done.returncode == 0, done.stdout + done.stderr[-3000:]
-    out = done.stdout
+    out = run_benchmark("quiz_live.py", arguments, timeout=90, stderr_tail=3000)
     assert re.search(r"2 rooms \(\+1 baseline room\) x \(4 teams \+ host \+ projector \+ 2 spectators\) = 24 conn", out)
     figures = (
         rf"lockout_p50_ms={NUMBER} lockout_p99_ms={NUMBER} first_p50_ms={NUMBER} first_p99_ms={NUMBER} "

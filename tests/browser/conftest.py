@@ -90,6 +90,12 @@ def sign_in_arbiter(page: Page, server: Server) -> None:
     page.wait_for_url(lambda url: "/setup" not in url and "/login" not in url)
 
 
+def no_error(page: Page) -> None:
+    """The page shows no error alert (a form that was refused says why in one)."""
+    errors = page.locator(".error[role=alert]")
+    assert errors.count() == 0, errors.all_inner_texts()
+
+
 def session_csrf(page: Page, server: Server) -> str:
     """The token of the page's session (for forms and the ``X-CSRF-Token`` header), from ``/api/session``."""
     return str(page.request.get(f"{server.url}/api/session").json()["csrf"])

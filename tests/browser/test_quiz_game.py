@@ -168,6 +168,15 @@ def join_phones(browser: Browser, server: Server, game: Created, old: dict[str, 
     return phones
 
 
+def open_table_with_phones(
+    browser: Browser, server: Server, arbiter: Page, projector: Page, game: Created, phones: dict[str, Page]
+) -> Table:
+    """The teams of a new game join on the club's phones (``phones``, kept from one game to the next, gains those
+    opened now) and the host and the projector open the game's table."""
+    phones.update(join_phones(browser, server, game, phones))
+    return open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
+
+
 def accept_prompt(page: Page, answer: str) -> None:
     def answer_it(dialog: Dialog) -> None:
         dialog.accept(answer)
@@ -209,8 +218,7 @@ def test_a_whole_qualifying_game_of_five_themes(
     browser: Browser, server: Server, arbiter: Page, projector: Page, pack: Path, phones: dict[str, Page]
 ) -> None:
     game = create_game(arbiter, server, pack, "qualifying", TEAMS)
-    phones.update(join_phones(browser, server, game, phones))
-    table = open_table(arbiter, projector, game, phones)
+    table = open_table_with_phones(browser, server, arbiter, projector, game, phones)
     host = table.host
     a, b, c, _d = TEAMS
     table.status("Waiting for the draw")
@@ -358,8 +366,7 @@ def test_a_shootout_to_single_questions(
 ) -> None:
     tied = TEAMS[:2]
     game = create_game(arbiter, server, pack, "shootout", tied)
-    phones.update(join_phones(browser, server, game, phones))
-    table = open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
+    table = open_table_with_phones(browser, server, arbiter, projector, game, phones)
     host = table.host
     a, b = tied
     host.keyboard.press("d")
@@ -391,8 +398,7 @@ def test_a_final_with_theme_elimination(
 ) -> None:
     finalists = TEAMS[:3]
     game = create_game(arbiter, server, pack, "final", finalists)
-    phones.update(join_phones(browser, server, game, phones))
-    table = open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
+    table = open_table_with_phones(browser, server, arbiter, projector, game, phones)
     host = table.host
     host.keyboard.press("d")
     expect(projector.locator(".q-grid .q-row")).to_have_count(11)

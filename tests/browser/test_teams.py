@@ -12,7 +12,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, no_error, screenshot, sign_in_arbiter
 
 CSV = (
     "team,player,rating,representative\n"
@@ -28,11 +28,6 @@ CODES = {"MPVGP", "BH", "SB", "DE", "CSV", "TRF", "TRF16", "MPTS", "GPTS", "FIDE
 
 def english_words(text: str) -> list[str]:
     return [w for w in re.findall(r"[A-Za-z][A-Za-z_]+", text) if w not in CODES]
-
-
-def no_error(page: Page) -> None:
-    errors = page.locator(".error[role=alert]")
-    assert errors.count() == 0, errors.all_inner_texts()
 
 
 def enter(page: Page, match: int, results: list[str]) -> None:

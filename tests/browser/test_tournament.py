@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from toreshi.tournament.model import format_points
 
-from .conftest import Server, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, no_error, screenshot, sign_in_arbiter
 
 PLAYERS = [("Абенов Нұрлан", 1850), ("Бекова Айгерім", 1790), ("Сейітов Ерлан", 1720),
            ("Жұмабаева Дана", 1655), ("Оспанов Тимур", 1600), ("Қасымова Әсел", 1540)]  # fmt: skip
@@ -49,11 +49,6 @@ def arbiter(browser: Browser, server: Server) -> Page:
     sign_in_arbiter(page, server)
     page.goto(f"{server.url}/language?lang=en&next=/tournaments")
     return page
-
-
-def no_error(page: Page) -> None:
-    errors = page.locator(".error[role=alert]")
-    assert errors.count() == 0, errors.all_inner_texts()
 
 
 def create_tournament(page: Page, server: Server) -> str:

@@ -14,14 +14,9 @@ import re
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, screenshot, sign_in_arbiter
+from .conftest import Server, new_page, no_error, screenshot, sign_in_arbiter
 
 PLAYERS = [("Абенов Нұрлан", "Тараз"), ("Бекова Айгерім", ""), ("Сейітов Ерлан", "Тараз"), ("Жұмабаева Дана", "")]
-
-
-def no_error(page: Page) -> None:
-    errors = page.locator(".error[role=alert]")
-    assert errors.count() == 0, errors.all_inner_texts()
 
 
 def pairs_on(page: Page) -> list[tuple[int, int]]:

@@ -47,18 +47,28 @@ async def play(clients: dict[str, RoomClient], plies: int, rng: random.Random, a
         mover = clients[side]
         answer = await mover.command("move", {"hole": rng.choice(mover.state["legal"])})
         assert answer["t"] == "ack", answer
-        await mover.wait_for(lambda c, v=answer["v"]: c.version >= v)
-        acked.append((answer["v"], mover.state["moves"][-1]["token"]))
+        await remember(mover, answer, acked)
 
 
-async def move_through_outage(mover: RoomClient, hole: int) -> dict[str, Any]:
-    """A move sent while its room's owner dies may be answered ``moved`` (delivered to the dying owner, fate unknown):
-    the client looks at the room (on its own, live instance) and sends it again only if it was not played."""
+async def remember(mover: RoomClient, answer: dict[str, Any], acked: list[tuple[int, str]]) -> None:
+    """Wait until the mover's socket has the event of its acknowledged move; remember its version and token."""
+    await mover.wait_for(lambda c: c.version >= answer["v"])
+    acked.append((answer["v"], mover.state["moves"][-1]["token"]))
+
+
+async def move_through_outage(mover: RoomClient, rng: random.Random, acked: list[tuple[int, str]]) -> float:
+    """Play a random legal move while the room's owner is down, remember it; returns the seconds until it was
+    acknowledged. A move sent while its room's owner dies may be answered ``moved`` (delivered to the dying owner, fate
+    unknown): the client looks at the room (on its own, live instance) and sends it again only if it was not played."""
+    hole = rng.choice(mover.state["legal"])
     plies = len(mover.state["moves"])
+    sent_at = time.monotonic()
     for _ in range(5):
         answer = await mover.command("move", {"hole": hole})
         if answer["t"] == "ack":
-            return answer
+            acknowledged_s = time.monotonic() - sent_at
+            await remember(mover, answer, acked)
+            return acknowledged_s
         assert answer["code"] == "moved", answer
         await asyncio.sleep(0.3)
         assert len(mover.state["moves"]) == plies, "a move answered 'moved' was applied after all"
@@ -125,10 +135,7 @@ async def test_play_goes_on_after_the_owner_is_killed(services: Services, tmp_pa
 
             a.kill()
             killed_at = time.monotonic()
-            answer = await move_through_outage(white, rng.choice(white.state["legal"]))
-            takeover_s = time.monotonic() - killed_at
-            await white.wait_for(lambda c: c.version >= answer["v"])
-            acked.append((answer["v"], white.state["moves"][-1]["token"]))
+            takeover_s = await move_through_outage(white, rng, acked)
             holder = await services.lease_holder(room)
             assert holder is not None and not owned_by(holder, a)
 
@@ -205,11 +212,7 @@ async def test_a_paused_owner_loses_its_rooms_and_cannot_write(services: Service
             before, seen_at = dict(white.state["clock"]), time.monotonic()
 
             a.pause()
-            paused_at = time.monotonic()
-            answer = await move_through_outage(white, rng.choice(white.state["legal"]))
-            outage_s = time.monotonic() - paused_at
-            await white.wait_for(lambda c: c.version >= answer["v"])
-            acked.append((answer["v"], white.state["moves"][-1]["token"]))
+            outage_s = await move_through_outage(white, rng, acked)
             assert owned_by(await services.lease_holder(room), b)
             log.warning("a paused owner's room moved after %.2f s (lease 5 s)", outage_s)
             assert 4.0 < outage_s < 12.0

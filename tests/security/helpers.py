@@ -62,6 +62,15 @@ def create_quiz(
     return room_id, tokens
 
 
+def greet(ws: Any, **hello: Any) -> dict[str, Any]:
+    """Say hello on a fresh room socket (with the fields of ``hello``, such as a role's ``token``; without one, as
+    whoever the client's session is) and check that the room welcomes it; returns the welcome."""
+    ws.send_json({"t": "hello", "v": 0, **hello})
+    welcome: dict[str, Any] = ws.receive_json()
+    assert welcome["t"] == "welcome", welcome
+    return welcome
+
+
 def call(client: TestClient, function: Callable[[], Awaitable[T]]) -> T:
     """Run a coroutine on the app's own event loop (where its store and rooms live)."""
     portal = client.portal

@@ -8,7 +8,7 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from .helpers import create_togyz, sign_in, stored_version
+from .helpers import create_togyz, greet, sign_in, stored_version
 
 
 def send(ws: Any, number: int, kind: str) -> dict[str, Any]:
@@ -24,12 +24,10 @@ def test_a_players_protest_is_stored_once_however_often_it_is_sent(client: TestC
     csrf = sign_in(client)
     room, tokens = create_togyz(client, csrf)
     with client.websocket_connect(f"/ws/rooms/{room}") as arbiter:
-        arbiter.send_json({"t": "hello", "v": 0})
-        assert arbiter.receive_json()["t"] == "welcome"
+        greet(arbiter)
         assert send(arbiter, 0, "start")["t"] == "ack"
     with client.websocket_connect(f"/ws/rooms/{room}?lang=en") as black:
-        black.send_json({"t": "hello", "v": 0, "token": tokens["black"]})
-        assert black.receive_json()["t"] == "welcome"
+        greet(black, token=tokens["black"])
         assert send(black, 0, "resign")["t"] == "ack"
         before = stored_version(client, room)
         answers = [send(black, number, "file_protest") for number in range(1, 31)]

@@ -13,7 +13,7 @@ from toreshi.web.middleware import MAX_BODY_BYTES
 from toreshi.web.security import AttemptLimiter
 from toreshi.web.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
 
-from .helpers import ARBITER, create_quiz, create_togyz, session_csrf, sign_in
+from .helpers import ARBITER, create_quiz, create_togyz, greet, session_csrf, sign_in
 from .test_socket_fuzz import exchange
 
 
@@ -80,8 +80,7 @@ def test_socket_messages_over_the_limit_close_the_connection(client: TestClient)
     csrf = sign_in(client)
     room_id, tokens = create_togyz(client, csrf)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0, "token": tokens["white"]})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws, token=tokens["white"])
         fits = json.dumps({"t": "cmd", "id": "1", "type": "offer_draw", "data": {"pad": ""}})
         pad = MAX_MESSAGE_BYTES - len(fits.encode())
         answers, closed = exchange(ws, fits.replace('"pad": ""', '"pad": "' + "x" * pad + '"'), 1)
@@ -96,8 +95,7 @@ def test_commands_are_rate_limited_per_connection(client: TestClient) -> None:
     room_id, tokens = create_togyz(client, csrf)
     codes: list[str] = []
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0, "token": tokens["white"]})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws, token=tokens["white"])
         for i in range(COMMANDS_PER_SECOND * 2):
             ws.send_json({"t": "cmd", "id": str(i), "type": "decline_draw", "data": {}})
         while len(codes) < COMMANDS_PER_SECOND * 2:
@@ -108,8 +106,7 @@ def test_commands_are_rate_limited_per_connection(client: TestClient) -> None:
     assert codes.count("rate_limited") <= COMMANDS_PER_SECOND + 2
     # A second connection has its own budget.
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0, "token": tokens["black"]})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws, token=tokens["black"])
         answers, _ = exchange(ws, json.dumps({"t": "cmd", "id": "x", "type": "decline_draw", "data": {}}), 1)
         assert answers[0]["code"] != "rate_limited"
 

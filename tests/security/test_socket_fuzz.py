@@ -27,7 +27,7 @@ from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
 
-from .helpers import create_quiz, create_togyz, owner, replay_agrees, sign_in, stored_version
+from .helpers import create_quiz, create_togyz, greet, owner, replay_agrees, sign_in, stored_version
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "25"))
 """Examples per fuzz test; a longer hunt: ``TORESHI_FUZZ_EXAMPLES=1000 pytest tests/security``."""
@@ -190,9 +190,7 @@ def fuzz_room(client: TestClient, kind: str, room: Callable[[], Room], types: li
         room_id, tokens = room()
         live = owner(client, room_id, kind)
         with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-            ws.send_json({"t": "hello", "v": 0, "token": tokens[role]})
-            welcome = ws.receive_json()
-            assert welcome["t"] == "welcome" and welcome["room"] == room_id
+            assert greet(ws, token=tokens[role])["room"] == room_id
             for frame in sent:
                 # No timer runs in these rooms unless the logic has a deadline: then only commands change them.
                 quiet = live.logic.deadline_ms() is None
@@ -296,8 +294,7 @@ def test_a_binary_frame_is_a_clear_protocol_error(client: TestClient) -> None:
     csrf = sign_in(client)
     room_id, _ = create_togyz(client, csrf)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws)
         answers, closed = exchange(ws, b"\x00\xff", 1)
     assert closed == CLOSE_POLICY
     assert answers[-1]["code"] == "closing" and "text" in answers[-1]["message"]
@@ -310,8 +307,7 @@ def test_a_text_the_store_cannot_hold_is_refused_not_a_crash(client: TestClient)
     room_id, _ = create_togyz(client, csrf)
     before = stored_version(client, room_id)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws)
         started, _ = exchange(ws, json.dumps({"t": "cmd", "id": "s", "type": "start", "data": {}}), 0)
         assert [a["t"] for a in started] == ["ack"]
         before = stored_version(client, room_id)
@@ -373,8 +369,7 @@ def test_deeply_nested_json_is_a_clear_protocol_error(client: TestClient, depth:
     csrf = sign_in(client)
     room_id, _ = create_togyz(client, csrf)
     with client.websocket_connect(f"/ws/rooms/{room_id}") as ws:
-        ws.send_json({"t": "hello", "v": 0})
-        assert ws.receive_json()["t"] == "welcome"
+        greet(ws)
         answers, closed = exchange(ws, '{"t": "cmd", "data": ' + "[" * depth + "]" * depth + "}", 1)
     assert closed == CLOSE_POLICY
     assert answers[-1]["code"] == "closing" and "deep" in answers[-1]["message"]

@@ -16,10 +16,11 @@ from pathlib import Path
 import pytest
 from alembic import command
 from sqlalchemy import Connection, text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
-from toreshi.store import EventStore, create_engine, upgrade
-from toreshi.store.migrate import alembic_config, lock_for_migration
+from toreshi.store import EventStore, NewEvent, RoomKind, create_engine, upgrade
+from toreshi.store.migrate import alembic_config, head_revision, lock_for_migration
 
 from ..postgres import probe_postgres
 
@@ -44,6 +45,29 @@ INSERT_ROOM = text(
     "VALUES (:id, :kind, 'live', 0, 0, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)"
 )
 """A room row as any revision stores it (the check on ``kind`` is what the migrations change)."""
+
+
+async def insert_room(engine: AsyncEngine, room_id: str, kind: str) -> None:
+    """A room row written directly, as the schema of whatever revision ``engine`` is at admits it."""
+    async with engine.begin() as connection:
+        await connection.execute(INSERT_ROOM, {"id": room_id, "kind": kind})
+
+
+async def assert_kind_refused(
+    engine: AsyncEngine, room_id: str, kind: str, errors: type[Exception] | tuple[type[Exception], ...] = IntegrityError
+) -> None:
+    """The schema's check on ``rooms.kind`` refuses a room of ``kind`` at the revision ``engine`` is at."""
+    with pytest.raises(errors):
+        await insert_room(engine, room_id, kind)
+
+
+async def upgrade_and_open_room(engine: AsyncEngine, room_id: str, kind: RoomKind, first_event: str) -> EventStore:
+    """Migrate to the head revision and open a room of ``kind`` through the store, with its first event."""
+    assert await upgrade(engine) == head_revision()
+    store = EventStore(engine)
+    await store.create_room(room_id, kind)
+    await store.append(room_id, 0, [NewEvent(first_event, {"name": "Cup"}, 0)])
+    return store
 
 
 async def _find_postgres() -> str:

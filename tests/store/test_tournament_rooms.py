@@ -7,10 +7,9 @@ from sqlalchemy import text
 from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from toreshi.store import EventStore, NewEvent, RoomKind, upgrade
-from toreshi.store.migrate import head_revision
+from toreshi.store import EventStore, RoomKind, upgrade
 
-from .conftest import INSERT_ROOM, downgrade
+from .conftest import INSERT_ROOM, assert_kind_refused, downgrade, upgrade_and_open_room
 
 pytestmark = pytest.mark.anyio
 
@@ -26,26 +25,17 @@ async def test_upgrading_a_database_with_games_admits_tournament_rooms(engine: A
         await connection.execute(INSERT_ROOM, {"id": "g-1", "kind": "togyz"})
         for version, kind, payload in ((1, "game_created", '{"white": "A"}'), (2, "move", '{"hole": 7}')):
             await connection.execute(INSERT_EVENT, {"version": version, "type": kind, "payload": payload})
-    with pytest.raises(IntegrityError):  # not before the migration
-        async with engine.begin() as connection:
-            await connection.execute(INSERT_ROOM, {"id": "t-early", "kind": "tournament"})
-    assert await upgrade(engine) == head_revision()
-    store = EventStore(engine)
-    await store.create_room("t-1", RoomKind.TOURNAMENT)
-    await store.append("t-1", 0, [NewEvent("tournament_created", {"name": "Cup"}, 0)])
+    await assert_kind_refused(engine, "t-early", "tournament")  # not before the migration
+    store = await upgrade_and_open_room(engine, "t-1", RoomKind.TOURNAMENT, "tournament_created")
     assert [e.type for e in await store.load("g-1")] == ["game_created", "move"]
     assert [(r.id, r.kind) for r in await store.rooms()] == [("g-1", RoomKind.TOGYZ), ("t-1", RoomKind.TOURNAMENT)]
-    with pytest.raises(IntegrityError):
-        async with engine.begin() as connection:
-            await connection.execute(INSERT_ROOM, {"id": "x-1", "kind": "knockout"})
+    await assert_kind_refused(engine, "x-1", "knockout")
 
 
 async def test_a_downgrade_is_refused_while_tournament_rooms_exist(engine: AsyncEngine) -> None:
     await upgrade(engine)
     await downgrade(engine, "0002")
-    with pytest.raises((IntegrityError, DBAPIError)):
-        async with engine.begin() as connection:
-            await connection.execute(INSERT_ROOM, {"id": "t-0", "kind": "tournament"})
+    await assert_kind_refused(engine, "t-0", "tournament", (IntegrityError, DBAPIError))
     await upgrade(engine)
     await EventStore(engine).create_room("t-1", RoomKind.TOURNAMENT)
     with pytest.raises(RuntimeError, match="1 tournament room"):

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from toreshi.togyz import BLACK, WHITE, Position
 from toreshi.togyz.fen import from_fen, to_fen
@@ -13,18 +12,9 @@ from toreshi.togyz.notation import MoveToken
 from toreshi.togyz.pgn import Game, read_game, write_game
 from toreshi.togyz.replay import replay
 
-# A game is drawn as a list of choices; choice i picks among the legal moves at ply i (modulo their number).
-choices = st.lists(st.integers(min_value=0, max_value=8), min_size=0, max_size=400)
+from .random_games import game_choices, picked_moves, play_out
 
-
-def play_out(picks: list[int]) -> Position:
-    pos = Position()
-    for pick in picks:
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(moves[pick % len(moves)])
-    return pos
+choices = game_choices(400)
 
 
 def tuzdyk_holes_are_empty(pos: Position) -> bool:
@@ -38,11 +28,8 @@ def tuzdyk_holes_are_empty(pos: Position) -> bool:
 @given(choices)
 def test_162_kumalaks_and_empty_tuzdyks_at_every_ply(picks: list[int]) -> None:
     pos = Position()
-    for pick in picks:
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(moves[pick % len(moves)])
+    for hole in picked_moves(pos, picks):
+        pos.push(hole)
         assert pos.total() == 162
         assert tuzdyk_holes_are_empty(pos)
         assert pos.tuzdyk(WHITE) != 9 and pos.tuzdyk(BLACK) != 9
@@ -71,15 +58,16 @@ def test_undo_restores_the_exact_position(picks: list[int]) -> None:
 @settings(max_examples=100, deadline=None)
 @given(choices)
 def test_fen_round_trip_along_a_game(picks: list[int]) -> None:
-    pos = Position()
-    for pick in picks:
+    def assert_fen_round_trip(pos: Position) -> None:
         fen = to_fen(pos)
         assert to_fen(from_fen(fen)) == fen
         assert from_fen(fen) == pos
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        pos.push(moves[pick % len(moves)])
+
+    pos = Position()
+    for hole in picked_moves(pos, picks):
+        assert_fen_round_trip(pos)
+        pos.push(hole)
+    assert_fen_round_trip(pos)  # where the game ended, or where the picks ran out
 
 
 @settings(max_examples=60, deadline=None)
@@ -87,11 +75,8 @@ def test_fen_round_trip_along_a_game(picks: list[int]) -> None:
 def test_pgn_round_trip_of_a_played_game(picks: list[int]) -> None:
     pos = Position()
     tokens = []
-    for pick in picks:
-        moves = pos.legal_moves()
-        if not moves:
-            break
-        tokens.append(MoveToken.from_played(pos.play(moves[pick % len(moves)])))
+    for hole in picked_moves(pos, picks):
+        tokens.append(MoveToken.from_played(pos.play(hole)))
     outcome = pos.outcome()
     game = Game(
         headers={"White": "w", "Black": "b"},

@@ -4,24 +4,14 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import strategies as st
-
 from toreshi.togyz import Position, Side
 from toreshi.togyz.engine.board import State, make, origins, state_of, terminal_score
 from toreshi.togyz.engine.evaluation import evaluate
 
-# A game is drawn as a list of choices; choice i picks among the legal moves at ply i (modulo their number).
-choices = st.lists(st.integers(min_value=0, max_value=8), min_size=0, max_size=250)
+from ..random_games import game_choices, play_out
 
-
-def play_out(picks: list[int]) -> Position:
-    position = Position()
-    for pick in picks:
-        moves = position.legal_moves()
-        if not moves:
-            break
-        position.push(moves[pick % len(moves)])
-    return position
+choices = game_choices(250)
+"""Random games of up to 250 plies for the engine tests."""
 
 
 def random_endgame(rng: random.Random, board: int) -> State:
