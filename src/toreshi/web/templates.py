@@ -137,8 +137,9 @@ def competition_loader(
 def pages_of(
     load: Callable[[Request], Awaitable[tuple[str, S] | None]],
 ) -> Callable[[Callable[[Request, str, S], Awaitable[Response]]], Handler]:
-    """A decorator for the pages of one record (a tournament, a team tournament): ``load`` finds the record's id
-    and state for the request, the page gets them (``page(request, id, state)``), or the visitor the 404 page."""
+    """A decorator for the pages of one record (a tournament, a team tournament, a quiz tour): ``load`` finds the
+    record's id and state for the request, the page gets them (``page(request, id, state)``), or the visitor the 404
+    page."""
 
     def decorate(page: Callable[[Request, str, S], Awaitable[Response]]) -> Handler:
         @functools.wraps(page)
