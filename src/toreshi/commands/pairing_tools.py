@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from pathlib import Path
 from typing import Annotated
@@ -133,15 +134,10 @@ def generate_command(
     except GeneratorConfigError as error:
         raise typer.BadParameter(str(error), param_hint="CONFIG") from None
     groups = tuple(_players(text, "--forbid") for text in forbid or ())
-    chosen = GeneratorConfig(
+    chosen = dataclasses.replace(
+        base,
         players=players if players is not None else base.players,
         rounds=rounds if rounds is not None else base.rounds,
-        draw_percentage=base.draw_percentage,
-        forfeit_rate=base.forfeit_rate,
-        retired_rate=base.retired_rate,
-        half_point_bye_rate=base.half_point_bye_rate,
-        highest_rating=base.highest_rating,
-        lowest_rating=base.lowest_rating,
         baku=baku or base.baku,
         forbidden=base.forbidden + groups,
     )

@@ -43,7 +43,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
-from toreshi.web.templates import render_page
+from toreshi.web.templates import pages_of, render_page
 
 MAX_CSV_BYTES = 1024 * 1024
 
@@ -263,6 +263,10 @@ async def _tour(request: Request) -> tuple[str, TourState] | None:
         return None
 
 
+_of_tour = pages_of(_tour)
+"""A page of one tour: it gets the tour's id and state, or the visitor a 404."""
+
+
 def _stages(state: TourState) -> list[dict[str, Any]]:
     shown = []
     for index, stage in enumerate(state.tour.stages):
@@ -285,11 +289,8 @@ def _stages(state: TourState) -> list[dict[str, Any]]:
     return shown
 
 
-async def tour_page(request: Request) -> Response:
-    found = await _tour(request)
-    if found is None:
-        return _page(request, "not_found.html", status_code=404)
-    tour_id, state = found
+@_of_tour
+async def tour_page(request: Request, tour_id: str, state: TourState) -> Response:
     service = _service(request)
     places = state.tour.final_places() if state.finished else ()
     register = await service.teams.all(active_only=True)
@@ -306,11 +307,8 @@ async def tour_page(request: Request) -> Response:
     )  # fmt: skip
 
 
-async def tour_action(request: Request) -> Response:
-    found = await _tour(request)
-    if found is None:
-        return _page(request, "not_found.html", status_code=404)
-    tour_id, _state = found
+@_of_tour
+async def tour_action(request: Request, tour_id: str, _state: TourState) -> Response:
     target = f"/quiz/tours/{tour_id}"
     by = auth.signed_in(request)
     if by is None:
@@ -364,11 +362,8 @@ async def tour_action(request: Request) -> Response:
     return RedirectResponse(target, status_code=303)
 
 
-async def tour_standings_csv(request: Request) -> Response:
-    found = await _tour(request)
-    if found is None:
-        return _page(request, "not_found.html", status_code=404)
-    tour_id, state = found
+@_of_tour
+async def tour_standings_csv(request: Request, tour_id: str, state: TourState) -> Response:
     rows: list[list[object]] = [["stage", "place", "team", "points", "score", "game", "place_in_game", "outcome"]]
     for stage in _stages(state):
         for place, row in enumerate(stage["rows"], start=1):

@@ -203,6 +203,16 @@ async def session_info(request: Request) -> JSONResponse:
     return JSONResponse({"arbiter": auth.signed_in(request), "csrf": auth.csrf_token(request)})
 
 
+def _writing_arbiter(request: Request) -> str | JSONResponse:
+    """The signed-in arbiter of a write that carries the session's X-CSRF-Token, or the answer refusing it."""
+    arbiter = auth.signed_in(request)
+    if arbiter is None:
+        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
+    if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
+        return refused_response(Refusal(ApiCode.CSRF_FAILED), 403)
+    return arbiter
+
+
 async def create_game(request: Request) -> JSONResponse:
     """``POST /api/games``: create a togyz game (arbiters only).
 
@@ -232,11 +242,9 @@ async def create_game(request: Request) -> JSONResponse:
         description: Missing or wrong X-CSRF-Token
         content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
     """
-    arbiter = auth.signed_in(request)
-    if arbiter is None:
-        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
-    if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
-        return refused_response(Refusal(ApiCode.CSRF_FAILED), 403)
+    arbiter = _writing_arbiter(request)
+    if isinstance(arbiter, JSONResponse):
+        return arbiter
     try:
         body = await request.json()
     except (ValueError, RecursionError):  # RecursionError: arrays or objects nested thousands deep
@@ -329,10 +337,8 @@ async def reissue_link_api(request: Request) -> JSONResponse:
         description: No such game, or no such player in it
         content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
     """
-    if auth.signed_in(request) is None:
-        return refused_response(Refusal(ApiCode.SIGN_IN_REQUIRED), 401)
-    if not auth.csrf_ok(request, request.headers.get("x-csrf-token")):
-        return refused_response(Refusal(ApiCode.CSRF_FAILED), 403)
+    if isinstance(refused := _writing_arbiter(request), JSONResponse):
+        return refused
     room_id, role = request.path_params["room_id"], request.path_params["role"]
     if role not in game_links.PLAYER_ROLES or await game_links.links_of_game(request, room_id) is None:
         return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)

@@ -50,7 +50,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, pages_of, render_page
+from toreshi.web.templates import competition_loader, not_found, pages_of, render_page
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
@@ -217,13 +217,7 @@ def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]
     return lines
 
 
-async def _load(request: Request) -> tuple[str, TeamJournalState] | None:
-    tid = request.path_params["tid"]
-    try:
-        state = await service(request).state(tid)
-    except UnknownTeamTournamentError:
-        return None
-    return (tid, state) if state.tournament is not None else None
+_load = competition_loader(lambda request, tid: service(request).state(tid), UnknownTeamTournamentError)
 
 
 _reading = pages_of(_load)

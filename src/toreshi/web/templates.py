@@ -6,7 +6,7 @@ import functools
 import json
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 from jinja2.runtime import Context
@@ -107,11 +107,39 @@ S = TypeVar("S")
 Handler = Callable[[Request], Awaitable[Response]]
 
 
+class Founded(Protocol):
+    """A competition's state: ``tournament`` is None until its creating command is applied."""
+
+    @property
+    def tournament(self) -> object | None: ...
+
+
+C = TypeVar("C", bound=Founded)
+
+
+def competition_loader(
+    state_of: Callable[[Request, str], Awaitable[C]], unknown: type[LookupError]
+) -> Callable[[Request], Awaitable[tuple[str, C] | None]]:
+    """The ``load`` of :func:`pages_of` for a competition named by the path's ``tid`` (a tournament, a team
+    tournament): its id and state, or None for an id ``state_of`` refuses with ``unknown`` or one not created yet."""
+
+    async def load(request: Request) -> tuple[str, C] | None:
+        tid = request.path_params["tid"]
+        try:
+            state = await state_of(request, tid)
+        except unknown:
+            return None
+        return (tid, state) if state.tournament is not None else None
+
+    return load
+
+
 def pages_of(
     load: Callable[[Request], Awaitable[tuple[str, S] | None]],
 ) -> Callable[[Callable[[Request, str, S], Awaitable[Response]]], Handler]:
-    """A decorator for the pages of one record (a tournament, a team tournament): ``load`` finds the record's id
-    and state for the request, the page gets them (``page(request, id, state)``), or the visitor the 404 page."""
+    """A decorator for the pages of one record (a tournament, a team tournament, a quiz tour): ``load`` finds the
+    record's id and state for the request, the page gets them (``page(request, id, state)``), or the visitor the 404
+    page."""
 
     def decorate(page: Callable[[Request, str, S], Awaitable[Response]]) -> Handler:
         @functools.wraps(page)

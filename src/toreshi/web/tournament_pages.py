@@ -77,7 +77,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
-from toreshi.web.templates import not_found, pages_of, render, render_page
+from toreshi.web.templates import competition_loader, not_found, pages_of, render, render_page
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
@@ -389,13 +389,7 @@ async def tournament_list(request: Request) -> Response:
     return _page(request, "tournaments/list.html", tournaments=items)
 
 
-async def _load(request: Request) -> tuple[str, TournamentState] | None:
-    tid = request.path_params["tid"]
-    try:
-        state = await service(request).state(tid)
-    except UnknownTournamentError:
-        return None
-    return (tid, state) if state.tournament is not None else None
+_load = competition_loader(lambda request, tid: service(request).state(tid), UnknownTournamentError)
 
 
 _reading = pages_of(_load)

@@ -3,11 +3,8 @@
 // protocol's hello.
 
 import { translator } from "./dom.js";
-import { formatClock } from "./format.js";
 import { RoomClient } from "./room.js";
-import { RESULT_SYMBOLS, SIDES, drawBoard, lastMove } from "./togyz-board.js";
-
-const LOW_TIME_MS = 30000;
+import { RESULT_SYMBOLS, SIDES, drawBoard, lastMove, remainingTime, showClock } from "./togyz-board.js";
 
 const texts = JSON.parse(document.getElementById("broadcast-texts").textContent);
 const t = translator(texts);
@@ -88,26 +85,13 @@ class LiveBoard {
     this.tick();
   }
 
-  remaining(side, at) {
-    const clock = this.state.clock;
-    const base = clock[side] ?? 0;
-    if (clock.running !== side || at === null || this.state.status !== "running") return base;
-    return base - Math.max(0, at - clock.at);
-  }
-
   tick() {
     const state = this.state;
     if (!state || !state.clock) return;
     const at = this.client.roomNow();
     for (const side of SIDES) {
       const node = this.article.querySelector(`.lb-player[data-side=${side}] [data-clock]`);
-      const ms = this.remaining(side, at);
-      const text = formatClock(ms);
-      if (node.textContent !== text) node.textContent = text;
-      const live = state.status === "running" && state.clock.running === side;
-      node.classList.toggle("running", live);
-      node.classList.toggle("low", live && ms < LOW_TIME_MS);
-      node.classList.toggle("flagged", ms <= 0);
+      showClock(node, state, side, remainingTime(state, side, at));
     }
   }
 }

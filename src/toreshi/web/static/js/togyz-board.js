@@ -1,8 +1,10 @@
 // The one togyz board renderer: two rows of nine holes with their kumalaks, the two kazans, tuzdyk marks and the
 // last move. The live game (togyz.js), the replay (togyz-replay.js) and the round broadcast (broadcast.js) draw
-// with it; each keeps only its own logic (what is clickable, which frame, which room).
+// with it; each keeps only its own logic (what is clickable, which frame, which room). The live pages' clocks
+// are read from the room state and shown here too.
 
 import { element } from "./dom.js";
+import { formatClock } from "./format.js";
 
 export const SIDES = ["white", "black"];
 
@@ -12,6 +14,28 @@ export const other = (side) => (side === "white" ? "black" : "white");
 
 // The traditional Kazakh names of the holes 1–9 (docs/togyz-rules.md §1), shown as a hint on each hole.
 export const HOLE_NAMES = ["Арт", "Тектұрмас", "Ат өтпес", "Атсыратар", "Бел", "Белбасар", "Қандықақпан", "Көкмойын", "Маңдай"];
+
+// A running clock under this is shown as low on time.
+const LOW_TIME_MS = 30000;
+
+/** A side's remaining time at room time `at` (null before the room's time is known): the room state's value,
+ * counted down while that side's clock runs. */
+export function remainingTime(state, side, at) {
+  const clock = state.clock;
+  const base = clock[side] ?? 0;
+  if (clock.running !== side || at === null || state.status !== "running") return base;
+  return base - Math.max(0, at - clock.at);
+}
+
+/** A side's clock face: `ms` left, whether it runs, is low on time or has fallen. */
+export function showClock(node, state, side, ms) {
+  const text = formatClock(ms);
+  if (node.textContent !== text) node.textContent = text;
+  const live = state.status === "running" && state.clock.running === side;
+  node.classList.toggle("running", live);
+  node.classList.toggle("low", live && ms < LOW_TIME_MS);
+  node.classList.toggle("flagged", ms <= 0);
+}
 
 const HOLE_DOTS = 36;
 const KAZAN_DOTS = 100;

@@ -6,10 +6,9 @@ import { element, translator } from "./dom.js";
 import { formatClock, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
-import { HOLE_NAMES, RESULT_SYMBOLS, SIDES, drawBoard, lastMove, other } from "./togyz-board.js";
+import { HOLE_NAMES, RESULT_SYMBOLS, SIDES, drawBoard, lastMove, other, remainingTime, showClock } from "./togyz-board.js";
 
 const PLAYERS = new Set(SIDES);
-const LOW_TIME_MS = 30000;
 
 const config = JSON.parse(document.getElementById("game-config").textContent);
 const texts = { ...config.strings, ...JSON.parse(document.getElementById("game-texts").textContent) };
@@ -97,10 +96,7 @@ function roomNow() {
 /** A side's remaining time now: the server's value at room time `at`, counted down if that clock runs. */
 function remaining(side, at = roomNow()) {
   if (!state || !state.clock) return 0;
-  const clock = state.clock;
-  const base = clock[side] ?? 0;
-  if (clock.running !== side || at === null || state.status !== "running") return base;
-  return base - Math.max(0, at - clock.at);
+  return remainingTime(state, side, at);
 }
 
 // --- what each connection may do -----------------------------------------------------------------------------
@@ -618,13 +614,7 @@ function tick() {
   for (const node of $$("[data-clock]")) {
     const side = node.closest("[data-side]")?.dataset.side;
     if (!side) continue;
-    const ms = remaining(side, at);
-    const text = formatClock(ms);
-    if (node.textContent !== text) node.textContent = text;
-    const live = state.status === "running" && state.clock.running === side;
-    node.classList.toggle("running", live);
-    node.classList.toggle("low", live && ms < LOW_TIME_MS);
-    node.classList.toggle("flagged", ms <= 0);
+    showClock(node, state, side, remaining(side, at));
   }
   // A flag that can be claimed appears without any message from the server.
   if (state.status === "running" && SIDES.some((side) => remaining(side, at) <= 0)) renderControls();
