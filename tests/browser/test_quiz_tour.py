@@ -147,7 +147,6 @@ def tour_games(page: Page) -> list[tuple[str, list[str]]]:
 
 
 def test_a_tour_of_8_teams_from_the_register_to_the_league_table(browser: Browser, server: Server) -> None:
-    started = time.monotonic()
     arbiter = new_page(browser, viewport={"width": 1280, "height": 900}, locale="ru-RU")
     sign_in_arbiter(arbiter, server)
     # The register: the 8 names are typed once, here.
@@ -233,4 +232,3 @@ def test_a_tour_of_8_teams_from_the_register_to_the_league_table(browser: Browse
     expect(rows.first.locator("td").nth(2)).to_have_text("8")
     expect(arbiter.locator("table.ratings tbody tr").first).to_contain_text(winner)
     screenshot(arbiter, "quiz-league-table")
-    assert time.monotonic() - started < 90
