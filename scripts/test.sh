@@ -11,4 +11,7 @@ echo "==> ruff"
 echo "==> mypy --strict"
 "$VENV/bin/mypy"
 echo "==> pytest"
-"$VENV/bin/pytest" "$@"
+# Two worker processes, a test file each at a time (its module's server and browser stay in one process): most
+# browser and cluster tests wait on sockets and timers, so two files at once take about two thirds of the time of one
+# after the other on a 2-core machine. TORESHI_TEST_WORKERS=0 runs everything in this process.
+"$VENV/bin/pytest" -n "${TORESHI_TEST_WORKERS:-2}" --dist loadfile --durations=15 "$@"

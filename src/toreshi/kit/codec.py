@@ -151,8 +151,12 @@ class Codec(Generic[T]):
 
     def encode(self, value: T) -> dict[str, Any]:
         """The JSON object of ``value``, with its ``type``."""
-        name = getattr(type(value), TAG)
-        return {TAG: name, **self._encode_fields(value)}
+        name, fields = self.encode_apart(value)
+        return {TAG: name, **fields}
+
+    def encode_apart(self, value: T) -> tuple[str, dict[str, Any]]:
+        """``value``'s ``type`` and its other fields apart, as a log stores an event or a room takes a command."""
+        return str(getattr(type(value), TAG)), self._encode_fields(value)
 
     def _encode_fields(self, value: Any) -> dict[str, Any]:
         encoded: dict[str, Any] = {}

@@ -31,9 +31,8 @@ class TeamService:
         self.clock = clock
 
     def _command(self, command: TeamCommand, by: str) -> Command:
-        data = COMMANDS.encode(command)
-        data.pop("type")
-        return Command(command.type, Actor(ARBITER, by), data, meta={"at": self.clock().isoformat()})
+        name, data = COMMANDS.encode_apart(command)
+        return Command(name, Actor(ARBITER, by), data, meta={"at": self.clock().isoformat()})
 
     async def create(self, by: str, command: CreateTeams) -> str:
         """A new team competition; a refused creation leaves no room behind."""

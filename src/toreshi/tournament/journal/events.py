@@ -399,5 +399,4 @@ def decode_event(kind: str, payload: Mapping[str, object]) -> TournamentEvent:
 
 def encode_event(event: TournamentEvent) -> tuple[str, Payload]:
     """``(type, payload)`` as the log stores it (the payload without its ``type``)."""
-    payload = EVENTS.encode(event)
-    return str(payload.pop("type")), payload
+    return EVENTS.encode_apart(event)

@@ -236,9 +236,7 @@ EVENTS: Codec[TeamEvent] = Codec(TeamsCreated, TeamRegistered, TeamRoundPaired, 
 
 
 def encode_event(event: TeamEvent) -> tuple[str, dict[str, object]]:
-    data = EVENTS.encode(event)
-    name = str(data.pop("type"))
-    return name, data
+    return EVENTS.encode_apart(event)
 
 
 def decode_event(name: str, payload: dict[str, object]) -> TeamEvent:
