@@ -93,3 +93,14 @@ def fold(evolve: Callable[[S, E], S], state: S, events: Iterable[E]) -> S:
     for event in events:
         state = evolve(state, event)
     return state
+
+
+def proven(evolve: Callable[[S, E], S], state: S, events: Callable[[], Sequence[E]]) -> Sequence[E] | Refusal:
+    """The events ``events()`` makes, proven by folding them into ``state``, or why not: a log only ever holds
+    events that apply. Only refusals are caught; any other exception is a programming error and goes up."""
+    try:
+        made = events()
+        fold(evolve, state, made)
+    except Refused as refused:
+        return refused.refusal
+    return made

@@ -208,7 +208,7 @@ class Searcher:
                 break
             elapsed = self.clock() - start
             pv = tuple(self._pv[0])
-            best = SearchResult(depth, score, pv, self.nodes, elapsed, order[0], exact)
+            best = SearchResult(depth, score, pv, self.nodes, elapsed, best=order[0], root_scores=exact)
             if self.progress is not None:
                 self.progress(Iteration(depth, score, pv, self.nodes, elapsed))
             certain_in = decided_in(abs(score))
@@ -221,7 +221,7 @@ class Searcher:
                 break  # the next iteration would most likely not finish in time
         elapsed = self.clock() - start
         if best is None:  # not even depth 1 finished: fall back on the ordering's first move
-            return SearchResult(0, 0, (order[0],), self.nodes, elapsed, order[0], (), True)
+            return SearchResult(0, 0, (order[0],), self.nodes, elapsed, best=order[0], stopped=True)
         return replace(best, nodes=self.nodes, seconds=elapsed, stopped=stopped or best.stopped)
 
     def _root_order(self, state: State, moves: list[int]) -> list[int]:

@@ -6,11 +6,10 @@ The wall time of the command and who gives it come from the :class:`~toreshi.kit
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import TypeVar
 
-from toreshi.kit.core import Context, fold
+from toreshi.kit.core import Context, proven
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import commands as c
@@ -39,9 +38,6 @@ from toreshi.tournament.journal.results import decide_link, decide_result
 from toreshi.tournament.journal.settings import decide_settings
 from toreshi.tournament.journal.state import ResultSource, TournamentState
 
-S = TypeVar("S")
-E = TypeVar("E")
-
 
 def wall_time(context: Context) -> datetime:
     """The command's aware wall time, as the server stamped it."""
@@ -49,17 +45,6 @@ def wall_time(context: Context) -> datetime:
     if not isinstance(at, datetime) or at.tzinfo is None:
         raise TypeError("a tournament command's context carries 'at', an aware datetime")  # a programming error
     return at
-
-
-def proven(evolve: Callable[[S, E], S], state: S, events: Callable[[], Sequence[E]]) -> Sequence[E] | Refusal:
-    """The events ``events()`` makes, proven by folding them into ``state``, or why not: a journal's log only
-    ever holds events that apply. Only refusals are caught; any other exception is a programming error and goes up."""
-    try:
-        made = events()
-        fold(evolve, state, made)
-    except Refused as refused:
-        return refused.refusal
-    return made
 
 
 def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str) -> Sequence[TournamentEvent]:
@@ -113,7 +98,7 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
 
 def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:
     """The events of ``command`` (possibly none: the same result entered again), or why it is refused; the events
-    are :func:`proven`."""
+    are :func:`~toreshi.kit.core.proven`."""
     actor = context.actor
     # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
     stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)

@@ -30,9 +30,9 @@ from fractions import Fraction
 from typing import ClassVar
 
 from toreshi.kit.codec import Codec, spec
-from toreshi.kit.core import Context, fold
+from toreshi.kit.core import Context, fold, proven
 from toreshi.kit.refusal import Refusal, Refused
-from toreshi.tournament.journal.decide import proven, wall_time
+from toreshi.tournament.journal.decide import wall_time
 from toreshi.tournament.journal.events import Stamped
 from toreshi.tournament.journal.values import CONVERTERS
 from toreshi.tournament.model import GameResult
@@ -389,7 +389,7 @@ def _match_of(t: TeamTournament, round_number: int, team: int) -> Match:
 
 
 def decide(state: TeamJournalState, command: TeamCommand, context: Context) -> Sequence[TeamEvent] | Refusal:
-    """The events of ``command`` (:func:`~toreshi.tournament.journal.decide.proven`), or why not;
+    """The events of ``command`` (:func:`~toreshi.kit.core.proven`), or why not;
     ``context.meta["at"]`` is the server's aware wall time."""
     return proven(evolve, state, lambda: _events(state, command, wall_time(context), context.actor.name))
 
