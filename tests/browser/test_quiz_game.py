@@ -59,8 +59,9 @@ def create_game(arbiter: Page, server: Server, pack: Path, kind: str, teams: tup
     return Created(room_id, codes, links)
 
 
-ARMED_AHEAD_MS = 400
-"""How far ahead :meth:`Table.tap_at_once` arms the phones: time enough to arm each one first."""
+ARMED_AHEAD_MS = 1_500
+"""How far ahead :meth:`Table.tap_at_once` arms the phones: time enough to arm each one first, even on a loaded
+machine (400 ms was not: in CI the second phone was armed after the first had pressed, and was locked by then)."""
 
 
 @dataclass
@@ -121,13 +122,19 @@ class Table:
         ahead: touches made one after the other would let the first team's recognition lock the other phones
         before they are touched (a locked button sends nothing), and the test would race the server."""
         at = self.phones[teams[0]].evaluate("Date.now()") + ARMED_AHEAD_MS
+        ahead: dict[str, int] = {}
         for team in teams:
-            self.phones[team].evaluate(
-                """at => setTimeout(() => document.querySelector("#buzz").dispatchEvent(
-                    new PointerEvent("pointerdown", {bubbles: true, cancelable: true, pointerType: "touch"})),
-                    Math.max(0, at - Date.now()))""",
+            ahead[team] = self.phones[team].evaluate(
+                """at => {
+                    setTimeout(() => document.querySelector("#buzz").dispatchEvent(
+                        new PointerEvent("pointerdown", {bubbles: true, cancelable: true, pointerType: "touch"})),
+                        Math.max(0, at - Date.now()));
+                    return at - Date.now();
+                }""",
                 at,
             )
+        # A phone armed after the instant would press late, and the test would no longer be of presses at once.
+        assert all(left > 0 for left in ahead.values()), f"phones armed too late (ms left at arming): {ahead}"
 
 
 def open_phone(browser: Browser, server: Server, team: str, code: str, *, locale: str, typed: bool) -> Page:
