@@ -40,11 +40,14 @@ class Board:
 
 
 def berger_rounds(players: int, *, double: bool = False) -> int:
-    """How many rounds the round robin of ``players`` has: n - 1 a cycle, n the number of players made even.
+    """How many rounds the round robin of ``players`` has: n - 1 a cycle, n the number of players made even; none
+    for fewer than two players (there is no round robin to play).
 
-    >>> berger_rounds(6), berger_rounds(5), berger_rounds(4, double=True)
-    (5, 5, 6)
+    >>> berger_rounds(6), berger_rounds(5), berger_rounds(4, double=True), berger_rounds(1), berger_rounds(0)
+    (5, 5, 6, 0, 0)
     """
+    if players < 2:
+        return 0
     return (players + players % 2 - 1) * (2 if double else 1)
 
 

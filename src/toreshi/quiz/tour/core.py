@@ -22,7 +22,7 @@ from __future__ import annotations
 import datetime as _dt
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import ClassVar
 
 from toreshi.kit.codec import Codec, spec
@@ -612,10 +612,7 @@ def evolve(state: TourState, event: Event) -> TourState:
             log=_logged(state, event, stage=event.stage + 1, method=event.method, games=games),
         )  # fmt: skip
     if isinstance(event, GameLinked):
-        link = GameLink(
-            event.at, event.room_id, event.stage, event.game, event.kind, event.teams, event.assistant_team,
-            event.theme_start, event.theme_count, event.cuts,
-        )  # fmt: skip
+        link = GameLink(**{linked.name: getattr(event, linked.name) for linked in fields(LinkedRoom)})
         return replace(
             state, links=(*state.links, link), themes_used=event.theme_start + event.theme_count,
             log=_logged(state, event, kind=event.kind.value, stage=event.stage + 1, teams=", ".join(event.teams),

@@ -132,7 +132,7 @@ def decide_pairing(state: TournamentState, command: PairRound, stamp: Stamp) -> 
         raise Refused(Code.DRAFT_PENDING, round=state.draft.round)
     if t.system.is_round_robin:
         if not t.rounds and len(t.participants) < 2:
-            raise Refused(Code.ROUND_ROBIN_TOO_SMALL)  # before counting its rounds (none, or "-1", for nobody)
+            raise Refused(Code.ROUND_ROBIN_TOO_SMALL)  # before "all 0 rounds are paired"
         planned = round_robin_rounds(t) if not t.rounds else t.rounds_planned
         if number > planned:
             raise Refused(Code.ALL_ROUNDS_PAIRED, rounds=planned)

@@ -258,7 +258,7 @@ class TeamTournament:
     @property
     def rounds_planned(self) -> int:
         if self.settings.system is TeamSystem.ROUND_ROBIN:
-            return berger_rounds(len(self.teams)) if len(self.teams) >= 2 else 0
+            return berger_rounds(len(self.teams))
         return self.settings.rounds
 
     def with_round(self, round_: TeamRound) -> TeamTournament:
