@@ -207,14 +207,19 @@ class RoomClient:
         headers = {"Cookie": cookie} if cookie else None
         connection = await websockets.connect(f"{base_ws}/ws/rooms/{room}", additional_headers=headers)
         client = cls(connection, room, token, version)
-        hello: dict[str, Any] = {"t": "hello", "v": version}
-        if token:
-            hello["token"] = token
-        await connection.send(json.dumps(hello))
+        await client._hello()
         client.reader = asyncio.create_task(client._read())
         return client
 
+    async def _hello(self) -> None:
+        """Say hello from this client's version: the room answers with what it lacks (or a snapshot)."""
+        hello: dict[str, Any] = {"t": "hello", "v": self.version}
+        if self.token:
+            hello["token"] = self.token
+        await self.connection.send(json.dumps(hello))
+
     async def _read(self) -> None:
+        asked_at: int | None = None
         try:
             async for raw in self.connection:
                 message = json.loads(raw)
@@ -226,6 +231,11 @@ class RoomClient:
                     self.version, self.state, self.last_ts = message["v"], message["data"], message["ts"]
                 elif kind in ("event", "events"):  # one event, or several in one frame
                     for event in message["events"] if kind == "events" else [message]:
+                        if event["v"] > self.version + 1:  # a gap: ask for what is missing, as the pages do
+                            if asked_at != self.version:  # once per version: each hello costs a snapshot
+                                asked_at = self.version
+                                await self._hello()
+                            break
                         if event["v"] == self.version + 1:
                             self.version, self.last_ts = event["v"], event["ts"]
                             self.events.append(event)
@@ -233,6 +243,8 @@ class RoomClient:
                                 self.state = event["data"]["state"]
                 elif kind in ("ack", "refused"):
                     self.answers[message["id"]] = message
+                elif kind == "resync":  # fell behind (docs/protocol.md): join again from this version
+                    await self._hello()
                 self.changed.set()
         except websockets.ConnectionClosed:
             pass
