@@ -14,11 +14,12 @@ import typer
 from rich.console import Console
 from sqlalchemy.exc import OperationalError
 
+from toreshi.commands import GROUPS
 from toreshi.store import MigrationError, StoreError, UnsupportedDatabaseError, create_engine, default_url, upgrade
 from toreshi.store.backup import BackupFormat, BackupSummary, backup, restore
 from toreshi.store.migrate import current_revision
 
-app = typer.Typer(help="The database: migrate, back up, restore.", no_args_is_help=True)
+app = typer.Typer(help=GROUPS["db"][1], no_args_is_help=True, add_completion=False)
 
 DbOption = Annotated[
     str | None,

@@ -16,14 +16,13 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from toreshi.commands import GROUPS
 from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError
 from toreshi.quiz.siq import write_siq
-from toreshi.web import i18n
-from toreshi.web.refusals import text_of
 
-app = typer.Typer(help="«Своя игра» question packs: inspect and convert.", no_args_is_help=True)
+app = typer.Typer(help=GROUPS["quiz"][1], no_args_is_help=True, add_completion=False)
 
 _MAX_FILE_BYTES = 1024 * 1024 * 1024
 """Refuse to even load a file this large (the archive limits inside are far lower)."""
@@ -50,6 +49,11 @@ def _load(path: Path) -> Package:
 
 def _problem(error: PackError | OSError) -> str:
     if isinstance(error, PackError):
+        # Imported here, only for a pack that cannot be read: the command line stands below the web layer, whose
+        # catalogues hold the refusal messages until they move down (a layer rule; the import is kept lazy).
+        from toreshi.web import i18n
+        from toreshi.web.refusals import text_of
+
         i18n.activate("en")  # the command line speaks English
         return text_of(error)
     return error.strerror or str(error)

@@ -12,6 +12,8 @@ import segno
 import typer
 from rich.console import Console
 
+from toreshi.commands import GROUPS
+
 
 def lan_address() -> str | None:
     """This machine's address on the local network (no packet is sent: a UDP socket is only pointed outwards)."""
@@ -99,3 +101,7 @@ def serve(
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
     )
+
+
+app = typer.Typer(add_completion=False)
+app.command("serve", help=GROUPS["serve"][1])(serve)

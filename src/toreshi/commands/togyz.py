@@ -13,6 +13,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from toreshi.commands import GROUPS
 from toreshi.togyz import Position, Side
 from toreshi.togyz import perft as count_leaves
 from toreshi.togyz.diagram import diagram
@@ -23,10 +24,7 @@ from toreshi.togyz.fen import InvalidFenError, from_fen, to_fen
 from toreshi.togyz.pgn import read_games
 from toreshi.togyz.replay import replay as replay_game
 
-app = typer.Typer(
-    help="Togyz kumalak rules and engine: perft, record replay, board display, analysis, game review.",
-    no_args_is_help=True,
-)
+app = typer.Typer(help=GROUPS["togyz"][1], no_args_is_help=True, add_completion=False)
 
 
 def _position(fen: str | None) -> Position:

@@ -8,16 +8,13 @@ from typing import Annotated
 
 import typer
 
-from toreshi.commands import pairing_tools
+from toreshi.commands import GROUPS, pairing_tools
 from toreshi.commands.standings import standings
 from toreshi.tournament.berger import BergerError, berger_table
 from toreshi.tournament.dutch import NoValidPairingError, PairingInputError, pair_trf
 from toreshi.tournament.trf import TrfError
 
-app = typer.Typer(
-    help="Tournaments: Swiss pairings and the pairing checker and generator, round-robin tables, standings.",
-    no_args_is_help=True,
-)
+app = typer.Typer(help=GROUPS["tournament"][1], no_args_is_help=True, add_completion=False)
 app.command("standings")(standings)
 pairing_tools.register(app)
 
