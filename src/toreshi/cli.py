@@ -48,7 +48,7 @@ class LazyGroup(TyperGroup):
         try:
             return super().invoke(ctx)
         except typer.BadParameter as error:
-            error.message = clip(error.message, 300)  # a file's content quoted whole would flood the terminal
+            error.message = clip(error.message, 200)  # a file's content quoted whole would flood the terminal
             raise
         except (typer.Exit, typer.Abort, typer.TyperException):
             raise

@@ -133,6 +133,10 @@ async def test_backup_refuses_to_overwrite_and_to_back_up_nothing(
 
     with pytest.raises(BackupError, match="does not exist"):
         await backup(f"sqlite+aiosqlite:///{tmp_path / 'missing.db'}", tmp_path / "x.bak")
+    # A mistyped folder is said, not made (issue 26).
+    with pytest.raises(BackupError, match="the folder .*typo does not exist: create it first"):
+        await backup(database.url, tmp_path / "typo" / "club.bak", schema=database.schema)
+    assert not (tmp_path / "typo").exists()
     empty = tmp_path / "empty.db"
     empty.touch()
     with pytest.raises(BackupError, match="holds no toreshi database"):
@@ -179,6 +183,7 @@ async def test_sqlite_backup_is_a_single_self_contained_file(
     url = database.url
     await populate(store)
     copy = tmp_path / "copy" / "toreshi.db"
+    copy.parent.mkdir()
     await backup(url, copy)
     assert not copy.with_name("toreshi.db-wal").exists()
     moved = tmp_path / "moved.db"

@@ -15,8 +15,11 @@ from rich.console import Console
 from sqlalchemy.exc import OperationalError
 
 from toreshi.commands import GROUPS
+from toreshi.commands.checks import check_sqlite_file
+from toreshi.commands.errors import CommandError
 from toreshi.store import MigrationError, StoreError, UnsupportedDatabaseError, create_engine, default_url, upgrade
 from toreshi.store.backup import BackupFormat, BackupSummary, backup, restore
+from toreshi.store.engine import parse_url, sqlite_path
 from toreshi.store.migrate import current_revision
 
 app = typer.Typer(help=GROUPS["db"][1], no_args_is_help=True, add_completion=False)
@@ -40,7 +43,16 @@ T = TypeVar("T")
 
 
 def _url(db: str | None, data_dir: Path) -> str:
-    return db if db is not None else default_url(data_dir)
+    """The database URL; a SQLite file that is a folder or not SQLite at all is refused before any driver opens it
+    (a driver that fails to open a file leaves a thread behind that would print a traceback at exit)."""
+    url = db if db is not None else default_url(data_dir)
+    try:
+        parsed = parse_url(url)
+    except UnsupportedDatabaseError as error:
+        raise CommandError(str(error)) from None
+    if parsed.get_backend_name() == "sqlite":
+        check_sqlite_file(sqlite_path(parsed))
+    return url
 
 
 def _run(work: Coroutine[Any, Any, T]) -> T:
@@ -115,6 +127,6 @@ def restore_command(
     schema: SchemaOption = None,
     force: ForceOption = False,
 ) -> None:
-    """Restore a backup (stop the server first); refuses to replace a database with data without --force."""
+    """Restore a backup; refuses to replace a database with data without --force, and while a server uses it."""
     summary = _run(restore(_url(db, data_dir), source, schema=schema, force=force))
     typer.echo(_summary("restored", summary))

@@ -8,8 +8,8 @@ an exit status. Only the standard library is imported here: every command, howev
 from __future__ import annotations
 
 import errno
+import re
 import sys
-from pathlib import Path
 
 EXIT_FAILURE = 1
 EXIT_SOFTWARE = 70
@@ -17,9 +17,6 @@ EXIT_SOFTWARE = 70
 
 MAX_QUOTED = 120
 """At most this many characters of a file's content in a message: a 3 MB line is not echoed back."""
-
-MAX_TEXT_BYTES = 64 * 1024 * 1024
-"""A text input (a TRF, a PGN record, a configuration) larger than this is refused before it is read."""
 
 
 class CommandError(Exception):
@@ -32,35 +29,14 @@ class CommandError(Exception):
 
 
 def clip(text: str, limit: int = MAX_QUOTED) -> str:
-    """``text`` cut to ``limit`` characters (with an ellipsis), on one line."""
+    """``text`` on one line, each run of over 60 characters without a space cut to 40, the whole to ``limit``
+    characters (an ellipsis marks each cut)."""
     one_line = " ".join(text.split()) if "\n" in text or "\r" in text else text
-    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+    shortened = _LONG_RUN.sub(lambda run: run.group()[:40] + "…", one_line)
+    return shortened if len(shortened) <= limit else shortened[: limit - 1] + "…"
 
 
-def read_text(path: Path, *, legacy_encoding: str | None = None) -> str:
-    """The text of the file at ``path``: UTF-8 (a byte-order mark is dropped), else ``legacy_encoding`` if given.
-
-    A folder, a missing or unreadable file, a file over :data:`MAX_TEXT_BYTES`, UTF-16/UTF-32 text and binary data
-    are refused with a :class:`CommandError` saying which.
-    """
-    if path.is_dir():
-        raise CommandError(f"{path} is a folder, not a file")
-    try:
-        if path.stat().st_size > MAX_TEXT_BYTES:
-            raise CommandError(f"{path} is too large ({path.stat().st_size:,} bytes; at most {MAX_TEXT_BYTES:,})")
-        data = path.read_bytes()
-    except OSError as error:
-        raise CommandError(f"cannot read {path}: {error.strerror or error}") from None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise CommandError(f"{path} is UTF-16 text: save it as UTF-8")
-    if b"\x00" in data[:65536]:
-        raise CommandError(f"{path} is not a text file (it holds binary data)")
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        if legacy_encoding is not None:
-            return data.decode(legacy_encoding)
-        raise CommandError(f"{path} is not UTF-8 text (byte {error.start}: {error.reason})") from None
+_LONG_RUN = re.compile(r"\S{61,}")
 
 
 def explain(error: Exception) -> tuple[str, int] | None:

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import re
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
+from toreshi.commands.checks import read_text
+from toreshi.commands.errors import CommandError, clip
 from toreshi.tournament.dutch.checker import RoundCheck, check_trf, recorded_round
 from toreshi.tournament.dutch.engine import NoValidPairingError, RoundPairing
 from toreshi.tournament.dutch.generator import GeneratorConfig, GeneratorConfigError, generate, parse_config
@@ -38,19 +41,31 @@ OutputOption = Annotated[
 ]
 
 
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_RECORD = re.compile(r"[0-9A-Za-z#]{3}(?: |$)")
+"""The start of every TRF line: a three-character record code (``001``, ``012``, ``XXR``, a ``###`` comment)."""
+
+
 def read_trf(path: Path) -> TrfFile:
+    """The TRF at ``path`` (UTF-8, or Latin-1 as older programs wrote it); a file that is not one is refused with
+    the line that shows it, as is a TRF with no player (no ``001`` line)."""
     try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {path}: {error.strerror}", param_hint="FILE") from None
+        text = read_text(path, legacy_encoding="latin-1")
+    except CommandError as error:
+        raise typer.BadParameter(error.message, param_hint="FILE") from None
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+        if line.strip() and not _RECORD.match(line):
+            raise typer.BadParameter(
+                f"{path.name} is not a TRF: line {number} does not start with a record code ({clip(line, 40)!r})",
+                param_hint="FILE",
+            )
     try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    try:
-        return parse_trf(text)
+        trf = parse_trf(text)
     except TrfError as error:
         raise typer.BadParameter(str(error), param_hint="FILE") from None
+    if not trf.players:
+        raise typer.BadParameter(f"{path.name} has no players (no 001 line): not a TRF", param_hint="FILE")
+    return trf
 
 
 def write_trf(trf: TrfFile, output: Path | None) -> None:
@@ -128,9 +143,9 @@ def generate_command(
     The seed is written in the 012 record. Exit status 1 when a round cannot be paired.
     """
     try:
-        base = parse_config(config.read_text(encoding="utf-8")) if config is not None else GeneratorConfig()
-    except OSError as error:
-        raise typer.BadParameter(f"cannot read {config}: {error.strerror}", param_hint="CONFIG") from None
+        base = _read_config(config) if config is not None else GeneratorConfig()
+    except CommandError as error:
+        raise typer.BadParameter(error.message, param_hint="CONFIG") from None
     except GeneratorConfigError as error:
         raise typer.BadParameter(str(error), param_hint="CONFIG") from None
     groups = tuple(_players(text, "--forbid") for text in forbid or ())
@@ -151,6 +166,13 @@ def generate_command(
         typer.echo(f"No valid pairing (seed {number}): {error}", err=True)
         raise typer.Exit(1) from None
     write_trf(trf, output)
+
+
+def _read_config(path: Path) -> GeneratorConfig:
+    text = read_text(path)
+    if not any(line.strip() and not line.lstrip().startswith("#") for line in text.splitlines()):
+        raise CommandError(f"{path} has no Key=Value line (leave CONFIG out to draw every setting)")
+    return parse_config(text)
 
 
 def _players(text: str, hint: str) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from toreshi.commands import GROUPS
+from toreshi.commands.errors import CommandError
 from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError
@@ -132,8 +133,15 @@ def inspect(
 def convert(
     source: Annotated[Path, typer.Argument(help="A .siq (any version), content.xml, or db.chgk.info text.")],
     target: Annotated[Path, typer.Argument(help="The .siq (version 5) to write.")],
+    force: Annotated[bool, typer.Option("--force", help="Overwrite TARGET if it exists.")] = False,
 ) -> None:
-    """Convert a pack to a SIQ version 5 package."""
+    """Convert a pack to a SIQ version 5 package; an existing TARGET is replaced only with --force, never SOURCE."""
+    if _same_file(source, target):
+        raise CommandError(f"{target} is the pack being converted: write the converted pack to another file")
+    if target.is_dir():
+        raise CommandError(f"{target} is a folder: name the .siq file to write")
+    if target.exists() and not force:
+        raise CommandError(f"{target} already exists; pass --force to overwrite it")
     package = _load(source)
     try:
         data = write_siq(package)
@@ -143,3 +151,11 @@ def convert(
         raise typer.Exit(1) from None
     questions = sum(1 for _ in package.questions())
     Console().print(escape(f"wrote {target} ({len(data)} bytes, {questions} questions)"), highlight=False)
+
+
+def _same_file(source: Path, target: Path) -> bool:
+    """Whether the two paths name one file (also through a link, or spelled differently)."""
+    try:
+        return source.samefile(target)
+    except OSError:  # one of them does not exist (yet)
+        return source.resolve() == target.resolve()

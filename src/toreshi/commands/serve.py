@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import socket
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import segno
 import typer
 from rich.console import Console
 
 from toreshi.commands import GROUPS
+from toreshi.commands.checks import check_sqlite_file, check_writable_folder
+from toreshi.commands.errors import CommandError
 
 
 def lan_address() -> str | None:
@@ -65,11 +69,11 @@ def serve(
     ] = "Asia/Almaty",
 ) -> None:
     """Run the web app."""
-    import uvicorn
 
     from toreshi.web.app import create_app
     from toreshi.web.settings import Settings
 
+    _check_before_start(data_dir, db)
     settings = Settings(
         data_dir=data_dir,
         db_url=db,
@@ -80,20 +84,24 @@ def serve(
         timezone=timezone,
         https_only=https_only,
     )
-    console = Console()
-    local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
-    console.print(f"[bold green]toreshi[/] on [link]{local_url}[/link]  (data: {data_dir.resolve()})")
-    if host in ("0.0.0.0", "::") and (address := lan_address()):
-        phone_url = f"http://{address}:{port}/"
-        console.print(f"Phones and other devices on this network: [bold]{phone_url}[/]")
-        if os.environ.get("TERM", "dumb") != "dumb":
-            console.print(terminal_qr(phone_url), highlight=False)
+
+    def announce() -> None:
+        console = Console()
+        local_url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}/"
+        console.print(f"[bold green]toreshi[/] on [link]{local_url}[/link]  (data: {data_dir.resolve()})")
+        if host in ("0.0.0.0", "::") and (address := lan_address()):
+            phone_url = f"http://{address}:{port}/"
+            console.print(f"Phones and other devices on this network: [bold]{phone_url}[/]")
+            if os.environ.get("TERM", "dumb") != "dumb":
+                console.print(terminal_qr(phone_url), highlight=False)
+
     # ws_max_size: a frame over 64 KiB is refused by the protocol layer (close 1009) before it is buffered whole;
     # the room socket's own limit (toreshi.web.socket.MAX_MESSAGE_BYTES) is far smaller still.
     # No permessage-deflate: room events are small and fan out to every connection, and compressing each copy
     # separately costs more CPU than the club's Wi-Fi saves (measured in benchmarks/quiz_live.py).
-    uvicorn.run(
+    run_announced(
         create_app(settings),
+        announce,
         host=host,
         port=port,
         log_level="info",
@@ -102,6 +110,42 @@ def serve(
         ws_per_message_deflate=False,
     )
 
+
+def _check_before_start(data_dir: Path, db: str | None) -> None:
+    """What would otherwise fail inside the app's start-up with a long traceback: a data folder that cannot be
+    written, a database file that is not SQLite, a database being restored. A SQLite database is then held
+    (:mod:`toreshi.store.serving`) until the process ends, so that a restore is refused meanwhile."""
+    from toreshi.store import StoreError, default_url
+    from toreshi.store.engine import parse_url, sqlite_path
+    from toreshi.store.serving import hold_for_serving
+
+    check_writable_folder(data_dir, "the data folder")
+    try:
+        url = parse_url(db if db is not None else default_url(data_dir))
+        if url.get_backend_name() == "sqlite":
+            check_sqlite_file(sqlite_path(url))
+            check_writable_folder(sqlite_path(url).parent, "the database's folder")
+            hold_for_serving(sqlite_path(url))
+    except StoreError as error:
+        raise CommandError(str(error)) from None
+
+
+def run_announced(app: object, announce: Callable[[], None], **options: Any) -> None:
+    """``uvicorn.run(app, **options)``, calling ``announce`` once the app has started and its socket is bound (so
+    the address is never printed by a server that then fails to listen); exit status 3 if it never started."""
+    import uvicorn
+
+    class AnnouncingServer(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                announce()
+
+    server = AnnouncingServer(uvicorn.Config(app, **options))  # type: ignore[arg-type]
+    with contextlib.suppress(KeyboardInterrupt):
+        server.run()
+    if not server.started:
+        raise typer.Exit(3)  # uvicorn's STARTUP_FAILURE; uvicorn has logged why
 
 app = typer.Typer(add_completion=False)
 app.command("serve", help=GROUPS["serve"][1])(serve)

@@ -11,9 +11,12 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from toreshi.commands import GROUPS
+from toreshi.commands.checks import open_text
+from toreshi.commands.errors import CommandError, clip
 from toreshi.togyz import Position, Side
 from toreshi.togyz import perft as count_leaves
 from toreshi.togyz.diagram import diagram
@@ -60,7 +63,7 @@ def show(fen: Annotated[str, typer.Argument(help="A PlayStrategy FEN, quoted.")]
 
 @app.command()
 def replay(
-    files: Annotated[list[Path], typer.Argument(help="PlayOK PGN files.", exists=True, dir_okay=False)],
+    files: Annotated[list[Path], typer.Argument(help="PlayOK PGN files.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON object per game per line.")] = False,
 ) -> None:
     """Replay records and check every landing digit, X mark and (n) total; exit 1 if any game is invalid."""
@@ -71,9 +74,9 @@ def replay(
     unreadable = 0
     table = Table("game", "file", "White", "Black", "plies", "score", "result", "check")
     for path in files:
+        found = index
         try:
-            handle = path.open(encoding="utf-8", errors="strict", newline="")
-            with handle:
+            with open_text(path) as handle:
                 for game in read_games(handle):
                     report = replay_game(game)
                     invalid += not report.ok
@@ -81,7 +84,7 @@ def replay(
                         record = {
                             "game": index,
                             "ok": report.ok,
-                            "error": None if report.ok else str(report.error),
+                            "error": None if report.ok else clip(str(report.error), 300),
                             "plies": report.plies,
                             "fen": to_fen(report.position),
                             "score": list(report.score),
@@ -97,13 +100,24 @@ def replay(
                             str(report.plies),
                             f"{report.score[0]}:{report.score[1]}",
                             report.result or f"({game.result or '*'})",
-                            "[green]ok[/]" if report.ok else f"[red]{report.error}[/]",
+                            "[green]ok[/]" if report.ok else f"[red]{escape(clip(str(report.error), 60))}[/]",
                         )
                     index += 1
-        except UnicodeDecodeError as error:
-            errors.print(f"[red]{path}: not UTF-8 text ({error.reason} at byte {error.start})[/]", soft_wrap=True)
+        except CommandError as error:
+            errors.print(f"[red]error: {escape(error.message)}[/]", soft_wrap=True, highlight=False)
             unreadable += 1
-    if not as_json:
+        except UnicodeDecodeError as error:
+            errors.print(
+                f"[red]error: {escape(str(path))} is not UTF-8 text ({error.reason} at byte {error.start})[/]",
+                soft_wrap=True,
+                highlight=False,
+            )
+            unreadable += 1
+        else:
+            if index == found:
+                errors.print(f"[red]error: {escape(str(path))}: no games found[/]", soft_wrap=True, highlight=False)
+                unreadable += 1
+    if not as_json and index:
         console.print(table)
         console.print(f"{index} games, {index - invalid} valid, {invalid} invalid")
     raise typer.Exit(1 if invalid or unreadable else 0)
@@ -178,7 +192,7 @@ def analyse(
 
 @app.command()
 def review(
-    file: Annotated[Path, typer.Argument(help="A PlayOK PGN file.", exists=True, dir_okay=False)],
+    file: Annotated[Path, typer.Argument(help="A PlayOK PGN file.")],
     game: Annotated[int, typer.Option(min=1, help="Which game of the file (1 is the first).")] = 1,
     depth: DepthOption = None,
     movetime: MovetimeOption = None,
@@ -186,13 +200,14 @@ def review(
 ) -> None:
     """The evaluation after every ply and the worst moves with the better move (default: depth 8 a position with
     the C search, 5 without)."""
-    with file.open(encoding="utf-8", newline="") as handle:
+    with open_text(file) as handle:
         record = next(itertools.islice(read_games(handle), game - 1, None), None)
     if record is None:
-        raise typer.BadParameter(f"the file has fewer than {game} games", param_hint="--game")
+        found = "no games" if game == 1 else f"fewer than {game} games"
+        raise CommandError(f"{file} has {found}")
     checked = replay_game(record)
     if checked.error is not None and checked.error.ply is not None:
-        raise typer.BadParameter(f"the record cannot be replayed: {checked.error}", param_hint="FILE")
+        raise CommandError(f"{file}: the record cannot be replayed: {clip(str(checked.error))}")
     result = review_game(record, _limits(depth, movetime, REVIEW_DEFAULT), clock=time.monotonic)
     if as_json:
         typer.echo(json.dumps(_review_record(record.headers, result), ensure_ascii=False))

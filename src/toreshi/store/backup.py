@@ -39,6 +39,7 @@ from toreshi.store.engine import create_engine, parse_url, sqlite_path
 from toreshi.store.errors import StoreError
 from toreshi.store.migrate import known_revisions, lock_for_migration, upgrade_on
 from toreshi.store.schema import metadata, room_events, rooms
+from toreshi.store.serving import replacing
 
 JSON_FORMAT_NAME = "toreshi-backup"
 JSON_FORMAT_VERSION = 1
@@ -91,13 +92,14 @@ async def backup(
         raise BackupError(f"{destination} already exists; pass --force to overwrite it")
     if is_sqlite and not sqlite_path(parsed).exists():
         raise BackupError(f"nothing to back up: {sqlite_path(parsed)} does not exist")
+    if not destination.parent.is_dir():
+        raise BackupError(f"the folder {destination.parent} does not exist: create it first, or back up elsewhere")
 
     engine = create_engine(parsed, schema=schema)
     try:
         async with engine.connect() as connection:
             revision, room_count, event_count = await _describe(connection, what=f"{_shown(parsed)}")
             current_schema = None if is_sqlite else await connection.scalar(text("SELECT current_schema()"))
-        destination.parent.mkdir(parents=True, exist_ok=True)
         partial = destination.with_name(f".{destination.name}.partial")
         try:
             if format is BackupFormat.SQLITE:
@@ -117,9 +119,19 @@ async def backup(
 async def restore(url: str | URL, source: Path, *, schema: str | None = None, force: bool = False) -> BackupSummary:
     """Restore the backup ``source`` into the database at ``url``, then migrate it to the newest schema.
 
-    Refused if the database already holds toreshi tables, unless ``force``: then they are replaced.
+    Refused if the database already holds toreshi tables, unless ``force``: then they are replaced. A SQLite
+    database is refused, even with ``force``, while a server holds it (:mod:`toreshi.store.serving`).
     """
     parsed = parse_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return await _restore(parsed, source, schema=schema, force=force)
+    database = sqlite_path(parsed)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    with replacing(database):
+        return await _restore(parsed, source, schema=schema, force=force)
+
+
+async def _restore(parsed: URL, source: Path, *, schema: str | None, force: bool) -> BackupSummary:
     is_sqlite = parsed.get_backend_name() == "sqlite"
     format = _detect_format(source)
     if format is BackupFormat.SQLITE and not is_sqlite:

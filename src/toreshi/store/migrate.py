@@ -55,6 +55,10 @@ def known_revisions() -> list[str]:
     return [revision.revision for revision in reversed(list(script.walk_revisions()))]
 
 
+def _order(revision: str) -> int:
+    return known_revisions().index(revision)
+
+
 async def current_revision(engine: AsyncEngine) -> str | None:
     """The revision the database is at; ``None`` for a database toreshi has never migrated."""
     async with engine.connect() as connection:
@@ -77,6 +81,12 @@ async def upgrade(engine: AsyncEngine, revision: str = "head") -> str:
             raise MigrationError(
                 f"the database is at revision {before!r}, which this toreshi does not know: "
                 "it was written by a newer version; upgrade toreshi instead"
+            )
+        if revision != "head" and before is not None and _order(before) > _order(revision):
+            await connection.rollback()
+            raise MigrationError(
+                f"the database is at revision {before!r}, newer than {revision!r}: toreshi migrates forward only "
+                "(restore a backup made at that revision instead)"
             )
         await connection.run_sync(upgrade_on, revision)
         after = await connection.run_sync(_current_revision)
