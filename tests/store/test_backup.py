@@ -134,7 +134,7 @@ async def test_backup_refuses_to_overwrite_and_to_back_up_nothing(
     with pytest.raises(BackupError, match="does not exist"):
         await backup(f"sqlite+aiosqlite:///{tmp_path / 'missing.db'}", tmp_path / "x.bak")
     # A mistyped folder is said, not made (issue 26).
-    with pytest.raises(BackupError, match="the folder .*typo does not exist: create it first"):
+    with pytest.raises(BackupError, match=r"the folder .*typo does not exist: create it first"):
         await backup(database.url, tmp_path / "typo" / "club.bak", schema=database.schema)
     assert not (tmp_path / "typo").exists()
     empty = tmp_path / "empty.db"
