@@ -10,7 +10,9 @@ from typer.testing import CliRunner
 
 from toreshi.cli import app
 from toreshi.store import NewEvent, RoomKind, open_store
-from toreshi.store.migrate import head_revision
+from toreshi.store.migrate import head_revision, known_revisions
+
+from ..served import Server
 
 runner = CliRunner()
 
@@ -76,3 +78,40 @@ def test_errors_are_one_clear_line(tmp_path: Path) -> None:
     wrong = runner.invoke(app, ["db", "restore", str(junk), "--data-dir", str(tmp_path)])
     assert wrong.exit_code == 1
     assert "is not a toreshi backup" in wrong.stderr
+
+
+def test_restore_is_refused_while_a_server_holds_the_database(tmp_path: Path) -> None:
+    """Issue 26: `db restore --force` under a running `toreshi serve` would pull the database from under it."""
+    data = tmp_path / "data"
+    data.mkdir()
+    server = Server(data)
+    try:
+        saved = tmp_path / "saved.db"
+        assert runner.invoke(app, ["db", "backup", str(saved), "--data-dir", str(data)]).exit_code == 0
+        refused = runner.invoke(app, ["db", "restore", str(saved), "--data-dir", str(data), "--force"])
+        assert refused.exit_code == 1
+        assert refused.stderr == (
+            f"error: a toreshi server is using {(data / 'toreshi.db').absolute()}: stop it first, then restore "
+            "(a server's data would be lost)\n"
+        )
+    finally:
+        server.stop()
+    done = runner.invoke(app, ["db", "restore", str(saved), "--data-dir", str(data), "--force"])
+    assert done.exit_code == 0, done.output  # the lock went with the server
+
+
+def test_backup_into_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
+    assert runner.invoke(app, ["db", "upgrade", "--db", url]).exit_code == 0
+    refused = runner.invoke(app, ["db", "backup", str(tmp_path / "typo" / "club.bak"), "--db", url])
+    assert refused.exit_code == 1
+    assert "the folder" in refused.stderr and "typo does not exist: create it first" in refused.stderr
+    assert not (tmp_path / "typo").exists()
+
+
+def test_upgrade_to_an_older_revision_exits_non_zero(tmp_path: Path) -> None:
+    url = f"sqlite+aiosqlite:///{tmp_path / 'club.db'}"
+    assert runner.invoke(app, ["db", "upgrade", "--db", url]).exit_code == 0
+    back = runner.invoke(app, ["db", "upgrade", "--db", url, "--revision", known_revisions()[0]])
+    assert back.exit_code == 1
+    assert "toreshi migrates forward only" in back.stderr

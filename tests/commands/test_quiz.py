@@ -149,3 +149,25 @@ def test_convert_writes_a_v5_package(shared_data: Path, tmp_path: Path) -> None:
     assert read_siq(target.read_bytes()) == read_siq(source.read_bytes())
     with zipfile.ZipFile(target) as archive:
         assert ElementTree.fromstring(archive.read("content.xml")).get("version") == "5"
+
+
+def test_convert_overwrites_only_with_force_and_never_its_source(tmp_path: Path) -> None:
+    """Issue 26: nothing is overwritten unless the user says so, and the source never (it is read first)."""
+    source = tmp_path / "pack.txt"
+    source.write_text(PACK, encoding="utf-8")
+    target = tmp_path / "out.siq"
+    target.write_bytes(b"precious")
+    refused = runner.invoke(app, ["quiz", "convert", str(source), str(target)])
+    assert refused.exit_code == 1
+    assert refused.stderr == f"error: {target} already exists; pass --force to overwrite it\n"
+    assert target.read_bytes() == b"precious"
+    forced = runner.invoke(app, ["quiz", "convert", str(source), str(target), "--force"])
+    assert forced.exit_code == 0, forced.output
+    assert read_siq(target.read_bytes()).name
+
+    before = source.read_bytes()
+    for spelling in (str(source), f"{tmp_path}/./pack.txt"):
+        itself = runner.invoke(app, ["quiz", "convert", str(source), spelling, "--force"])
+        assert itself.exit_code == 1
+        assert "is the pack being converted: write the converted pack to another file" in itself.stderr
+    assert source.read_bytes() == before

@@ -41,6 +41,16 @@ async def test_upgrade_creates_the_schema_the_code_describes(engine: AsyncEngine
         assert {"rooms", "room_events", "alembic_version"} <= await connection.run_sync(table_names)
 
 
+async def test_upgrade_to_an_older_revision_is_refused(engine: AsyncEngine) -> None:
+    """`toreshi db upgrade --revision 0001` on a newer database exits non-zero, the schema untouched (issue 26)."""
+    first, *_, newest = known_revisions()
+    await upgrade(engine)
+    with pytest.raises(MigrationError, match=f"at revision '{newest}', newer than '{first}': .* forward only"):
+        await upgrade(engine, first)
+    assert await current_revision(engine) == newest
+    assert await upgrade(engine, newest) == newest  # the revision it is at is no step back
+
+
 async def test_downgrade_removes_everything_and_upgrade_rebuilds_it(engine: AsyncEngine) -> None:
     await upgrade(engine)
     await downgrade(engine, "base")

@@ -29,14 +29,14 @@ class CommandError(Exception):
 
 
 def clip(text: str, limit: int = MAX_QUOTED) -> str:
-    """``text`` on one line, each run of over 60 characters without a space cut to 40, the whole to ``limit``
-    characters (an ellipsis marks each cut)."""
+    """``text`` on one line, each run of over 100 characters without a space (a file's content, not a path) cut to
+    60, the whole to ``limit`` characters (an ellipsis marks each cut)."""
     one_line = " ".join(text.split()) if "\n" in text or "\r" in text else text
-    shortened = _LONG_RUN.sub(lambda run: run.group()[:40] + "…", one_line)
+    shortened = _LONG_RUN.sub(lambda run: run.group()[:60] + "…", one_line)
     return shortened if len(shortened) <= limit else shortened[: limit - 1] + "…"
 
 
-_LONG_RUN = re.compile(r"\S{61,}")
+_LONG_RUN = re.compile(r"\S{101,}")
 
 
 def explain(error: Exception) -> tuple[str, int] | None:
