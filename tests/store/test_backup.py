@@ -1,13 +1,21 @@
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import socket
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus, create_engine, upgrade
 from toreshi.store.backup import BackupError, BackupFormat, backup, restore
 from toreshi.store.migrate import head_revision
+from toreshi.store.serving import DatabaseInUseError
 
 from .conftest import Database
 
@@ -194,3 +202,44 @@ async def test_sqlite_backup_is_a_single_self_contained_file(
     damaged.write_bytes(moved.read_bytes()[:4096])
     with pytest.raises(BackupError, match=r"damaged|not a readable SQLite database"):
         await restore(f"sqlite+aiosqlite:///{tmp_path / 'other.db'}", damaged)
+
+
+async def test_restore_is_refused_while_a_server_holds_the_database(
+    database: Database, store: EventStore, tmp_path: Path
+) -> None:
+    """Issue 26: even forced, a restore waits for the servers to stop — on SQLite and on PostgreSQL alike."""
+    saved = await backup(database.url, tmp_path / "saved.bak", schema=database.schema, format=BackupFormat.JSON)
+    await store.create_room("kept", RoomKind.TOGYZ, status=RoomStatus.FINISHED)  # made after the backup
+    arguments = ["--db", database.url, "--data-dir", str(tmp_path / "data")]
+    server = await start_server([*arguments, *(["--db-schema", database.schema] if database.schema else [])])
+    try:
+        with pytest.raises(DatabaseInUseError, match=r"a toreshi server is using .*: stop it first, then restore"):
+            await restore(database.url, saved.path, schema=database.schema, force=True)
+        assert [room.id for room in await store.rooms()] == ["kept"]  # nothing was touched
+    finally:
+        server.terminate()
+        await asyncio.to_thread(server.wait, 10)
+    assert (await restore(database.url, saved.path, schema=database.schema, force=True)).rooms == 0
+
+
+async def start_server(arguments: list[str]) -> subprocess.Popen[bytes]:
+    """A real ``toreshi serve`` on a free port, once it answers."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [sys.executable, "-m", "toreshi", "serve", "--port", str(port), *arguments],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "TERM": "dumb"},
+    )
+    async with httpx.AsyncClient(timeout=1) as client:
+        for _ in range(300):
+            if server.poll() is not None:
+                pytest.fail(f"toreshi serve exited: {server.stderr.read().decode() if server.stderr else ''}")
+            with contextlib.suppress(httpx.HTTPError):
+                if (await client.get(f"http://127.0.0.1:{port}/api/health")).status_code == 200:
+                    return server
+            await asyncio.sleep(0.1)
+    server.kill()
+    pytest.fail("toreshi serve did not answer in 30 s")

@@ -73,7 +73,7 @@ def serve(
     from toreshi.web.app import create_app
     from toreshi.web.settings import Settings
 
-    _check_before_start(data_dir, db)
+    _check_before_start(data_dir, db, db_schema)
     settings = Settings(
         data_dir=data_dir,
         db_url=db,
@@ -111,13 +111,13 @@ def serve(
     )
 
 
-def _check_before_start(data_dir: Path, db: str | None) -> None:
+def _check_before_start(data_dir: Path, db: str | None, db_schema: str | None) -> None:
     """What would otherwise fail inside the app's start-up with a long traceback: a data folder that cannot be
     written, a database file that is not SQLite, a database being restored. A SQLite database is then held
     (:mod:`toreshi.store.serving`) until the process ends, so that a restore is refused meanwhile."""
     from toreshi.store import StoreError, default_url
     from toreshi.store.engine import parse_url, sqlite_path
-    from toreshi.store.serving import hold_for_serving
+    from toreshi.store.serving import hold_for_serving, hold_postgres_for_serving
 
     check_writable_folder(data_dir, "the data folder")
     try:
@@ -126,6 +126,8 @@ def _check_before_start(data_dir: Path, db: str | None) -> None:
             check_sqlite_file(sqlite_path(url))
             check_writable_folder(sqlite_path(url).parent, "the database's folder")
             hold_for_serving(sqlite_path(url))
+        else:
+            hold_postgres_for_serving(url, db_schema)
     except StoreError as error:
         raise CommandError(str(error)) from None
 

@@ -39,7 +39,7 @@ from toreshi.store.engine import create_engine, parse_url, sqlite_path
 from toreshi.store.errors import StoreError
 from toreshi.store.migrate import known_revisions, lock_for_migration, upgrade_on
 from toreshi.store.schema import metadata, room_events, rooms
-from toreshi.store.serving import replacing
+from toreshi.store.serving import replacing, replacing_postgres
 
 JSON_FORMAT_NAME = "toreshi-backup"
 JSON_FORMAT_VERSION = 1
@@ -124,7 +124,8 @@ async def restore(url: str | URL, source: Path, *, schema: str | None = None, fo
     """
     parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return await _restore(parsed, source, schema=schema, force=force)
+        async with replacing_postgres(parsed, schema):
+            return await _restore(parsed, source, schema=schema, force=force)
     database = sqlite_path(parsed)
     database.parent.mkdir(parents=True, exist_ok=True)
     with replacing(database):
