@@ -69,7 +69,6 @@ def serve(
     ] = "Asia/Almaty",
 ) -> None:
     """Run the web app."""
-
     from toreshi.web.app import create_app
     from toreshi.web.settings import Settings
 
@@ -148,6 +147,7 @@ def run_announced(app: object, announce: Callable[[], None], **options: Any) -> 
         server.run()
     if not server.started:
         raise typer.Exit(3)  # uvicorn's STARTUP_FAILURE; uvicorn has logged why
+
 
 app = typer.Typer(add_completion=False)
 app.command("serve", help=GROUPS["serve"][1])(serve)

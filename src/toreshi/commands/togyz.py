@@ -100,7 +100,7 @@ def replay(
                             str(report.plies),
                             f"{report.score[0]}:{report.score[1]}",
                             report.result or f"({game.result or '*'})",
-                            "[green]ok[/]" if report.ok else f"[red]{escape(clip(str(report.error), 60))}[/]",
+                            "[green]ok[/]" if report.ok else f"[red]{escape(clip(str(report.error), 200))}[/]",
                         )
                     index += 1
         except CommandError as error:
