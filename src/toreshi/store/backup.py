@@ -119,10 +119,11 @@ async def backup(
 async def restore(url: str | URL, source: Path, *, schema: str | None = None, force: bool = False) -> BackupSummary:
     """Restore the backup ``source`` into the database at ``url``, then migrate it to the newest schema.
 
-    Refused if the database already holds toreshi tables, unless ``force``: then they are replaced. A SQLite
-    database is refused, even with ``force``, while a server holds it (:mod:`toreshi.store.serving`).
+    Refused if the database already holds toreshi tables, unless ``force``: then they are replaced. Refused, even
+    with ``force``, while a server holds the database (:mod:`toreshi.store.serving`).
     """
     parsed = parse_url(url)
+    _detect_format(source)  # a file that is no backup is refused before anything is locked or made
     if parsed.get_backend_name() != "sqlite":
         async with replacing_postgres(parsed, schema):
             return await _restore(parsed, source, schema=schema, force=force)
