@@ -200,8 +200,11 @@ def review(
 ) -> None:
     """The evaluation after every ply and the worst moves with the better move (default: depth 8 a position with
     the C search, 5 without)."""
-    with open_text(file) as handle:
-        record = next(itertools.islice(read_games(handle), game - 1, None), None)
+    try:
+        with open_text(file) as handle:
+            record = next(itertools.islice(read_games(handle), game - 1, None), None)
+    except UnicodeDecodeError as error:
+        raise CommandError(f"{file} is not UTF-8 text ({error.reason} at byte {error.start})") from None
     if record is None:
         found = "no games" if game == 1 else f"fewer than {game} games"
         raise CommandError(f"{file} has {found}")
