@@ -117,6 +117,8 @@ WRONG_OPTIONS = [
     ["db", "upgrade", "--data-dir", "data", "--revision", "9999"],
     ["db", "upgrade", "--db", "mysql://someone@somewhere/club"],
     ["serve", "--port", "eighty"],
+    ["serve", "--port", "99999"],
+    ["serve", "--timezone", "Mars/Olympus"],
     ["nonsense"],
 ]
 

@@ -35,7 +35,14 @@ def imported_by(*arguments: str) -> list[str]:
 
 @pytest.mark.parametrize(
     "arguments",
-    [("--help",), ("--version",), ("togyz", "perft", "1"), ("togyz", "--help"), ("tournament", "berger", "4")],
+    [
+        ("--help",),
+        ("--version",),
+        ("togyz", "perft", "1"),
+        ("togyz", "--help"),
+        ("tournament", "berger", "4"),
+        ("quiz", "--help"),
+    ],
 )
 def test_a_light_command_imports_no_database_or_web_module(arguments: tuple[str, ...]) -> None:
     modules = imported_by(*arguments)

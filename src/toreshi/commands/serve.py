@@ -9,6 +9,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import segno
 import typer
@@ -72,6 +73,7 @@ def serve(
     from toreshi.web.app import create_app
     from toreshi.web.settings import Settings
 
+    _check_options(port, timezone)
     _check_before_start(data_dir, db, db_schema)
     settings = Settings(
         data_dir=data_dir,
@@ -108,6 +110,19 @@ def serve(
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
     )
+
+
+def _check_options(port: int, timezone: str) -> None:
+    """Values that would otherwise be taken wrongly: a port over 65535 is bound modulo 65536 (and printed as given),
+    an unknown time zone falls back to the default on every page."""
+    if not 1 <= port <= 65535:
+        raise typer.BadParameter(f"{port} is not a TCP port (1-65535)", param_hint="--port")
+    try:
+        ZoneInfo(timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise typer.BadParameter(
+            f"unknown time zone {timezone!r}: give an IANA name such as Asia/Almaty", param_hint="--timezone"
+        ) from None
 
 
 def _check_before_start(data_dir: Path, db: str | None, db_schema: str | None) -> None:
