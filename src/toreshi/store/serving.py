@@ -13,9 +13,9 @@ after SIGKILL: there is never a stale lock to clear by hand (docs/decisions.md, 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import os
 import queue
+import sys
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -26,6 +26,9 @@ from sqlalchemy.engine import URL
 
 from toreshi.store.engine import create_engine
 from toreshi.store.errors import StoreError
+
+if sys.platform != "win32":
+    import fcntl
 
 SUFFIX = ".serving"
 
@@ -53,11 +56,9 @@ def hold_for_serving(database: Path) -> None:
     """Called by a server before it starts: hold the SQLite ``database`` until the process ends; refused while a
     restore replaces it."""
     descriptor = os.open(lock_path(database), os.O_RDWR | os.O_CREAT, 0o644)
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
+    if not _try_lock(descriptor, exclusive=False):
         os.close(descriptor)
-        raise DatabaseInUseError(_RESTORING.format(what=database)) from None
+        raise DatabaseInUseError(_RESTORING.format(what=database))
     _held.append(descriptor)
 
 
@@ -66,13 +67,23 @@ def replacing(database: Path) -> Iterator[None]:
     """Held by a restore while it replaces the SQLite ``database``: refused while any server holds it."""
     descriptor = os.open(lock_path(database), os.O_RDWR | os.O_CREAT, 0o644)
     try:
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise DatabaseInUseError(_SERVED.format(what=database)) from None
+        if not _try_lock(descriptor, exclusive=True):
+            raise DatabaseInUseError(_SERVED.format(what=database))
         yield
     finally:
         os.close(descriptor)
+
+
+def _try_lock(descriptor: int, *, exclusive: bool) -> bool:
+    """Take the ``flock`` without waiting; whether it was free. Windows has no ``flock``: there the SQLite lock is
+    not taken (a restore is then only refused over data without ``--force``)."""
+    if sys.platform == "win32":
+        return True
+    try:
+        fcntl.flock(descriptor, (fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH) | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
 
 
 def hold_postgres_for_serving(url: URL, schema: str | None, *, timeout: float = 30) -> None:
