@@ -107,9 +107,11 @@ def main() -> None:
             if number > args.rounds:
                 continue
             source = before_round(trf, number)
-            full_before = engine.STATS.full_matchings
-            median, low, high = cpu_median(partial(pair_trf, source, number, initial_colour=Colour.WHITE), args.repeat)
-            full = (engine.STATS.full_matchings - full_before) // args.repeat
+            stats = engine.MatchingStats()
+            median, low, high = cpu_median(
+                partial(pair_trf, source, number, initial_colour=Colour.WHITE, stats=stats), args.repeat
+            )
+            full = stats.full_matchings // args.repeat
             goal = GOALS.get(players)
             verdict = "" if goal is None else f"{'ok' if median <= goal else 'OVER'} (≤ {goal:g} s)"
             theirs = ""

@@ -215,4 +215,4 @@ async def test_an_owner_announces_each_command_once_on_redis(store: EventStore, 
             assert await pubsub.get_message(timeout=0.1) is None  # one message for the command's three events
             assert announced == [{"t": "announce", "v": 3}]
         finally:
-            await pubsub.aclose()  # type: ignore[no-untyped-call]
+            await pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2

@@ -203,3 +203,10 @@ def test_arbiter_feeds_the_game_with_the_recognised_press() -> None:
     state = state.apply(Buzzed(decision.decided_ms, decision.winner, decision.order[0].time_ms))
     assert state.phase is Phase.ANSWERING
     assert state.current is not None and state.current.answering_team == "far"
+
+
+def test_the_uncertainty_is_half_the_offset_interval_rounded_up() -> None:
+    # The interval [low, high] holds every offset the pings allow; a press is placed within ± half its width.
+    assert ClockSync(0, -10, 10, 0, 0).uncertainty_ms == 10
+    assert ClockSync(0, 0, 7, 0, 0).uncertainty_ms == 4
+    assert ClockSync(0, 3, 3, 0, 0).uncertainty_ms == 0

@@ -121,6 +121,23 @@ def test_qualifying_game_ends_after_all_25_questions() -> None:
     assert len(state.played) == 25
 
 
+@pytest.mark.parametrize("kept", [0, -1, 12])
+def test_a_final_keeps_between_one_theme_and_all_of_them(kept: int) -> None:
+    final = replace(setup(kind=GameKind.FINAL, themes=11), final_themes_kept=kept)
+    with refused(QuizCode.FINAL_KEPT, kept=kept, themes=11):
+        GameState().apply(GameCreated(0, final))
+    for fine in (1, 11):
+        assert replay([GameCreated(0, replace(final, final_themes_kept=fine))]).setup.final_themes_kept == fine
+
+
+@pytest.mark.parametrize("timer", ["chars_per_second", "press_window_ms", "answer_ms"])
+@pytest.mark.parametrize("value", [0, -5])
+def test_every_timer_of_a_game_is_positive(timer: str, value: int) -> None:
+    with refused(QuizCode.TIMERS):
+        GameState().apply(GameCreated(0, replace(setup(), **{timer: value})))
+    assert replay([GameCreated(0, replace(setup(), **{timer: 1}))]).phase is Phase.DRAW
+
+
 def test_final_teams_strike_themes_in_turn_from_eleven_to_five() -> None:
     state = replay([GameCreated(0, setup(kind=GameKind.FINAL, themes=11)), FirstChooserDrawn(10, "B")])
     assert state.phase is Phase.STRIKING

@@ -110,6 +110,12 @@ def test_results_are_final_once_recorded() -> None:
         Stage.plan(QUALIFYING, TEAMS).record(0, {"T01": 1, "T02": 2, "T03": 3})
 
 
+@pytest.mark.parametrize("game", [-1, 3, 7])
+def test_a_game_the_stage_does_not_have_is_named_as_people_count(game: int) -> None:
+    with refused(StageCode.NO_SUCH_GAME, stage="Отбор", game=game + 1):
+        qualifying_stage().record(game, {"T01": 0})
+
+
 def test_tie_for_an_advancing_place_inserts_a_shootout() -> None:
     settings = StageSettings("Отбор", advance_per_game=2, seeding=Seeding.SNAKE)
     stage = Stage.plan(settings, ("A", "B", "C", "D")).record(0, {"A": 10, "B": 4, "C": 4, "D": 4})

@@ -19,7 +19,6 @@ from toreshi.tournament.dutch import (
     pair_trf,
     round_states,
 )
-from toreshi.tournament.dutch import engine as dutch_engine
 from toreshi.tournament.dutch.blossom import max_weight_matching
 from toreshi.tournament.dutch.colours import choose_colour
 from toreshi.tournament.dutch.simulate import Rates, play_round, start
@@ -248,12 +247,10 @@ def test_simulated_tournaments_respect_the_absolute_criteria(seed: int, players:
     [("t010-n47-r10.trf", 3), ("t064-n17-r11.trf", 6), ("t087-n49-r10.trf", 10), ("t003-n9-r6.trf", 5)],
 )
 def test_the_bracket_shortcut_agrees_with_one_matching_over_everyone(
-    name: str, number: int, shared_data: Path, monkeypatch: pytest.MonkeyPatch
+    name: str, number: int, shared_data: Path
 ) -> None:
     trf = parse_trf((shared_data / "pairings" / "dutch-2025" / name).read_bytes().decode("utf-8"))
-    fast = pair_trf(trf, number)
-    monkeypatch.setattr(dutch_engine, "FAST", False)
-    assert pair_trf(trf, number) == fast
+    assert pair_trf(trf, number, shortcuts=False) == pair_trf(trf, number)
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -261,9 +258,4 @@ def test_the_bracket_shortcut_agrees_with_one_matching_over_everyone(
 def test_shortcuts_agree_with_the_plain_procedure(seed: int, players: int, rounds: int) -> None:
     """Every shortcut of the engine (bracket alone, pairing in order, completion certificates) is exact."""
     for number, paired, _, fast in _simulated_rounds(seed, players, rounds):
-        dutch_engine.FAST = False
-        try:
-            plain = pair_trf(paired, number, initial_colour=Colour.WHITE)
-        finally:
-            dutch_engine.FAST = True
-        assert plain == fast
+        assert pair_trf(paired, number, initial_colour=Colour.WHITE, shortcuts=False) == fast

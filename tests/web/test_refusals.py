@@ -9,8 +9,9 @@ import re
 import pytest
 
 import toreshi
-from toreshi.kit.refusal import Common, Refusal, RefusalCode, all_codes
+from toreshi.kit.refusal import Common, Refusal, RefusalCode
 from toreshi.web import i18n, refusals
+from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.refusals import common
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
@@ -23,16 +24,35 @@ def _import_everything() -> None:
         importlib.import_module(module.name)
 
 
-def _codes() -> dict[str, RefusalCode]:
-    """The codes of the product (a test module may define codes of its own for a test room)."""
+def _enumerations() -> set[type[RefusalCode]]:
+    """Every enumeration of refusal codes the product defines (test modules may define codes for a test room)."""
     _import_everything()
-    return {value: code for value, code in all_codes().items() if type(code).__module__.startswith("toreshi.")}
+    found: set[type[RefusalCode]] = set()
+    pending: list[type[RefusalCode]] = [RefusalCode]
+    while pending:
+        cls = pending.pop()
+        pending.extend(cls.__subclasses__())
+        if cls is not RefusalCode and cls.__module__.startswith("toreshi."):
+            found.add(cls)
+    return found
 
 
-def test_the_walk_finds_the_codes_of_the_cores() -> None:
-    codes = _codes()
-    assert Common.BAD_REQUEST.value in codes
-    assert all(isinstance(code, RefusalCode) for code in codes.values())
+def _codes() -> dict[str, RefusalCode]:
+    """The codes of the product, as the web reads them back."""
+    return WEB_CODES.codes
+
+
+def test_the_code_book_names_every_enumeration_of_the_product() -> None:
+    # A refusal read back on another process means the same only if its enumeration is in the book.
+    missing = sorted(f"{cls.__module__}.{cls.__name__}" for cls in _enumerations() - set(WEB_CODES.enumerations))
+    assert not missing, "add to toreshi.refusal_codes.EVERY_CODE (or web.api_codes.WEB_CODES): " + ", ".join(missing)
+    assert Common.BAD_REQUEST.value in _codes()
+
+
+def test_every_code_is_read_back_as_itself() -> None:
+    for code in _codes().values():
+        refusal = Refusal(code, {"field": "name", "maximum": 9}, (Refusal(Common.FIELD_EMPTY, {"field": "x"}),))
+        assert Refusal.from_dict(refusal.to_dict(), WEB_CODES) == refusal, code
 
 
 def test_every_refusal_code_has_a_message() -> None:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table as RichTable
 
+from toreshi.commands import printing
 from toreshi.commands.pairing_tools import read_trf
 from toreshi.tournament import crosstable
 from toreshi.tournament.model import RecordError, format_points
@@ -64,7 +65,7 @@ def standings(
     result = compute(file, tiebreak, chosen)
     if csv or html:
         table = crosstable.crosstable(result, file.stem)
-        typer.echo(crosstable.to_csv(table) if csv else crosstable.to_html(table, table.rules_note), nl=False)
+        typer.echo(crosstable.to_csv(table) if csv else printing.to_html(table, note=table.rules_note), nl=False)
         return
     console = Console(width=200)
     view = RichTable(title=file.name)

@@ -4,8 +4,9 @@ A core that cannot accept a command says why with a :class:`Refusal` — ``Refus
 {"player": "Асқар"})`` — and the web layer renders it in the reader's language (``toreshi.web.refusals``). Cores
 raise :class:`Refused` where a refusal is found deep inside a check; the room catches it at one place.
 
-Every code belongs to a :class:`RefusalCode` enumeration, so that the set of codes is known: a test walks every
-subclass and fails when a code has no message in a catalogue.
+Every code belongs to a :class:`RefusalCode` enumeration, and every enumeration is named once in a :class:`CodeBook`
+(``toreshi.refusal_codes.EVERY_CODE``), so that the set of codes is known whatever was imported first: a test fails
+when an enumeration is missing from the book or a code has no message in a catalogue.
 
 >>> refusal = Refusal(Common.FORBIDDEN, {"command": "move"})
 >>> refusal.code.value, dict(refusal.params)
@@ -86,10 +87,18 @@ class Refusal:
         return data
 
     @staticmethod
-    def from_dict(data: Mapping[str, object]) -> Refusal:
-        """Read :meth:`to_dict` back (a refusal forwarded by another instance). A code this program does not know
-        (a newer instance's) becomes ``bad_request``; parameters that are not names or numbers are dropped."""
-        code = all_codes().get(str(data.get("code")), Common.BAD_REQUEST)
+    def from_dict(data: Mapping[str, object], book: CodeBook) -> Refusal:
+        """Read :meth:`to_dict` back (a refusal forwarded by another instance, or kept for the next page) with the
+        codes of ``book``. A code the book does not hold (a newer instance's) becomes ``bad_request``; parameters
+        that are not names or numbers are dropped.
+
+        >>> book = CodeBook(Common)
+        >>> Refusal.from_dict(Refusal(Common.FIELD_EMPTY, {"field": "name"}).to_dict(), book)
+        Refusal(code=<Common.FIELD_EMPTY: 'field_empty'>, params=mappingproxy({'field': 'name'}), details=())
+        >>> Refusal.from_dict({"code": "from_the_future", "params": {"n": 1.5, "field": "x"}}, book).to_dict()
+        {'code': 'bad_request', 'params': {'field': 'x'}}
+        """
+        code = book.get(str(data.get("code")))
         raw = data.get("params")
         params = raw if isinstance(raw, Mapping) else {}
         kept = {
@@ -99,7 +108,7 @@ class Refusal:
         }
         details = data.get("details")
         listed = details if isinstance(details, list) else []
-        found = tuple(Refusal.from_dict(detail) for detail in listed if isinstance(detail, Mapping))
+        found = tuple(Refusal.from_dict(detail, book) for detail in listed if isinstance(detail, Mapping))
         return Refusal(code, kept, found)
 
     def __str__(self) -> str:
@@ -134,15 +143,32 @@ class Refused(Exception):  # noqa: N818 - "a command was refused" reads better t
         return self.refusal.params
 
 
-def all_codes() -> dict[str, RefusalCode]:
-    """Every refusal code of every enumeration defined so far (import the cores first), by its value.
+class CodeBook:
+    """The refusal codes a program knows, from the enumerations named when the book is made — never from whatever
+    happened to be imported before (a code read back from another instance or a session means the same on every
+    process).
 
-    Two enumerations may share a value only when they mean the same (one message serves both)."""
-    found: dict[str, RefusalCode] = {}
-    pending: list[type[RefusalCode]] = [RefusalCode]
-    while pending:
-        cls = pending.pop()
-        pending.extend(cls.__subclasses__())
-        for member in cls:
-            found.setdefault(member.value, member)
-    return found
+    Two enumerations may share a value only when they mean the same (one message serves both): the first named wins.
+
+    >>> book = CodeBook(Common)
+    >>> book.get("forbidden") is Common.FORBIDDEN, book.get("no_such_code") is Common.BAD_REQUEST
+    (True, True)
+    """
+
+    def __init__(self, *enumerations: type[RefusalCode]) -> None:
+        self.enumerations = enumerations
+        self.codes: dict[str, RefusalCode] = {}
+        for enumeration in enumerations:
+            for member in enumeration:
+                self.codes.setdefault(member.value, member)
+
+    def __contains__(self, value: object) -> bool:
+        return value in self.codes
+
+    def get(self, value: str) -> RefusalCode:
+        """The code of ``value``; ``bad_request`` for one this book does not hold."""
+        return self.codes.get(value, Common.BAD_REQUEST)
+
+    def including(self, *enumerations: type[RefusalCode]) -> CodeBook:
+        """This book with more enumerations (the web's own codes beside the cores')."""
+        return CodeBook(*self.enumerations, *enumerations)

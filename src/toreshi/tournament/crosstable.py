@@ -1,4 +1,4 @@
-"""Crosstables as data, and their printable HTML and CSV forms.
+"""Crosstables as data, and their CSV form.
 
 * :func:`round_robin_grid`: the classic grid, one row and one column per player in standings order; a cell
   holds the row player's result(s) against the column player (two in a double round robin), ``×`` on the
@@ -6,7 +6,8 @@
 * :func:`swiss_table`: one row per player, one cell per round — opponent, colour and result, e.g. ``12b½``
   (``w`` = бастаушы, ``b`` = қостаушы), or the bye letter (``U`` pairing-allocated, ``H``, ``F``, ``Z``).
 
-Both become a :class:`Table` (headers and text rows), which :func:`to_csv` and :func:`to_html` render. The
+Both become a :class:`Table` (headers and text rows), which :func:`to_csv` writes (the printable HTML page is the
+command line's: ``toreshi.commands.printing``; the web draws its own). The
 column headers and the way points are written come from the caller (:class:`Columns`, ``points``): a page gives
 them in its reader's language, the command line keeps the English defaults. A table made from standings carries
 the version of FIDE C.07 its tie-breaks were computed by (``Table.rules``); the HTML page prints a note under the
@@ -20,8 +21,6 @@ import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-
-import jinja2
 
 from toreshi.tournament.model import ResultCode, RoundEntry, format_points
 from toreshi.tournament.standings import Standing, Standings
@@ -198,27 +197,3 @@ def to_csv(table: Table) -> str:
     writer.writerow([neutralised(cell) for cell in table.headers])
     writer.writerows([neutralised(cell) for cell in row] for row in table.rows)
     return buffer.getvalue()
-
-
-_TEMPLATES = jinja2.Environment(
-    loader=jinja2.PackageLoader("toreshi.tournament", "templates"),
-    autoescape=jinja2.select_autoescape(["html"]),
-    undefined=jinja2.StrictUndefined,
-)
-
-
-def to_html(
-    table: Table,
-    language: str = "en",
-    *,
-    heading: str = "Crosstable",
-    legend: Sequence[tuple[str, str]] = (),
-    note: str | None = None,
-) -> str:
-    """A self-contained printable HTML page (names escaped) in ``language`` (its ``lang``), titled ``heading`` when
-    the table has no title; ``legend`` explains the short codes of the columns (``BH`` — Buchholz) and ``note`` is
-    printed under the grid (e.g. the table's ``rules_note``, English: a page in another language passes its own
-    words)."""
-    return _TEMPLATES.get_template("crosstable.html").render(
-        table=table, language=language, heading=heading, legend=legend, note=note
-    )

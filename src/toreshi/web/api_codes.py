@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
+from toreshi.refusal_codes import EVERY_CODE
 
 
 class ApiCode(RefusalCode):
@@ -15,3 +16,7 @@ class ApiCode(RefusalCode):
     UNKNOWN_TIME_CONTROL = "unknown_time_control"
     """``control`` names no preset (``presets`` lists them)."""
     NO_SUCH_ROOM = "no_such_room"
+
+
+WEB_CODES = EVERY_CODE.including(ApiCode)
+"""Every code a page may keep for the next page (a flash) and read back: the cores' and the API's."""

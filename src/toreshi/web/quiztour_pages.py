@@ -38,6 +38,7 @@ from toreshi.quiz.tour.core import (
 from toreshi.quiz.tournament import Scoring
 from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
 from toreshi.web import auth, refusals
+from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
@@ -99,7 +100,7 @@ def _take_flash(request: Request) -> dict[str, str]:
     if not isinstance(flash, dict):
         return shown
     if isinstance(flash.get("refusal"), dict):
-        shown["error"] = refusals.render(Refusal.from_dict(flash["refusal"]))
+        shown["error"] = refusals.render(Refusal.from_dict(flash["refusal"], WEB_CODES))
     notice = flash.get("notice")
     if isinstance(notice, str) and notice in NOTICES:
         params = flash.get("params")

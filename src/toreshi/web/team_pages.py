@@ -45,6 +45,7 @@ from toreshi.tournament.teams.trf import team_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web import auth, refusals
 from toreshi.web import tournament_texts as texts
+from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.forms import Form, optional_int, read_form
 from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
@@ -165,7 +166,7 @@ def _take_flash(request: Request) -> dict[str, Any]:
         shown["error"] = _(EXPIRED)
     stored = flash.get("refusal")
     if isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored)
+        refusal = Refusal.from_dict(stored, WEB_CODES)
         shown["error"] = refusals.render(refusal)
         shown["problems"] = [refusals.render(d) for d in refusal.details[:25]]
     elif flash.get("done"):

@@ -69,6 +69,7 @@ from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web import auth, control_form, forms, game_links, i18n, refusals, timecontrols
 from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
+from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.forms import Form
 from toreshi.web.forms import optional_int as _int
 from toreshi.web.forms import read_form as _form
@@ -295,7 +296,7 @@ def _take_flash(request: Request, *, clauses: bool = True) -> dict[str, Any]:
     if flash.get("expired"):
         shown["error"] = _(EXPIRED)
     elif isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored)
+        refusal = Refusal.from_dict(stored, WEB_CODES)
         shown["error"] = refusals.render(refusal, clauses=clauses)
         shown["problems"] = [_problem(detail, clauses=clauses) for detail in refusal.details]
     notice, params = flash.get("notice"), flash.get("params")

@@ -173,7 +173,7 @@ class Forwarder:
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
                 await self._pubsub.unsubscribe()
-            await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+            await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
 
 
 def _dumps(message: Body) -> str:

@@ -97,7 +97,7 @@ class RedisBus:
         await stop(self._reader)
         if self._pubsub is not None:
             with contextlib.suppress(Exception):
-                await self._pubsub.aclose()  # type: ignore[no-untyped-call]
+                await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
         self._local.channels.clear()
         await self.redis.aclose()
 

@@ -58,6 +58,7 @@ from toreshi.live.registry import LogicFactory, logic_factory
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
+from toreshi.refusal_codes import EVERY_CODE
 from toreshi.store import EventStore, Room, RoomStatus
 
 log = logging.getLogger(__name__)
@@ -581,7 +582,7 @@ def _answer(room_id: str, answer: Body) -> Ack | None:
         return Ack(int(ack["version"]), int(ack["events"]))
     refused = answer.get("refused")
     if isinstance(refused, dict):
-        raise Refused(Refusal.from_dict(refused))
+        raise Refused(Refusal.from_dict(refused, EVERY_CODE))
     if "error" in answer:
         raise RoomUnavailableError(f"room {room_id}: the owner failed: {answer['error']}")
     return None

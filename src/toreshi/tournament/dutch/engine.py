@@ -15,7 +15,7 @@ The handbook orders those choices one after the other; here each becomes a field
 weight, most significant first, so that one matching per step makes all of them at once. Players left unpaired
 move down to the next bracket. Colours are allocated at the end (:mod:`.colours`).
 
-With ``FAST`` (the default) the same optimum is reached with less work, each shortcut backed by a certificate
+With ``shortcuts`` (the default) the same optimum is reached with less work, each shortcut backed by a certificate
 and falling back to the plain procedure when none is found: the bracket matched alone when the players below
 only add completion or C8 (:func:`_pair_bracket_alone`), a remainder solved as an S1–S2 assignment whose duals
 prove it optimal (:func:`_match_remainder`), round-1 brackets paired in order (:func:`_pair_in_order`), and the
@@ -25,7 +25,7 @@ completion of the rest shown by a quick search instead of a matching (:mod:`.com
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.colours import choose_colour
@@ -65,7 +65,8 @@ class RoundPairing:
 
 @dataclass
 class MatchingStats:
-    """How many matchings the engine ran (instrumentation for the benchmark; never read by the engine)."""
+    """How many matchings the engine ran: a caller that wants to know passes one to :func:`pair_players` (the
+    benchmark does); the engine only counts into it, never reads it."""
 
     bracket_matchings: int = 0
     """Matchings over a bracket and the scoregroup below it."""
@@ -74,8 +75,6 @@ class MatchingStats:
     full_matchings: int = 0
     """Matchings over every unpaired player (when the quick completion search found nothing)."""
 
-
-STATS = MatchingStats()
 
 
 @dataclass
@@ -90,6 +89,9 @@ class _Round:
     single_is_bye: bool = False
     played_rank: Mapping[int, int] | None = None
     completion: dict[int, int] | None = None
+    shortcuts: bool = True
+    """Use the certified shortcuts (tests switch them off to compare with the plain procedure)."""
+    stats: MatchingStats = field(default_factory=MatchingStats)
 
     def may_sit_out(self, v: int) -> bool:
         p = self.players[v]
@@ -119,11 +121,14 @@ def pair_players(
     played_rounds: int,
     planned_rounds: int,
     initial_colour: Colour,
+    shortcuts: bool = True,
+    stats: MatchingStats | None = None,
 ) -> RoundPairing:
     """Pair ``players`` (those present) for round ``played_rounds + 1``.
 
     ``everyone`` holds every player of the tournament (absent ones too): the float of a player depends on the
-    score their opponent had then.
+    score their opponent had then. ``shortcuts=False`` runs the plain procedure (the same pairing, more work);
+    ``stats`` counts the matchings run.
     """
     ordered = sorted(players, key=lambda p: (-p.score, p.rank))
     n = len(ordered)
@@ -137,7 +142,7 @@ def pair_players(
         )
         for p in ordered
     }
-    state = _Round(ordered, layout, floats, {})
+    state = _Round(ordered, layout, floats, {}, shortcuts=shortcuts, stats=stats or MatchingStats())
     mates = _global_matching(state)
     pairs = _pair_brackets(state, mates)
     by_number = {p.number: p for p in ordered}
@@ -179,10 +184,6 @@ def _matching(
     return max_weight_matching(vertices, edges)
 
 
-FAST = True
-"""Use the certified shortcuts (tests switch it off to compare with the plain procedure)."""
-
-
 def _solve(
     state: _Round,
     active: set[int],
@@ -197,7 +198,7 @@ def _solve(
     it leaves over can be paired with the rest (a quick certificate), together that is optimal for everyone.
     Otherwise one matching over all active players decides.
     """
-    if FAST:
+    if state.shortcuts:
         mask = (1 << state.layout.top_shift) - 1
         chosen = set(upper)
         extra_ = extra or {}
@@ -206,7 +207,7 @@ def _solve(
             for (u, v), w in state.weights.items()
             if w > 0 and u in chosen and v in chosen
         ]
-        STATS.bracket_matchings += 1
+        state.stats.bracket_matchings += 1
         mates = max_weight_matching(sorted(chosen), edges)
         rest = sorted(v for v in active if v not in mates)
         completion = complete_matching(rest, state.allowed, state.may_sit_out, state.completion or {})
@@ -214,7 +215,7 @@ def _solve(
             mates.update(completion)
             state.completion = mates
             return mates
-    STATS.full_matchings += 1
+    state.stats.full_matchings += 1
     mates = _matching(sorted(active), state.weights, shift, extra)
     state.completion = mates
     return mates
@@ -239,11 +240,11 @@ def _global_matching(state: _Round) -> dict[int, int]:
         for j in range(n):
             for i in range(j):
                 state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
-    certified = _global_certificate(state) if FAST else None
+    certified = _global_certificate(state) if state.shortcuts else None
     if certified is not None:
         mates = certified
     else:
-        STATS.full_matchings += 1
+        state.stats.full_matchings += 1
         mates = _matching(range(n), state.weights)
         unmatched = [v for v in range(n) if v not in mates]
         if len(unmatched) > 1:
@@ -323,9 +324,11 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
         mdps = bracket[:movers]
         residents = bracket[movers:resident_end]
         below = bracket[resident_end:]
-        if FAST and not mdps and group_start >= n and _pair_in_order(state, active, residents, pairs):
+        if state.shortcuts and not mdps and group_start >= n and _pair_in_order(state, active, residents, pairs):
             state.single_is_bye = False
-        elif FAST and (rule := _pair_bracket_alone(state, active, mdps, residents, below, pairs)) is not None:
+        elif (
+            state.shortcuts and (rule := _pair_bracket_alone(state, active, mdps, residents, below, pairs)) is not None
+        ):
             state.single_is_bye = rule
         else:
             mates = _pair_moved_down(state, active, bracket, mdps, residents, pairs, mates)
@@ -539,7 +542,7 @@ def _match_alone(
         for (u, v), w in state.weights.items()
         if w > 0 and u in chosen and v in chosen
     ]
-    STATS.bracket_matchings += 1
+    state.stats.bracket_matchings += 1
     return max_weight_matching(vertices, edges)
 
 
@@ -566,7 +569,7 @@ def _match_remainder(
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
         solved = max_weight_assignment(rows, cols, weight)
         if solved is not None and proves_optimal(rows, cols, solved[1], weight):
-            STATS.assignments += 1
+            state.stats.assignments += 1
             pairs = {a: b for a, b in solved[0].items() if a >= 0}
             return {**pairs, **{b: a for a, b in pairs.items()}}
     return _match_alone(state, remainder, shift, fields)
@@ -602,7 +605,7 @@ def _pair_remainder(
     if len(remainder) < 2:
         return mates
     total, extra = _remainder_fields(state, remainder, in_pairs)
-    if FAST and 2 * in_pairs == len(remainder):
+    if state.shortcuts and 2 * in_pairs == len(remainder):
         # Everyone in the remainder pairs inside it (fixed by C6 in the matching just made), so the remainder
         # no longer interacts with anyone else: optimise it alone and keep the rest of that matching.
         mates = {**mates, **_match_remainder(state, remainder, in_pairs, total, extra)}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from toreshi.tournament.dutch.engine import RoundPairing, pair_players
+from toreshi.tournament.dutch.engine import MatchingStats, RoundPairing, pair_players
 from toreshi.tournament.dutch.state import WIN, PastRound, PlayerState, build_state
 from toreshi.tournament.model import Colour, ResultCode
 from toreshi.tournament.trf import TrfError, TrfFile
@@ -137,12 +137,15 @@ def pair_trf(
     initial_colour: Colour | None = None,
     forbidden: Sequence[ForbiddenPairs] | None = None,
     accelerations: Sequence[Acceleration] | None = None,
+    shortcuts: bool = True,
+    stats: MatchingStats | None = None,
 ) -> RoundPairing:
     """Pair ``round_number`` by the Dutch system from the earlier rounds of ``trf``.
 
     ``initial_colour`` (the top seed's round-1 colour) overrides the file's ``XXC``/``152`` record; without
     either it is inferred from the earlier rounds, and White when there are none. ``forbidden`` (prohibited
-    pairings) and ``accelerations`` (virtual points) override the file's records.
+    pairings) and ``accelerations`` (virtual points) override the file's records. ``shortcuts`` and ``stats`` are
+    :func:`~toreshi.tournament.dutch.engine.pair_players`'s.
 
     Raises :class:`PairingInputError` for a file that cannot be paired as asked and
     :class:`~toreshi.tournament.dutch.engine.NoValidPairingError` when no pairing satisfies the absolute criteria.
@@ -155,5 +158,11 @@ def pair_trf(
     present, everyone = round_states(trf, round_number, forbidden=forbidden, accelerations=accelerations)
     initial = initial_colour or trf.initial_colour or inferred_initial_colour(trf, round_number) or Colour.WHITE
     return pair_players(
-        present, everyone, played_rounds=round_number - 1, planned_rounds=planned, initial_colour=initial
+        present,
+        everyone,
+        played_rounds=round_number - 1,
+        planned_rounds=planned,
+        initial_colour=initial,
+        shortcuts=shortcuts,
+        stats=stats,
     )
