@@ -19,12 +19,13 @@ def free_port() -> int:
 
 
 class Server:
-    def __init__(self, data_dir: Path) -> None:
+    def __init__(self, data_dir: Path, *options: str) -> None:
+        """``options``: more ``toreshi serve`` options (``--header-timeout 0.5``…)."""
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = (data_dir / "server.log").open("w")
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "toreshi", "serve", "--port", str(self.port), "--data-dir", str(data_dir)],
+            [sys.executable, "-m", "toreshi", "serve", "--port", str(self.port), "--data-dir", str(data_dir), *options],
             stdout=self.log,
             stderr=subprocess.STDOUT,
         )

@@ -68,12 +68,44 @@ def serve(
     timezone: Annotated[
         str, typer.Option("--timezone", envvar="TORESHI_TIMEZONE", help="The club's time zone for dates and times.")
     ] = "Asia/Almaty",
+    trusted_proxies: Annotated[
+        str,
+        typer.Option(
+            "--trusted-proxies",
+            envvar="TORESHI_TRUSTED_PROXIES",
+            help="Comma-separated addresses or networks of reverse proxies whose X-Forwarded-For/-Proto are "
+            "believed (e.g. 127.0.0.1 for nginx on this machine). Default: none, the headers are ignored.",
+        ),
+    ] = "",
+    header_timeout: Annotated[
+        float,
+        typer.Option(
+            "--header-timeout",
+            envvar="TORESHI_HEADER_TIMEOUT",
+            help="Seconds a connection may take to send a request head; 0: no limit.",
+        ),
+    ] = 10.0,
+    max_connections_per_address: Annotated[
+        int,
+        typer.Option(
+            "--max-connections-per-address",
+            envvar="TORESHI_MAX_CONNECTIONS_PER_ADDRESS",
+            help="Open connections (pages and sockets) one client address may hold; 0: no cap.",
+        ),
+    ] = 128,
 ) -> None:
     """Run the web app."""
     from toreshi.web.app import create_app
+    from toreshi.web.connection_guard import ConnectionGuard, guarded_protocols
+    from toreshi.web.proxies import TrustedProxies
     from toreshi.web.settings import Settings
 
     _check_options(port, timezone)
+    proxies = tuple(entry.strip() for entry in trusted_proxies.split(",") if entry.strip())
+    try:
+        trusted = TrustedProxies.parse(proxies)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--trusted-proxies") from error
     _check_before_start(data_dir, db, db_schema)
     settings = Settings(
         data_dir=data_dir,
@@ -84,7 +116,12 @@ def serve(
         allow_remote_setup=allow_remote_setup,
         timezone=timezone,
         https_only=https_only,
+        trusted_proxies=proxies,
+        header_timeout=header_timeout or None,
+        max_connections_per_address=max_connections_per_address or None,
     )
+    guard = ConnectionGuard(settings.header_timeout, settings.max_connections_per_address, trusted)
+    http_protocol, ws_protocol = guarded_protocols(guard)
 
     def announce() -> None:
         console = Console()
@@ -100,13 +137,17 @@ def serve(
     # the room socket's own limit (toreshi.web.socket.MAX_MESSAGE_BYTES) is far smaller still.
     # No permessage-deflate: room events are small and fan out to every connection, and compressing each copy
     # separately costs more CPU than the club's Wi-Fi saves (measured in benchmarks/quiz_live.py).
+    # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1 (or $FORWARDED_ALLOW_IPS); the app
+    # believes it only from --trusted-proxies (toreshi.web.proxies), under any ASGI server.
     run_announced(
         create_app(settings),
         announce,
         host=host,
         port=port,
         log_level="info",
-        ws="websockets-sansio",
+        proxy_headers=False,
+        http=http_protocol,
+        ws=ws_protocol,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
     )

@@ -54,6 +54,7 @@ from toreshi.web.middleware import (
     SameOriginPostMiddleware,
     SecurityHeadersMiddleware,
 )
+from toreshi.web.proxies import ForwardedClientMiddleware, TrustedProxies
 from toreshi.web.services import Services
 from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
@@ -173,6 +174,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
     middleware = [
+        # First of all, who the client is: forwarded headers count only from the proxies the settings name.
+        Middleware(
+            ForwardedClientMiddleware,
+            trusted=TrustedProxies.parse(settings.trusted_proxies),
+            max_per_address=settings.max_connections_per_address,
+        ),
         Middleware(SecurityHeadersMiddleware),
         # Bodies are limited before anything reads them: 1 MiB, the pack upload its own 64 MiB and its form fields.
         Middleware(

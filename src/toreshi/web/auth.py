@@ -55,7 +55,10 @@ def csrf_ok(request: Request, submitted: str | None) -> bool:
 
 
 def is_local(connection: HTTPConnection) -> bool:
-    """A request from this machine (loopback)."""
+    """A request from this machine (loopback). A request that names a forwarded client came through a proxy on this
+    machine, so it is not local, whether or not the proxy is trusted (an untrusted one's header names nobody)."""
+    if "x-forwarded-for" in connection.headers or "forwarded" in connection.headers:
+        return False
     host = connection.client.host if connection.client else ""
     try:
         return ipaddress.ip_address(host).is_loopback

@@ -14,7 +14,7 @@ from toreshi.togyz.match.state import GameStatus
 from toreshi.web import auth, control_form, game_links, games_list, i18n, refusals, timecontrols, togyz_texts
 from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_game, owner_of
-from toreshi.web.security import AttemptLimiter, WeakPasswordError, hash_password, verify_password
+from toreshi.web.security import SignInLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.services import kept_on_app, services_of
 from toreshi.web.templates import not_found, render, render_page
 
@@ -116,20 +116,20 @@ async def login(request: Request) -> Response:
     error = ""
     target = _safe_next(request.query_params.get("next"))
     if request.method == "POST":
+        form = await _form(request)
+        name = form.get("name", "").strip()
         limiter = _sign_in_limiter(request)
         client = request.client.host if request.client else ""
-        if limiter.blocked(client):
+        if limiter.blocked(name, client):
             error = _("Too many failed attempts; wait a few minutes and try again.")
             return render(
                 request, "login.html", status_code=429, error=error, next=target, csrf=auth.csrf_token(request)
             )
-        form = await _form(request)
-        name = form.get("name", "").strip()
         hashed = await services.accounts.arbiter_hash(name)
         if not auth.csrf_ok(request, form.get("csrf")):
             error = _("The form has expired; please try again.")
         elif not verify_password(hashed, form.get("password", "")):
-            limiter.failed(client)
+            limiter.failed(name, client)
             error = _("Wrong name or password.")
         else:
             auth.sign_in(request, name)
@@ -137,9 +137,9 @@ async def login(request: Request) -> Response:
     return render(request, "login.html", error=error, next=target, csrf=auth.csrf_token(request))
 
 
-def _sign_in_limiter(request: Request) -> AttemptLimiter:
-    """The app's count of failed sign-ins per client address (one per app, made on first use)."""
-    return kept_on_app(request, "sign_in_limiter", AttemptLimiter)
+def _sign_in_limiter(request: Request) -> SignInLimiter:
+    """The app's count of failed sign-ins per account and address (one per app, made on first use)."""
+    return kept_on_app(request, "sign_in_limiter", SignInLimiter)
 
 
 async def logout(request: Request) -> Response:

@@ -110,6 +110,58 @@ class AttemptLimiter:
         failures.append(self.clock())
 
 
+SIGN_IN_FAILURES_PER_ACCOUNT = 10
+"""Wrong passwords for one account from one address per 5 minutes; then that pair waits (see :class:`SignInLimiter`)."""
+SIGN_IN_FAILURES_PER_ADDRESS = 50
+"""Wrong passwords from one address, all accounts together, per 5 minutes: five accounts' worth of guesses."""
+_MAX_ACCOUNT_KEY = 200
+
+
+@dataclass
+class SignInLimiter:
+    """Failed sign-ins counted per (account, address) and per address.
+
+    Keyed by the pair, a flood of wrong passwords for one account from one address neither locks that account out
+    at another address (the arbiter at the desk signs in while a phone guesses) nor another account at the same
+    address. The per-address count still bounds an address that tries name after name: refused attempts do not
+    count, so guessing one account to its limit costs 10 of the address's 50, and the address is blocked only
+    after five accounts' worth. Guessing spread over many addresses is bounded per address only; an account-wide
+    lock would hand every attacker a way to lock the arbiter out.
+
+    >>> clock = [0.0]
+    >>> limiter = SignInLimiter(clock=lambda: clock[0])
+    >>> for _ in range(SIGN_IN_FAILURES_PER_ACCOUNT):
+    ...     limiter.failed("Әлия", "10.0.0.7")
+    >>> limiter.blocked("Әлия", "10.0.0.7"), limiter.blocked("ӘЛИЯ ", "10.0.0.7")
+    (True, True)
+    >>> limiter.blocked("Әлия", "10.0.0.8"), limiter.blocked("Ерлан", "10.0.0.7")
+    (False, False)
+    """
+
+    clock: Callable[[], float] = time.monotonic
+    per_account: AttemptLimiter = field(init=False)
+    per_address: AttemptLimiter = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.per_account = AttemptLimiter(attempts=SIGN_IN_FAILURES_PER_ACCOUNT, clock=self.clock)
+        self.per_address = AttemptLimiter(attempts=SIGN_IN_FAILURES_PER_ADDRESS, clock=self.clock)
+
+    def set_clock(self, clock: Callable[[], float]) -> None:
+        self.clock = self.per_account.clock = self.per_address.clock = clock
+
+    @staticmethod
+    def _pair(account: str, address: str) -> str:
+        # Names are compared as an arbiter would type them again: case and surrounding spaces do not make a new key.
+        return f"{address}\n{account.strip().casefold()[:_MAX_ACCOUNT_KEY]}"
+
+    def blocked(self, account: str, address: str) -> bool:
+        return self.per_address.blocked(address) or self.per_account.blocked(self._pair(account, address))
+
+    def failed(self, account: str, address: str) -> None:
+        self.per_address.failed(address)
+        self.per_account.failed(self._pair(account, address))
+
+
 def new_token(nbytes: int = 24) -> str:
     """An unguessable URL-safe secret (per-game player links, CSRF tokens)."""
     return secrets.token_urlsafe(nbytes)

@@ -29,6 +29,15 @@ class Settings:
     """The post-game review's search depth per position (the replay page's curve and worst moves)."""
     review_budget: float = 60.0
     """Seconds a whole review may take: past it, the remaining positions get the depth already reached."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Addresses or networks (``10.0.0.5``, ``10.0.0.0/24``) of reverse proxies whose ``X-Forwarded-For`` and
+    ``X-Forwarded-Proto`` are believed; from anyone else those headers are ignored. Default: none."""
+    header_timeout: float | None = 10.0
+    """Seconds a connection may take to send a whole request head (after connecting, or after the previous
+    response); past it, it is closed, so slow-header sockets cannot pile up. ``None``: no limit."""
+    max_connections_per_address: int | None = 128
+    """Open connections (HTTP and WebSocket) one client address may hold; the next ones get 503. Behind a trusted
+    proxy it is counted per forwarded address. ``None``: no cap."""
 
     @property
     def database_url(self) -> str:
