@@ -82,8 +82,8 @@ class ForwardedClientMiddleware:
         await self.forward(scope, receive, send)  # type: ignore[arg-type]
 
     async def _counted(self, scope: Scope, receive: Receive, send: Send) -> None:
-        client = scope.get("client")
-        if not client or client == scope.get(_PEER_KEY):  # the proxy's own request, no client named
+        client, peer = scope.get("client"), scope.get(_PEER_KEY)
+        if not client or (peer and client[0] == peer[0]):  # the proxy's own request: no client named
             await self.app(scope, receive, send)
             return
         host = str(client[0])

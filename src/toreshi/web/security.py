@@ -139,12 +139,14 @@ class SignInLimiter:
     """
 
     clock: Callable[[], float] = time.monotonic
+    account_attempts: int = SIGN_IN_FAILURES_PER_ACCOUNT
+    address_attempts: int = SIGN_IN_FAILURES_PER_ADDRESS
     per_account: AttemptLimiter = field(init=False)
     per_address: AttemptLimiter = field(init=False)
 
     def __post_init__(self) -> None:
-        self.per_account = AttemptLimiter(attempts=SIGN_IN_FAILURES_PER_ACCOUNT, clock=self.clock)
-        self.per_address = AttemptLimiter(attempts=SIGN_IN_FAILURES_PER_ADDRESS, clock=self.clock)
+        self.per_account = AttemptLimiter(attempts=self.account_attempts, clock=self.clock)
+        self.per_address = AttemptLimiter(attempts=self.address_attempts, clock=self.clock)
 
     def set_clock(self, clock: Callable[[], float]) -> None:
         self.clock = self.per_account.clock = self.per_address.clock = clock
