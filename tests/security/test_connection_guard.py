@@ -28,6 +28,9 @@ from ..served import Server
 HEADER_TIMEOUT = 0.4
 CAP = 3
 
+NOBODY = TrustedProxies()
+"""No address exempt from the cap: the tests' clients are on loopback, which ``toreshi serve`` does not cap."""
+
 
 async def _hello(_: object) -> PlainTextResponse:
     return PlainTextResponse("ok")
@@ -119,7 +122,7 @@ def test_without_a_deadline_a_slow_head_holds_its_socket() -> None:
 
 def test_an_address_holds_at_most_its_share_of_connections() -> None:
     async def scenario() -> None:
-        guard = ConnectionGuard(header_timeout=None, max_per_address=CAP)
+        guard = ConnectionGuard(header_timeout=None, max_per_address=CAP, uncapped=NOBODY)
         async with served(guard) as port:
             held = [await _open(port) for _ in range(CAP)]
             for _, writer in held:  # each one is admitted: a request on it is answered
@@ -153,7 +156,7 @@ def test_a_trusted_proxy_is_not_capped_at_the_transport() -> None:
     """nginx carries every client of a club: its connections are counted per forwarded address, in the app."""
 
     async def scenario() -> None:
-        guard = ConnectionGuard(None, max_per_address=1, trusted=TrustedProxies.parse(["127.0.0.0/30"]))
+        guard = ConnectionGuard(None, 1, trusted=TrustedProxies.parse(["127.0.0.0/30"]), uncapped=NOBODY)
         async with served(guard) as port:
             held = [await _open(port) for _ in range(3)]
             assert [await _get(port, "127.0.0.1") for _ in range(2)] == [200, 200]
@@ -167,21 +170,27 @@ def test_a_trusted_proxy_is_not_capped_at_the_transport() -> None:
     asyncio.run(scenario())
 
 
-def test_toreshi_serve_applies_the_deadline_and_the_cap(tmp_path: Path) -> None:
+def test_toreshi_serve_cuts_slow_heads_off_and_leaves_this_machine_uncapped(tmp_path: Path) -> None:
     server = Server(tmp_path, "--header-timeout", str(HEADER_TIMEOUT), "--max-connections-per-address", str(CAP))
     port = server.port
 
     async def scenario() -> None:
-        slow = [await _open(port) for _ in range(CAP)]
+        slow = [await _open(port) for _ in range(CAP + 2)]
         for _, writer in slow:
             writer.write(b"GET / HTTP/1.1\r\n")
-        reader, _ = await _open(port)
-        assert (await asyncio.wait_for(reader.read(), 2)).startswith(b"HTTP/1.1 503")
+        # While more slow sockets than the cap are open, this machine is still served: loopback is not capped.
+        statuses = await asyncio.gather(*(_get(port, "127.0.0.1", "/api/health") for _ in range(CAP)))
+        assert statuses == [200] * CAP
         closed = await asyncio.gather(*(_closed_by_server(reader, within=3 * HEADER_TIMEOUT) for reader, _ in slow))
         assert all(closed)
-        assert await _get(port, "127.0.0.1", "/api/health") == 200
 
     try:
         asyncio.run(scenario())
     finally:
         server.stop()
+
+
+def test_loopback_is_not_capped_by_default() -> None:
+    guard = ConnectionGuard(max_per_address=1)
+    assert guard.uncapped.trusts("127.0.0.1") and guard.uncapped.trusts("::1")
+    assert not guard.uncapped.trusts("192.168.1.23")
