@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -133,9 +134,10 @@ def test_a_final_keeps_between_one_theme_and_all_of_them(kept: int) -> None:
 @pytest.mark.parametrize("timer", ["chars_per_second", "press_window_ms", "answer_ms"])
 @pytest.mark.parametrize("value", [0, -5])
 def test_every_timer_of_a_game_is_positive(timer: str, value: int) -> None:
+    timers: dict[str, Any] = {timer: value}
     with refused(QuizCode.TIMERS):
-        GameState().apply(GameCreated(0, replace(setup(), **{timer: value})))
-    assert replay([GameCreated(0, replace(setup(), **{timer: 1}))]).phase is Phase.DRAW
+        GameState().apply(GameCreated(0, replace(setup(), **timers)))
+    assert replay([GameCreated(0, replace(setup(), **{**timers, timer: 1}))]).phase is Phase.DRAW
 
 
 def test_final_teams_strike_themes_in_turn_from_eleven_to_five() -> None:
