@@ -128,7 +128,8 @@ def test_a_final_keeps_between_one_theme_and_all_of_them(kept: int) -> None:
     with refused(QuizCode.FINAL_KEPT, kept=kept, themes=11):
         GameState().apply(GameCreated(0, final))
     for fine in (1, 11):
-        assert replay([GameCreated(0, replace(final, final_themes_kept=fine))]).setup.final_themes_kept == fine
+        kept_setup = replay([GameCreated(0, replace(final, final_themes_kept=fine))]).setup
+        assert kept_setup is not None and kept_setup.final_themes_kept == fine
 
 
 @pytest.mark.parametrize("timer", ["chars_per_second", "press_window_ms", "answer_ms"])
