@@ -77,6 +77,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
+from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import competition_loader, not_found, pages_of, render, render_page
 
 MAX_PROBLEMS = 25
@@ -508,14 +509,12 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         text = format_trf(trf, "\r\n")
         return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
-        # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read.
-        body = tables.to_csv(tables.crosstable(standings, t.name, texts.columns()))
-        body += pairing_tools.csv_rules_line(t, standings.rules)
-        headers = {
-            "Content-Disposition": f'attachment; filename="{tid}.csv"',
-            "Content-Language": i18n.current_language(),
-        }
-        return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
+        # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read; after an
+        # empty line, the note of the tie-break rules (one cell).
+        table = tables.crosstable(standings, t.name, texts.columns())
+        note = pairing_tools.rules_note(t, standings.rules)
+        return csv_response([table.headers, *table.rows, [], [note]], f"{tid}.csv",
+                            {"Content-Language": i18n.current_language()})  # fmt: skip
     return not_found(request)
 
 
