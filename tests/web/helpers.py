@@ -114,3 +114,19 @@ def run_node(script: Path, source: str, scripts: dict[str, str], instead: str) -
     assert finished.returncode == 0, finished.stderr
     result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
     return result
+
+
+def csv_text(response: Any) -> str:
+    """The text of a CSV download, as Excel reads it: the app's every CSV starts with the UTF-8 byte-order mark
+    (toreshi.web.spreadsheets), which is not part of the first cell."""
+    assert response.headers["content-type"].startswith("text/csv"), response.headers["content-type"]
+    assert response.content.startswith(b"\xef\xbb\xbf"), "a CSV without its byte-order mark"
+    return str(response.content.decode("utf-8-sig"))
+
+
+def csv_rows(response: Any) -> list[list[str]]:
+    """The rows of a CSV download (:func:`csv_text`)."""
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(csv_text(response))))
