@@ -130,3 +130,22 @@ def csv_rows(response: Any) -> list[list[str]]:
     import io
 
     return list(csv.reader(io.StringIO(csv_text(response))))
+
+
+def route_urls(path: str, ids: dict[str, str], formats: tuple[str, ...]) -> list[str]:
+    """Every URL of a route's path for a walk over the app's routes: each id parameter filled from ``ids`` (a key
+    ``family:name`` wins over ``name``; the families are ``teams`` for ``/teams/…`` and ``quiz`` for quiz paths),
+    any other parameter (a format, a file's name) tried with each of ``formats``."""
+    import itertools
+
+    names = re.findall(r"{(\w+)(?::\w+)?}", path)
+    family = "teams" if path.startswith("/teams/") else "quiz" if "/quiz" in path else "other"
+    known = [ids.get(f"{family}:{name}", ids.get(name)) for name in names]
+    choices = [[value] if value is not None else list(formats) for value in known]
+    urls = []
+    for values in itertools.product(*choices):
+        url = path
+        for name, value in zip(names, values, strict=True):
+            url = re.sub("{" + name + r"(?::\w+)?}", value, url, count=1)
+        urls.append(url)
+    return urls

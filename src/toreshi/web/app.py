@@ -54,6 +54,7 @@ from toreshi.web.middleware import (
     SameOriginPostMiddleware,
     SecurityHeadersMiddleware,
 )
+from toreshi.web.private_pages import NoStoreSecretsMiddleware
 from toreshi.web.services import Services
 from toreshi.web.sessions import ServerSessionMiddleware
 from toreshi.web.settings import Settings
@@ -184,6 +185,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
         # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).
         Middleware(ServerSessionMiddleware, https_only=settings.https_only),
+        # Inside the session: a page with the session's form token or a player's link is never cached.
+        Middleware(NoStoreSecretsMiddleware),
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]
