@@ -180,8 +180,9 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
     )
 
 
-def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]:
-    """(time, who, action, details) of every event, newest first, in the reader's language."""
+def audit_lines(state: TeamJournalState, *, signed_in: bool = False) -> list[tuple[datetime, str, str, str]]:
+    """(time, who, action, details) of every event, newest first, in the reader's language; who is the arbiter's
+    role, never their login, unless a signed-in arbiter reads it (:func:`.tournament_texts.arbiter_shown`)."""
     t = state.t
     lines = []
     for event in reversed(state.log):
@@ -214,7 +215,8 @@ def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]
                     "round": event.round, "match": event.match, "board": event.board}  # fmt: skip
                 status = texts.status_names()[event.status.value]
                 detail = f"{where}: {t.team(event.team).name}, {event.filed_by} — {status}"
-        lines.append((event.at, event.by, action, detail))
+        who = texts.arbiter_shown(event.by, signed_in=signed_in) if event.by else ""
+        lines.append((event.at, who, action, detail))
     return lines
 
 
@@ -267,7 +269,8 @@ async def standings_page(request: Request, tid: str, state: TeamJournalState) ->
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
-    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=audit_lines(state))
+    lines = audit_lines(state, signed_in=auth.signed_in(request) is not None)
+    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=lines)
 
 
 CSV_EXPORTS: dict[str, Callable[[TeamTournament], list[list[str]]]] = {

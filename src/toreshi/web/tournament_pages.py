@@ -553,7 +553,8 @@ async def protests_page(request: Request, tid: str, state: TournamentState) -> R
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
-    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
+    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state),
+                 team_names={team.name for team in state.t.teams})  # fmt: skip
 
 
 @_reading
