@@ -38,6 +38,7 @@ from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
+    log_redaction,
     pages,
     practice_pages,
     quiz_media,
@@ -95,6 +96,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        log_redaction.install()  # after the server configured its logging: no player's link in its lines
         async with open_store(settings.database_url, schema=settings.db_schema) as store:
             bus = make_bus(settings.bus_url, settings.bus_prefix)
             accounts = Accounts(store.engine, link_key(settings.secret_key()))
