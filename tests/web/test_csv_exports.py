@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.routing import Route
 from starlette.testclient import TestClient
@@ -64,6 +64,7 @@ def is_live(cell: str) -> bool:
 
 
 @given(st.lists(st.lists(st.text(max_size=12) | st.integers() | st.none(), max_size=5), max_size=5))
+@settings(max_examples=100)
 def test_no_cell_the_writer_writes_is_live_and_every_name_reads_back(rows: list[list[object]]) -> None:
     back = list(csv.reader(io.StringIO(csv_text(rows), newline="")))
     written = [row for row in rows if row]  # an empty row reads back as no row
