@@ -6,10 +6,10 @@ import csv
 import io
 from pathlib import Path
 
+from toreshi.kit.spreadsheet import neutralised
 from toreshi.tournament.crosstable import (
     Table,
     crosstable,
-    neutralised,
     round_robin_grid,
     swiss_cell,
     swiss_table,

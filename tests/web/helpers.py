@@ -114,3 +114,38 @@ def run_node(script: Path, source: str, scripts: dict[str, str], instead: str) -
     assert finished.returncode == 0, finished.stderr
     result: dict[str, Any] = json.loads(finished.stdout.strip().splitlines()[-1])
     return result
+
+
+def csv_text(response: Any) -> str:
+    """The text of a CSV download, as Excel reads it: the app's every CSV starts with the UTF-8 byte-order mark
+    (toreshi.web.spreadsheets), which is not part of the first cell."""
+    assert response.headers["content-type"].startswith("text/csv"), response.headers["content-type"]
+    assert response.content.startswith(b"\xef\xbb\xbf"), "a CSV without its byte-order mark"
+    return str(response.content.decode("utf-8-sig"))
+
+
+def csv_rows(response: Any) -> list[list[str]]:
+    """The rows of a CSV download (:func:`csv_text`)."""
+    import csv
+    import io
+
+    return list(csv.reader(io.StringIO(csv_text(response))))
+
+
+def route_urls(path: str, ids: dict[str, str], formats: tuple[str, ...]) -> list[str]:
+    """Every URL of a route's path for a walk over the app's routes: each id parameter filled from ``ids`` (a key
+    ``family:name`` wins over ``name``; the families are ``teams`` for ``/teams/…`` and ``quiz`` for quiz paths),
+    any other parameter (a format, a file's name) tried with each of ``formats``."""
+    import itertools
+
+    names = re.findall(r"{(\w+)(?::\w+)?}", path)
+    family = "teams" if path.startswith("/teams/") else "quiz" if "/quiz" in path else "other"
+    known = [ids.get(f"{family}:{name}", ids.get(name)) for name in names]
+    choices = [[value] if value is not None else list(formats) for value in known]
+    urls = []
+    for values in itertools.product(*choices):
+        url = path
+        for name, value in zip(names, values, strict=True):
+            url = re.sub("{" + name + r"(?::\w+)?}", value, url, count=1)
+        urls.append(url)
+    return urls

@@ -4,8 +4,6 @@ and their results reach the tour by themselves, from the rooms' ends."""
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,7 +16,7 @@ from toreshi.live.room import Command
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in, sign_in
+from .helpers import csrf_in, csv_rows, sign_in
 from .quiz_driver import play_game
 from .test_quiz_pages import create_quiz
 
@@ -156,13 +154,13 @@ def test_a_tour_of_8_teams_with_a_shootout_and_a_final_reaches_the_league_table(
     team_id = web.get("/quiz/teams").text.split('href="/quiz/teams/')[1].split('"')[0]
     team_page = web.get(f"/quiz/teams/{team_id}?lang=ru").text
     assert "Очки лиги" in team_page and "История рейтинга" in team_page and "место " in team_page
-    standings = list(csv.reader(io.StringIO(web.get(f"/quiz/tours/{tour}/standings.csv").text)))
+    standings = csv_rows(web.get(f"/quiz/tours/{tour}/standings.csv"))
     assert ["tour", "1", "Қыран", "", "", "", "", ""] in standings
     league = web.get("/quiz/league").text
     assert league.index("Қыран") < league.index("Тұлпар")
-    rows = list(csv.reader(io.StringIO(web.get("/quiz/league.csv").text)))
+    rows = csv_rows(web.get("/quiz/league.csv"))
     assert rows[1][:3] == ["1", "Қыран", "8"] and len(rows) == 9
-    ratings = list(csv.reader(io.StringIO(web.get("/quiz/ratings.csv").text)))
+    ratings = csv_rows(web.get("/quiz/ratings.csv"))
     assert len(ratings) == 9 and all(row[1] == "Тур 1" for row in ratings[1:])
 
 
@@ -201,11 +199,14 @@ def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience
     assert f'href="/quiz/{room}/report.csv"' in page and f'href="/api/quiz/{room}/report"' in page
     tour_page = web.get(f"/quiz/tours/{tour}").text  # the tour's log keeps the game's audience sanctions too
     assert "Зритель в 3 ряду: удалён до конца тура игр (SI-4.5)" in tour_page
-    rows = list(csv.reader(io.StringIO(web.get(f"/quiz/{room}/report.csv").text)))
+    rows = csv_rows(web.get(f"/quiz/{room}/report.csv"))
     assert rows[0] == ["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host",
                        "Алтын", "Барыс", "Сұңқар", "Тұлпар"]  # fmt: skip
     assert rows[1][3] == "Алтын" and rows[1][5].startswith("Алтын 0:0") and rows[1][8:] == ["1", "0", "0", "0"]
-    assert rows[-1][4:7] == ["audience_sanctioned", "Зритель в 3 ряду", "round"]
+    # The audience's rulings (SI-4.5) sit under the header's columns: the question, and the ruling under "host".
+    sanctioned = dict(zip(rows[0], rows[-1], strict=True))
+    assert sanctioned["host"] == "audience_sanctioned Зритель в 3 ряду round" and sanctioned["question"] == ""
+    assert sanctioned["outcome"] == sanctioned["presses"] == sanctioned["Алтын"] == ""
 
 
 def test_the_games_list_filters_by_live_finished_tour_and_archive_and_archives_a_finished_game(

@@ -15,7 +15,7 @@ from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.teams.codes import TeamCode
 from toreshi.web import i18n, refusals
 
-from .helpers import post
+from .helpers import csv_text, post
 from .test_tournament_pages import sign_in
 
 TEAMS = re.compile(r"^/teams/(tt-[0-9a-f]+)$")
@@ -68,8 +68,8 @@ def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
     standings = html.unescape(web.get(f"/teams/{tid}/standings").text)
     assert standings.index("Алматы") < standings.index("Ақтөбе") < standings.index("Шымкент")
     assert "MPVGP" in standings and "Board tables" in standings
-    csv_text = web.get(f"/teams/{tid}/export/standings.csv").text
-    assert csv_text.splitlines()[1].startswith("1,Алматы,2,3.5")
+    standings_csv = csv_text(web.get(f"/teams/{tid}/export/standings.csv"))
+    assert standings_csv.splitlines()[1].startswith("1,Алматы,2,3.5")
     trf = web.get(f"/teams/{tid}/export/trf").text.split("\r")
     team_line = next(line for line in trf if line.startswith("310   1 Алматы"))
     assert team_line[54:60] == "   2.0" and team_line[61:67] == "   3.5" and team_line[73:77] == "   1"
@@ -82,11 +82,11 @@ def test_a_team_swiss_from_registration_to_the_trf(web: TestClient) -> None:
                  b3="½-½", b4="1-0", reason="score sheet of board 4")  # fmt: skip
     assert "Done." in page
     # Board 4's White is the second-named team's (Астана): it now wins the match 2½ : 1½.
-    assert web.get(f"/teams/{tid}/export/standings.csv").text.splitlines()[2].startswith("2,Астана,2,2.5")
+    assert csv_text(web.get(f"/teams/{tid}/export/standings.csv")).splitlines()[2].startswith("2,Астана,2,2.5")
     audit = html.unescape(web.get(f"/teams/{tid}/audit").text)
     assert "Round 1, match 2 corrected" in audit
     assert "½-½ ½-½ ½-½ ½-½ → ½-½ ½-½ ½-½ 1-0 (score sheet of board 4)" in audit
-    boards = web.get(f"/teams/{tid}/export/boards.csv").text.splitlines()
+    boards = csv_text(web.get(f"/teams/{tid}/export/boards.csv")).splitlines()
     # Board 1: Абай won his one game (100 %); the prize needs 2 games (half of 3 rounds, rounded up): not yet.
     assert "1,Алматы,Абай,1,1,100.0,0,no" in boards
 

@@ -22,7 +22,7 @@ from toreshi.togyz.pgn import read_game
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.trf import parse_trf
 
-from .helpers import csrf_in, post
+from .helpers import csrf_in, csv_rows, post
 from .test_tournament_pages import call, create, said, sign_in, tournaments
 
 ALERT = re.compile(r'role="alert"><p>(.*?)</p>', re.S)
@@ -372,7 +372,7 @@ def test_hostile_names_round_trip_through_every_export(web: TestClient) -> None:
     for board in (1, 2, 3):
         post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board=str(board), result="1-0")
     # CSV: every cell a spreadsheet would run starts with ', and the name itself follows it unchanged.
-    rows = list(csv.reader(io.StringIO(web.get(f"/tournaments/{tid}/export.csv").text)))
+    rows = csv_rows(web.get(f"/tournaments/{tid}/export.csv"))
     cells = [cell for row in rows for cell in row]
     assert not [cell for cell in cells if cell[:1] in ("=", "+", "-", "@", "\t", "\r")]
     exported = {row[2] for row in rows[1:] if len(row) == len(rows[0])}  # the grid's lines (a note may follow)

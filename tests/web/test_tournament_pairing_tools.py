@@ -4,9 +4,7 @@ pairing shown with the criteria it breaks until the arbiter confirms it, Baku ac
 
 from __future__ import annotations
 
-import csv
 import html
-import io
 import re
 
 from starlette.testclient import TestClient
@@ -16,7 +14,7 @@ from toreshi.tournament.journal import CSV_FIELDS
 from toreshi.tournament.trf import parse_trf
 from toreshi.tournament.trf_pairing import read_accelerations, read_forbidden
 
-from .helpers import post
+from .helpers import csv_rows, post
 from .test_tournament_pages import create, said, sign_in
 
 
@@ -42,7 +40,7 @@ def test_the_standings_name_the_tiebreak_rules_in_force_on_the_start_date(web: T
     for tid, note in expected.items():
         assert note in html.unescape(web.get(f"/tournaments/{tid}/standings").text)
         assert note in html.unescape(web.get(f"/tournaments/{tid}/standings?print=1").text)
-        rows = list(csv.reader(io.StringIO(web.get(f"/tournaments/{tid}/export.csv").text)))
+        rows = csv_rows(web.get(f"/tournaments/{tid}/export.csv"))
         assert rows[-2:] == [[], [note]]  # after the grid, an empty line and the note
     page = post(web, f"/tournaments/{chosen}/do/configure", csrf, name="Club Cup", tiebreak_rules="auto")
     assert "(in force on the start date, 2026-02-28)" in page

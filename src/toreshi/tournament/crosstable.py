@@ -16,12 +16,11 @@ grid when given one, e.g. ``rules_note`` (the CSV stays a plain grid, one header
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from toreshi.kit.spreadsheet import csv_text
 from toreshi.tournament.model import ResultCode, RoundEntry, format_points
 from toreshi.tournament.standings import Standing, Standings
 from toreshi.tournament.tiebreak_rules import TieBreakRules
@@ -176,24 +175,7 @@ def crosstable(
     return swiss_table(standings, title, columns, points)
 
 
-FORMULA_PREFIXES = ("=", "+", "-", "@", "\t", "\r")
-"""What a spreadsheet takes as the start of a formula (OWASP, "CSV Injection")."""
-
-
-def neutralised(cell: str) -> str:
-    """A cell a spreadsheet shows as text, never runs: one that begins with a formula character gets a leading
-    ``'`` (OWASP's advice), so a name like ``=HYPERLINK(…)`` stays a name.
-
-    >>> [neutralised(cell) for cell in ("=1+2", "@SUM(A1)", "+", "Абай", "12b½")]
-    ["'=1+2", "'@SUM(A1)", "'+", 'Абай', '12b½']
-    """
-    return f"'{cell}" if cell.startswith(FORMULA_PREFIXES) else cell
-
-
 def to_csv(table: Table) -> str:
-    """CSV text (comma-separated, quoted where needed, LF line ends), every cell :func:`neutralised`."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow([neutralised(cell) for cell in table.headers])
-    writer.writerows([neutralised(cell) for cell in row] for row in table.rows)
-    return buffer.getvalue()
+    """CSV text (comma-separated, quoted where needed, LF line ends), every cell neutralised
+    (:func:`toreshi.kit.spreadsheet.neutralised`)."""
+    return csv_text([table.headers, *table.rows], line_end="\n")

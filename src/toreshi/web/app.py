@@ -38,6 +38,7 @@ from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
+    log_redaction,
     pages,
     practice_pages,
     quiz_media,
@@ -54,6 +55,7 @@ from toreshi.web.middleware import (
     SameOriginPostMiddleware,
     SecurityHeadersMiddleware,
 )
+from toreshi.web.private_pages import NoStoreSecretsMiddleware
 from toreshi.web.proxies import ForwardedClientMiddleware, TrustedProxies
 from toreshi.web.services import Services
 from toreshi.web.sessions import ServerSessionMiddleware
@@ -95,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         settings.data_dir.mkdir(parents=True, exist_ok=True)
+        log_redaction.install()  # after the server configured its logging: no player's link in its lines
         async with open_store(settings.database_url, schema=settings.db_schema) as store:
             bus = make_bus(settings.bus_url, settings.bus_prefix)
             accounts = Accounts(store.engine, link_key(settings.secret_key()))
@@ -191,6 +194,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         ),
         # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).
         Middleware(ServerSessionMiddleware, https_only=settings.https_only),
+        # Inside the session: a page with the session's form token or a player's link is never cached.
+        Middleware(NoStoreSecretsMiddleware),
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]

@@ -13,8 +13,7 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -62,6 +61,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import kept_on_app, services_of
+from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import embed_json, not_found, render_page
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
@@ -484,24 +484,38 @@ async def report_csv(request: Request) -> Response:
     if not await _may_see_report(request, owner):
         return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
     data = owner.logic.report()
+    name = request.path_params["room_id"]
+    return csv_response(report_rows(data), f"{name}-report.csv")
+
+
+REPORT_COLUMNS = ("question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host")
+"""The report CSV's columns before the running score of each team."""
+
+
+def _host_cell(action: Mapping[str, object]) -> str:
+    """A host's action (or an audience ruling, SI-4.5) in one cell: its type, then its values (time aside)."""
+    return " ".join(str(v) for k, v in action.items() if k != "at_ms" and v is not None)
+
+
+def report_rows(data: Mapping[str, Any]) -> list[list[object]]:
+    """The report's CSV rows: a header, one row per question, then one row per audience ruling (SI-4.5) with its
+    question under ``question`` and the ruling under ``host`` (the host gives it), as wide as the header."""
     teams = list(data.get("teams", []))
-    out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow(["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host", *teams])
+    rows: list[list[object]] = [[*REPORT_COLUMNS, *teams]]
     for q in data.get("questions", []):
         presses = "; ".join(f"{p['team']} {format_clock(int(p.get('after_ms') or 0))}" for p in q["presses"])
         rulings = "; ".join(
             f"{r['team']} {'right' if r['correct'] else 'time' if r['timed_out'] else 'wrong'}" for r in q["rulings"]
         )
-        host = "; ".join(" ".join(str(v) for k, v in h.items() if k != "at_ms" and v is not None) for h in q["host"])
+        host = "; ".join(_host_cell(h) for h in q["host"])
         running = q.get("running", {})
         head = [q["number"], q.get("theme_name") or "", q.get("value") or "", q.get("chooser") or ""]
-        writer.writerow([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+        rows.append([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+    blank = [""] * (len(REPORT_COLUMNS) - 2)
     for a in data.get("audience", []):
-        writer.writerow(["", "", "", "", a["type"], a["person"], a.get("scope") or "", a.get("question") or ""])
-    name = request.path_params["room_id"]
-    return Response(out.getvalue(), media_type="text/csv; charset=utf-8",
-                    headers={"content-disposition": f'attachment; filename="{name}-report.csv"'})  # fmt: skip
+        ruling = {"type": a["type"], "person": a["person"], "scope": a.get("scope")}
+        rows.append([a.get("question") or "", *blank, _host_cell(ruling), *([""] * len(teams))])
+    return rows
 
 
 async def report_json(request: Request) -> Response:

@@ -8,9 +8,6 @@ results" button (a POST) pushes what a room could not.
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -44,6 +41,7 @@ from toreshi.web.i18n import gettext as _
 from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
+from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import pages_of, render_page
 
 MAX_CSV_BYTES = 1024 * 1024
@@ -130,18 +128,6 @@ async def _form(request: Request) -> dict[str, str] | None:
     form = await request.form(max_files=0, max_fields=200)
     fields = {key: value.strip() for key, value in form.items() if isinstance(value, str)}
     return fields if auth.csrf_ok(request, fields.get("csrf")) else None
-
-
-def _csv(rows: Iterable[Sequence[object]], filename: str) -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out)
-    for row in rows:
-        writer.writerow([str(x) for x in row])
-    return Response(
-        out.getvalue(),
-        media_type="text/csv; charset=utf-8",
-        headers={"content-disposition": f'attachment; filename="{filename}"'},
-    )
 
 
 # --- the register ----------------------------------------------------------------------------------------------
@@ -376,7 +362,7 @@ async def tour_standings_csv(request: Request, tour_id: str, state: TourState) -
             for team in group:
                 rows.append(["tour", start, team, "", "", "", "", ""])
             start += len(group)
-    return _csv(rows, f"{tour_id}-standings.csv")
+    return csv_response(rows, f"{tour_id}-standings.csv")
 
 
 async def league_page(request: Request) -> Response:
@@ -385,7 +371,7 @@ async def league_page(request: Request) -> Response:
     ratings, history = await service.ratings()
     rows = table.rows()
     if request.path_params.get("fmt") == "csv":
-        return _csv(
+        return csv_response(
             [["place", "team", "points", "tours", "best_place", "rating"]]
             + [[i, r.team, points_text(r.points), r.tours, r.best_place, f"{ratings.get(r.team).ordinal:.2f}"]
                for i, r in enumerate(rows, start=1)],
@@ -402,7 +388,7 @@ async def ratings_csv(request: Request) -> Response:
     for team, points in sorted(history.items()):
         rows.extend([team, p.name, p.date, f"{p.rating.mu:.3f}", f"{p.rating.sigma:.3f}", f"{p.rating.ordinal:.2f}"]
                     for p in points)  # fmt: skip
-    return _csv(rows, "ratings.csv")
+    return csv_response(rows, "ratings.csv")
 
 
 GAME_OUTCOMES = {

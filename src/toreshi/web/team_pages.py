@@ -39,8 +39,8 @@ from toreshi.tournament.journal.teams import (
 )
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.teams.boards import board_prizes, board_records, minimum_games, player_records
-from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, first_team_white
-from toreshi.tournament.teams.tables import board_csv, crosstable, crosstable_csv, standings_csv
+from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, TeamTournament, first_team_white
+from toreshi.tournament.teams.tables import board_rows, crosstable, crosstable_rows, standings_rows
 from toreshi.tournament.teams.trf import team_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web import auth, refusals
@@ -51,6 +51,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
+from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import competition_loader, not_found, pages_of, render_page
 
 MAX_CSV_BYTES = 256 * 1024
@@ -180,8 +181,9 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
     )
 
 
-def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]:
-    """(time, who, action, details) of every event, newest first, in the reader's language."""
+def audit_lines(state: TeamJournalState, *, signed_in: bool = False) -> list[tuple[datetime, str, str, str]]:
+    """(time, who, action, details) of every event, newest first, in the reader's language; who is the arbiter's
+    role, never their login, unless a signed-in arbiter reads it (:func:`.tournament_texts.arbiter_shown`)."""
     t = state.t
     lines = []
     for event in reversed(state.log):
@@ -214,7 +216,8 @@ def audit_lines(state: TeamJournalState) -> list[tuple[datetime, str, str, str]]
                     "round": event.round, "match": event.match, "board": event.board}  # fmt: skip
                 status = texts.status_names()[event.status.value]
                 detail = f"{where}: {t.team(event.team).name}, {event.filed_by} — {status}"
-        lines.append((event.at, event.by, action, detail))
+        who = texts.arbiter_shown(event.by, signed_in=signed_in) if event.by else ""
+        lines.append((event.at, who, action, detail))
     return lines
 
 
@@ -267,25 +270,33 @@ async def standings_page(request: Request, tid: str, state: TeamJournalState) ->
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
-    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=audit_lines(state))
+    lines = audit_lines(state, signed_in=auth.signed_in(request) is not None)
+    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=lines)
 
 
-EXPORTS: dict[str, tuple[Callable[[Any], str], str, str]] = {
-    "standings.csv": (standings_csv, "text/csv", "standings.csv"),
-    "crosstable.csv": (crosstable_csv, "text/csv", "crosstable.csv"),
-    "boards.csv": (board_csv, "text/csv", "boards.csv"),
-    "trf": (team_trf, "text/plain", "teams.trf"),
-    "trf16": (lambda t: team_trf(t, team_record="013"), "text/plain", "teams-trf16.trf"),
+CSV_EXPORTS: dict[str, Callable[[TeamTournament], list[list[str]]]] = {
+    "standings.csv": standings_rows,
+    "crosstable.csv": crosstable_rows,
+    "boards.csv": board_rows,
+}
+"""The tables as CSV (the app's one writer, :func:`toreshi.web.spreadsheets.csv_response`), named as served."""
+
+TRF_EXPORTS: dict[str, tuple[Callable[[TeamTournament], str], str]] = {
+    "trf": (team_trf, "teams.trf"),
+    "trf16": (lambda t: team_trf(t, team_record="013"), "teams-trf16.trf"),
 }
 
 
 async def export(request: Request) -> Response:
     loaded = await _load(request)
     what = request.path_params["what"]
-    if loaded is None or what not in EXPORTS:
+    if loaded is None or what not in CSV_EXPORTS.keys() | TRF_EXPORTS.keys():
         return not_found(request)
-    make, media, filename = EXPORTS[what]
-    return PlainTextResponse(make(loaded[1].t), media_type=f"{media}; charset=utf-8",
+    t = loaded[1].t
+    if what in CSV_EXPORTS:
+        return csv_response(CSV_EXPORTS[what](t), what)
+    make, filename = TRF_EXPORTS[what]
+    return PlainTextResponse(make(t), media_type="text/plain; charset=utf-8",
                              headers={"Content-Disposition": f'attachment; filename="{filename}"'})  # fmt: skip
 
 

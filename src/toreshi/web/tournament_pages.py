@@ -78,6 +78,7 @@ from toreshi.web.forms import text as _text
 from toreshi.web.i18n import N_
 from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
+from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import competition_loader, not_found, pages_of, render, render_page
 
 MAX_PROBLEMS = 25
@@ -509,14 +510,12 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         text = format_trf(trf, "\r\n")
         return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
     if kind == "csv":
-        # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read.
-        body = tables.to_csv(tables.crosstable(standings, t.name, texts.columns()))
-        body += pairing_tools.csv_rules_line(t, standings.rules)
-        headers = {
-            "Content-Disposition": f'attachment; filename="{tid}.csv"',
-            "Content-Language": i18n.current_language(),
-        }
-        return Response(body, headers=headers, media_type="text/csv; charset=utf-8")
+        # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read; after an
+        # empty line, the note of the tie-break rules (one cell).
+        table = tables.crosstable(standings, t.name, texts.columns())
+        note = pairing_tools.rules_note(t, standings.rules)
+        return csv_response([table.headers, *table.rows, [], [note]], f"{tid}.csv",
+                            {"Content-Language": i18n.current_language()})  # fmt: skip
     return not_found(request)
 
 
@@ -555,7 +554,8 @@ async def protests_page(request: Request, tid: str, state: TournamentState) -> R
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
-    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state))
+    return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state),
+                 team_names={team.name for team in state.t.teams})  # fmt: skip
 
 
 @_reading

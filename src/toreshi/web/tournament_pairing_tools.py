@@ -8,8 +8,6 @@ The forms become typed commands here (:data:`ACTIONS`, merged into the pages' ow
 
 from __future__ import annotations
 
-import csv
-import io
 from collections.abc import Callable
 from typing import Any
 
@@ -93,13 +91,6 @@ def rules_note(tournament: Tournament, rules: TieBreakRules) -> str:
         "rules": title,
         "start": tournament.start.isoformat(),
     }
-
-
-def csv_rules_line(tournament: Tournament, rules: TieBreakRules) -> str:
-    """The CSV's last line, after an empty one: the note of the tie-break rules (one cell)."""
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerow([rules_note(tournament, rules)])
-    return "\n" + buffer.getvalue()
 
 
 # --- forbidden pairings and re-entries ------------------------------------------------------------------------

@@ -12,7 +12,7 @@ its params); this module words them with the catalogues, as :mod:`toreshi.web.re
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
 
 from toreshi.kit.refusal import ParamValue
@@ -297,9 +297,19 @@ def audit_action(line: AuditLine) -> str:
     return _(known[0]) if known is not None else line.action
 
 
-def audit_by(line: AuditLine) -> str:
-    """Who: the arbiter's name, or the game room when the service reported its result."""
-    return line.by or _("live game")
+def audit_by(line: AuditLine, teams: Collection[str] = (), *, signed_in: bool = False) -> str:
+    """Who, as the audit log shows it: the game room when the service reported a result, a team (its link files
+    protests, TK-P1) by its name, and otherwise the arbiter by the role, never by the login name they sign in
+    with (a login is half of what opens the arbiter's account) — except to a signed-in arbiter, who reads
+    which of the club's arbiters did it."""
+    if not line.by:
+        return _("live game")
+    return line.by if line.by in teams else arbiter_shown(line.by, signed_in=signed_in)
+
+
+def arbiter_shown(login: str, *, signed_in: bool) -> str:
+    """An arbiter in a log: "Arbiter" in the reader's language; the login too for a signed-in arbiter."""
+    return f"{_('Arbiter')} ({login})" if signed_in else _("Arbiter")
 
 
 def audit_detail(line: AuditLine) -> str:
@@ -373,8 +383,11 @@ def protest_step(entry: AuditEntry, clauses: bool = True) -> str:
     return text
 
 
-def protest_actor(entry: AuditEntry) -> str:
-    """Who took the step: a person, the chief arbiters' board, or the regulation applied at once."""
+def protest_actor(entry: AuditEntry, *, signed_in: bool = False) -> str:
+    """Who took the step: a person (the filer, by the name they gave; the arbiter who took the fee, by the role:
+    :func:`arbiter_shown`), the chief arbiters' board, or the regulation applied at once."""
+    if entry.action is ProtestAction.FEE_PAID and entry.actor:
+        return arbiter_shown(entry.actor, signed_in=signed_in)
     if entry.actor:
         return entry.actor
     return _("Chief arbiters' board") if entry.action.by_board else _("By the regulation")

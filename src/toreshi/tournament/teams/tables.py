@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from dataclasses import dataclass
 from fractions import Fraction
 
+from toreshi.kit.spreadsheet import csv_text
 from toreshi.tournament.model import Colour, format_points
 from toreshi.tournament.teams.boards import BoardRecord, board_records, minimum_games
 from toreshi.tournament.teams.model import PrimaryScore, TeamTournament
@@ -49,13 +48,12 @@ def crosstable(t: TeamTournament) -> tuple[TeamStandings, tuple[CrossRow, ...]]:
     return standings, tuple(out)
 
 
-def _csv(rows: list[list[str]]) -> str:
-    buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\r\n").writerows(rows)
-    return buffer.getvalue()
-
-
 def standings_csv(t: TeamTournament) -> str:
+    return csv_text(standings_rows(t))
+
+
+def standings_rows(t: TeamTournament) -> list[list[str]]:
+    """The standings as CSV rows, a header row first."""
     standings = team_standings(t)
     head = ["rank", "team", "MP", "GP", *[str(tb) for tb in standings.tiebreaks]]
     body = [
@@ -68,10 +66,15 @@ def standings_csv(t: TeamTournament) -> str:
         ]
         for r in standings.rows
     ]
-    return _csv([head, *body])
+    return [head, *body]
 
 
 def crosstable_csv(t: TeamTournament) -> str:
+    return csv_text(crosstable_rows(t))
+
+
+def crosstable_rows(t: TeamTournament) -> list[list[str]]:
+    """The crosstable as CSV rows, a header row first."""
     _, rows = crosstable(t)
     rounds = len(t.rounds)
     head = ["rank", "number", "team", *[f"R{r}" for r in range(1, rounds + 1)], "MP", "GP"]
@@ -90,17 +93,22 @@ def crosstable_csv(t: TeamTournament) -> str:
                 cells.append(f"{c.opponent}{colour} {format_points(c.game_points)}")
         body.append([str(row.rank), str(row.team), t.team(row.team).name, *cells,
                      format_points(row.match_points), format_points(row.game_points)])  # fmt: skip
-    return _csv([head, *body])
+    return [head, *body]
 
 
 def board_csv(t: TeamTournament) -> str:
+    return csv_text(board_rows(t))
+
+
+def board_rows(t: TeamTournament) -> list[list[str]]:
+    """The board tables as CSV rows, a header row first."""
     head = ["board", "team", "player", "games", "points", "percent", "forfeits", "prize_eligible"]
     least = minimum_games(t)
     body = []
     for board, records in board_records(t).items():
         for rec in records:
             body.append(_board_row(t, board, rec, least))
-    return _csv([head, *body])
+    return [head, *body]
 
 
 def _board_row(t: TeamTournament, board: int, rec: BoardRecord, least: int) -> list[str]:
