@@ -171,6 +171,8 @@ class PlacedPress:
     uncertainty_ms: int = 0
     clamped: bool = False
     """The client's claim was impossible given its round trip (or before the buttons opened) and was moved."""
+    backdated: bool = False
+    """The client claimed more lag than the server measured for its connection (:meth:`Arbiter.allowed_lag_ms`)."""
 
     @property
     def team(self) -> str:
@@ -263,6 +265,10 @@ class Arbiter:
         earliest = max(self.open_ms, press.received_ms - self._uplink_bound(press.team))
         placed = min(max(claimed, earliest), press.received_ms)
         return PlacedPress(press, placed, sync.uncertainty_ms, clamped=placed != claimed)
+
+    def allowed_lag_ms(self, team: str) -> int:
+        """The most a press of ``team`` may claim it was made before it arrived and still be placed as claimed."""
+        return self._uplink_bound(team)
 
     def _uplink_bound(self, team: str) -> int:
         sync = self.syncs.get(team)
