@@ -249,12 +249,13 @@ CLAIM_LATER_MS = (0, 3, 6)
 
 
 def claim_duel(
-    rng: random.Random, claimer: bool, later_ms: int, rtt_range: tuple[float, float], cap: int = 10
+    rng: random.Random, claimer: str, later_ms: int, rtt_range: tuple[float, float], cap: int = 10
 ) -> tuple[bool, bool]:
     """Issue 26: an honest team H against C with the same true link, both answering every ping honestly (so
-    nothing looks slow); C truly touches ``later_ms`` after H. ``claimer``: C claims every touch as early as the
-    arbiter would still place it (the full allowed lag: its arrival less the team's uplink bound, the cap on a
-    club network); otherwise C is an honest twin (the baseline). Returns (C won, C was flagged to the host)."""
+    nothing looks slow); C truly touches ``later_ms`` after H. ``claimer``: ``cap`` — C claims every press was made
+    the cap on compensation before it arrived (the full lag the settings allow, issue 26's attack); ``allowed`` —
+    C claims the most lag the arbiter still places as claimed (:meth:`Arbiter.allowed_lag_ms`: a client that knows
+    the rule); ``honest`` — C is an honest twin (the baseline). Returns (C won, C was flagged to the host)."""
     link = club_link(rng, rtt_range)
     settings = ArbiterSettings(max_compensation_ms=cap)
     syncs = {"H": synchronise(link, rng), "C": synchronise(link, rng)}
@@ -263,7 +264,9 @@ def claim_duel(
     touch_c = touch_h + later_ms
     arrival_h, arrival_c = round(touch_h + link.up(rng)), round(touch_c + link.up(rng))
     arbiter = Arbiter.open(open_ms, ("H", "C"), syncs, settings)
-    if claimer:  # the largest lag the server accepts for C (what a client that reads the protocol can work out)
+    if claimer == "cap":
+        claim_c = arrival_c - cap + syncs["C"].offset_ms
+    elif claimer == "allowed":
         claim_c = arrival_c - arbiter.allowed_lag_ms("C") + syncs["C"].offset_ms
     else:
         claim_c = round(touch_c + rng.uniform(0, 2)) + link.offset_ms
@@ -281,6 +284,11 @@ def claim_duel(
     return decision.winner == "C", flagged
 
 
+CLAIMERS = (
+    ("honest twin (baseline)", "honest"),
+    ("claims the cap's lag", "cap"),
+    ("claims the allowed lag", "allowed"),
+)
 NETWORKS = {"LAN, RTT 2-8 ms": (2.0, 8.0), "club Wi-Fi, RTT 4-40 ms": (4.0, 40.0)}
 
 
@@ -290,7 +298,7 @@ def backdating(seed: int, trials: int) -> None:
           "link when C truly touches 0/3/6 ms later (an honest twin: the baseline)")  # fmt: skip
     print(f"{'network':<25}{'C is':<30}" + "".join(f"{f'+{d} ms':>9}" for d in CLAIM_LATER_MS) + f"{'flagged':>9}")
     for network, rtt_range in NETWORKS.items():
-        for name, claimer in (("honest twin (baseline)", False), ("claimer: claims the full lag", True)):
+        for name, claimer in CLAIMERS:
             cells, flagged = [], 0
             for later in CLAIM_LATER_MS:
                 wins = 0
