@@ -23,7 +23,7 @@ from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
-from toreshi.quiz.play.state import PlayState
+from toreshi.quiz.play.state import Claims, PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
 
@@ -252,9 +252,16 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
             "suspect_rtt_ms": max(settings.max_compensation_ms, settings.suspect_rtt_ms),
         },
         "projector_keys": state.projector_keys,
-        # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1).
+        # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1); a team
+        # whose presses claim more lag than its link has is marked ``backdating`` (issue 26).
         "links": {
-            team: {"rtt_ms": sync.rtt_median_ms, "rtt_p95_ms": sync.rtt_max_ms, "suspect": settings.suspect(sync)}
+            team: {
+                "rtt_ms": sync.rtt_median_ms,
+                "rtt_p95_ms": sync.rtt_max_ms,
+                "suspect": settings.suspect(sync),
+                "backdated": state.claims.get(team, Claims()).backdated,
+                "backdating": state.claims.get(team, Claims()).marked,
+            }
             for team, sync in state.syncs.items()
         },
         "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in state.pending],
