@@ -40,13 +40,18 @@ def closed_for(client: TestClient, caplog: pytest.LogCaptureFixture, frames: lis
         error = receive_until(ws, "error")
         assert error["code"] == "closing", error
         with pytest.raises(WebSocketDisconnect) as closed:
-            while True:
-                ws.receive_json()
+            drain(ws)
     records = [record for record in caplog.records if record.name == "toreshi.web.socket"]
     assert len(records) == 1, [record.getMessage() for record in records]
     assert records[0].exc_info is None and "\n" not in records[0].getMessage()
     assert error["reason"] in records[0].getMessage()
     return closed.value.code, str(error["reason"])
+
+
+def drain(ws: Any) -> None:
+    """Read until the server closes the socket (raises ``WebSocketDisconnect`` then)."""
+    while True:
+        ws.receive_json()
 
 
 HELLO = '{"t":"hello","v":0,"token":"secret-a"}'
@@ -105,7 +110,7 @@ def test_a_pong_for_no_ping_changes_nothing(client: TestClient) -> None:
 def connection(kind: str, role: str) -> Connection:
     websocket: Any = SimpleNamespace()
     found = Connection(websocket, owner_of=None, resolve=None)  # type: ignore[arg-type]
-    found.owner = SimpleNamespace(logic=SimpleNamespace(kind=kind))  # type: ignore[assignment]
+    found.owner = SimpleNamespace(logic=SimpleNamespace(kind=kind))
     found.actor = Actor(role, "Алтын" if role.startswith("team:") else "")
     return found
 

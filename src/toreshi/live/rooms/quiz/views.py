@@ -16,6 +16,7 @@ from toreshi.kit.core import Actor, Context, allowed
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
 from toreshi.quiz.board import VALUES, BoardItem
+from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
 from toreshi.quiz.pack import ContentType, Placement
 from toreshi.quiz.play.commands import Command, Note
@@ -23,7 +24,7 @@ from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
 from toreshi.quiz.play.probes import probes
-from toreshi.quiz.play.state import Claims, PlayState
+from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
 
@@ -238,6 +239,17 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
     return view
 
 
+def _link(state: PlayState, team: str, sync: ClockSync) -> Payload:
+    """A team's measured link on the host's panel; ``backdated`` (how many of its presses claimed more lag than
+    its link has) and ``backdating`` (the panel marks the team) only once it has done so."""
+    suspect = state.settings.suspect(sync)
+    link: Payload = {"rtt_ms": sync.rtt_median_ms, "rtt_p95_ms": sync.rtt_max_ms, "suspect": suspect}
+    claims = state.claims.get(team)
+    if claims is not None and claims.backdated:
+        link.update(backdated=claims.backdated, backdating=claims.marked)
+    return link
+
+
 def _host_part(state: PlayState, game: GameState) -> Payload:
     setup = game._setup
     settings = state.settings
@@ -254,16 +266,7 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
         "projector_keys": state.projector_keys,
         # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1); a team
         # whose presses claim more lag than its link has is marked ``backdating`` (issue 26).
-        "links": {
-            team: {
-                "rtt_ms": sync.rtt_median_ms,
-                "rtt_p95_ms": sync.rtt_max_ms,
-                "suspect": settings.suspect(sync),
-                "backdated": state.claims.get(team, Claims()).backdated,
-                "backdating": state.claims.get(team, Claims()).marked,
-            }
-            for team, sync in state.syncs.items()
-        },
+        "links": {team: _link(state, team, sync) for team, sync in state.syncs.items()},
         "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in state.pending],
         "audit": [EVENTS.encode(event) for event in game.audit[-20:]],
         # The spare questions to pick from, only while single reserve questions are asked (SI-2.2): the whole
