@@ -299,11 +299,13 @@ function renderConnections() {
     if (link && link.backdating) marks.push(t("backdating", { count: link.backdated }));
     const suspect = marks.join(" · ");
     row.classList.toggle("q-link-backdating", Boolean(link && link.backdating));
+    // The marks go under the name, across the panel's narrow column, not in a fourth column that overflows it.
+    const whoCell = element("td", "q-link-who", label);
+    whoCell.append(element("div", "q-link-suspect", suspect));
     row.append(
-      element("td", "", label),
+      whoCell,
       element("td", "q-link-status", `${t(`link_${status}`)}${seen ? ` · ${seen}` : ""}`),
       element("td", "q-link-delay", delay),
-      element("td", "q-link-suspect", suspect),
     );
     table.append(row);
   }
