@@ -238,7 +238,9 @@ def _no_constant(name: str) -> object:
 
 def _finite(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value) or abs(value) > MAX_INTEGER:  # 1e400 reads as infinity
+    if not math.isfinite(value):  # 1e400 reads as infinity, which JSON has no number for
+        raise ValueError(f"{text} is too large")
+    if abs(value) > MAX_INTEGER:
         raise ProtocolError("bad_number", f"numbers are at most {MAX_INTEGER} in magnitude")
     return value
 
