@@ -9,12 +9,13 @@ decide, and calls :meth:`Arbiter.decide` then. Three modes (``docs/realtime.md``
 * ``RANDOM_WINDOW`` — after the first arrival, wait a window (300 ms, SIGame's default) and pick uniformly at
   random among the presses received in it. Hides latency differences below the window by adding luck.
 * ``COMPENSATED`` (default) — place each press on the server's clock with the client's clock-sync estimate
-  (offset from the minimum-round-trip ping, NTP's clock filter), clamp any claim that the measured round trip
-  makes impossible (a press cannot be earlier than its arrival minus the client's worst uplink), wait just long
-  enough for a press made at the same moment by any eligible team to arrive (capped), and pick the earliest.
-  A lying client gains at most its own round trip, and never more than the cap on compensation
-  (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to look slow is compensated no more
-  than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
+  (offset from the minimum-round-trip ping, NTP's clock filter), no earlier than its arrival less the shortest
+  one-way trip the pings measured for that connection (:attr:`ClockSync.uplink_ms`), wait just long enough for a
+  press made at the same moment by any eligible team to arrive (capped), and pick the earliest. A claim of more lag
+  than the connection's round trips allow (:attr:`ClockSync.plausible_lag_ms`) is not believed at all: the press
+  is placed at its arrival and marked ``backdated`` (issue 26), so backdating never gains. Nothing counts for more
+  than the cap on compensation (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to
+  look slow is compensated no more than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
 
 Hardware buttons wired to the server carry exact server times: a :class:`Press` without ``client_ms``.
 
