@@ -139,8 +139,8 @@ INFLATE_MS = 900
 REACTION_MS, REACTION_SD_MS = 400.0, 60.0
 
 
-def club_link(rng: random.Random) -> Link:
-    rtt = rng.uniform(4, 40)
+def club_link(rng: random.Random, rtt_range: tuple[float, float] = (4, 40)) -> Link:
+    rtt = rng.uniform(*rtt_range)
     share = rng.uniform(*CLUB)
     return Link(rtt * share, rtt * (1 - share), 1 + 0.05 * rtt, rng.randint(-(10**9), 10**9))
 
@@ -244,12 +244,83 @@ def adversaries(seed: int, trials: int) -> None:
               + "".join(f"{f:>8.1f}%" for f in fair))  # fmt: skip
 
 
+CLAIM_LATER_MS = (0, 3, 6)
+"""How much later than the honest team the claimer truly touches, in the backdating duels."""
+
+
+def claim_duel(
+    rng: random.Random, claimer: str, later_ms: int, rtt_range: tuple[float, float], cap: int = 10
+) -> tuple[bool, bool]:
+    """Issue 26: an honest team H against C with the same true link, both answering every ping honestly (so
+    nothing looks slow); C truly touches ``later_ms`` after H. ``claimer``: ``cap`` — C claims every press was made
+    the cap on compensation before it arrived (the full lag the settings allow, issue 26's attack); ``allowed`` —
+    C claims the most lag the arbiter still places as claimed (:meth:`Arbiter.allowed_lag_ms`: a client that knows
+    the rule); ``honest`` — C is an honest twin (the baseline). Returns (C won, C was flagged to the host)."""
+    link = club_link(rng, rtt_range)
+    settings = ArbiterSettings(max_compensation_ms=cap)
+    syncs = {"H": synchronise(link, rng), "C": synchronise(link, rng)}
+    open_ms = 10_000
+    touch_h = open_ms + max(150.0, rng.gauss(REACTION_MS, REACTION_SD_MS))
+    touch_c = touch_h + later_ms
+    arrival_h, arrival_c = round(touch_h + link.up(rng)), round(touch_c + link.up(rng))
+    arbiter = Arbiter.open(open_ms, ("H", "C"), syncs, settings)
+    if claimer == "cap":
+        claim_c = arrival_c - cap + syncs["C"].offset_ms
+    elif claimer == "allowed":
+        claim_c = arrival_c - arbiter.allowed_lag_ms("C") + syncs["C"].offset_ms
+    else:
+        claim_c = round(touch_c + rng.uniform(0, 2)) + link.offset_ms
+    presses = sorted(
+        [Press("H", arrival_h, round(touch_h + rng.uniform(0, 2)) + link.offset_ms), Press("C", arrival_c, claim_c)],
+        key=lambda p: p.received_ms,
+    )
+    for press in presses:
+        due = arbiter.decision_due_ms
+        if due is not None and press.received_ms > due:
+            break
+        arbiter = arbiter.press(press)
+    decision = arbiter.decide(arbiter.decision_due_ms or 0, rng)
+    flagged = any(p.team == "C" and p.backdated for p in decision.order)
+    return decision.winner == "C", flagged
+
+
+CLAIMERS = (
+    ("honest twin (baseline)", "honest"),
+    ("claims the cap's lag", "cap"),
+    ("claims the allowed lag", "allowed"),
+)
+NETWORKS = {"LAN, RTT 2-8 ms": (2.0, 8.0), "club Wi-Fi, RTT 4-40 ms": (4.0, 40.0)}
+
+
+def backdating(seed: int, trials: int) -> None:
+    rng = random.Random(seed)
+    print(f"\nbackdated presses (honest pings), {trials} duels each: how often C beats an honest team H with the same "
+          "link when C truly touches 0/3/6 ms later (an honest twin: the baseline)")  # fmt: skip
+    print(f"{'network':<25}{'C is':<30}" + "".join(f"{f'+{d} ms':>9}" for d in CLAIM_LATER_MS) + f"{'flagged':>9}")
+    for network, rtt_range in NETWORKS.items():
+        for name, claimer in CLAIMERS:
+            cells, flagged = [], 0
+            for later in CLAIM_LATER_MS:
+                wins = 0
+                for _ in range(trials):
+                    won, marked = claim_duel(rng, claimer, later, rtt_range)
+                    wins += won
+                    flagged += marked
+                cells.append(100 * wins / trials)
+            share = 100 * flagged / (trials * len(CLAIM_LATER_MS))
+            print(f"{network:<25}{name:<30}" + "".join(f"{c:>8.1f}%" for c in cells) + f"{share:>8.1f}%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--trials", type=int, default=2_000, help="trials per gap per run")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", choices=("all", "backdating"), default="all")
     args = parser.parse_args()
+    if args.only == "backdating":
+        backdating(args.seed, args.trials)
+        return
     for name, split in SCENARIOS.items():
         runs = [run(args.seed + r, args.trials, split) for r in range(args.runs)]
         print(
@@ -263,6 +334,7 @@ def main() -> None:
             p95 = statistics.median(r[f"{mode}/p95"] for r in runs)
             print(f"{mode.value:<15}{cells}{p50:>9.0f} ms{p95:>4.0f} ms")
     adversaries(args.seed, args.trials)
+    backdating(args.seed, args.trials)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,9 @@ a page can say *which* field is wrong, in its own language. Rules that hold ever
 
 - a whole number is a JSON integer, never ``true``/``false`` and never ``1.0``; from a form or a CSV cell, ASCII
   digits with an optional sign (``int_from_text``);
-- a number is finite (``NaN`` and ``Infinity`` are refused, and so is anything beyond the stated bounds);
+- a number is finite (``NaN`` and ``Infinity`` are refused, and so is anything beyond the stated bounds); whatever
+  the bounds a reader states, no number beyond ±:data:`MAX_INTEGER` is taken (``field_too_large`` /
+  ``field_too_small``): a 3,000-digit integer is refused, never converted, stored or added to anything;
 - a text holds no control characters, no lone surrogates, no line or paragraph separators and no bidirectional
   overrides (a name can neither forge a line of a TRF export nor hide what it says); only a ``multiline`` text
   may hold ``\\n`` and ``\\t``.
@@ -51,6 +53,10 @@ MAX_TEXT = 500
 """Texts from clients are at most this long unless a reader says otherwise."""
 MAX_NAME = 100
 """A person's, a team's or an event's name."""
+MAX_INTEGER = 2**53 - 1
+"""The largest magnitude of any number read from a client (JavaScript's ``Number.MAX_SAFE_INTEGER``: a page cannot
+send a larger whole number exactly, and no field of any room needs one). A field with bounds of its own is
+narrower still."""
 
 _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 _MULTILINE_ALLOWED = frozenset("\n\t")
@@ -65,6 +71,10 @@ def _get(data: Mapping[str, Any], key: str, default: Any) -> Any:
 
 
 def _bounded(value: int | float, key: str, minimum: int | float | None, maximum: int | float | None) -> None:
+    if value < -MAX_INTEGER:
+        raise Refused(Common.FIELD_TOO_SMALL, field=key, minimum=_shown(-MAX_INTEGER if minimum is None else minimum))
+    if value > MAX_INTEGER:
+        raise Refused(Common.FIELD_TOO_LARGE, field=key, maximum=_shown(MAX_INTEGER if maximum is None else maximum))
     if minimum is not None and value < minimum:
         raise Refused(Common.FIELD_TOO_SMALL, field=key, minimum=_shown(minimum))
     if maximum is not None and value > maximum:
@@ -112,6 +122,8 @@ def read_number(
     value = _get(data, key, default)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise Refused(Common.FIELD_NOT_NUMBER, field=key)
+    if isinstance(value, int):
+        _bounded(value, key, minimum, maximum)  # before float(): a 3,000-digit integer overflows it
     number = float(value)
     if not math.isfinite(number):
         raise Refused(Common.FIELD_NOT_NUMBER, field=key)

@@ -9,12 +9,13 @@ decide, and calls :meth:`Arbiter.decide` then. Three modes (``docs/realtime.md``
 * ``RANDOM_WINDOW`` — after the first arrival, wait a window (300 ms, SIGame's default) and pick uniformly at
   random among the presses received in it. Hides latency differences below the window by adding luck.
 * ``COMPENSATED`` (default) — place each press on the server's clock with the client's clock-sync estimate
-  (offset from the minimum-round-trip ping, NTP's clock filter), clamp any claim that the measured round trip
-  makes impossible (a press cannot be earlier than its arrival minus the client's worst uplink), wait just long
-  enough for a press made at the same moment by any eligible team to arrive (capped), and pick the earliest.
-  A lying client gains at most its own round trip, and never more than the cap on compensation
-  (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to look slow is compensated no more
-  than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
+  (offset from the minimum-round-trip ping, NTP's clock filter), no earlier than its arrival less the shortest
+  one-way trip the pings measured for that connection (:attr:`ClockSync.uplink_ms`), wait just long enough for a
+  press made at the same moment by any eligible team to arrive (capped), and pick the earliest. A claim of more lag
+  than the connection's round trips allow (:attr:`ClockSync.plausible_lag_ms`) is not believed at all: the press
+  is placed at its arrival and marked ``backdated`` (issue 26), so backdating never gains. Nothing counts for more
+  than the cap on compensation (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to
+  look slow is compensated no more than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
 
 Hardware buttons wired to the server carry exact server times: a :class:`Press` without ``client_ms``.
 
@@ -24,7 +25,7 @@ Hardware buttons wired to the server carry exact server times: a :class:`Press` 
 >>> remote = ArbiterSettings(max_compensation_ms=1_000)   # a link over the internet: 80 ms round trips are honest
 >>> arbiter = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()}, remote)
 >>> arbiter = arbiter.press(Press("B", received_ms=1_010))              # a hardware button at 1,010 ms
->>> arbiter = arbiter.press(Press("A", received_ms=1_045, client_ms=1_001_000))   # pressed at 1,000 ms
+>>> arbiter = arbiter.press(Press("A", received_ms=1_040, client_ms=1_001_000))   # pressed at 1,000 ms
 >>> decision = arbiter.decide(arbiter.decision_due_ms or 0)
 >>> decision.winner, [p.time_ms for p in decision.order]
 ('A', [1000, 1010])
@@ -32,7 +33,7 @@ Hardware buttons wired to the server carry exact server times: a :class:`Press` 
 On a club network (the default cap, 10 ms) the same claim is not believed beyond the cap, and the button wins:
 
 >>> club = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()})
->>> club = club.press(Press("B", received_ms=1_010)).press(Press("A", received_ms=1_045, client_ms=1_001_000))
+>>> club = club.press(Press("B", received_ms=1_010)).press(Press("A", received_ms=1_040, client_ms=1_001_000))
 >>> club.decide(club.decision_due_ms or 0).winner
 'B'
 """
@@ -72,6 +73,9 @@ it beats an honest team with the same link 50 % of the time, i.e. gains nothing 
 while honest first presses 10 ms ahead are still recognised 95 % of the time (arrival order: 88 %). A host on a slower
 network may raise it (docs/decisions.md, "Buzzer fairness")."""
 
+
+STAMP_SLACK_MS = 2
+"""A client stamps a touch, and a pong, when its event loop gets to it: a millisecond or two late."""
 
 SUSPECT_RTT_MS = 100
 """A median round trip no phone on a working club network has (Wi-Fi: a few ms to a few tens)."""
@@ -151,6 +155,21 @@ class ClockSync:
     def uncertainty_ms(self) -> int:
         return (self.offset_high_ms - self.offset_low_ms + 1) // 2
 
+    @property
+    def uplink_ms(self) -> int:
+        """The shortest one-way trip from the client the pings measured, on this offset: the least time any of its
+        pongs took to arrive after the client stamped it (about half the best round trip, whatever the link's
+        up/down split, since the offset was estimated from that very ping)."""
+        return max(0, self.offset_ms - self.offset_low_ms)
+
+    @property
+    def plausible_lag_ms(self) -> int:
+        """The most an honest press of this client plausibly claims it was made before it arrived: half its 95th
+        percentile round trip, and a little for the client's own event loop (:data:`STAMP_SLACK_MS`). A claim
+        beyond it is not what the server measured for the connection: it is not believed (the press is placed at
+        its arrival) and it is marked (``backdated``) for the host."""
+        return (self.rtt_max_ms + 1) // 2 + STAMP_SLACK_MS
+
 
 @dataclass(frozen=True, slots=True)
 class Press:
@@ -171,6 +190,8 @@ class PlacedPress:
     uncertainty_ms: int = 0
     clamped: bool = False
     """The client's claim was impossible given its round trip (or before the buttons opened) and was moved."""
+    backdated: bool = False
+    """The client claimed more lag than the server measured for its connection (:meth:`Arbiter.allowed_lag_ms`)."""
 
     @property
     def team(self) -> str:
@@ -259,10 +280,24 @@ class Arbiter:
             return PlacedPress(press, press.received_ms)
         sync = self.syncs[press.team]
         claimed = press.client_ms - sync.offset_ms
-        # Physics: a press is no later than its arrival and no earlier than arrival minus the worst uplink.
-        earliest = max(self.open_ms, press.received_ms - self._uplink_bound(press.team))
+        # Physics: a press is no later than its arrival; and it is placed no earlier than its arrival less the
+        # connection's own measured one-way trip (and the cap): a claim of more lag than the server measured for
+        # this connection gains nothing over an honest claim on the same link (issue 26).
+        backdated = press.received_ms - claimed > sync.plausible_lag_ms
+        if backdated:  # not believed at all: placed at its arrival, as a press with no claim would be
+            return PlacedPress(press, press.received_ms, sync.uncertainty_ms, clamped=True, backdated=True)
+        earliest = max(self.open_ms, press.received_ms - self.allowed_lag_ms(press.team))
         placed = min(max(claimed, earliest), press.received_ms)
-        return PlacedPress(press, placed, sync.uncertainty_ms, clamped=placed != claimed)
+        return PlacedPress(press, placed, sync.uncertainty_ms, clamped=placed != claimed, backdated=backdated)
+
+    def allowed_lag_ms(self, team: str) -> int:
+        """The most a press of ``team`` may claim it was made before it arrived and still be placed as claimed: the
+        shortest one-way trip its pings measured (:attr:`ClockSync.uplink_ms`), never more than the uplink bound
+        (:meth:`_uplink_bound`, capped by :attr:`ArbiterSettings.max_compensation_ms`)."""
+        sync = self.syncs.get(team)
+        if sync is None:
+            return 0
+        return min(sync.uplink_ms, self._uplink_bound(team))
 
     def _uplink_bound(self, team: str) -> int:
         sync = self.syncs.get(team)

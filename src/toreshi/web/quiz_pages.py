@@ -757,6 +757,7 @@ def client_strings() -> dict[str, str]:
         "seen_ago": _("last seen {seconds} s ago"),
         "ms": _("ms"),
         "suspect": _("suspect: its round trip of {rtt} ms is over {limit} ms"),
+        "backdating": _("claims more delay than its link has ({count} presses)"),
         "locked": _("Wait"),
         "open": _("Press!"),
         "pressed": _("Pressed…"),

@@ -21,6 +21,7 @@ from typing import Any
 import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
+from toreshi.kit.payload import MAX_INTEGER
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import SubscriberOverflowError
 from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError
@@ -42,21 +43,26 @@ CONNECTIONS_PER_ACTOR = 6
 """A player, a team, a host may hold this many sockets to one room at once (phones, a reconnect overlapping the old
 socket, a second device); one code opening hundreds of sockets must not multiply its share of the server."""
 CLIENT_CLOCK_LIMIT_MS = 10**14
-"""A client's clock reading (``pong.tc``) beyond ±3,000 years of milliseconds is not a clock: refused."""
+"""A client's clock reading (``pong.tc``) beyond ±3,000 years of milliseconds is not a clock: the frame is malformed."""
+MAX_NUMBER_DIGITS = len(str(MAX_INTEGER)) + 1
+"""A number literal longer than this (sign included) is beyond :data:`MAX_INTEGER` whatever its digits: refused
+before Python turns it into an integer (which costs time quadratic in its length)."""
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
 PHONE_PING_INTERVAL_S = 1.0
-"""A quiz team's phone is pinged every second: its page shows «нет связи» after 1.5 s of silence (within 2 s of
-losing the link, issue 14 §3), and the host's panel sees it lost after 2.5 s."""
+"""A quiz team's phone — and every other connection the quiz host's panel shows: the projector, the assistant — is
+pinged every second: the phone's page shows «нет связи» after 1.5 s of silence (within 2 s of losing the link,
+issue 14 §3), and the host's panel sees a connection lost after 2.5 s (:data:`toreshi.web.presence.LOST_AFTER_MS`)."""
 PRESENCE_INTERVAL_S = 1.0
 """How often a quiz host's console is told who is connected (a ``presence`` message)."""
 MESSAGES_PER_SECOND = 50
 """Every frame a connection sends (commands, pongs, hellos — a hello costs a snapshot) counts against this; a
 client far over it is closed. Commands have their own, lower budget besides."""
 WATCHER_PING_INTERVAL_S = 10.0
-"""Spectators and projectors press nothing: their clock estimate only draws countdowns, and a ping every 10 s is
-plenty (a room with 20 spectators otherwise spends more on pings than on play)."""
+"""Spectators press nothing: their clock estimate only draws countdowns, and a ping every 10 s is plenty (a room
+with 20 spectators otherwise spends more on pings than on play). A quiz projector is no spectator: the host's
+panel watches it (:data:`PHONE_PING_INTERVAL_S`)."""
 PING_BURST = 8
 PING_SAMPLES = 16
 PING_MAX_AGE_MS = 60_000
@@ -232,8 +238,18 @@ def _no_constant(name: str) -> object:
 
 def _finite(text: str) -> float:
     value = float(text)
-    if not math.isfinite(value):  # 1e400 reads as infinity
+    if not math.isfinite(value):  # 1e400 reads as infinity, which JSON has no number for
         raise ValueError(f"{text} is too large")
+    if abs(value) > MAX_INTEGER:
+        raise ProtocolError("bad_number", f"numbers are at most {MAX_INTEGER} in magnitude")
+    return value
+
+
+def _whole(text: str) -> int:
+    """A JSON integer literal, at most :data:`MAX_INTEGER` in magnitude: every integer a client sends is bounded
+    here, once, whatever field it is in (a press's touch, a hello's version, a pong's id, a command's data)."""
+    if len(text) > MAX_NUMBER_DIGITS or abs(value := int(text)) > MAX_INTEGER:
+        raise ProtocolError("bad_number", f"numbers are at most {MAX_INTEGER} in magnitude")
     return value
 
 
@@ -242,7 +258,9 @@ def parse(raw: str) -> dict[str, Any]:
         raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
     try:
         # NaN and Infinity are not JSON (Python's reader would take them): refused here, once, for every message.
-        message = json.loads(raw, parse_constant=_no_constant, parse_float=_finite)
+        message = json.loads(raw, parse_constant=_no_constant, parse_float=_finite, parse_int=_whole)
+    except ProtocolError:
+        raise
     except ValueError as error:
         if not isinstance(error, json.JSONDecodeError):
             raise ProtocolError("bad_json", f"not JSON: {error}") from None
@@ -268,6 +286,9 @@ async def serve_room(websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve, 
     except WebSocketDisconnect:
         pass
     except ProtocolError as error:
+        # One line, no traceback: a client's malformed frame is the client's fault, not the server's.
+        room = connection.owner.room_id if connection.owner is not None else "-"
+        log.warning("room %s: %s socket closed (%s): %s", room, connection.actor.role, error.code, error)
         await connection.send({"t": "error", "code": "closing", "reason": error.code, "message": str(error)})
         await connection.close(CLOSE_POLICY)
     finally:
@@ -350,12 +371,12 @@ class Connection:
         hello = await self.receive(HELLO_TIMEOUT_S)
         if hello["t"] != "hello":
             raise ProtocolError("hello_first", "the first message must be 'hello'")
+        version = _version(hello)
+        self.token = _token(hello)
         owner = await self.owner_of()
         if owner is None:
             raise ProtocolError("no_room", "there is no such room")
         self.owner = owner
-        token = hello.get("token")
-        self.token = token if isinstance(token, str) and token else None
         actor = await self.resolve(self.websocket, self.token)
         if not ACTOR_SOCKETS.enter(owner.room_id, actor):
             raise ProtocolError("too_many_connections", _("This link is open on too many devices at once."))
@@ -375,7 +396,7 @@ class Connection:
             welcome["link"] = "refused"
         await self.send(welcome)
         async with owner.bus.subscribe(owner.channel) as messages:  # subscribe first: no gap before catch-up
-            await self.catch_up(_version(hello))
+            await self.catch_up(version)
             self.tasks = [
                 asyncio.create_task(self.forward(messages)),
                 asyncio.create_task(self.ping()),
@@ -501,9 +522,14 @@ class Connection:
 
     def ping_interval(self) -> float:
         role = self.actor.role
-        if role in ("spectator", "projector"):
+        if role == "spectator":
             return WATCHER_PING_INTERVAL_S
-        return PHONE_PING_INTERVAL_S if role.startswith("team:") else PING_INTERVAL_S
+        if self.owner is not None and self.owner.logic.kind == "quiz" and role not in ("host", "arbiter"):
+            # Everyone on the host's connections panel (the phones, the projector, the assistant) answers a ping
+            # every second: the panel calls a connection lost after 2.5 s of silence, and a projector pinged every
+            # 10 s showed as lost most of the time while it lit the lamps (issue 31).
+            return PHONE_PING_INTERVAL_S
+        return PING_INTERVAL_S
 
     async def presence(self) -> None:
         """Tell the host, every second, each phone's and screen's connection: live or lost, when it was last
@@ -522,8 +548,8 @@ class Connection:
             if kind == "cmd":
                 await self.command(message)
             elif kind == "pong":
-                client_ms = _number(message.get("tc"))
-                best = None if client_ms is None else self.sync.on_pong(_int(message.get("id")), client_ms, server_ms())
+                ping_id, client_ms = _pong(message)
+                best = self.sync.on_pong(ping_id, client_ms, server_ms())
                 if best is not None and self.owner is not None and self.counted:
                     rtts = sorted(rtt for rtt, _offset in self.sync.samples)
                     PRESENCE.heard(
@@ -616,18 +642,27 @@ class Connection:
                 await task
 
 
-def _version(message: dict[str, Any]) -> int:
-    value = message.get("v", 0)
-    return value if isinstance(value, int) and value >= 0 else 0
+def _version(hello: dict[str, Any]) -> int:
+    """A hello's ``v``: a whole number from 0 (absent: 0); anything else is a malformed frame."""
+    value = hello.get("v", 0)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ProtocolError("bad_hello", "a hello's 'v' is a whole number from 0")
+    return value
 
 
-def _int(value: object) -> int:
-    return value if isinstance(value, int) else -1
+def _token(hello: dict[str, Any]) -> str | None:
+    token = hello.get("token")
+    if token is not None and not isinstance(token, str):
+        raise ProtocolError("bad_hello", "a hello's 'token' is a text")
+    return token or None
 
 
-def _number(value: object) -> float | None:
-    """A client's clock reading: a finite number of plausible size, else ``None`` (the pong is ignored)."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    number = float(value)
-    return number if math.isfinite(number) and abs(number) <= CLIENT_CLOCK_LIMIT_MS else None
+def _pong(message: dict[str, Any]) -> tuple[int, float]:
+    """A pong's ping ``id`` (a whole number) and ``tc`` (the client's clock: a number of plausible size); a pong
+    with either missing or ill-formed is a malformed frame."""
+    ping_id, client_ms = message.get("id"), message.get("tc")
+    if isinstance(ping_id, bool) or not isinstance(ping_id, int):
+        raise ProtocolError("bad_pong", "a pong's 'id' is the whole number of its ping")
+    if isinstance(client_ms, bool) or not isinstance(client_ms, int | float) or abs(client_ms) > CLIENT_CLOCK_LIMIT_MS:
+        raise ProtocolError("bad_pong", "a pong's 'tc' is the client's clock in milliseconds")
+    return ping_id, float(client_ms)

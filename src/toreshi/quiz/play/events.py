@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import ClassVar
 
-from toreshi.kit.codec import Codec
+from toreshi.kit.codec import Codec, spec
 from toreshi.quiz.buzzer import ArbitrationMode, ClockSync
 from toreshi.quiz.events import EVENT_TYPES, Event, GameSetup
 from toreshi.quiz.play.commands import Arbitration, KeyMap, MediaAction, Note
@@ -123,6 +123,9 @@ class PlacedEntry:
     uncertainty_ms: int = 0
     clamped: bool = False
     source: str = ""
+    backdated: bool = field(default=False, metadata=spec(omit_default=True))
+    """The client claimed more lag than the server measured for its connection: not believed (placed at its
+    arrival), and counted against the team on the host's connections panel (issue 26)."""
 
 
 @dataclass(frozen=True, slots=True)

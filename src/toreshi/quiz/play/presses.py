@@ -136,6 +136,7 @@ def decision(
             uncertainty_ms=placed.uncertainty_ms,
             clamped=placed.clamped,
             source=sources.get(placed.team, ""),
+            backdated=placed.backdated,
         )
         for placed in decided.order
     )

@@ -24,10 +24,29 @@ from toreshi.quiz.play.events import (
     QuizCreated,
 )
 
-__all__ = ["FALLBACK_RTT_MS", "PendingPress", "PlayState", "checked", "evolve"]
+__all__ = ["BACKDATING_MARKED_AFTER", "FALLBACK_RTT_MS", "Claims", "PendingPress", "PlayState", "checked", "evolve"]
 
 FALLBACK_RTT_MS = 150
 """The uplink assumed for a team whose link has not been measured yet (compensated mode needs one)."""
+
+
+BACKDATING_MARKED_AFTER = 2
+"""A team is marked on the host's connections panel once this many of its presses, and at least a quarter of those
+placed from its phone's claim, claimed more lag than its link has (``backdated``). An honest phone's press does so
+now and then (1-3 % on a club network, ``benchmarks/buzzer_fairness.py``: a slow packet); a client that backdates
+every press (97 % of them caught on a LAN) is marked after its second."""
+
+
+@dataclass(frozen=True, slots=True)
+class Claims:
+    """A team's presses placed from its phone's claimed touch, and how many of them claimed too much lag."""
+
+    placed: int = 0
+    backdated: int = 0
+
+    @property
+    def marked(self) -> bool:
+        return self.backdated >= BACKDATING_MARKED_AFTER and 4 * self.backdated >= self.placed
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +91,8 @@ class PlayState:
     pending: tuple[PendingPress, ...] = ()
     """Presses of the current opening that wait for the arbiter's decision."""
     decision: BuzzDecided | None = None
+    claims: Mapping[str, Claims] = field(default_factory=dict)
+    """Per team, its claimed presses and the backdated ones among them, over the whole game (issue 26)."""
     late: tuple[PressLate, ...] = ()
     """The late presses of the latest question (one per team and reason)."""
     media: MediaControlled | None = None
@@ -156,7 +177,7 @@ def evolve(state: PlayState, event: Event) -> PlayState:
         pending = PendingPress(event.team, event.received_ms, event.client_ms, event.source)
         return replace(state, syncs=syncs, pending=(*state.pending, pending))
     if isinstance(event, BuzzDecided):
-        return replace(state, pending=(), decision=event)
+        return replace(state, pending=(), decision=event, claims=_claims(state.claims, event))
     if isinstance(event, PressLate):
         kept = tuple(late for late in state.late if late.question == event.question)
         return replace(state, late=(*kept, event))
@@ -164,6 +185,16 @@ def evolve(state: PlayState, event: Event) -> PlayState:
     # A new opening of the buttons (a question, its reopening after "неверно") starts with no pending press.
     same_opening = _opening_of(state.game) == _opening_of(game)
     return replace(state, game=game, pending=state.pending if same_opening else ())
+
+
+def _claims(claims: Mapping[str, Claims], decided: BuzzDecided) -> Mapping[str, Claims]:
+    counted = dict(claims)
+    for entry in decided.order:
+        if entry.client_ms is None:
+            continue  # a button, a key: on the server's clock, nothing claimed
+        was = counted.get(entry.team, Claims())
+        counted[entry.team] = Claims(was.placed + 1, was.backdated + entry.backdated)
+    return counted
 
 
 def _opening_of(game: GameState) -> tuple[Phase, int | None, int | None]:

@@ -26,7 +26,7 @@ import pytest
 
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.quiz import QuizRoom
-from toreshi.quiz.play.events import EVENTS, QuizCreated
+from toreshi.quiz.play.events import EVENTS, BuzzDecided, QuizCreated
 
 LOGS = json.loads((Path(__file__).parent / "data" / "quiz_logs_v1.json").read_text(encoding="utf-8"))
 VIEWERS: dict[str, Actor | None] = {
@@ -46,6 +46,23 @@ NEW_FIELDS: dict[str, dict[str, Any]] = {
 """Fields events gained after these logs were written (issue 13), which read back at their defaults."""
 OLD_CAP = 1_000
 """The wait the arbiter allowed for a slow link when these logs were written."""
+BACKDATING = ("backdated", "backdating")
+"""Since issue 26 a claim of more lag than the link was measured to have is not believed: re-decided, the scripts'
+Алтын press claimed 35 ms before its arrival over a jitter-free 40 ms round trip is placed at its arrival and
+counted on the host's panel (the winner and the order stay as the old room decided)."""
+
+
+def believed_as_before(event: object, stored: object) -> object:
+    """``stored`` as the arbiter decides it since issue 26: each press it now finds backdated placed at its arrival."""
+    if not isinstance(event, BuzzDecided) or not isinstance(stored, BuzzDecided):
+        return stored
+    order = []
+    for new, old in zip(event.order, stored.order, strict=True):
+        if new.backdated:
+            assert (new.team, new.time_ms, new.clamped) == (old.team, old.received_ms, True)
+            old = replace(old, time_ms=old.received_ms, clamped=True, backdated=True)
+        order.append(old)
+    return replace(stored, order=tuple(order))
 
 
 def digest(view: dict[str, Any]) -> str:
@@ -55,7 +72,8 @@ def digest(view: dict[str, Any]) -> str:
             k: v for k, v in shown["host"]["arbitration"].items() if k not in ("max_compensation_ms", "suspect_rtt_ms")
         }
         links = {
-            team: {k: v for k, v in link.items() if k != "suspect"} for team, link in shown["host"]["links"].items()
+            team: {k: v for k, v in link.items() if k not in ("suspect", *BACKDATING)}
+            for team, link in shown["host"]["links"].items()
         }
         shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links}
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
@@ -130,7 +148,10 @@ def test_the_same_commands_decide_the_same_events_and_views(game: str) -> None:
         if isinstance(event, QuizCreated) and isinstance(stored_event, QuizCreated):
             wide = replace(stored_event.arbitration, max_compensation_ms=OLD_CAP)
             stored_event = replace(stored_event, arbitration=wide)
-        assert stored_event == event
+        expected = believed_as_before(event, stored_event)
+        assert expected == event
+        if expected is not stored_event:
+            continue  # re-placed since issue 26: the stored payload is the old placement
         encoded = EVENTS.encode(event)
         for key, default in NEW_FIELDS.get(event.type, {}).items():  # fields added since, at their defaults
             if key not in entry["payload"]:
@@ -140,4 +161,11 @@ def test_the_same_commands_decide_the_same_events_and_views(game: str) -> None:
         assert {key: value for key, value in encoded.items() if key != "type"} == {
             key: value for key, value in entry["payload"].items() if key != "type"
         }
-    assert old_shape(room.report()) == stored["report"]
+    report = old_shape(room.report())
+    for question, old_question in zip(report["questions"], stored["report"]["questions"], strict=True):
+        for decided, old_decided in zip(question["decisions"], old_question["decisions"], strict=True):
+            for placed, old_placed in zip(decided["order"], old_decided["order"], strict=True):
+                if placed.pop("backdated", False):  # at its arrival since issue 26 (BACKDATING)
+                    assert placed["time_ms"] == placed["received_ms"] and placed["clamped"]
+                    placed.update(time_ms=old_placed["time_ms"], clamped=old_placed["clamped"])
+    assert report == stored["report"]

@@ -225,9 +225,10 @@ def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> 
 def test_compensated_arbitration_prefers_the_earlier_touch_over_the_earlier_arrival() -> None:
     room = chosen()
     run(room, HOST, "finish_reading", 3_000)
-    # A's link is slower: it touched at 3,345 (its clock +1,000,000) but arrived at 3,352; B touched at 3,348.
-    run(room, B, "press", 3_350, meta={"received_ms": 3_350, "sync": sync(rtt=4)}, tc=1_003_348)
-    run(room, A, "press", 3_352, meta={"received_ms": 3_352, "sync": sync(rtt=8)}, tc=1_003_345)
+    # A's link is slower (4 ms one way, B's 2): it touched at 3,345 (its clock +1,000,000) but arrived at 3,349;
+    # B touched at 3,346 and arrived first, at 3,348.
+    run(room, B, "press", 3_348, meta={"received_ms": 3_348, "sync": sync(rtt=4)}, tc=1_003_346)
+    run(room, A, "press", 3_349, meta={"received_ms": 3_349, "sync": sync(rtt=8)}, tc=1_003_345)
     decided = room.on_deadline(room.deadline_ms() or 0)
     decision = next(event for event in decided if event.type == DECIDED)
     assert decision.payload["winner"] == A.name

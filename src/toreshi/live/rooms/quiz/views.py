@@ -16,6 +16,7 @@ from toreshi.kit.core import Actor, Context, allowed
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
 from toreshi.quiz.board import VALUES, BoardItem
+from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
 from toreshi.quiz.pack import ContentType, Placement
 from toreshi.quiz.play.commands import Command, Note
@@ -238,6 +239,17 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
     return view
 
 
+def _link(state: PlayState, team: str, sync: ClockSync) -> Payload:
+    """A team's measured link on the host's panel; ``backdated`` (how many of its presses claimed more lag than
+    its link has) and ``backdating`` (the panel marks the team) only once it has done so."""
+    suspect = state.settings.suspect(sync)
+    link: Payload = {"rtt_ms": sync.rtt_median_ms, "rtt_p95_ms": sync.rtt_max_ms, "suspect": suspect}
+    claims = state.claims.get(team)
+    if claims is not None and claims.backdated:
+        link.update(backdated=claims.backdated, backdating=claims.marked)
+    return link
+
+
 def _host_part(state: PlayState, game: GameState) -> Payload:
     setup = game._setup
     settings = state.settings
@@ -252,11 +264,9 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
             "suspect_rtt_ms": max(settings.max_compensation_ms, settings.suspect_rtt_ms),
         },
         "projector_keys": state.projector_keys,
-        # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1).
-        "links": {
-            team: {"rtt_ms": sync.rtt_median_ms, "rtt_p95_ms": sync.rtt_max_ms, "suspect": settings.suspect(sync)}
-            for team, sync in state.syncs.items()
-        },
+        # Each team's measured link as the arbiter uses it; over the cap, the team is suspect (issue 13 §1); a team
+        # whose presses claim more lag than its link has is marked ``backdating`` (issue 26).
+        "links": {team: _link(state, team, sync) for team, sync in state.syncs.items()},
         "pending": [{"team": p.team, "received_ms": p.received_ms, "source": p.source} for p in state.pending],
         "audit": [EVENTS.encode(event) for event in game.audit[-20:]],
         # The spare questions to pick from, only while single reserve questions are asked (SI-2.2): the whole

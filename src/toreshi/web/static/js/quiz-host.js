@@ -268,7 +268,8 @@ document.addEventListener("keydown", (event) => {
 
 // Each phone's and screen's connection, as the server sees it (a "presence" message every second, issue 14 §3):
 // live or lost, when it was last heard from, its measured round trip; a team whose link is slower than the cap on
-// compensation is marked suspect (its presses are placed as if its link were the cap, issue 13 §1).
+// compensation is marked suspect (its presses are placed as if its link were the cap, issue 13 §1), and one whose
+// presses claim more lag than its link has is marked too (issue 26).
 let presence = [];
 
 function renderConnections() {
@@ -292,12 +293,19 @@ function renderConnections() {
     const seen = who && status !== "live" ? t("seen_ago", { seconds: Math.round(who.seen_ago_ms / 1000) }) : "";
     const delay = who && who.rtt_ms !== null ? `${who.rtt_ms} ${t("ms")}` : "—";
     const limit = (state.host.arbitration || {}).suspect_rtt_ms;
-    const suspect = link && link.suspect ? t("suspect", { rtt: link.rtt_ms, limit }) : "";
+    const marks = [];
+    if (link && link.suspect) marks.push(t("suspect", { rtt: link.rtt_ms, limit }));
+    // Its presses claim more lag than its measured link has (issue 26): not believed, and the host is told.
+    if (link && link.backdating) marks.push(t("backdating", { count: link.backdated }));
+    const suspect = marks.join(" · ");
+    row.classList.toggle("q-link-backdating", Boolean(link && link.backdating));
+    // The marks go under the name, across the panel's narrow column, not in a fourth column that overflows it.
+    const whoCell = element("td", "q-link-who", label);
+    whoCell.append(element("div", "q-link-suspect", suspect));
     row.append(
-      element("td", "", label),
+      whoCell,
       element("td", "q-link-status", `${t(`link_${status}`)}${seen ? ` · ${seen}` : ""}`),
       element("td", "q-link-delay", delay),
-      element("td", "q-link-suspect", suspect),
     );
     table.append(row);
   }
