@@ -32,7 +32,9 @@ class TournamentCode(RefusalCode):
     ROUND_ROBIN_CLOSED = "round_robin_closed"
     """A round robin takes no entries once it has been paired."""
     LATE_ENTRY_CLOSED = "late_entry_closed"
-    """``round``: late entries are not allowed before this round."""
+    """``round``: late entries are not allowed before this round, past the setting's last round ``until``."""
+    LATE_ENTRIES_OFF = "late_entries_off"
+    """``round``: a late entry before this round, while the setting for late entries is empty (none allowed)."""
     ENTRIES_CLOSED = "entries_closed"
     """Every round has been paired."""
     # --- the model: settings, rounds, games ------------------------------------------------------------------

@@ -19,7 +19,14 @@ MESSAGES: dict[RefusalCode, str] = {
     T.PLAYER_TEAM_UNKNOWN: N_("%(player)s: the tournament has no team %(team)s."),
     T.TEAM_EXISTS: N_("Team %(team)s already exists."),
     T.ROUND_ROBIN_CLOSED: N_("A round robin takes no entries once it has been paired."),
-    T.LATE_ENTRY_CLOSED: N_("Late entries are not allowed before round %(round)s."),
+    T.LATE_ENTRY_CLOSED: N_(
+        "Late entries are not allowed before round %(round)s: the setting “Late entries until round” is "
+        "%(until)s (tournament settings)."
+    ),
+    T.LATE_ENTRIES_OFF: N_(
+        "Late entries are not allowed before round %(round)s: the setting “Late entries until round” is empty "
+        "(tournament settings)."
+    ),
     T.ENTRIES_CLOSED: N_("Every round has been paired; the tournament takes no more entries."),
     T.NO_ROUNDS: N_("A tournament needs at least one round."),
     T.ENDS_BEFORE_START: N_("The tournament cannot end (%(end)s) before it starts (%(start)s)."),
