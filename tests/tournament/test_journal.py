@@ -545,3 +545,20 @@ def test_any_commands_refuse_or_give_events_that_replay_from_their_json(
     assert replay(desk.log) == desk.state
     with pytest.raises(Refused):
         desk.state.protest("none")
+
+
+def test_the_board_meets_on_an_unpaid_protest_only_once_the_arbiter_is_warned() -> None:
+    """TK-P4: with the fee unpaid the meeting closes the protest unconsidered; the arbiter is warned (a refusal that
+    says so) and the protest stays open until the arbiter confirms."""
+    desk = swiss(players=2, rounds=2)
+    desk.do(AddTeam(name="Almaty", representatives=("Rep A",)))
+    desk.do(PairRound())
+    desk.do(PublishRound())
+    desk.do(EnterResult(round=1, board=1, result="1-0"))
+    desk.now = START + timedelta(minutes=10)
+    desk.do(FileProtest(round=1, board=1, filed_by="Rep A", text="The clock was wrong."))
+    desk.refused(ConveneProtest(id="P1", board=("A",), committee=("C",)), ProtestCode.CONVENE_UNPAID, protest="P1",
+                 clause="TK-P4")  # fmt: skip
+    assert desk.state.protest("P1").status is ProtestStatus.AWAITING_FEE
+    state = desk.do(ConveneProtest(id="P1", board=("A",), committee=("C",), unpaid_confirmed=True))
+    assert state.protest("P1").status is ProtestStatus.NOT_CONSIDERED_UNPAID

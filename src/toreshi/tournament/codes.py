@@ -212,6 +212,8 @@ class ProtestCode(RefusalCode):
     NO_REASONS = "protest_no_reasons"
     ONLY_UPHELD_CORRECTS = "protest_only_upheld_corrects"
     FEE_UNPAID = "protest_fee_unpaid"
+    CONVENE_UNPAID = "protest_convene_unpaid"
+    """``protest``'s fee is unpaid: the board would close it unconsidered (``clause``); confirmed before it meets."""
     FINAL = "protest_final"
     """``protest``: the board's decision is final (TK-P8)."""
     WRONG_STATUS = "protest_wrong_status"

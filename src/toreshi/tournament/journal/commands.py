@@ -323,6 +323,9 @@ class ConveneProtest(_ProtestStep):
     type: ClassVar[str] = "convene_protest"
     board: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
     committee: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+    unpaid_confirmed: bool = False
+    """The arbiter was warned that the fee is unpaid and that the board then closes the protest unconsidered
+    (TK-P4), and goes ahead; without it such a meeting is refused (the warning)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -28,7 +28,7 @@ from toreshi.tournament.journal.events import (
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
 from toreshi.tournament.model import Team
-from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, apply_decision
+from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, ProtestStatus, apply_decision
 
 ProtestEvent = ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided | ProtestNotified
 ProtestCommand = FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
@@ -79,6 +79,10 @@ def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp
             if not command.board and not command.committee:
                 state.protest(command.id)  # an unknown protest is refused as such first
                 raise Refused(ProtestCode.MEETING_NO_NAMES)
+            protest = state.protest(command.id)
+            if protest.status is ProtestStatus.AWAITING_FEE and not command.unpaid_confirmed:
+                # TK-P4: the meeting would close the protest without considering it; the arbiter is told first.
+                raise Refused(ProtestCode.CONVENE_UNPAID, protest=protest.id, clause="TK-P4")
             return [ProtestConvened(at=at, by=by, id=command.id, board=command.board, committee=command.committee)]
         case DecideProtest():
             corrected = game_result(command.corrected_result, "corrected_result") if command.corrected_result else None

@@ -134,6 +134,10 @@ MESSAGES: dict[RefusalCode, str] = {
     P.NO_REASONS: N_("A decision gives its reasons."),
     P.ONLY_UPHELD_CORRECTS: N_("Only an upheld protest changes the result."),
     P.FEE_UNPAID: N_("The fee has not been paid."),
+    P.CONVENE_UNPAID: N_(
+        "The fee for protest %(protest)s has not been paid: if the board meets now, the protest is closed without "
+        "being considered (%(clause)s). Record the fee first, or confirm that the board meets anyway."
+    ),
     P.FINAL: N_("Protest %(protest)s: the board's decision is final (TK-P8)."),
     P.WRONG_STATUS: N_("Protest %(protest)s (%(status_term)s): %(step_term)s is not possible now."),
     P.BODY_ABSENT: N_("%(body_term)s: at least one member must attend the meeting (TK-P6)."),
