@@ -1,7 +1,11 @@
 """An arbiter's day on the tournament pages (issue 28): a refused late entry names the setting that refuses it;
-the board does not meet on an unpaid protest (which closes it unconsidered) before the arbiter is warned."""
+the board does not meet on an unpaid protest (which closes it unconsidered) before the arbiter is warned; a team
+with nobody to file a protest is no dead end."""
 
 from __future__ import annotations
+
+import html
+import re
 
 from starlette.testclient import TestClient
 
@@ -50,3 +54,42 @@ def test_the_board_meets_on_an_unpaid_protest_only_after_a_warning(web: TestClie
     for language, warning in (("kk", "Жарна төленбеген"), ("ru", "Взнос не оплачен")):
         protest(web, csrf, tid, filed_by="Rep A", role="representative", text="Again.")
         assert warning in web.get(f"/tournaments/{tid}/protests?lang={language}").text
+
+
+def test_a_team_imported_without_representatives_is_no_dead_end(web: TestClient) -> None:
+    """A team from the participants' CSV has nobody to file (TK-P1): the arbiter is told, the team's page says so
+    instead of offering an empty form, the arbiter files for the team, and the team's page shows the decision
+    with what became of the fee; once representatives are added the team files on its own page."""
+    csrf = sign_in(web)
+    tid = create(web, csrf, system="swiss_dutch", rounds="3", time_control="blitz")
+    rows = ["Abay,1800,Almaty", "Bolat,1790,Astana", "Dana,1780,Almaty", "Erlan,1770,Astana"]
+    post(web, f"/tournaments/{tid}/do/import", csrf, csv="name,rating,team\n" + "\n".join(rows))
+    nobody = "No representative or coach yet: nobody can file on the team's protest link"
+    assert web.get(f"/tournaments/{tid}").text.count(nobody) == 2
+    link_page = post(web, f"/tournaments/{tid}/team-link", csrf, team="Almaty")
+    assert nobody in link_page
+    found = re.search(rf"/tournaments/{tid}/protest\?token=([^\"<\s]+)", link_page)
+    assert found is not None
+    team_url = f"/tournaments/{tid}/protest?token={found.group(1)}"
+    team_page = html.unescape(web.get(team_url).text)
+    assert "Nobody of Almaty may file a protest here yet" in team_page and 'name="filed_by"' not in team_page
+
+    post(web, f"/tournaments/{tid}/do/pair", csrf)
+    post(web, f"/tournaments/{tid}/do/publish", csrf)
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
+    desk = html.unescape(web.get(f"/tournaments/{tid}/protests").text)
+    assert '<select name="for_team">' in desk
+    page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="1", for_team="Almaty",
+                text="The clock was set wrongly.", fee_paid="1000", currency="KZT")  # fmt: skip
+    assert "P1: round 1, board 1 — Accepted" in page and "Filed by Chief (Almaty)" in page
+    post(web, f"/tournaments/{tid}/do/convene", csrf, id="P1", board="A", committee="C")
+    page = post(web, f"/tournaments/{tid}/do/decide", csrf, id="P1", upheld="no", members="A", reasons="No grounds.")
+    assert "Rejected</strong> — No grounds." in page
+    team_page = html.unescape(web.get(team_url).text)
+    assert "Rejected</strong> — No grounds." in team_page and "Fee: to the arbiters' pay" in team_page
+    for language, rejected in (("kk", "Қабылданбады"), ("ru", "Отклонён")):
+        assert rejected in html.unescape(web.get(f"{team_url}&lang={language}").text)
+
+    post(web, f"/tournaments/{tid}/do/edit-team", csrf, name="Almaty", representatives="Rep A", coaches="")
+    team_page = html.unescape(web.get(team_url).text)
+    assert "Nobody of Almaty" not in team_page and "<option>Rep A</option>" in team_page

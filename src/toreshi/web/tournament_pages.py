@@ -205,10 +205,12 @@ def _result(form: Form) -> EnterResult:
 
 
 def _protest(form: Form) -> FileProtest:
+    # For a team the arbiter files for, the filer is the arbiter (the journal records the signed-in name).
+    for_team = _text(form, "for_team")
     return FileProtest(
-        round=_number(form, "round"), board=_number(form, "board"), filed_by=_text(form, "filed_by"),
+        round=_number(form, "round"), board=_number(form, "board"), filed_by=_text(form, "filed_by") or for_team,
         role=_choice(form, "role", FilerRole, FilerRole.REPRESENTATIVE), text=_text(form, "text"),
-        fee_paid=_int(form, "fee_paid") or 0, currency=_text(form, "currency"),
+        fee_paid=_int(form, "fee_paid") or 0, currency=_text(form, "currency"), for_team=for_team,
     )  # fmt: skip
 
 

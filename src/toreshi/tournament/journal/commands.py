@@ -302,6 +302,9 @@ class FileProtest(_OnBoard):
     """Empty: the next free ``P<n>``."""
     white_signed_at: datetime | None = None
     black_signed_at: datetime | None = None
+    for_team: str = field(default="", metadata=spec(max_length=80))
+    """The arbiter files for this team (one with nobody to file, e.g. imported without representatives): the
+    filer is then the arbiter, and ``filed_by`` is ignored. Only the arbiter's desk sets it."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -275,6 +275,8 @@ class ProtestFiled(_ProtestStep):
     currency: str | None = None
     white_signed_at: datetime | None = None
     black_signed_at: datetime | None = None
+    for_team: str = ""
+    """Filed by the arbiter (``filed_by``) for this team; empty: by a team's representative or coach."""
 
 
 @dataclass(frozen=True, kw_only=True)

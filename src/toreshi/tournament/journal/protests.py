@@ -66,10 +66,14 @@ def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp
     at, by = stamp.at, stamp.by
     match command:
         case FileProtest():
-            _check_filer_role(state, command)
+            if command.for_team:
+                state.t.team(command.for_team)  # an unknown team is refused as such
+            else:
+                _check_filer_role(state, command)
             return [ProtestFiled(
                 at=at, by=by, id=command.id or f"P{len(state.protests) + 1}", round=command.round,
-                board=command.board, filed_by=command.filed_by, role=command.role, text=command.text,
+                board=command.board, filed_by=by if command.for_team else command.filed_by, role=command.role,
+                text=command.text, for_team=command.for_team,
                 fee_paid=command.fee_paid, currency=command.currency or None,
                 white_signed_at=command.white_signed_at, black_signed_at=command.black_signed_at,
             )]  # fmt: skip
@@ -102,7 +106,11 @@ def apply_protest(state: TournamentState, event: ProtestEvent) -> TournamentStat
             facts = GameFacts.from_tournament(t, event.round, event.board, event.white_signed_at,
                                               event.black_signed_at)  # fmt: skip
             filer = event.filed_by
-            team = next((x.name for x in t.teams if filer in x.filers), None)
+            team = event.for_team or next((x.name for x in t.teams if filer in x.filers), None)
+            if event.for_team:
+                # The arbiter files for the team: the filer is not one of the team's people (TK-P1's check is
+                # the arbiter's own, who received the team's protest in writing).
+                desk = ProtestDesk(desk.now, desk.settings, desk.officials, filers=None)
             protest = desk.file(event.id, facts, filer, event.role, event.text, team=team, fee_paid=event.fee_paid,
                                 fee_currency=event.currency)  # fmt: skip
             return _stored(state, protest)
