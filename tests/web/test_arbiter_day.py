@@ -93,3 +93,37 @@ def test_a_team_imported_without_representatives_is_no_dead_end(web: TestClient)
     post(web, f"/tournaments/{tid}/do/edit-team", csrf, name="Almaty", representatives="Rep A", coaches="")
     team_page = html.unescape(web.get(team_url).text)
     assert "Nobody of Almaty" not in team_page and "<option>Rep A</option>" in team_page
+
+
+TEAM_CSV = (
+    "team,player,rating\n"
+    "Алматы,Абай,1800\nАлматы,Бекзат,1750\nАлматы,Дана,1700\nАлматы,Ержан,1650\n"
+    "Астана,Қайрат,1790\nАстана,Луиза,1740\nАстана,Марат,1690\nАстана,Нұр,1640\n"
+)
+
+
+def test_a_team_competition_imported_without_representatives_can_still_protest(web: TestClient) -> None:
+    """Team competitions: representatives are set after the import (and after round 1 is paired), and the arbiter
+    files a protest for a team that has none."""
+    csrf = sign_in(web)
+    response = web.post("/teams/new", data={"name": "Cup", "system": "swiss", "boards": "4", "rounds": "3",
+                                            "csrf": csrf}, follow_redirects=False)  # fmt: skip
+    tid = response.headers["location"].rsplit("/", 1)[1]
+    page = post(web, f"/teams/{tid}/do/import", csrf, text=TEAM_CSV)
+    assert page.count("none: the team cannot file a protest") == 2
+    post(web, f"/teams/{tid}/do/pair", csrf)
+    post(web, f"/teams/{tid}/do/enter", csrf, round="1", match="1", boards="4", b1="1-0", b2="½-½", b3="1-0",
+         b4="0-1")  # fmt: skip
+    form = {"round": "1", "match": "1", "board": "2", "text": "The clock was wrong on board 2."}
+    page = post(web, f"/teams/{tid}/do/protest", csrf, team="1", filed_by="Нұрлан", **form)
+    assert said(ProtestCode.NOT_A_FILER, person="Нұрлан") in page
+    page = post(web, f"/teams/{tid}/do/protest", csrf, team="1", by_arbiter="yes", fee_paid="1000", **form)
+    assert "P1" in page and "Chief" in page and "Accepted" in page
+    page = post(web, f"/teams/{tid}/do/representatives", csrf, team="1", representatives="Нұрлан")
+    assert page.count("none: the team cannot file a protest") == 1
+    page = post(web, f"/teams/{tid}/do/protest", csrf, team="1", filed_by="Нұрлан", fee_paid="1000", **form)
+    assert "P2" in page
+    audit = html.unescape(web.get(f"/teams/{tid}/audit").text)
+    assert "Representatives set" in audit and "Алматы: Нұрлан" in audit
+    for language, words in (("kk", "жоқ: команда наразылық бере алмайды"), ("ru", "нет: команда не может")):
+        assert words in html.unescape(web.get(f"/teams/{tid}?lang={language}").text)
