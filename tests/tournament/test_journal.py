@@ -42,6 +42,7 @@ from toreshi.tournament.journal.commands import (
     ConveneProtest,
     Create,
     DecideProtest,
+    DeleteEntry,
     DiscardPairing,
     EditParticipant,
     EnterResult,
@@ -562,3 +563,18 @@ def test_the_board_meets_on_an_unpaid_protest_only_once_the_arbiter_is_warned() 
     assert desk.state.protest("P1").status is ProtestStatus.AWAITING_FEE
     state = desk.do(ConveneProtest(id="P1", board=("A",), committee=("C",), unpaid_confirmed=True))
     assert state.protest("P1").status is ProtestStatus.NOT_CONSIDERED_UNPAID
+
+
+def test_an_entry_is_deleted_until_round_1_is_paired_and_the_log_keeps_it() -> None:
+    desk = swiss(players=5)
+    desk.do(ForbidPair(first=2, second=3, reason="siblings"))
+    desk.do(RequestBye(number=3, round=2))
+    state = desk.do(DeleteEntry(number=3, reason="entered twice"))
+    assert [p.number for p in state.t.participants] == [1, 2, 4, 5]
+    assert state.forbidden == () and state.t.bye_requests == ()
+    assert replay(desk.log) == state  # the deletion replays from the log
+    desk.refused(DeleteEntry(number=3), Code.UNKNOWN_PLAYER, number=3)
+    desk.do(PairRound())
+    desk.refused(DeleteEntry(number=5), Code.ENTRY_DELETE_AFTER_PAIRING, player="5. Player 5")
+    desk.do(PublishRound())
+    desk.refused(DeleteEntry(number=5), Code.ENTRY_DELETE_AFTER_PAIRING, player="5. Player 5")

@@ -127,3 +127,21 @@ def test_a_team_competition_imported_without_representatives_can_still_protest(w
     assert "Representatives set" in audit and "Алматы: Нұрлан" in audit
     for language, words in (("kk", "жоқ: команда наразылық бере алмайды"), ("ru", "нет: команда не может")):
         assert words in html.unescape(web.get(f"/teams/{tid}?lang={language}").text)
+
+
+def test_an_entry_is_deleted_from_the_participants_list_before_round_1_is_paired(web: TestClient) -> None:
+    csrf = sign_in(web)
+    tid = _swiss(web, csrf, players=5)
+    page = html.unescape(web.get(f"/tournaments/{tid}").text)
+    assert page.count(f'action="/tournaments/{tid}/do/delete-entry"') == 5
+    page = post(web, f"/tournaments/{tid}/do/delete-entry", csrf, number="5", reason="entered twice")
+    assert "Delete P5" not in page and page.count(f'action="/tournaments/{tid}/do/delete-entry"') == 4
+    audit = html.unescape(web.get(f"/tournaments/{tid}/audit").text)
+    assert "Entry deleted" in audit and "P5 (5)" in audit and "entered twice" in audit
+    post(web, f"/tournaments/{tid}/do/pair", csrf)
+    page = html.unescape(web.get(f"/tournaments/{tid}").text)
+    assert "/do/delete-entry" not in page  # the draft is paired: a player now withdraws
+    page = post(web, f"/tournaments/{tid}/do/delete-entry", csrf, number="4")
+    assert said(TournamentCode.ENTRY_DELETE_AFTER_PAIRING, player="4. P4") in page
+    for language, words in (("kk", "Жазба өшірілді"), ("ru", "Запись удалена")):
+        assert words in web.get(f"/tournaments/{tid}/audit?lang={language}").text

@@ -33,6 +33,8 @@ class TournamentCode(RefusalCode):
     """A round robin takes no entries once it has been paired."""
     LATE_ENTRY_CLOSED = "late_entry_closed"
     """``round``: late entries are not allowed before this round, past the setting's last round ``until``."""
+    ENTRY_DELETE_AFTER_PAIRING = "entry_delete_after_pairing"
+    """``player``: round 1 has been paired (or drafted); the player withdraws instead of being deleted."""
     LATE_ENTRIES_OFF = "late_entries_off"
     """``round``: a late entry before this round, while the setting for late entries is empty (none allowed)."""
     ENTRIES_CLOSED = "entries_closed"

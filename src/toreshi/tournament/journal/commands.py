@@ -203,6 +203,16 @@ class Expel(_Leaving):
 
 
 @dataclass(frozen=True, kw_only=True)
+class DeleteEntry:
+    """An entry made by mistake (or a player who never came) taken off the list before round 1 is paired; after
+    that a player only withdraws (the rounds keep their games)."""
+
+    type: ClassVar[str] = "delete_entry"
+    number: int = field(metadata=_NUMBER)
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RequestBye:
     type: ClassVar[str] = "request_bye"
     number: int = field(metadata=_NUMBER)
@@ -399,14 +409,14 @@ TournamentCommand = (
     Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
-    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation
+    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
     Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
-    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation,
+    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

@@ -151,6 +151,16 @@ class ParticipantsRenumbered(Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EntryDeleted(Stamped):
+    """An entry taken off the list before round 1 was paired; ``name`` keeps who it was for the audit log."""
+
+    type: ClassVar[str] = "entry_deleted"
+    number: int
+    name: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class _Left(Stamped):
     number: int
     after_round: int
@@ -336,7 +346,7 @@ TournamentEvent = (
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet
+    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -344,7 +354,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

@@ -480,8 +480,8 @@ def evolve(state: TeamJournalState, event: TeamEvent) -> TeamJournalState:
             return TeamJournalState(state.t, log)
         case TeamRepresentativesSet():
             t = state.t
-            changed = replace(t.team(event.team), representatives=event.representatives)
-            teams = tuple(changed if team.number == event.team else team for team in t.teams)
+            represented = replace(t.team(event.team), representatives=event.representatives)
+            teams = tuple(represented if team.number == event.team else team for team in t.teams)
             return TeamJournalState(replace(t, teams=teams), log)
     raise TypeError(f"not a team event: {event!r}")  # pragma: no cover
 

@@ -73,6 +73,9 @@ MESSAGES: dict[RefusalCode, str] = {
     T.DRAFT_PENDING: N_("Round %(round)s is paired and not yet published."),
     T.DRAFT_BLOCKS_ENTRIES: N_("Round %(round)s has been paired: publish or discard it before adding players."),
     T.DRAFT_BLOCKS_NUMBERS: N_("Pairing numbers cannot change while a round is paired."),
+    T.ENTRY_DELETE_AFTER_PAIRING: N_(
+        "%(player)s cannot be deleted: round 1 has been paired. A player who leaves now withdraws."
+    ),
     T.NUMBERS_FIXED_AFTER_ROUND: N_("Pairing numbers cannot change once a round has been published."),
     T.NUMBERS_FIXED_AFTER_BYES: N_("Pairing numbers cannot change after byes or withdrawals were recorded."),
     T.ROUND_ROBIN_TOO_SMALL: N_("A round robin needs at least 2 participants."),
