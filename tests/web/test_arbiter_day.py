@@ -11,7 +11,7 @@ from starlette.testclient import TestClient
 
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 
-from .helpers import post
+from .helpers import post, receive_until
 from .test_tournament_day import protest, with_a_team
 from .test_tournament_pages import create, said, sign_in
 
@@ -145,3 +145,28 @@ def test_an_entry_is_deleted_from_the_participants_list_before_round_1_is_paired
     assert said(TournamentCode.ENTRY_DELETE_AFTER_PAIRING, player="4. P4") in page
     for language, words in (("kk", "Жазба өшірілді"), ("ru", "Запись удалена")):
         assert words in web.get(f"/tournaments/{tid}/audit?lang={language}").text
+
+
+def _status_of(client: TestClient, room: str) -> str:
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        receive_until(ws, "welcome")
+        return str(receive_until(ws, "snapshot")["data"]["status"])
+
+
+def test_the_round_page_starts_every_clock_of_the_round_at_once(web: TestClient) -> None:
+    csrf = sign_in(web)
+    tid = _swiss(web, csrf, players=4)
+    post(web, f"/tournaments/{tid}/do/pair", csrf)
+    post(web, f"/tournaments/{tid}/do/publish", csrf)
+    assert "/rounds/1/start" not in web.get(f"/tournaments/{tid}/rounds/1").text  # no live games yet
+    page = html.unescape(web.post(f"/tournaments/{tid}/rounds/1/games", data={"csrf": csrf, "control": "blitz"}).text)
+    rooms = sorted(set(re.findall(r'href="/games/(g-[0-9a-f]+)/links"', page)))
+    assert len(rooms) == 2 and all(_status_of(web, room) == "scheduled" for room in rooms)
+    page = post(web, f"/tournaments/{tid}/rounds/1/start", csrf)
+    assert "Clocks started: 2." in page
+    assert all(_status_of(web, room) == "running" for room in rooms)
+    page = post(web, f"/tournaments/{tid}/rounds/1/start", csrf)  # pressed again: the running games are left alone
+    assert "Clocks started: 0." in page and "did not start" not in page
+    for language, words in (("kk", "Осы турдың барлық сағатын іске қосу"), ("ru", "Запустить все часы этого тура")):
+        assert words in web.get(f"/tournaments/{tid}/rounds/1?lang={language}").text

@@ -35,6 +35,8 @@ class TournamentCode(RefusalCode):
     """``round``: late entries are not allowed before this round, past the setting's last round ``until``."""
     ENTRY_DELETE_AFTER_PAIRING = "entry_delete_after_pairing"
     """``player``: round 1 has been paired (or drafted); the player withdraws instead of being deleted."""
+    CLOCKS_NOT_STARTED = "clocks_not_started"
+    """``boards``: the round's games on these boards did not start (each room's reason is a detail)."""
     LATE_ENTRIES_OFF = "late_entries_off"
     """``round``: a late entry before this round, while the setting for late entries is empty (none allowed)."""
     ENTRIES_CLOSED = "entries_closed"

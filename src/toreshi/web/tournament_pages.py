@@ -342,13 +342,14 @@ def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
 
 DONE = N_("Done.")
 ROOMS_MADE = N_("Game rooms created: %(count)s.")
+CLOCKS_STARTED = N_("Clocks started: %(count)s.")
 COLLECTED = N_("Results collected from live games: %(count)s.")
 PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
 PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
-_NOTICES = frozenset({DONE, ROOMS_MADE, COLLECTED, PROTEST_RECEIVED, PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED,
-                      PROTEST_NOT_CONSIDERED})  # fmt: skip
+_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, COLLECTED, PROTEST_RECEIVED, PROTEST_ACCEPTED,
+                      PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -696,6 +697,31 @@ async def create_games(request: Request) -> Response:
 
 
 @auth.arbiter_only
+async def start_clocks(request: Request) -> Response:
+    """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
+    tid = request.path_params["tid"]
+    form = await _form(request)
+    try:
+        number = int(request.path_params["number"])
+    except ValueError:
+        return not_found(request)
+    if not auth.csrf_ok(request, form.get("csrf")):
+        _expired(request)
+        return _back(tid, f"/rounds/{number}")
+    try:
+        started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
+    except UnknownTournamentError:
+        return not_found(request)
+    except Refused as why:
+        _flash(request, why.refusal)
+        return _back(tid, f"/rounds/{number}")
+    boards = ", ".join(str(board) for board in refused)
+    problems = Refusal(TournamentCode.CLOCKS_NOT_STARTED, {"boards": boards}, tuple(refused.values()))
+    _flash(request, problems if refused else None, notice=CLOCKS_STARTED, count=started)
+    return _back(tid, f"/rounds/{number}")
+
+
+@auth.arbiter_only
 async def link_sheet(request: Request) -> Response:
     """``GET /tournaments/{tid}/rounds/{number}/links``: the players' links of a round's games on one printable
     sheet (names, boards, QR codes), shown again at any time and from any browser: the links are derived on the
@@ -808,6 +834,7 @@ routes = [
     Route("/tournaments/{tid}/settings", settings_page),
     Route("/tournaments/{tid}/rounds/{number}", round_page),
     Route("/tournaments/{tid}/rounds/{number}/games", create_games, methods=["POST"]),
+    Route("/tournaments/{tid}/rounds/{number}/start", start_clocks, methods=["POST"]),
     Route("/tournaments/{tid}/rounds/{number}/links", link_sheet),
     Route("/tournaments/{tid}/standings", standings_page),
     Route("/tournaments/{tid}/export.{format}", export),

@@ -73,6 +73,7 @@ MESSAGES: dict[RefusalCode, str] = {
     T.DRAFT_PENDING: N_("Round %(round)s is paired and not yet published."),
     T.DRAFT_BLOCKS_ENTRIES: N_("Round %(round)s has been paired: publish or discard it before adding players."),
     T.DRAFT_BLOCKS_NUMBERS: N_("Pairing numbers cannot change while a round is paired."),
+    T.CLOCKS_NOT_STARTED: N_("The clocks of these boards did not start: %(boards)s."),
     T.ENTRY_DELETE_AFTER_PAIRING: N_(
         "%(player)s cannot be deleted: round 1 has been paired. A player who leaves now withdraws."
     ),
