@@ -343,13 +343,14 @@ def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
 DONE = N_("Done.")
 ROOMS_MADE = N_("Game rooms created: %(count)s.")
 CLOCKS_STARTED = N_("Clocks started: %(count)s.")
+CLOCKS_ALREADY_RUNNING = N_("Every live game of this round has already started.")
 COLLECTED = N_("Results collected from live games: %(count)s.")
 PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
 PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
-_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, COLLECTED, PROTEST_RECEIVED, PROTEST_ACCEPTED,
-                      PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
+_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
+                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -717,7 +718,8 @@ async def start_clocks(request: Request) -> Response:
         return _back(tid, f"/rounds/{number}")
     boards = ", ".join(str(board) for board in refused)
     problems = Refusal(TournamentCode.CLOCKS_NOT_STARTED, {"boards": boards}, tuple(refused.values()))
-    _flash(request, problems if refused else None, notice=CLOCKS_STARTED, count=started)
+    notice = CLOCKS_STARTED if started or refused else CLOCKS_ALREADY_RUNNING
+    _flash(request, problems if refused else None, notice=notice, count=started)
     return _back(tid, f"/rounds/{number}")
 
 
