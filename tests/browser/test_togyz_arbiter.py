@@ -202,6 +202,36 @@ def test_an_adjournment_with_a_sealed_move_and_its_resumption(browser: Browser, 
     assert white.evaluate(f"localStorage.getItem('toreshi.envelope.{game['id']}')") is None
 
 
+def test_once_the_arbiter_adjourns_nobody_plays_openly(browser: Browser, server: Server, arbiter: Page) -> None:
+    """TK-A2 from the arbiter's side: after the console adjourns, the player to move is offered no hole to play and
+    the server refuses an open move; the duty to seal stays with that player until the arbiter cancels."""
+    game = create_game(arbiter, server)
+    links = links_of(game)
+    white, black = open_player(browser, links["white"]), open_player(browser, links["black"])
+    start(arbiter, server, str(game["id"]))
+    expect(white.locator("button.hole.side-white.legal")).not_to_have_count(0)
+
+    arbiter.locator("#console [data-cmd=request_adjournment]").click()
+    for page in (white, black, arbiter):
+        expect(page.locator("#adjournment")).to_have_text("The arbiter adjourns the game: Абай seals the next move")
+    expect(white.locator("[data-player-cmd=adjourn]")).to_be_visible()
+    expect(white.locator("button.hole.legal")).to_have_count(0)
+    expect(black.locator("button.hole.legal")).to_have_count(0)
+    assert refusal_of(white, "white", "move", {"hole": 7}) == "seal_only_while_adjourning"
+    refused = "The arbiter has adjourned the game: Абай seals the move, nobody plays openly."
+    expect(white.locator("#notice")).to_have_text(refused)
+    assert refusal_of(black, "black", "adjourn", {"hole": 2, "salt": "ab" * 16}) == "sealer_not_to_move"
+    assert moves_played(arbiter) == 0
+    # The arbiter still sees the same sealer, and the console still offers to cancel.
+    expect(arbiter.locator("#adjournment")).to_have_text("The arbiter adjourns the game: Абай seals the next move")
+    expect(arbiter.locator("#console [data-cmd=cancel_adjournment]")).to_be_visible()
+
+    arbiter.locator("#console [data-cmd=cancel_adjournment]").click()
+    expect(white.locator("[data-player-cmd=adjourn]")).to_have_count(0)
+    play(white, "white", 7)
+    expect(arbiter.locator("#moves tbody td:not(:empty)")).to_have_count(1)
+
+
 def test_pause_resume_and_add_time_from_the_console(browser: Browser, server: Server, arbiter: Page) -> None:
     game = create_game(arbiter, server)
     white = open_player(browser, links_of(game)["white"])

@@ -125,6 +125,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/evaluation.json"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
+    ("POST", "/tournaments/{tid}/rounds/{number}/start"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}/links"): ARBITER,
     ("GET", "/tournaments/{tid}/standings"): PUBLIC,
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,

@@ -42,6 +42,7 @@ from toreshi.tournament.journal.commands import (
     ConveneProtest,
     Create,
     DecideProtest,
+    DeleteEntry,
     DiscardPairing,
     EditParticipant,
     EnterResult,
@@ -545,3 +546,35 @@ def test_any_commands_refuse_or_give_events_that_replay_from_their_json(
     assert replay(desk.log) == desk.state
     with pytest.raises(Refused):
         desk.state.protest("none")
+
+
+def test_the_board_meets_on_an_unpaid_protest_only_once_the_arbiter_is_warned() -> None:
+    """TK-P4: with the fee unpaid the meeting closes the protest unconsidered; the arbiter is warned (a refusal that
+    says so) and the protest stays open until the arbiter confirms."""
+    desk = swiss(players=2, rounds=2)
+    desk.do(AddTeam(name="Almaty", representatives=("Rep A",)))
+    desk.do(PairRound())
+    desk.do(PublishRound())
+    desk.do(EnterResult(round=1, board=1, result="1-0"))
+    desk.now = START + timedelta(minutes=10)
+    desk.do(FileProtest(round=1, board=1, filed_by="Rep A", text="The clock was wrong."))
+    desk.refused(ConveneProtest(id="P1", board=("A",), committee=("C",)), ProtestCode.CONVENE_UNPAID, protest="P1",
+                 clause="TK-P4")  # fmt: skip
+    assert desk.state.protest("P1").status is ProtestStatus.AWAITING_FEE
+    state = desk.do(ConveneProtest(id="P1", board=("A",), committee=("C",), unpaid_confirmed=True))
+    assert state.protest("P1").status is ProtestStatus.NOT_CONSIDERED_UNPAID
+
+
+def test_an_entry_is_deleted_until_round_1_is_paired_and_the_log_keeps_it() -> None:
+    desk = swiss(players=5)
+    desk.do(ForbidPair(first=2, second=3, reason="siblings"))
+    desk.do(RequestBye(number=3, round=2))
+    state = desk.do(DeleteEntry(number=3, reason="entered twice"))
+    assert [p.number for p in state.t.participants] == [1, 2, 4, 5]
+    assert state.forbidden == () and state.t.bye_requests == ()
+    assert replay(desk.log) == state  # the deletion replays from the log
+    desk.refused(DeleteEntry(number=3), Code.UNKNOWN_PLAYER, number=3)
+    desk.do(PairRound())
+    desk.refused(DeleteEntry(number=5), Code.ENTRY_DELETE_AFTER_PAIRING, player="5. Player 5")
+    desk.do(PublishRound())
+    desk.refused(DeleteEntry(number=5), Code.ENTRY_DELETE_AFTER_PAIRING, player="5. Player 5")

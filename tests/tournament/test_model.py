@@ -171,10 +171,10 @@ def test_late_entry_gets_the_configured_result_for_missed_rounds() -> None:
     assert t.record().entries[5][1] == RoundEntry(1, ResultCode.HALF_BYE)
     t = t.add_round([(1, 3), (2, 4)], pairing_bye=5)
     t = t.record_result(2, 1, GameResult.DRAW).record_result(2, 2, GameResult.DRAW)
-    with refused(Code.LATE_ENTRY_CLOSED, round=3):
+    with refused(Code.LATE_ENTRY_CLOSED, round=3, until=2):
         t.with_participant(Participant(6, "Too late"))
     no_late = swiss(players=2).add_round([(1, 2)])
-    with refused(Code.LATE_ENTRY_CLOSED, round=2):
+    with refused(Code.LATE_ENTRIES_OFF, round=2):
         no_late.with_participant(Participant(3, "C"))
 
 

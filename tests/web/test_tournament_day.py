@@ -300,7 +300,7 @@ def test_the_new_tournament_form_has_the_filing_fields(web: TestClient) -> None:
 def test_players_and_visitors_read_no_clause_numbers(web: TestClient) -> None:
     csrf, tid = with_a_team(web)
     protest(web, csrf, tid, filed_by="Rep A", role="representative", text="x")
-    post(web, f"/tournaments/{tid}/do/convene", csrf, id="P1", board="A", committee="C")  # unpaid: closed (TK-P4)
+    post(web, f"/tournaments/{tid}/do/convene", csrf, id="P1", board="A", committee="C", unpaid_confirmed="yes")
     pages = ["", "/protests", "/standings", "/rounds/1", "/rounds/1/live", "/audit", "/standings?print=1"]
     assert "TK-P" in web.get(f"/tournaments/{tid}/protests").text  # the arbiter sees the clauses
     web.post("/logout", data={"csrf": csrf})

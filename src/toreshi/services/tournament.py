@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from toreshi.kit.refusal import Refused
+from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.registry import LiveRoom, RoomSource
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.togyz import TogyzRoom
@@ -34,6 +34,7 @@ from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.services.common import AttachedRooms, Pushes, live_room_of_kind, utc_now
 from toreshi.store import EventStore, RoomKind, RoomStatus, UnknownRoomError
 from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
+from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal import TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import ARBITER, SYSTEM, Create, EnterResult, LinkGameRoom, command_data
@@ -198,6 +199,28 @@ class TournamentService(AttachedRooms):
             self._links[room_id] = BoardLink(tournament_id, round_number, game.board)
             made[game.board] = (room_id, tokens)
         return made
+
+    async def start_round_clocks(
+        self, tournament_id: str, round_number: int, by: str
+    ) -> tuple[int, dict[int, Refusal]]:
+        """Start the clock of every live game of a round at once (the round's start): each room is sent the
+        arbiter's ``start``, as its console would. Returns how many started and, by board, why the others did not
+        (a game already running is left alone and not counted as either)."""
+        state = await self.state(tournament_id)
+        started, refused = 0, {}
+        for game in state.t.round(round_number).games:
+            room_id = state.room_of(round_number, game.board)
+            if room_id is None or game.result is not None:
+                continue
+            owner = await self.rooms.get(room_id, GAME_KIND)
+            try:
+                await owner.handle(Command("start", Actor("arbiter", by), {}))
+            except Refused as why:
+                if why.refusal.code is not TogyzCode.ALREADY_STARTED:
+                    refused[game.board] = why.refusal
+            else:
+                started += 1
+        return started, refused
 
     async def _player_links(self, room_id: str, white: str, black: str) -> dict[str, str]:
         """The players' links of a new game room. Derived from the app's key where the accounts have it, so the

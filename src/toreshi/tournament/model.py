@@ -602,8 +602,11 @@ class Tournament:
             limit = self.bye_rules.late_entry_until_round
             if self.system.is_round_robin:
                 raise TournamentError(Code.ROUND_ROBIN_CLOSED)
-            if limit is None or next_round > limit:
-                raise TournamentError(Code.LATE_ENTRY_CLOSED, round=next_round)
+            # The refusal names the setting that refuses (the arbiter changes it on the settings page).
+            if limit is None:
+                raise TournamentError(Code.LATE_ENTRIES_OFF, round=next_round)
+            if next_round > limit:
+                raise TournamentError(Code.LATE_ENTRY_CLOSED, round=next_round, until=limit)
             if next_round > self.rounds_planned:
                 raise TournamentError(Code.ENTRIES_CLOSED)
             entered[participant.number] = next_round

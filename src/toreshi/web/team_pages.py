@@ -30,10 +30,12 @@ from toreshi.tournament.journal.teams import (
     PairTeamRound,
     RegisterTeam,
     SetLineup,
+    SetTeamRepresentatives,
     TeamCommand,
     TeamJournalState,
     TeamProtestFiled,
     TeamRegistered,
+    TeamRepresentativesSet,
     TeamRoundPaired,
     TeamsCreated,
 )
@@ -139,12 +141,22 @@ def _enter(form: Form) -> TeamCommand:
 
 
 def _protest(form: Form) -> TeamCommand:
+    by_arbiter = _text(form, "by_arbiter") == "yes"
+    # Filed by the arbiter: the journal records the signed-in arbiter as the filer, whatever the field says.
+    filed_by = _text(form, "filed_by") or ("arbiter" if by_arbiter else "")
     return FileTeamProtest(round=_int(form, "round"), match=_int(form, "match"), board=_int(form, "board"),
-                           team=_int(form, "team"), filed_by=payload.check_name(_text(form, "filed_by"), "filed_by"),
-                           text=_text(form, "text"), fee_paid=_int(form, "fee_paid"))  # fmt: skip
+                           team=_int(form, "team"), filed_by=payload.check_name(filed_by, "filed_by"),
+                           text=_text(form, "text"), fee_paid=_int(form, "fee_paid"),
+                           by_arbiter=by_arbiter)  # fmt: skip
+
+
+def _representatives(form: Form) -> TeamCommand:
+    reps = tuple(payload.check_name(r, "representatives", max_length=80) for r in _lines(form, "representatives"))
+    return SetTeamRepresentatives(team=_int(form, "team"), representatives=reps)
 
 
 ACTIONS: dict[str, Callable[[Form], TeamCommand]] = {
+    "representatives": _representatives,
     "protest": _protest,
     "register": _register,
     "import": _import,
@@ -210,6 +222,9 @@ def audit_lines(state: TeamJournalState, *, signed_in: bool = False) -> list[tup
                 else:
                     action = _("Round %(round)s, match %(match)s entered") % params
                     detail = " ".join(r.value for r in event.results)
+            case TeamRepresentativesSet():
+                action = _("Representatives set")
+                detail = f"{t.team(event.team).name}: " + ", ".join(event.representatives)
             case TeamProtestFiled():
                 action = _("Protest %(id)s filed") % {"id": event.id}
                 where = _("Round %(round)s, match %(match)s, board %(board)s") % {

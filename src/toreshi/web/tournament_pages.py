@@ -39,6 +39,7 @@ from toreshi.tournament.journal.commands import (
     ConveneProtest,
     Create,
     DecideProtest,
+    DeleteEntry,
     DiscardPairing,
     EditParticipant,
     EditTeam,
@@ -207,10 +208,12 @@ def _result(form: Form) -> EnterResult:
 
 
 def _protest(form: Form) -> FileProtest:
+    # For a team the arbiter files for, the filer is the arbiter (the journal records the signed-in name).
+    for_team = _text(form, "for_team")
     return FileProtest(
-        round=_number(form, "round"), board=_number(form, "board"), filed_by=_text(form, "filed_by"),
+        round=_number(form, "round"), board=_number(form, "board"), filed_by=_text(form, "filed_by") or for_team,
         role=_choice(form, "role", FilerRole, FilerRole.REPRESENTATIVE), text=_text(form, "text"),
-        fee_paid=_int(form, "fee_paid") or 0, currency=_text(form, "currency"),
+        fee_paid=_int(form, "fee_paid") or 0, currency=_text(form, "currency"), for_team=for_team,
     )  # fmt: skip
 
 
@@ -240,6 +243,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
     "import": (_import, ""),
     "seed": (lambda f: SeedByRating(), ""),
     "withdraw": (_leaving(Withdraw), ""),
+    "delete-entry": (lambda f: DeleteEntry(number=_number(f, "number"), reason=_text(f, "reason")), ""),
     "expel": (_leaving(Expel), ""),
     "bye": (lambda f: RequestBye(number=_number(f, "number"), round=_int(f, "round"),
                                  code=_choice(f, "code", ByeKind, ByeKind.HALF)), ""),
@@ -257,8 +261,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
     "file-protest": (_protest, "/protests"),
     "pay-fee": (lambda f: PayProtestFee(id=_text(f, "id"), amount=_number(f, "amount"),
                                         currency=_text(f, "currency")), "/protests"),
-    "convene": (lambda f: ConveneProtest(id=_text(f, "id"), board=_names(f, "board"),
-                                         committee=_names(f, "committee")), "/protests"),
+    "convene": (lambda f: ConveneProtest(id=_text(f, "id"), board=_names(f, "board"), committee=_names(f, "committee"),
+                                         unpaid_confirmed=_text(f, "unpaid_confirmed") == "yes"), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
     **pairing_tools.ACTIONS,
@@ -340,13 +344,15 @@ def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
 
 DONE = N_("Done.")
 ROOMS_MADE = N_("Game rooms created: %(count)s.")
+CLOCKS_STARTED = N_("Clocks started: %(count)s.")
+CLOCKS_ALREADY_RUNNING = N_("Every live game of this round has already started.")
 COLLECTED = N_("Results collected from live games: %(count)s.")
 PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
 PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
-_NOTICES = frozenset({DONE, ROOMS_MADE, COLLECTED, PROTEST_RECEIVED, PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED,
-                      PROTEST_NOT_CONSIDERED})  # fmt: skip
+_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
+                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -693,6 +699,32 @@ async def create_games(request: Request) -> Response:
 
 
 @auth.arbiter_only
+async def start_clocks(request: Request) -> Response:
+    """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
+    tid = request.path_params["tid"]
+    form = await _form(request)
+    try:
+        number = int(request.path_params["number"])
+    except ValueError:
+        return not_found(request)
+    if not auth.csrf_ok(request, form.get("csrf")):
+        _expired(request)
+        return _back(tid, f"/rounds/{number}")
+    try:
+        started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
+    except UnknownTournamentError:
+        return not_found(request)
+    except Refused as why:
+        _flash(request, why.refusal)
+        return _back(tid, f"/rounds/{number}")
+    boards = ", ".join(str(board) for board in refused)
+    problems = Refusal(TournamentCode.CLOCKS_NOT_STARTED, {"boards": boards}, tuple(refused.values()))
+    notice = CLOCKS_STARTED if started or refused else CLOCKS_ALREADY_RUNNING
+    _flash(request, problems if refused else None, notice=notice, count=started)
+    return _back(tid, f"/rounds/{number}")
+
+
+@auth.arbiter_only
 async def link_sheet(request: Request) -> Response:
     """``GET /tournaments/{tid}/rounds/{number}/links``: the players' links of a round's games on one printable
     sheet (names, boards, QR codes), shown again at any time and from any browser: the links are derived on the
@@ -805,6 +837,7 @@ routes = [
     Route("/tournaments/{tid}/settings", settings_page),
     Route("/tournaments/{tid}/rounds/{number}", round_page),
     Route("/tournaments/{tid}/rounds/{number}/games", create_games, methods=["POST"]),
+    Route("/tournaments/{tid}/rounds/{number}/start", start_clocks, methods=["POST"]),
     Route("/tournaments/{tid}/rounds/{number}/links", link_sheet),
     Route("/tournaments/{tid}/standings", standings_page),
     Route("/tournaments/{tid}/export.{format}", export),

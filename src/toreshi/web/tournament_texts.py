@@ -255,6 +255,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     "participants_imported": (N_("Participants imported from CSV"), N_("Participants: %(count)s")),
     "participants_renumbered": (N_("Numbered by rating"), N_("Participants: %(count)s")),
     "participant_withdrawn": (N_("Withdrawn"), N_("%(player)s after round %(round)s")),
+    "entry_deleted": (N_("Entry deleted"), N_("Participant %(player)s")),
     "participant_expelled": (N_("Expelled"), N_("%(player)s after round %(round)s")),
     "bye_requested": (N_("Bye requested"), N_("%(player)s, round %(round)s: bye %(code)s")),
     "round_paired": (N_("Round paired"), N_("Round %(round)s: %(pairs)s")),

@@ -157,3 +157,74 @@ def test_can_is_exactly_what_decide_accepts(
             match = evolve(match, decided[0]) if len(decided) == 1 else fold(match, decided)
         due = core.due(match, now)
         match = fold(match, due)
+
+
+def _adjourning(match: Match, now: int) -> Match:
+    return fold(match, decide(match, RequestAdjournment(), at(ARBITER, now)))
+
+
+def test_once_the_arbiter_adjourns_the_only_move_is_the_sealed_one() -> None:
+    """TK-A2, from the arbiter's side: after the arbiter adjourns, the player to move cannot play openly (which
+    would pass the duty to seal to the opponent); only sealing, by that player, is accepted."""
+    match = fold(new_match(), decide(new_match(), Start(), at(ARBITER, 0)))
+    match = _adjourning(match, 1_000)
+    assert match.sealer is core.PLAYERS["white"]
+    refused = Refusal(TogyzCode.SEAL_ONLY_WHILE_ADJOURNING, {"player": "Асқар", "clause": "TK-A2"})
+    for hole in range(1, 10):
+        assert decide(match, Move(hole), at(WHITE, 2_000)) == refused
+    assert "move" not in core.can(match, WHITE, 2_000)
+    assert "adjourn" in core.can(match, WHITE, 2_000)
+    assert "adjourn" not in core.can(match, BLACK, 2_000)
+    assert decide(match, Adjourn(3, SALT), at(BLACK, 2_000)) == Refusal(
+        TogyzCode.SEALER_NOT_TO_MOVE, {"player": "Бекзат", "to_move": "Асқар"}
+    )
+    sealed = fold(match, decide(match, Adjourn(3, SALT), at(WHITE, 2_500)))
+    assert sealed.state is not None and sealed.state.envelope is not None
+    assert sealed.state.envelope.sealer is core.PLAYERS["white"]
+    # Cancelling the adjournment gives open play back.
+    cancelled = fold(match, decide(match, CancelAdjournment(), at(ARBITER, 2_000)))
+    assert not isinstance(decide(cancelled, Move(3), at(WHITE, 2_500)), Refusal)
+
+
+def test_adjourned_after_a_move_on_the_board_the_press_completes_it_and_the_opponent_seals() -> None:
+    """Adjourned between a move and its press: pressing completes the move already made (not open play); the
+    player whose turn it is on the board seals, and nobody else."""
+    match = fold(new_match(), decide(new_match(), Start(), at(ARBITER, 0)))
+    match = fold(match, decide(match, Move(7, press=False), at(WHITE, 1_000)))
+    match = _adjourning(match, 1_500)
+    assert match.sealer is core.PLAYERS["black"]
+    match = fold(match, decide(match, Press(), at(WHITE, 2_000)))
+    assert decide(match, Move(1), at(BLACK, 2_500)) == Refusal(
+        TogyzCode.SEAL_ONLY_WHILE_ADJOURNING, {"player": "Бекзат", "clause": "TK-A2"}
+    )
+    assert "adjourn" not in core.can(match, WHITE, 2_500)
+    sealed = fold(match, decide(match, Adjourn(1, SALT), at(BLACK, 3_000)))
+    assert sealed.state is not None and sealed.state.envelope is not None
+    assert sealed.state.envelope.sealer is core.PLAYERS["black"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(actions=actions)
+def test_the_duty_to_seal_never_moves(actions: list[tuple[TogyzCommand, Actor, int]]) -> None:
+    """Whatever anyone sends after the arbiter adjourns, no move is played openly, and the game is adjourned (if
+    at all) with the player who was to move when the arbiter adjourned as the sealer."""
+    created = new_match(TimeControl.sudden_death(600_000))
+    match = fold(created, decide(created, Start(), at(ARBITER, 0)))
+    match, now = _adjourning(match, 0), 0
+    assert match.state is not None
+    sealer = match.state.board.turn
+    for command, actor, advance in actions:
+        now += advance
+        decided = decide(match, command, at(actor, now))
+        if isinstance(decided, Refusal):
+            continue
+        if not match.adjournment_requested:
+            break  # cancelled, sealed or over: the adjournment has ended
+        assert "move_played" not in [event.type for event in decided], (command, actor)
+        match = fold(match, decided)
+        state = match.state
+        assert state is not None
+        if state.envelope is not None:
+            assert state.envelope.sealer is sealer
+        elif match.adjournment_requested:
+            assert match.sealer is sealer and state.board.turn is sealer

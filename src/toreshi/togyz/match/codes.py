@@ -99,6 +99,8 @@ class TogyzCode(RefusalCode):
     ADJOURNMENT_ALREADY_REQUESTED = "adjournment_already_requested"
     NO_ADJOURNMENT = "no_adjournment"
     """There is no adjournment to cancel."""
+    SEAL_ONLY_WHILE_ADJOURNING = "seal_only_while_adjourning"
+    """The arbiters have adjourned the game: ``player`` only seals a move, nobody plays openly (``clause``)."""
     SEALER_NOT_TO_MOVE = "sealer_not_to_move"
     """Only the player to move (``to_move``) seals a move, not ``player``."""
     SEAL_AFTER_PRESS = "seal_after_press"

@@ -122,6 +122,9 @@ class Match:
     adjournment_requested: bool = False
     """The arbiters have decided to adjourn (TK-A2): the player to move may seal a move. Cleared by the sealing,
     the end of the game, or ``cancel_adjournment``."""
+    sealer: Side | None = None
+    """While an adjournment is requested: who seals, fixed when the arbiters adjourn (TK-A2). Nobody plays
+    openly until the sealing, so the duty never passes to the opponent."""
 
     @property
     def state(self) -> GameState | None:
@@ -157,12 +160,13 @@ def evolve(match: Match, event: GameEvent) -> Match:
     """The match after ``event``; raises :class:`~toreshi.kit.refusal.Refused` for an event the rules refuse
     (only a corrupt stored log holds one: :func:`decide` never returns such events)."""
     if isinstance(event, AdjournmentRequested):
-        return replace(match, adjournment_requested=True)
+        return replace(match, adjournment_requested=True, sealer=event.sealer)
     if isinstance(event, AdjournmentCancelled):
-        return replace(match, adjournment_requested=False)
+        return replace(match, adjournment_requested=False, sealer=None)
     game = Game.replay([event]) if match.game is None else match.game.apply(event)
     settled = game.state.status in (GameStatus.ADJOURNED, GameStatus.FINISHED)
-    return Match(game, match.adjournment_requested and not settled)
+    still = match.adjournment_requested and not settled
+    return Match(game, still, match.sealer if still else None)
 
 
 def fold(match: Match, events: Iterable[GameEvent] | Refusal) -> Match:
@@ -282,10 +286,23 @@ def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequenc
     side = PLAYERS.get(role)
     if isinstance(command, Adjourn) and not match.adjournment_requested:
         raise Refused(TogyzCode.SEAL_WITHOUT_ADJOURNMENT, clause="TK-A2")
+    if match.adjournment_requested:
+        _refuse_open_play(match, state, command, side)
     # The game's own commands: played on the game as it stands, keeping only the events they add.
     game = Game((), state)
     after = _by_player(game, side, command, now) if side is not None else _by_arbiter(game, command, now)
     return after.events
+
+
+def _refuse_open_play(match: Match, state: GameState, command: TogyzCommand, side: Side | None) -> None:
+    """Once the arbiters adjourn (TK-A2) the only move is the sealed one: an open move (or taking one back)
+    would pass the turn, and with it the duty to seal, to the opponent. Pressing the clock after a move already
+    made stays allowed: it completes that move, and the sealer was the player whose turn it was."""
+    sealer = match.sealer if match.sealer is not None else state.board.turn
+    if isinstance(command, Move | TakeBack):
+        raise Refused(TogyzCode.SEAL_ONLY_WHILE_ADJOURNING, player=state.player(sealer), clause="TK-A2")
+    if isinstance(command, Adjourn) and side is not None and side is not sealer:
+        raise Refused(TogyzCode.SEALER_NOT_TO_MOVE, player=state.player(side), to_move=state.player(sealer))
 
 
 class _SideAction(Protocol):

@@ -45,6 +45,8 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"count": len(event.participants)}
         case ev.ParticipantsRenumbered():
             return {"count": len(event.order)}
+        case ev.EntryDeleted():
+            return _with({"player": f"{event.name} ({event.number})"}, reason=event.reason)
         case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
             return _with({"player": player(event.number), "round": event.after_round}, reason=event.reason)
         case ev.ByeRequested():

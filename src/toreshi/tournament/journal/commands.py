@@ -203,6 +203,16 @@ class Expel(_Leaving):
 
 
 @dataclass(frozen=True, kw_only=True)
+class DeleteEntry:
+    """An entry made by mistake (or a player who never came) taken off the list before round 1 is paired; after
+    that a player only withdraws (the rounds keep their games)."""
+
+    type: ClassVar[str] = "delete_entry"
+    number: int = field(metadata=_NUMBER)
+    reason: str = field(default="", metadata=_REASON)
+
+
+@dataclass(frozen=True, kw_only=True)
 class RequestBye:
     type: ClassVar[str] = "request_bye"
     number: int = field(metadata=_NUMBER)
@@ -302,6 +312,9 @@ class FileProtest(_OnBoard):
     """Empty: the next free ``P<n>``."""
     white_signed_at: datetime | None = None
     black_signed_at: datetime | None = None
+    for_team: str = field(default="", metadata=spec(max_length=80))
+    """The arbiter files for this team (one with nobody to file, e.g. imported without representatives): the
+    filer is then the arbiter, and ``filed_by`` is ignored. Only the arbiter's desk sets it."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -323,6 +336,9 @@ class ConveneProtest(_ProtestStep):
     type: ClassVar[str] = "convene_protest"
     board: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
     committee: tuple[str, ...] = field(default=(), metadata=_PEOPLE)
+    unpaid_confirmed: bool = False
+    """The arbiter was warned that the fee is unpaid and that the board then closes the protest unconsidered
+    (TK-P4), and goes ahead; without it such a meeting is refused (the warning)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -393,14 +409,14 @@ TournamentCommand = (
     Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
-    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation
+    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
     Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
-    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation,
+    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

@@ -27,6 +27,7 @@ from toreshi.tournament.journal.pairing_tools import (
 )
 from toreshi.tournament.journal.participants import (
     decide_bye,
+    decide_delete,
     decide_leaving,
     decide_participant,
     decide_seeding,
@@ -63,6 +64,8 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
             return decide_seeding(state, command, stamp)
         case c.Withdraw() | c.Expel():
             return decide_leaving(state, command, stamp)
+        case c.DeleteEntry():
+            return decide_delete(state, command, stamp)
         case c.RequestBye():
             return decide_bye(state, command, stamp)
         case c.PairRound():

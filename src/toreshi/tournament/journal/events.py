@@ -151,6 +151,16 @@ class ParticipantsRenumbered(Stamped):
 
 
 @dataclass(frozen=True, kw_only=True)
+class EntryDeleted(Stamped):
+    """An entry taken off the list before round 1 was paired; ``name`` keeps who it was for the audit log."""
+
+    type: ClassVar[str] = "entry_deleted"
+    number: int
+    name: str
+    reason: str = ""
+
+
+@dataclass(frozen=True, kw_only=True)
 class _Left(Stamped):
     number: int
     after_round: int
@@ -275,6 +285,8 @@ class ProtestFiled(_ProtestStep):
     currency: str | None = None
     white_signed_at: datetime | None = None
     black_signed_at: datetime | None = None
+    for_team: str = ""
+    """Filed by the arbiter (``filed_by``) for this team; empty: by a team's representative or coach."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -334,7 +346,7 @@ TournamentEvent = (
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet
+    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -342,7 +354,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

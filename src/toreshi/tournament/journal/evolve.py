@@ -16,6 +16,7 @@ from toreshi.tournament.journal.pairing_tools import apply_allowed, apply_forbid
 from toreshi.tournament.journal.participants import (
     apply_added,
     apply_bye,
+    apply_deleted,
     apply_edited,
     apply_left,
     apply_renumbered,
@@ -44,6 +45,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_renumbered(state, event)
         case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
             return apply_left(state, event)
+        case ev.EntryDeleted():
+            return apply_deleted(state, event)
         case ev.ByeRequested():
             return apply_bye(state, event)
         case ev.RoundPaired():

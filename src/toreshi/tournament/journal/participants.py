@@ -14,6 +14,7 @@ from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import (
     AddParticipant,
     AddTeam,
+    DeleteEntry,
     EditParticipant,
     EditTeam,
     Expel,
@@ -25,6 +26,7 @@ from toreshi.tournament.journal.commands import (
 )
 from toreshi.tournament.journal.events import (
     ByeRequested,
+    EntryDeleted,
     ParticipantAdded,
     ParticipantEdited,
     ParticipantExpelled,
@@ -154,6 +156,35 @@ def apply_renumbered(state: TournamentState, event: ParticipantsRenumbered) -> T
         raise ValueError("a renumbering lists every participant once")  # only a corrupt log says otherwise
     people = tuple(replace(by_number[old], number=new) for new, old in enumerate(event.order, start=1))
     return replace(state, tournament=replace(tournament, participants=people))
+
+
+# --- deleting an entry ----------------------------------------------------------------------------------------
+
+
+def decide_delete(state: TournamentState, command: DeleteEntry, stamp: Stamp) -> list[EntryDeleted]:
+    player = state.t.participant(command.number)
+    return [EntryDeleted(at=stamp.at, by=stamp.by, number=player.number, name=player.name, reason=command.reason)]
+
+
+def apply_deleted(state: TournamentState, event: EntryDeleted) -> TournamentState:
+    """The entry goes with everything that names its pairing number (requested byes, forbidden pairs, warnings);
+    the other numbers stay as they are (numbering by rating closes the gap)."""
+    tournament, number = state.t, event.number
+    tournament.participant(number)
+    if tournament.rounds or state.draft is not None:
+        raise Refused(Code.ENTRY_DELETE_AFTER_PAIRING, player=tournament.label(number))
+    tournament = replace(
+        tournament,
+        participants=tuple(p for p in tournament.participants if p.number != number),
+        bye_requests=tuple(b for b in tournament.bye_requests if b.player != number),
+        leavings=tuple(lv for lv in tournament.leavings if lv.player != number),
+    )
+    return replace(
+        state,
+        tournament=tournament,
+        forbidden=tuple(f for f in state.forbidden if number not in (f.low, f.high)),
+        warnings=tuple(w for w in state.warnings if w.player != number),
+    )
 
 
 # --- leaving --------------------------------------------------------------------------------------------------

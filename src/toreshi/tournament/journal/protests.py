@@ -28,7 +28,7 @@ from toreshi.tournament.journal.events import (
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
 from toreshi.tournament.model import Team
-from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, apply_decision
+from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, ProtestStatus, apply_decision
 
 ProtestEvent = ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided | ProtestNotified
 ProtestCommand = FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
@@ -66,10 +66,14 @@ def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp
     at, by = stamp.at, stamp.by
     match command:
         case FileProtest():
-            _check_filer_role(state, command)
+            if command.for_team:
+                state.t.team(command.for_team)  # an unknown team is refused as such
+            else:
+                _check_filer_role(state, command)
             return [ProtestFiled(
                 at=at, by=by, id=command.id or f"P{len(state.protests) + 1}", round=command.round,
-                board=command.board, filed_by=command.filed_by, role=command.role, text=command.text,
+                board=command.board, filed_by=by if command.for_team else command.filed_by, role=command.role,
+                text=command.text, for_team=command.for_team,
                 fee_paid=command.fee_paid, currency=command.currency or None,
                 white_signed_at=command.white_signed_at, black_signed_at=command.black_signed_at,
             )]  # fmt: skip
@@ -79,6 +83,10 @@ def decide_protest(state: TournamentState, command: ProtestCommand, stamp: Stamp
             if not command.board and not command.committee:
                 state.protest(command.id)  # an unknown protest is refused as such first
                 raise Refused(ProtestCode.MEETING_NO_NAMES)
+            protest = state.protest(command.id)
+            if protest.status is ProtestStatus.AWAITING_FEE and not command.unpaid_confirmed:
+                # TK-P4: the meeting would close the protest without considering it; the arbiter is told first.
+                raise Refused(ProtestCode.CONVENE_UNPAID, protest=protest.id, clause="TK-P4")
             return [ProtestConvened(at=at, by=by, id=command.id, board=command.board, committee=command.committee)]
         case DecideProtest():
             corrected = game_result(command.corrected_result, "corrected_result") if command.corrected_result else None
@@ -98,7 +106,11 @@ def apply_protest(state: TournamentState, event: ProtestEvent) -> TournamentStat
             facts = GameFacts.from_tournament(t, event.round, event.board, event.white_signed_at,
                                               event.black_signed_at)  # fmt: skip
             filer = event.filed_by
-            team = next((x.name for x in t.teams if filer in x.filers), None)
+            team = event.for_team or next((x.name for x in t.teams if filer in x.filers), None)
+            if event.for_team:
+                # The arbiter files for the team: the filer is not one of the team's people (TK-P1's check is
+                # the arbiter's own, who received the team's protest in writing).
+                desk = ProtestDesk(desk.now, desk.settings, desk.officials, filers=None)
             protest = desk.file(event.id, facts, filer, event.role, event.text, team=team, fee_paid=event.fee_paid,
                                 fee_currency=event.currency)  # fmt: skip
             return _stored(state, protest)

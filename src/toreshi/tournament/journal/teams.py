@@ -142,11 +142,33 @@ class FileTeamProtest:
     filed_by: str = field(metadata=_NAME)
     text: str = field(metadata=spec(max_length=4000, multiline=True))
     fee_paid: int = field(default=0, metadata=spec(minimum=0, maximum=10**9))
+    by_arbiter: bool = False
+    """The arbiter files it for the team (received in writing from a team without recorded representatives): the
+    filer is the arbiter, ``filed_by`` is ignored."""
 
 
-TeamCommand = CreateTeams | RegisterTeam | ImportTeams | PairTeamRound | SetLineup | EnterMatch | FileTeamProtest
+@dataclass(frozen=True, kw_only=True)
+class SetTeamRepresentatives:
+    """The team's representatives (TK-P1), set or changed at any time: a team imported without them (a CSV with no
+    ``representative`` column) could otherwise never file a protest."""
+
+    type: ClassVar[str] = "set_team_representatives"
+    team: int = field(metadata=spec(minimum=1, maximum=1000))
+    representatives: tuple[str, ...] = field(default=(), metadata=spec(name=True, max_length=80, max_items=5))
+
+
+TeamCommand = (
+    CreateTeams
+    | RegisterTeam
+    | ImportTeams
+    | PairTeamRound
+    | SetLineup
+    | EnterMatch
+    | FileTeamProtest
+    | SetTeamRepresentatives
+)
 COMMANDS: Codec[TeamCommand] = Codec(CreateTeams, RegisterTeam, ImportTeams, PairTeamRound, SetLineup, EnterMatch,
-                                     FileTeamProtest, converters=CONVERTERS)  # fmt: skip
+                                     FileTeamProtest, SetTeamRepresentatives, converters=CONVERTERS)  # fmt: skip
 
 # --- events ------------------------------------------------------------------------------------------------
 
@@ -228,11 +250,28 @@ class TeamProtestFiled(Stamped):
     """The clause that decided a refusal to accept (``TK-P1`` late, ``TK-P3`` next round paired)."""
     minutes: int = 0
     """Minutes after the match's result when it was filed late."""
+    by_arbiter: bool = False
+    """Filed by the arbiter (``filed_by``) for the team."""
 
 
-TeamEvent = TeamsCreated | TeamRegistered | TeamRoundPaired | LineupSet | MatchEntered | TeamProtestFiled
+@dataclass(frozen=True, kw_only=True)
+class TeamRepresentativesSet(Stamped):
+    type: ClassVar[str] = "team_representatives_set"
+    team: int
+    representatives: tuple[str, ...]
+
+
+TeamEvent = (
+    TeamsCreated
+    | TeamRegistered
+    | TeamRoundPaired
+    | LineupSet
+    | MatchEntered
+    | TeamProtestFiled
+    | TeamRepresentativesSet
+)
 EVENTS: Codec[TeamEvent] = Codec(TeamsCreated, TeamRegistered, TeamRoundPaired, LineupSet, MatchEntered,
-                                 TeamProtestFiled, converters=CONVERTERS)  # fmt: skip
+                                 TeamProtestFiled, TeamRepresentativesSet, converters=CONVERTERS)  # fmt: skip
 
 
 def encode_event(event: TeamEvent) -> tuple[str, dict[str, object]]:
@@ -336,6 +375,11 @@ def _events(state: TeamJournalState, command: TeamCommand, at: datetime, by: str
                                  previous=m.results, reason=command.reason)]  # fmt: skip
         case FileTeamProtest():
             return [_protest(state, command, at, by)]
+        case SetTeamRepresentatives():
+            team = state.t.team(command.team)
+            if team.representatives == command.representatives:
+                return []
+            return [TeamRepresentativesSet(at=at, by=by, team=team.number, representatives=command.representatives)]
     raise TypeError(f"not a team command: {command!r}")  # pragma: no cover - the codec reads only these
 
 
@@ -369,16 +413,18 @@ def _protest(state: TeamJournalState, command: FileTeamProtest, at: datetime, by
     facts = GameFacts(command.round, command.board, m.first, m.second, ended,
                       next_round_paired_at=state.paired_at(command.round + 1),
                       white_team=t.team(m.first).name, black_team=t.team(m.second).name)  # fmt: skip
-    desk = ProtestDesk(lambda: at, ProtestSettings(), filers=team.representatives)
-    protest = desk.file(f"P{len(state.protests) + 1}", facts, command.filed_by, FilerRole.REPRESENTATIVE, command.text,
+    filed_by = by if command.by_arbiter else command.filed_by
+    desk = ProtestDesk(lambda: at, ProtestSettings(), filers=None if command.by_arbiter else team.representatives)
+    protest = desk.file(f"P{len(state.protests) + 1}", facts, filed_by, FilerRole.REPRESENTATIVE, command.text,
                         team=team.name, fee_paid=command.fee_paid)  # fmt: skip
     last = protest.log[-1].params
     clause = str(last.get("clause", "")) if protest.status is ProtestStatus.NOT_ACCEPTED else ""
     minutes = last.get("minutes", 0)
     return TeamProtestFiled(at=at, by=by, id=protest.id, round=command.round, match=command.match,
-                            board=command.board, team=team.number, filed_by=command.filed_by, text=protest.text,
+                            board=command.board, team=team.number, filed_by=filed_by, text=protest.text,
                             fee_paid=command.fee_paid, status=protest.status, clause=clause,
-                            minutes=minutes if isinstance(minutes, int) else 0)  # fmt: skip
+                            minutes=minutes if isinstance(minutes, int) else 0,
+                            by_arbiter=command.by_arbiter)  # fmt: skip
 
 
 def _match_of(t: TeamTournament, round_number: int, team: int) -> Match:
@@ -432,6 +478,11 @@ def evolve(state: TeamJournalState, event: TeamEvent) -> TeamJournalState:
             return TeamJournalState(t.with_round(r.with_match(replace(m, results=event.results))), log)
         case TeamProtestFiled():
             return TeamJournalState(state.t, log)
+        case TeamRepresentativesSet():
+            t = state.t
+            represented = replace(t.team(event.team), representatives=event.representatives)
+            teams = tuple(represented if team.number == event.team else team for team in t.teams)
+            return TeamJournalState(replace(t, teams=teams), log)
     raise TypeError(f"not a team event: {event!r}")  # pragma: no cover
 
 
@@ -454,11 +505,13 @@ __all__ = [
     "PairedMatch",
     "RegisterTeam",
     "SetLineup",
+    "SetTeamRepresentatives",
     "TeamCommand",
     "TeamEvent",
     "TeamJournalState",
     "TeamProtestFiled",
     "TeamRegistered",
+    "TeamRepresentativesSet",
     "TeamRoundPaired",
     "TeamsCreated",
     "decide",

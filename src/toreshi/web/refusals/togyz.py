@@ -81,6 +81,9 @@ MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.SEAL_WITHOUT_ADJOURNMENT: N_("A move is sealed only when the arbiter adjourns the game (%(clause)s)."),
     TogyzCode.ADJOURNMENT_ALREADY_REQUESTED: N_("The adjournment has already been announced."),
     TogyzCode.NO_ADJOURNMENT: N_("No adjournment has been announced."),
+    TogyzCode.SEAL_ONLY_WHILE_ADJOURNING: N_(
+        "The arbiter has adjourned the game: %(player)s seals the move, nobody plays openly (%(clause)s)."
+    ),
     TogyzCode.SEALER_NOT_TO_MOVE: N_("The player to move seals the move: %(to_move)s, not %(player)s."),
     TogyzCode.SEAL_AFTER_PRESS: N_("%(player)s has moved on the board: press the clock first."),
     TogyzCode.SEALED_MOVE_ILLEGAL: N_("%(player)s's hole %(hole)s is empty: it cannot be sealed."),

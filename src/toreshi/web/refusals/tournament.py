@@ -19,7 +19,14 @@ MESSAGES: dict[RefusalCode, str] = {
     T.PLAYER_TEAM_UNKNOWN: N_("%(player)s: the tournament has no team %(team)s."),
     T.TEAM_EXISTS: N_("Team %(team)s already exists."),
     T.ROUND_ROBIN_CLOSED: N_("A round robin takes no entries once it has been paired."),
-    T.LATE_ENTRY_CLOSED: N_("Late entries are not allowed before round %(round)s."),
+    T.LATE_ENTRY_CLOSED: N_(
+        "Late entries are not allowed before round %(round)s: the setting “Late entries until round” is "
+        "%(until)s (tournament settings)."
+    ),
+    T.LATE_ENTRIES_OFF: N_(
+        "Late entries are not allowed before round %(round)s: the setting “Late entries until round” is empty "
+        "(tournament settings)."
+    ),
     T.ENTRIES_CLOSED: N_("Every round has been paired; the tournament takes no more entries."),
     T.NO_ROUNDS: N_("A tournament needs at least one round."),
     T.ENDS_BEFORE_START: N_("The tournament cannot end (%(end)s) before it starts (%(start)s)."),
@@ -66,6 +73,10 @@ MESSAGES: dict[RefusalCode, str] = {
     T.DRAFT_PENDING: N_("Round %(round)s is paired and not yet published."),
     T.DRAFT_BLOCKS_ENTRIES: N_("Round %(round)s has been paired: publish or discard it before adding players."),
     T.DRAFT_BLOCKS_NUMBERS: N_("Pairing numbers cannot change while a round is paired."),
+    T.CLOCKS_NOT_STARTED: N_("The clocks of these boards did not start: %(boards)s."),
+    T.ENTRY_DELETE_AFTER_PAIRING: N_(
+        "%(player)s cannot be deleted: round 1 has been paired. A player who leaves now withdraws."
+    ),
     T.NUMBERS_FIXED_AFTER_ROUND: N_("Pairing numbers cannot change once a round has been published."),
     T.NUMBERS_FIXED_AFTER_BYES: N_("Pairing numbers cannot change after byes or withdrawals were recorded."),
     T.ROUND_ROBIN_TOO_SMALL: N_("A round robin needs at least 2 participants."),
@@ -127,6 +138,10 @@ MESSAGES: dict[RefusalCode, str] = {
     P.NO_REASONS: N_("A decision gives its reasons."),
     P.ONLY_UPHELD_CORRECTS: N_("Only an upheld protest changes the result."),
     P.FEE_UNPAID: N_("The fee has not been paid."),
+    P.CONVENE_UNPAID: N_(
+        "The fee for protest %(protest)s has not been paid: if the board meets now, the protest is closed without "
+        "being considered (%(clause)s). Record the fee first, or confirm that the board meets anyway."
+    ),
     P.FINAL: N_("Protest %(protest)s: the board's decision is final (TK-P8)."),
     P.WRONG_STATUS: N_("Protest %(protest)s (%(status_term)s): %(step_term)s is not possible now."),
     P.BODY_ABSENT: N_("%(body_term)s: at least one member must attend the meeting (TK-P6)."),

@@ -125,7 +125,8 @@ function commandsFor(client) {
   } else if (PLAYERS.has(role)) {
     const opponent = other(role);
     const pending = running && state.clock.running === role && state.turn === opponent;
-    if (running && state.turn === role && state.legal.length) can.add("move");
+    // Once the arbiter adjourns, the only move is the sealed one (TK-A2): nobody plays openly.
+    if (running && state.turn === role && state.legal.length && !state.adjournment_requested) can.add("move");
     if (pending) {
       can.add("press");
       if (!offeredBefore(role)) can.add("offer_draw");
