@@ -112,10 +112,15 @@ def test_the_engines_choice_is_seeded_by_the_room_and_the_ply() -> None:
     assert first == again and all(1 <= hole <= 9 for hole in first)
 
 
-def test_the_number_of_practice_games_at_once_is_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(practice_pages, "MAX_PRACTICE_GAMES", 1)
-    start_practice(client)
-    page = client.get("/practice?lang=ru")
-    form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
-    refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
-    assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text
+def test_the_number_of_practice_games_at_once_is_capped(tmp_path: Path) -> None:
+    # Two browsers holding one game each fill an instance of two: a third is told to come back later.
+    settings = Settings(data_dir=tmp_path / "data", practice_max_games=2)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        start_practice(client)
+        client.cookies.clear()  # another browser
+        start_practice(client)
+        client.cookies.clear()
+        page = client.get("/practice?lang=ru")
+        form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
+        refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
+        assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text
