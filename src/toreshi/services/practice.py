@@ -90,11 +90,11 @@ class PracticeService:
             )
         log.info("practice room %s reclaimed", room_id)
 
-    async def keep_swept(self, every: float = SWEEP_EVERY_S) -> None:
-        """Reclaim idle practice games, now and every ``every`` seconds (a task of the app's lifespan)."""
+    async def keep_swept(self) -> None:
+        """Reclaim idle practice games, now and every :data:`SWEEP_EVERY_S` (a task of the app's lifespan)."""
         while True:
             await self.reclaim(idle_rooms(self.seats(), self.limits, self._clock()))
-            await asyncio.sleep(every)
+            await asyncio.sleep(SWEEP_EVERY_S)
 
     @property
     def playing(self) -> int:

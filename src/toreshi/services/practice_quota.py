@@ -50,7 +50,8 @@ class Refusal(Enum):
 
 @dataclass(frozen=True)
 class Admission:
-    """The answer to a newcomer: start a game after reclaiming ``reclaim`` (room ids), or ``refused``."""
+    """The answer to a newcomer: start a game after reclaiming ``reclaim`` (room ids), or ``refused`` (idle games
+    are in ``reclaim`` either way)."""
 
     reclaim: tuple[str, ...] = ()
     refused: Refusal | None = None
@@ -78,19 +79,19 @@ def admit(
     own = sorted((seat for seat in playing if seat.browser == browser), key=lambda seat: seat.last_move)
     if len(own) >= limits.per_browser:
         if not end_oldest:
-            return Admission(refused=Refusal.BROWSER)
+            return Admission(tuple(sorted(reclaim)), Refusal.BROWSER)
         for seat in own[: len(own) - limits.per_browser + 1]:
             reclaim.add(seat.room_id)
         playing = [seat for seat in playing if seat.room_id not in reclaim]
     if sum(seat.address == address for seat in playing) >= limits.per_address:
-        return Admission(refused=Refusal.ADDRESS)
+        return Admission(tuple(sorted(reclaim)), Refusal.ADDRESS)
     while len(playing) >= limits.max_games:
         if not playing:
-            return Admission(refused=Refusal.FULL)
+            return Admission(tuple(sorted(reclaim)), Refusal.FULL)
         held = Counter(_holder(seat) for seat in playing)
         greediest, count = held.most_common(1)[0]
         if count <= 1:
-            return Admission(refused=Refusal.FULL)
+            return Admission(tuple(sorted(reclaim)), Refusal.FULL)
         victim = min((seat for seat in playing if _holder(seat) == greediest), key=lambda seat: seat.last_move)
         reclaim.add(victim.room_id)
         playing.remove(victim)

@@ -73,6 +73,16 @@ def level_names() -> dict[int, str]:
     }
 
 
+async def make_room(request: Request, *, end_oldest: bool) -> Refusal | None:
+    """Reclaim what must be for this browser to start a game (idle games, its oldest if it asked, one of whoever
+    holds the most when the instance is full); the refusal if it may not."""
+    practice = services_of(request).practice
+    address = request.client.host if request.client else ""
+    admission = practice.admit(browser_of(request), address, end_oldest=end_oldest)
+    await practice.reclaim(admission.reclaim)
+    return admission.refused
+
+
 async def practice(request: Request) -> Response:
     values = {"name": "", "level": "3", "side": "white", "control": "blitz", "listed": ""}
     error = ""
@@ -86,17 +96,10 @@ async def practice(request: Request) -> Response:
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
             error = _("Choose a side and a time control.")
-        elif (
-            admission := services_of(request).practice.admit(
-                browser_of(request),
-                request.client.host if request.client else "",
-                end_oldest=form.get("end_oldest") == "1",
-            )
-        ).refused is not None:
-            error = refusal_text(admission.refused, len(held_games(request)))
-            at_quota = admission.refused is Refusal.BROWSER
+        elif (refused := await make_room(request, end_oldest=form.get("end_oldest") == "1")) is not None:
+            error = refusal_text(refused, len(held_games(request)))
+            at_quota = refused is Refusal.BROWSER
         else:
-            await services_of(request).practice.reclaim(admission.reclaim)
             level = int(values["level"])
             side = values["side"] if values["side"] != "random" else secrets.choice(("white", "black"))
             engine_side = "black" if side == "white" else "white"
