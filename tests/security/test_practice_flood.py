@@ -15,7 +15,7 @@ from starlette.testclient import TestClient, _TestClientTransport
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
-from .helpers import csrf_in
+from ..web.helpers import csrf_in
 
 FLOOD = 60
 

@@ -29,7 +29,7 @@ def test_an_address_holds_its_quota_whatever_its_cookies() -> None:
 def test_idle_games_are_reclaimed_and_make_room() -> None:
     held = [seat("old", "x", last_move=0), seat("new", "x", last_move=900)]
     assert idle_rooms(held, LIMITS, 1000) == ["old"]
-    assert admit(held + [seat("n", "x", last_move=990)], "x", "10.0.0.9", LIMITS, 1000) == Admission(reclaim=("old",))
+    assert admit([*held, seat("n", "x", last_move=990)], "x", "10.0.0.9", LIMITS, 1000) == Admission(reclaim=("old",))
 
 
 def test_a_full_instance_takes_the_longest_idle_game_of_whoever_holds_the_most() -> None:

@@ -43,14 +43,14 @@ class PracticeService:
         self,
         rooms: RoomSource,
         engine: EngineService,
-        limits: PracticeLimits = PracticeLimits(),
+        limits: PracticeLimits | None = None,
         *,
         archive: Callable[[str], Awaitable[object]] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self._rooms = rooms
         self._engine = engine
-        self.limits = limits
+        self.limits = limits or PracticeLimits()
         self._archive = archive
         """Takes a finished game off the public lists (the store's archive): a practice game is private unless
         its player asked for it to be listed."""
@@ -62,6 +62,14 @@ class PracticeService:
     def seats(self) -> list[Seat]:
         """Who holds each practice game being played."""
         return [seat for room_id, seat in self._seats.items() if room_id in self._tasks]
+
+    def claim(self, room_ids: list[str], browser: str, address: str) -> None:
+        """These games, resumed after a restart with their holder unknown, are held by ``browser`` at ``address``
+        (its session lists them): they count against its quota again."""
+        for room_id in room_ids:
+            seat = self._seats.get(room_id)
+            if seat is not None and not seat.browser:
+                self._seats[room_id] = Seat(room_id, browser, address, seat.last_move)
 
     def admit(self, browser: str, address: str, *, end_oldest: bool = False) -> Admission:
         return admit(self.seats(), browser, address, self.limits, self._clock(), end_oldest=end_oldest)

@@ -78,7 +78,9 @@ async def make_room(request: Request, *, end_oldest: bool) -> Refusal | None:
     holds the most when the instance is full); the refusal if it may not."""
     practice = services_of(request).practice
     address = request.client.host if request.client else ""
-    admission = practice.admit(browser_of(request), address, end_oldest=end_oldest)
+    browser = browser_of(request)
+    practice.claim([game["room"] for game in held_games(request)], browser, address)
+    admission = practice.admit(browser, address, end_oldest=end_oldest)
     await practice.reclaim(admission.reclaim)
     return admission.refused
 
@@ -96,9 +98,9 @@ async def practice(request: Request) -> Response:
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
             error = _("Choose a side and a time control.")
-        elif (refused := await make_room(request, end_oldest=form.get("end_oldest") == "1")) is not None:
-            error = refusal_text(refused, len(held_games(request)))
-            at_quota = refused is Refusal.BROWSER
+        elif (refusal := await make_room(request, end_oldest=form.get("end_oldest") == "1")) is not None:
+            error = refusal_text(refusal, len(held_games(request)))
+            at_quota = refusal is Refusal.BROWSER
         else:
             level = int(values["level"])
             side = values["side"] if values["side"] != "random" else secrets.choice(("white", "black"))
