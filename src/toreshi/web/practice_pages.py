@@ -69,7 +69,7 @@ def level_names() -> dict[int, str]:
         3: _("Level 3: a club player"),
         4: _("Level 4: a strong club player"),
         5: _("Level 5: half a second a move"),
-        6: _("Level 6: the engine at two seconds a move"),
+        6: _("Level 6: the engine at full strength, under a second a move"),
     }
 
 
