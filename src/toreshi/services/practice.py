@@ -5,6 +5,10 @@ The room is an ordinary togyz game whose settings name the engine's level and si
 usual clocks and may take moves back. :class:`PracticeService` follows each practice room on the bus: when it is
 the engine's turn, the move is chosen in the engine's worker process (off the event loop, the random draw seeded
 by the room and the ply) and sent to the room as the engine's side — decided, stored and published like anyone's.
+
+It also knows who holds each game (a browser, an address) and when its last move was made: the form asks it
+whether a browser may start another (:mod:`toreshi.services.practice_quota`), and games left idle are reclaimed —
+the absent person resigns them, in the log, so a restarted server does not resume them (issue 26).
 """
 
 from __future__ import annotations
@@ -103,11 +107,6 @@ class PracticeService:
         while True:
             await self.reclaim(idle_rooms(self.seats(), self.limits, self._clock()))
             await asyncio.sleep(SWEEP_EVERY_S)
-
-    @property
-    def playing(self) -> int:
-        """Practice games being followed now (not over)."""
-        return sum(not task.done() for task in self._tasks.values())
 
     async def begin(self, room_id: str, browser: str = "", address: str = "") -> None:
         """A practice room just created for ``browser`` at ``address``: start its clock (nobody is waited for)
