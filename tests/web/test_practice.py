@@ -10,8 +10,8 @@ from urllib.parse import parse_qs, urlparse
 import pytest
 from starlette.testclient import TestClient
 
+from toreshi.services import practice as practice_service
 from toreshi.services.engine import _move_job
-from toreshi.web import practice_pages
 from toreshi.web.app import create_app
 from toreshi.web.settings import Settings
 
@@ -112,10 +112,66 @@ def test_the_engines_choice_is_seeded_by_the_room_and_the_ply() -> None:
     assert first == again and all(1 <= hole <= 9 for hole in first)
 
 
-def test_the_number_of_practice_games_at_once_is_capped(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(practice_pages, "MAX_PRACTICE_GAMES", 1)
-    start_practice(client)
-    page = client.get("/practice?lang=ru")
-    form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
-    refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
-    assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text
+def test_the_number_of_practice_games_at_once_is_capped(tmp_path: Path) -> None:
+    # Two browsers holding one game each fill an instance of two: a third is told to come back later.
+    settings = Settings(data_dir=tmp_path / "data", practice_max_games=2)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        start_practice(client)
+        client.cookies.clear()  # another browser
+        start_practice(client)
+        client.cookies.clear()
+        page = client.get("/practice?lang=ru")
+        form = {"csrf": csrf_in(page.text), "name": "Бекзат", "level": "1", "side": "white", "control": "blitz"}
+        refused = client.post("/practice?lang=ru", data=form, follow_redirects=False)
+        assert refused.status_code == 200 and "слишком много тренировочных партий" in refused.text
+
+
+def test_past_its_quota_a_browser_may_end_its_oldest_game_and_start_a_new_one(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path / "data", practice_per_browser=2)
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        oldest, _token = start_practice(client)
+        start_practice(client)
+        page = client.get("/practice?lang=kk")
+        form = {"csrf": csrf_in(page.text), "name": "Асқар", "level": "2", "side": "white", "control": "blitz"}
+        offered = client.post("/practice?lang=kk", data=form, follow_redirects=False)
+        assert offered.status_code == 200 and "2-ойыныңызды жалғастыру" in offered.text
+        assert "Ең ескі ойынымды аяқтап, жаңасын бастау" in offered.text and 'name="end_oldest"' in offered.text
+        again = client.post("/practice?lang=kk", data={**form, "end_oldest": "1"}, follow_redirects=False)
+        assert again.status_code == 303
+        # The oldest game was resigned by its absent player, in its log: a restarted server does not resume it.
+        assert room_state(client, oldest)["status"] == "finished"
+        cookies = dict(client.cookies)
+    app = create_app(settings)
+    with TestClient(app, base_url="http://testserver", cookies=cookies) as restarted:
+        assert room_state(restarted, oldest)["status"] == "finished"
+        assert len(app.state.services.practice.seats()) == 2
+        # The browser's session remembers its games: after the restart it still holds its quota.
+        page = restarted.get("/practice?lang=kk")
+        refused = restarted.post("/practice?lang=kk", data={**form, "csrf": csrf_in(page.text)}, follow_redirects=False)
+        assert refused.status_code == 200 and "2-ойыныңызды жалғастыру" in refused.text
+
+
+def test_an_idle_practice_game_is_reclaimed_by_the_server_on_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(practice_service, "SWEEP_EVERY_S", 0.05)
+    settings = Settings(data_dir=tmp_path / "data", practice_idle_minutes=0.01)  # 0.6 s without a move
+    with TestClient(create_app(settings), base_url="http://testserver") as client:
+        room, _token = start_practice(client)
+        deadline = time.monotonic() + 20
+        while room_state(client, room)["status"] != "finished":
+            assert time.monotonic() < deadline, "the idle game was not reclaimed"
+            time.sleep(0.1)
+        # A private practice game leaves the lists once over (archived, in the store).
+        while f'href="/games/{room}"' not in client.get("/?filter=archived").text:
+            assert time.monotonic() < deadline, "the reclaimed game was not archived"
+            time.sleep(0.1)
+
+
+def test_a_practice_game_is_listed_only_when_its_player_asks(client: TestClient) -> None:
+    private, _token = start_practice(client)
+    listed, _token = start_practice(client, listed="1")
+    home = client.get("/?lang=ru").text
+    assert f'href="/games/{listed}"' in home and f'href="/games/{private}"' not in home
+    form = client.get("/practice?lang=ru").text
+    assert "Показывать мою партию в общем списке партий" in form and 'name="listed"' in form

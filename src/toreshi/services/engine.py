@@ -2,8 +2,11 @@
 
 The engine's C core holds the GIL throughout a search (``togyz/engine/_native.c``), so a thread would stall the
 server's loop: every search runs in a process pool. Reviews have one worker of their own (a long job must not
-delay a practice partner's reply), moves another. A review is derived data: it is kept in memory, keyed by the
-game and its number of plies, never written to the game's log (docs/decisions.md, "Engine in the browser").
+delay a practice partner's reply), the moves of the timed practice levels (5, 6) and the broadcast evaluations
+another, the moves of the quick levels (1-4, a few milliseconds each) a third: a level-3 reply never waits behind
+other games' level-6 searches (issue 28: it took seconds when some were queued). A review is derived data: it is
+kept in memory, keyed by the game and its number of plies, never written to the game's log (docs/decisions.md,
+"Engine in the browser").
 
 Progress of the running review travels through a shared array that the review worker writes after each position
 (``multiprocessing`` shared memory handed to the worker when it starts).
@@ -128,6 +131,7 @@ class EngineService:
             1, mp_context=context, initializer=_init_review_worker, initargs=(self._progress,)
         )
         self._moves = ProcessPoolExecutor(workers, mp_context=context)
+        self._quick_moves = ProcessPoolExecutor(1, mp_context=context)  # a worker starts on first use only
         self._cache: OrderedDict[tuple[str, int], ReviewJob] = OrderedDict()
         self._running: tuple[str, int] | None = None
         self._queue: asyncio.Lock | None = None
@@ -205,8 +209,9 @@ class EngineService:
     async def move(self, moves: Sequence[int], level: int, seed: str) -> Choice:
         """The practice level's move after ``moves`` from the initial position, with its random draw seeded."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._moves, _move_job, tuple(moves), level, seed)
+        pool = self._quick_moves if LEVELS[level].movetime is None else self._moves
+        return await loop.run_in_executor(pool, _move_job, tuple(moves), level, seed)
 
     def close(self) -> None:
-        for pool in (self._reviews, self._moves):
+        for pool in (self._reviews, self._moves, self._quick_moves):
             pool.shutdown(wait=False, cancel_futures=True)

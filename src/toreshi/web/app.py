@@ -29,6 +29,7 @@ from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.services.engine import EngineService
 from toreshi.services.practice import PracticeService, is_practice
+from toreshi.services.practice_quota import PracticeLimits
 from toreshi.services.quiz_tours import QuizTourService
 from toreshi.services.tournament import TournamentService
 from toreshi.store import RoomStatus, open_store
@@ -133,7 +134,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
             engine = EngineService(
                 review_limits=Limits(depth=settings.review_depth, movetime=1.0), review_budget=settings.review_budget
             )
-            practice = PracticeService(rooms, engine)
+            practice = PracticeService(
+                rooms,
+                engine,
+                PracticeLimits(
+                    max_games=settings.practice_max_games,
+                    per_browser=settings.practice_per_browser,
+                    per_address=settings.practice_per_address,
+                    idle_seconds=settings.practice_idle_minutes * 60,
+                ),
+                archive=lambda room_id: store.set_archived(room_id, True),
+            )
             app.state.services = Services(
                 settings, store, accounts, bus, rooms, sessions, tournaments, engine, practice, quiz_tours
             )
@@ -143,6 +154,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     practice.watch(room_id)
             # Results that finished games could not push (an instance died between the two): at start, then often.
             reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
+            sweeper = asyncio.get_running_loop().create_task(practice.keep_swept())  # idle practice games end
             # Resumed rooms are long-lived: keep them out of the collector's full passes (toreshi.live.heap).
             gc.collect()
             heap.freeze_survivors()
@@ -150,7 +162,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             try:
                 yield
             finally:
-                for task in (freezer, reconciler):
+                for task in (freezer, reconciler, sweeper):
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task

@@ -7,7 +7,8 @@ marked with the tournament, the round and the board; when the arbiter typed its 
 of the game being played, the list says so with that result.
 
 Filters: ``all`` (not archived), ``live`` (being played: the clock running or stopped), ``adjourned`` (adjourned
-or postponed), ``finished``, ``tournament`` (linked to a tournament), ``archived``.
+or postponed), ``finished``, ``tournament`` (linked to a tournament), ``archived``. A practice game is listed
+only when its player asked for it (``GameSettings.practice_listed``); a private one is archived when it ends.
 """
 
 from __future__ import annotations
@@ -129,6 +130,8 @@ def _matches(room: Room, state: GameState | None, board: TournamentBoard | None,
     archived = room.archived_at is not None
     if wanted == "archived" or archived:
         return archived and wanted == "archived"
+    if state is not None and state.settings.practice_level and not state.settings.practice_listed:
+        return False  # a practice game is private unless its player listed it (once over, it is archived)
     if wanted == "tournament":
         return board is not None
     if state is None:

@@ -38,6 +38,15 @@ class Settings:
     max_connections_per_address: int | None = 128
     """Open connections (HTTP and WebSocket) one client address may hold; the next ones get 503. Behind a trusted
     proxy it is counted per forwarded address. ``None``: no cap."""
+    practice_max_games: int = 50
+    """Practice games played at once on this instance (when full, the longest-idle game of whoever holds the
+    most is reclaimed for a newcomer)."""
+    practice_per_browser: int = 3
+    """Practice games one browser holds at once."""
+    practice_per_address: int = 10
+    """Practice games one network address holds at once (a club's Wi-Fi puts many browsers behind one)."""
+    practice_idle_minutes: float = 15.0
+    """A practice game with no move for this long is reclaimed (the absent person resigns it)."""
 
     @property
     def database_url(self) -> str:

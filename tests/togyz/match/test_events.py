@@ -149,8 +149,14 @@ LEGACY_LOG: list[tuple[str, dict[str, Any]]] = [
 
 ADDED_TO_GAME_CREATED: dict[str, Any] = {"event": "", "round": "", "board": None}
 """The record's heading (competition, round, board), added after the kit: empty for the old single games."""
-ADDED_TO_SETTINGS: dict[str, Any] = {"practice_level": 0, "engine_side": None, "score_sheets": None}
-"""TK-B2: whether sheets are kept, by the time control unless set; a practice game's engine (none in an old log)."""
+ADDED_TO_SETTINGS: dict[str, Any] = {
+    "practice_level": 0,
+    "engine_side": None,
+    "practice_listed": False,
+    "score_sheets": None,
+}
+"""TK-B2: whether sheets are kept, by the time control unless set; a practice game's engine (none in an old log)
+and whether it is listed (an old log's practice game is private)."""
 
 
 def _same_game_today() -> Game:

@@ -75,6 +75,8 @@ class GameSettings:
     between people. Only a practice game allows a takeback."""
     engine_side: Side | None = None
     """The side the engine plays in a practice game."""
+    practice_listed: bool = False
+    """A practice game shown in the public list of games (its player asked for it); by default it is private."""
     score_sheets: bool | None = None
     """Whether the players keep (and sign) score sheets; ``None``: by the time control, not in blitz and rapid
     (TK-B2, :func:`keeps_score_sheets`)."""
