@@ -26,6 +26,8 @@ from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import PackError
 from toreshi.quiz.siq import parse_content_xml, read_siq
+from toreshi.togyz.fen import STARTING_FEN, InvalidFenError, from_fen, to_fen
+from toreshi.togyz.notation import InvalidTokenError, parse_token
 from toreshi.togyz.pgn import RecordError, read_games
 from toreshi.togyz.replay import replay
 from toreshi.tournament.codes import TournamentCode
@@ -69,10 +71,16 @@ CSV = "name,rating,club,team\nАсан Беков,1850,Алматы,А\nБола
 PGN = '[Event "t"]\n[White "a"]\n[Black "b"]\n[Result "0-1"]\n\n1. 87(10) 87(10) 2. 22 99(22) 3. 23 12(24) 0-1\n'
 
 
+LONG_NUMBER = b"7" * 4400
+"""More digits than Python's ``int`` reads (4300): a reader that calls ``int`` on an unbounded run of digits raises a
+bare ValueError (found by fuzzing in the FEN, PGN and SIQ readers)."""
+
+
 def mutations(seed: bytes) -> st.SearchStrategy[bytes]:
-    """The seed with a few random edits: flip a byte, insert bytes, delete a span, duplicate a span."""
+    """The seed with a few random edits: flip a byte, insert bytes, delete a span, duplicate a span, insert a run of
+    digits longer than ``int`` reads."""
     edit = st.tuples(
-        st.sampled_from(["flip", "insert", "delete", "duplicate"]),
+        st.sampled_from(["flip", "insert", "delete", "duplicate", "number"]),
         st.floats(0, 1),
         st.binary(min_size=1, max_size=8),
         st.integers(1, 64),
@@ -88,6 +96,8 @@ def mutations(seed: bytes) -> st.SearchStrategy[bytes]:
                 data[at:at] = chunk
             elif kind == "delete":
                 del data[at : at + span]
+            elif kind == "number":
+                data[at:at] = LONG_NUMBER[: 4000 + 100 * span]
             else:
                 data[at:at] = data[at : at + span]
         return bytes(data)
@@ -133,6 +143,96 @@ def test_pgn_mutations_of_real_games(shared_data: Path) -> None:
             replay(game)
 
     check()
+
+
+def real_positions(shared_data: Path, games: int = 3) -> list[str]:
+    """FENs of positions from real PlayOK games (every tenth ply of the first ``games`` games)."""
+    with (shared_data / "togyz" / "playok-2024-2025.pgn").open(encoding="utf-8") as handle:
+        text = "".join(handle.readline() for _ in range(40 * games))
+    fens = []
+    for game in list(read_games(io.StringIO(text)))[:games]:
+        position = replay(game).position.copy(stack=True)  # the final one; the earlier ones by taking moves back
+        while position.ply:
+            if position.ply % 10 == 0 or not position.legal_moves():
+                fens.append(to_fen(position))
+            position.pop()
+    return fens
+
+
+def test_fen_refuses_only_with_invalid_fen_error(shared_data: Path) -> None:
+    """A FEN is read (and written back the same) or refused with :class:`InvalidFenError`, whatever the text."""
+    seeds = real_positions(shared_data)
+    assert len(seeds) > 5 and all(to_fen(from_fen(fen)) == fen for fen in seeds)
+
+    @FUZZ
+    @given(text=st.sampled_from(seeds).flatmap(mutated_text))
+    def check(text: str) -> None:
+        position = refuses_only_with(InvalidFenError, lambda: from_fen(text))
+        if position is not None:
+            assert from_fen(to_fen(position)) == position
+
+    check()
+
+
+@FUZZ
+@given(text=mutated_text(PGN.replace("[Result", f'[FEN "{STARTING_FEN}"]\n[Result')))
+def test_pgn_with_a_fen_tag_never_raises(text: str) -> None:
+    for game in read_games(io.StringIO(text)):
+        report = replay(game)
+        assert report.ok == (report.error is None)
+
+
+LONG = "7" * 4400
+
+
+@pytest.mark.parametrize(
+    "fen",
+    [f"{LONG}S,8/9 0 0 S 1", f"9/9 0 0 S {LONG}", f"9/9 {LONG} 0 S 1", f"{LONG}/9 0 0 S 1"],
+    ids=["hole", "move-number", "kazan", "empty-run"],
+)
+def test_a_fen_with_a_number_too_long_for_int_is_refused(fen: str) -> None:
+    """Found by fuzzing: ``int`` refuses over 4300 digits with a bare ValueError, which escaped the FEN reader (and a
+    PGN's FEN tag through replay)."""
+    with pytest.raises(InvalidFenError) as refused:
+        from_fen(fen)
+    assert len(str(refused.value)) < 200, "the message does not echo a huge token"
+    game = next(iter(read_games(io.StringIO(f'[FEN "{fen}"]\n\n1. 11 *\n'))))
+    assert replay(game).error is not None
+
+
+def test_a_pgn_with_a_number_too_long_for_int_is_a_record_error() -> None:
+    """Found by fuzzing: a move number or a capture total of over 4300 digits raised a bare ValueError from
+    ``read_games`` (a move number) and from replay (``87(777…)``): now each is a :class:`RecordError`."""
+    games = list(read_games(io.StringIO(f"1. 87(10) {LONG}. 22 *\n")))
+    assert [str(error) for error in games[0].errors] == [
+        "ply 2, line 1: move number 77777777777777777777 where 1. was expected"
+    ]
+    game = next(iter(read_games(io.StringIO(f"1. 87({LONG}) 22 *\n"))))
+    assert game.errors and "capture total is more than 162" in str(game.errors[0])
+    with pytest.raises(InvalidTokenError):
+        parse_token(f"87({LONG})")
+    assert parse_token("87(0012)").kazan == 12, "leading zeros are still read"
+
+
+@pytest.mark.parametrize(
+    "duration", [f"{LONG}.00:00:05", "99999999999.00:00", "P99999999999D", f"PT{LONG}S", "PT" + "9" * 400 + "S"]
+)
+def test_a_siq_duration_past_any_range_is_no_duration(shared_data: Path, duration: str) -> None:
+    """Found by fuzzing: SIGame's durations are read leniently (unreadable is zero), but a huge one raised
+    OverflowError or ValueError out of the pack reader instead of a PackError or a pack."""
+    xml = with_durations(shared_data, duration)
+    pack = parse_content_xml(xml)
+    first = pack.rounds[0].themes[0].questions[0]
+    assert [item.duration.total_seconds() for item in first.question_items] == [0]
+    pack = parse_content_xml(with_durations(shared_data, "PT8S"))
+    assert [item.duration.total_seconds() for item in pack.rounds[0].themes[0].questions[0].question_items] == [8]
+
+
+def with_durations(shared_data: Path, duration: str) -> bytes:
+    """The content.xml of a real pack whose every content item lasts ``duration``."""
+    with zipfile.ZipFile(shared_data / "quiz" / "siq" / "1.siq") as archive:
+        xml = archive.read("content.xml")
+    return xml.replace(b"<item>", f'<item duration="{duration}">'.encode())
 
 
 # --- TRF ----------------------------------------------------------------------------------------------------------
@@ -181,7 +281,7 @@ def test_siq_archives_refuse_only_with_pack_error(shared_data: Path) -> None:
         refuses_only_with_a_pack_code(lambda: read_pack(data))
 
     @FUZZ
-    @given(data=mutations(xml) | mutations(xml[:1500]))
+    @given(data=mutations(xml) | mutations(xml[:1500]) | mutations(with_durations(shared_data, "00:00:05")[:1500]))
     def content(data: bytes) -> None:
         refuses_only_with_a_pack_code(lambda: parse_content_xml(data))
         rezipped = io.BytesIO()
