@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import warnings
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
@@ -291,6 +292,42 @@ def test_siq_archives_refuse_only_with_pack_error(shared_data: Path) -> None:
 
     archives()
     content()
+
+
+def test_siq_archives_of_any_shape_refuse_only_with_pack_error(shared_data: Path) -> None:
+    """Archives built entry by entry: a real or mutated content.xml among entries of any name (``../``, absolute,
+    duplicated, a folder, NUL), compressed or stored, with media or junk; a pack or a PackError, nothing else."""
+    packs = sorted((shared_data / "quiz" / "siq").glob("*.siq"))[:4]
+    xmls = []
+    for pack in packs:
+        with zipfile.ZipFile(pack) as archive:
+            xmls.append(archive.read("content.xml"))
+    names = st.sampled_from(
+        ["content.xml", "Images/a.png", "Audio/%D0%B0.mp3", "../evil", "/etc/passwd", "Texts/", "a\x00b", "Images/"]
+    ) | st.text(max_size=20)
+    contents = st.sampled_from(xmls).flatmap(lambda xml: mutations(xml[:3000]) | st.just(xml)) | st.binary(max_size=60)
+
+    @FUZZ
+    @given(
+        entries=st.lists(
+            st.tuples(names, contents, st.sampled_from([zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED])), max_size=5
+        ),
+        with_content=st.sampled_from(xmls) | st.none(),
+    )
+    def check(entries: list[tuple[str, bytes, int]], with_content: bytes | None) -> None:
+        data = io.BytesIO()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # zipfile warns of a duplicate name: that is the point
+            with zipfile.ZipFile(data, "w") as archive:
+                if with_content is not None:
+                    archive.writestr("content.xml", with_content)
+                for name, content, compression in entries:
+                    if name:
+                        archive.writestr(name, content, compress_type=compression)
+        refuses_only_with_a_pack_code(lambda: read_siq(data.getvalue()))
+        refuses_only_with_a_pack_code(lambda: read_pack(data.getvalue()))
+
+    check()
 
 
 XML_BOMBS = [
