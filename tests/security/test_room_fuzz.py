@@ -100,24 +100,27 @@ def typed_value(hint: Any, depth: int = 0) -> st.SearchStrategy[Any]:
     return json_value
 
 
-def command_data(codec: Codec[Any], plausible: Mapping[str, st.SearchStrategy[Any]]) -> st.SearchStrategy[Any]:
+def command_data(
+    codec: Codec[Any], plausible: Mapping[str, st.SearchStrategy[Any]], good: list[tuple[str, dict[str, Any]]]
+) -> st.SearchStrategy[Any]:
     """A command's type and data: a known type with its own fields (some missing; each of the declared type, a
     plausible value for this room, or junk), or an unknown type, or data of any shape."""
 
     def of_type(name: str) -> st.SearchStrategy[tuple[str, dict[str, Any]]]:
         cls = codec.class_of(name)
         assert cls is not None
-        hints = typing.get_type_hints(cls)
+        hints, fields_of = typing.get_type_hints(cls), dataclasses.fields(cls)
         fields = {
             f.name: st.one_of(plausible.get(f.name, typed_value(hints[f.name])), typed_value(hints[f.name]), json_value)
-            for f in dataclasses.fields(cls)
+            for f in fields_of
         }
-        return st.tuples(st.just(name), st.fixed_dictionaries({}, optional=fields))
+        every = st.fixed_dictionaries({f.name: plausible.get(f.name, typed_value(hints[f.name])) for f in fields_of})
+        return st.tuples(st.just(name), every | st.fixed_dictionaries({}, optional=fields))
 
     known = st.sampled_from(codec.names).flatmap(of_type)
     unknown = st.tuples(st.text(max_size=12), st.dictionaries(st.text(max_size=8), json_value, max_size=4))
     any_shape = st.tuples(st.sampled_from(codec.names), st.dictionaries(st.text(max_size=12), json_value, max_size=6))
-    return st.one_of(*[known] * 6, unknown, any_shape)
+    return st.one_of(*[known] * 6, *[st.sampled_from(good)] * 3, unknown, any_shape)
 
 
 @dataclass
@@ -131,6 +134,8 @@ class Kind:
     plausible: dict[str, st.SearchStrategy[Any]]
     actors: list[Actor]
     metas: list[dict[str, Any]]
+    good: list[tuple[str, dict[str, Any]]] = dataclasses.field(default_factory=list)
+    """Commands that a room in play often accepts (so that the fuzzing reaches deeper states)."""
     main: int = 1
     """How many of the first actors are the ones who usually command (most commands come from them)."""
 
@@ -195,6 +200,23 @@ def togyz() -> Kind:
         plausible,
         [ARBITER, Actor("white", "Ақ"), Actor("black", "Қара"), *STRANGERS],
         [{}],
+        good=[
+            *[("move", {"hole": hole}) for hole in range(1, 10)],
+            ("offer_draw", {}),
+            ("accept_draw", {}),
+            ("decline_draw", {}),
+            ("pause", {}),
+            ("resume", {}),
+            ("add_time", {"side": "white", "ms": 60_000, "reason": "арбитр"}),
+            ("claim_flag", {}),
+            ("resign", {}),
+            ("request_adjournment", {}),
+            ("adjourn", {"hole": 3, "salt": "тұз"}),
+            ("sign", {}),
+            ("file_protest", {}),
+            ("decide", {"result": "1-0", "reason": "арбитр"}),
+            ("set_clocks", {"white_ms": 1, "black_ms": 1000}),
+        ],
         main=3,
     )
 
@@ -243,6 +265,21 @@ def quiz(kind: GameKind) -> Kind:
             *STRANGERS,
         ],
         [{}, {"received_ms": 10, "sync": {"offset": 0, "rtt": 5}}],
+        good=[
+            *[("choose", {"theme": t, "value": v}) for t in range(5) for v in VALUES],
+            *[(verdict, {"team": team}) for verdict in ("right", "wrong", "draw", "cancel_press") for team in teams],
+            ("finish_reading", {}),
+            ("press", {}),
+            ("undo", {}),
+            ("clarify", {}),
+            ("reserve", {"reserve": 0}),
+            ("strike", {"theme": 0}),
+            ("announce_score", {}),
+            ("extend", {"ms": 5000}),
+            ("restore_theme", {}),
+            ("correct", {"team": teams[0], "delta": 100, "reason": "апелляция"}),
+            ("end_game", {"reason": "уақыт"}),
+        ],
         main=1 + len(teams),
     )
 
@@ -269,6 +306,19 @@ def tournament() -> Kind:
         plausible,
         [ARBITER, Actor("team", "Алматы"), *STRANGERS],
         [AT, {}],
+        good=[
+            ("publish_round", {}),
+            ("pair_round", {}),
+            ("discard_pairing", {"reason": "қате"}),
+            *[("enter_result", {"round": 1, "board": b, "result": r}) for b in (1, 2) for r in ("1-0", "0-1", "½-½")],
+            ("withdraw", {"number": 5, "reason": "ауру"}),
+            ("request_bye", {"number": 4, "round": 2, "code": "H"}),
+            ("warn", {"number": 1, "reason": "телефон"}),
+            ("readmit", {"number": 5}),
+            ("file_protest", {"round": 1, "board": 1, "filed_by": "Ойыншы 1", "role": "player", "text": "қате"}),
+            ("add_participant", {"name": "Кеш келген", "rating": 1500}),
+            ("seed_by_rating", {}),
+        ],
     )
 
 
@@ -280,13 +330,22 @@ def teams() -> Kind:
         Command("pair_team_round", ARBITER, {}, meta=at),
     ]
     plausible = {
-        "round": st.integers(-1, 4),
-        "match": st.integers(-1, 4),
-        "results": st.lists(st.sampled_from(["1-0", "0-1", "½-½", "+-", "x"]), max_size=4),
+        "round": st.integers(1, 3) | st.integers(-1, 4),
+        "match": st.integers(1, 2) | st.integers(-1, 4),
+        "results": st.lists(st.sampled_from(["1-0", "0-1", "½-½", "+-", "x"]), min_size=2, max_size=2)
+        | st.lists(st.sampled_from(["1-0", "0-1", "½-½", "+-", "x"]), max_size=4),
+        "team": st.integers(-1, 4),
+        "places": st.permutations([1, 2]).map(list) | st.lists(st.integers(-1, 4), max_size=3),
         "boards": st.integers(-1, 100),
         "text": st.text(max_size=60),
     }
-    return Kind(TeamTournamentRoom, commands, TEAM_COMMANDS, plausible, [ARBITER, *STRANGERS], [AT, {}])
+    good = [
+        *[("enter_match", {"round": r, "match": 1, "results": ["1-0", "½-½"]}) for r in (1, 2, 3)],
+        ("pair_team_round", {}),
+        ("set_lineup", {"round": 2, "team": 1, "places": [2, 1]}),
+        ("file_team_protest", {"round": 1, "match": 1, "board": 1, "team": 1, "filed_by": "a1", "text": "қате"}),
+    ]
+    return Kind(TeamTournamentRoom, commands, TEAM_COMMANDS, plausible, [ARBITER, *STRANGERS], [AT, {}], good)
 
 
 KINDS: dict[str, Callable[[], Kind]] = {
@@ -317,13 +376,13 @@ def test_every_room_answers_any_command_with_a_refusal_or_events(name: str) -> N
     @given(
         sent=st.lists(
             st.tuples(
-                command_data(kind.codec, kind.plausible),
+                command_data(kind.codec, kind.plausible, kind.good or [("sync", {})]),
                 st.one_of(*[st.sampled_from(kind.actors[: kind.main])] * 4, st.sampled_from(kind.actors)),
                 st.one_of(*[st.just(kind.metas[0])] * 3, st.sampled_from(kind.metas)),
                 st.integers(0, 20_000),
             ),
             min_size=1,
-            max_size=6,
+            max_size=10,
         ),
     )
     def session(sent: list[tuple[tuple[str, dict[str, Any]], Actor, dict[str, Any], int]]) -> None:
