@@ -13,6 +13,7 @@ import re
 import warnings
 import zipfile
 from collections.abc import Callable
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,8 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refused
+from toreshi.live.room import Actor, Command
+from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.quiz.chgk import read_chgk
 from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
@@ -34,7 +37,15 @@ from toreshi.togyz.replay import replay
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import parse_participants
 from toreshi.tournament.journal.csv_import import MAX_LISTED
-from toreshi.tournament.trf import TrfError, format_trf, parse_trf
+from toreshi.tournament.trf import TrfError, format_trf, parse_trf, to_trf16, to_trf2026
+from toreshi.tournament.trf_pairing import (
+    Acceleration,
+    ForbiddenPairs,
+    acceleration_line,
+    forbidden_line,
+    read_accelerations,
+    read_forbidden,
+)
 from toreshi.web import refusals
 
 from .helpers import call, sign_in
@@ -251,6 +262,49 @@ def test_trf_refuses_only_with_trf_error(shared_data: Path) -> None:
             assert parse_trf(format_trf(parsed)) == parsed
 
     check()
+
+
+PAIRING_RECORDS = (
+    "XXR 7\r152 W\r"
+    + forbidden_line(ForbiddenPairs((3, 17, 4), 2, 5)) + "\rXXP 1 2 5\r"
+    + acceleration_line(Acceleration(Fraction(1), 1, 3, 1, 6)) + "\rXXA    2  1.0  1.0  0.5\r"
+)  # fmt: skip
+
+
+def test_trf_pairing_records_refuse_only_with_trf_error(shared_data: Path) -> None:
+    """Prohibitions and accelerations (``260``/``XXP``, ``250``/``XXA``) of a TRF16 and of its TRF-2026 form: read, or
+    refused with :class:`TrfError` (an arbiter pastes them in ``import_forbidden``; the Dutch engine reads them)."""
+    seed = (shared_data / "pairings" / "dutch-2025" / "t000-n18-r7.trf").read_text(encoding="utf-8")[:1200]
+    trf2026 = format_trf(to_trf2026(parse_trf(seed)))
+    assert read_forbidden(parse_trf(PAIRING_RECORDS)) and read_accelerations(parse_trf(PAIRING_RECORDS))
+
+    @FUZZ
+    @given(text=mutated_text(PAIRING_RECORDS + seed) | mutated_text(PAIRING_RECORDS + trf2026[:1200]))
+    def check(text: str) -> None:
+        trf = refuses_only_with(TrfError, lambda: parse_trf(text))
+        if trf is not None:
+            refuses_only_with(TrfError, lambda: (read_forbidden(trf), read_accelerations(trf)))
+            refuses_only_with(TrfError, lambda: to_trf16(to_trf2026(trf)))
+
+    check()
+
+
+def test_a_prohibition_with_a_number_too_long_for_int_is_a_trf_error() -> None:
+    """Found by fuzzing: an ``XXP`` id of over 4300 digits raised a bare ValueError, out of the tournament room's
+    ``import_forbidden`` (answered ``failed``) and out of the Dutch engine; now it is a TrfError, and the room's
+    ``trf_unreadable`` refusal."""
+    with pytest.raises(TrfError) as refused:
+        read_forbidden(parse_trf(f"XXP 1 {LONG}\r"))
+    assert len(str(refused.value)) < 200
+    room = TournamentRoom()
+    at = {"at": "2026-12-04T09:00:00+00:00"}
+    arbiter = Actor("arbiter", "chief")
+    for kind, data in [("create", {"name": "Cup", "rounds": 3}), ("add_participant", {"name": "A"})]:
+        for event in room.decide(Command(kind, arbiter, data, meta=at), 0):
+            room.apply(event, 0)
+    with pytest.raises(Refused) as unreadable:
+        room.decide(Command("import_forbidden", arbiter, {"trf": f"XXP 1 {LONG}\n"}, meta=at), 0)
+    assert unreadable.value.code == TournamentCode.TRF_UNREADABLE.value
 
 
 # --- quiz packs: SIQ archives, bare content.xml, db.chgk.info text, and the sniffing reader -----------------------

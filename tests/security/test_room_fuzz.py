@@ -298,6 +298,8 @@ def tournament() -> Kind:
         "name": st.text(max_size=20),
         "rating": st.integers(-(10**6), 10**6),
         "rounds": st.integers(-1, 100),
+        "trf": st.sampled_from(["XXP 1 2 3\n", "260   1 999    1    2\n", "XXP 1 " + "7" * 4400 + "\n", "XXP\n"]),
+        "csv": st.sampled_from(["name,rating\nЖаңа,1500\n", "name\n" + "7" * 4400 + "\n", ""]),
     }
     return Kind(
         TournamentRoom,
