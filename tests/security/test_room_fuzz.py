@@ -299,6 +299,7 @@ def tournament() -> Kind:
         "rating": st.integers(-(10**6), 10**6),
         "rounds": st.integers(-1, 100),
         "trf": st.sampled_from(["XXP 1 2 3\n", "260   1 999    1    2\n", "XXP 1 " + "7" * 4400 + "\n", "XXP\n"]),
+        "tiebreaks": st.lists(st.sampled_from(["BH", "BH/C1", "SB", "KS/L60", "DE", "BH/C9", "XX"]), max_size=3),
         "csv": st.sampled_from(["name,rating\nЖаңа,1500\n", "name\n" + "7" * 4400 + "\n", ""]),
     }
     return Kind(
