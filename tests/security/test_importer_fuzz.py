@@ -8,11 +8,12 @@ duplicate bytes; random input is arbitrary text or bytes.
 from __future__ import annotations
 
 import io
+import itertools
 import os
 import re
 import warnings
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from toreshi.togyz.notation import InvalidTokenError, parse_token
 from toreshi.togyz.pgn import RecordError, read_games
 from toreshi.togyz.replay import replay
 from toreshi.tournament.codes import TournamentCode
-from toreshi.tournament.journal import parse_participants
+from toreshi.tournament.journal import pairing_tools, parse_participants
 from toreshi.tournament.journal.csv_import import MAX_LISTED
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakError
 from toreshi.tournament.trf import TrfError, format_trf, parse_trf, to_trf16, to_trf2026
@@ -306,6 +307,32 @@ def test_a_prohibition_with_a_number_too_long_for_int_is_a_trf_error() -> None:
     with pytest.raises(Refused) as unreadable:
         room.decide(Command("import_forbidden", arbiter, {"trf": f"XXP 1 {LONG}\n"}, meta=at), 0)
     assert unreadable.value.code == TournamentCode.TRF_UNREADABLE.value
+
+
+def test_a_prohibition_of_many_strangers_pairs_up_only_the_tournaments_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Found by fuzzing: ``import_forbidden`` paired up every id of an ``XXP`` line before asking whether they play
+    here — a pasted line of 100,000 ids (the field takes a megabyte) was billions of pairs. Now it pairs up only the
+    tournament's players (counted here: the pairs the import looks at)."""
+    looked_at = 0
+
+    def counted(players: Iterable[int], size: int) -> Iterator[tuple[int, ...]]:
+        nonlocal looked_at
+        for pair in itertools.combinations(players, size):
+            looked_at += 1
+            yield pair
+
+    monkeypatch.setattr(pairing_tools, "combinations", counted)
+    room = TournamentRoom()
+    at = {"at": "2026-12-04T09:00:00+00:00"}
+    arbiter = Actor("arbiter", "chief")
+    setup = [("create", {"name": "Cup", "rounds": 3}), *[("add_participant", {"name": f"P{n}"}) for n in range(3)]]
+    for kind, data in setup:
+        for event in room.decide(Command(kind, arbiter, data, meta=at), 0):
+            room.apply(event, 0)
+    trf = "XXP " + " ".join(str(number) for number in range(1500, 0, -1)) + "\n"
+    events = room.decide(Command("import_forbidden", arbiter, {"trf": trf}, meta=at), 0)
+    assert [event.payload["pairs"] for event in events] == [[[2, 3], [1, 3], [1, 2]]]
+    assert looked_at == 3
 
 
 def test_a_tiebreak_modifier_too_long_for_int_is_a_tiebreak_error() -> None:
