@@ -291,6 +291,22 @@ def test_trf_pairing_records_refuse_only_with_trf_error(shared_data: Path) -> No
     check()
 
 
+ARBITER = Actor("arbiter", "chief")
+AT = {"at": "2026-12-04T09:00:00+00:00"}
+"""The wall time the tournament pages stamp on a command."""
+
+
+def tournament_with(*players: str) -> TournamentRoom:
+    """A tournament room with these players, made as the pages make it."""
+    room = TournamentRoom()
+    commands: list[tuple[str, dict[str, Any]]] = [("create", {"name": "Cup", "rounds": 3})]
+    commands += [("add_participant", {"name": name}) for name in players]
+    for kind, data in commands:
+        for event in room.decide(Command(kind, ARBITER, data, meta=AT), 0):
+            room.apply(event, 0)
+    return room
+
+
 def test_a_prohibition_with_a_number_too_long_for_int_is_a_trf_error() -> None:
     """Found by fuzzing: an ``XXP`` id of over 4300 digits raised a bare ValueError, out of the tournament room's
     ``import_forbidden`` (answered ``failed``) and out of the Dutch engine; now it is a TrfError, and the room's
@@ -298,14 +314,9 @@ def test_a_prohibition_with_a_number_too_long_for_int_is_a_trf_error() -> None:
     with pytest.raises(TrfError) as refused:
         read_forbidden(parse_trf(f"XXP 1 {LONG}\r"))
     assert len(str(refused.value)) < 200
-    room = TournamentRoom()
-    at = {"at": "2026-12-04T09:00:00+00:00"}
-    arbiter = Actor("arbiter", "chief")
-    for kind, data in [("create", {"name": "Cup", "rounds": 3}), ("add_participant", {"name": "A"})]:
-        for event in room.decide(Command(kind, arbiter, data, meta=at), 0):
-            room.apply(event, 0)
+    room = tournament_with("A")
     with pytest.raises(Refused) as unreadable:
-        room.decide(Command("import_forbidden", arbiter, {"trf": f"XXP 1 {LONG}\n"}, meta=at), 0)
+        room.decide(Command("import_forbidden", ARBITER, {"trf": f"XXP 1 {LONG}\n"}, meta=AT), 0)
     assert unreadable.value.code == TournamentCode.TRF_UNREADABLE.value
 
 
@@ -322,15 +333,9 @@ def test_a_prohibition_of_many_strangers_pairs_up_only_the_tournaments_players(m
             yield pair
 
     monkeypatch.setattr(pairing_tools, "combinations", counted)
-    room = TournamentRoom()
-    at = {"at": "2026-12-04T09:00:00+00:00"}
-    arbiter = Actor("arbiter", "chief")
-    setup = [("create", {"name": "Cup", "rounds": 3}), *[("add_participant", {"name": f"P{n}"}) for n in range(3)]]
-    for kind, data in setup:
-        for event in room.decide(Command(kind, arbiter, data, meta=at), 0):
-            room.apply(event, 0)
+    room = tournament_with("P0", "P1", "P2")
     trf = "XXP " + " ".join(str(number) for number in range(1500, 0, -1)) + "\n"
-    events = room.decide(Command("import_forbidden", arbiter, {"trf": trf}, meta=at), 0)
+    events = room.decide(Command("import_forbidden", ARBITER, {"trf": trf}, meta=AT), 0)
     assert [event.payload["pairs"] for event in events] == [[[2, 3], [1, 3], [1, 2]]]
     assert looked_at == 3
 

@@ -342,7 +342,7 @@ def teams() -> Kind:
         "boards": st.integers(-1, 100),
         "text": st.text(max_size=60),
     }
-    good = [
+    good: list[tuple[str, dict[str, Any]]] = [
         *[("enter_match", {"round": r, "match": 1, "results": ["1-0", "½-½"]}) for r in (1, 2, 3)],
         ("pair_team_round", {}),
         ("set_lineup", {"round": 2, "team": 1, "places": [2, 1]}),
