@@ -26,6 +26,8 @@ from toreshi.kit.refusal import Refused
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.refusal_codes import EVERY_CODE
+from toreshi.tournament.journal import COMMANDS as TOURNAMENT_COMMANDS
+from toreshi.tournament.journal.teams import COMMANDS as TEAM_COMMANDS
 from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
 
 from .helpers import create_quiz, create_togyz, greet, owner, replay_agrees, sign_in, stored_version
@@ -380,3 +382,29 @@ def test_deeply_nested_json_is_a_clear_protocol_error(client: TestClient, depth:
         headers={"x-csrf-token": csrf, "content-type": "application/json"},
     )
     assert response.status_code == 400
+
+
+def always(room: Room) -> Callable[[], Room]:
+    return lambda: room
+
+
+def test_tournament_sockets_survive_hostile_clients(client: TestClient) -> None:
+    """A tournament and a team competition change only through their pages: over a socket every command, from the
+    arbiter or anyone else, is a refusal (never ``failed``), and the room stays as it was."""
+    csrf = sign_in(client)
+    form = {"csrf": csrf, "name": "Fuzz Open", "system": "swiss_dutch", "rounds": "5", "time_control": "rapid"}
+    created = client.post("/tournaments/new", data=form, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    tournament = created.headers["location"].rsplit("/", 1)[-1]
+    form = {"csrf": csrf, "name": "Fuzz Cup", "system": "swiss", "boards": "4", "rounds": "3"}
+    created = client.post("/teams/new", data=form, follow_redirects=False)
+    assert created.status_code == 303, created.text
+    teams = created.headers["location"].rsplit("/", 1)[-1]
+    roles: dict[str, str | None] = {"arbiter": None, "forged token": "not-a-token"}
+    for kind, room_id, types in (
+        ("tournament", tournament, list(TOURNAMENT_COMMANDS.names)),
+        ("teams", teams, list(TEAM_COMMANDS.names)),
+    ):
+        before = stored_version(client, room_id)
+        fuzz_room(client, kind, always((room_id, roles)), types)
+        assert stored_version(client, room_id) == before

@@ -212,13 +212,14 @@ class NumberSet:
     maximum: int
     step: int = 0
 
-    _TEXT = re.compile(r"\s*\[\s*(-?\d+)\s*;\s*(-?\d+)\s*\]\s*(?:/\s*(-?\d+)\s*)?")
+    _TEXT = re.compile(r"\s*\[\s*(-?\d{1,9})\s*;\s*(-?\d{1,9})\s*\]\s*(?:/\s*(-?\d{1,9})\s*)?")
+    """Nine digits at most: a longer number is no price, and ``int`` refuses 4300 digits with a bare ValueError."""
 
     @staticmethod
     def parse(text: str) -> NumberSet:
         """Read SIGame's text form; raises :class:`PackError` for anything else."""
         stripped = text.strip()
-        if re.fullmatch(r"-?\d+", stripped):
+        if re.fullmatch(r"-?\d{1,9}", stripped):
             return NumberSet(int(stripped), int(stripped), 0)
         match = NumberSet._TEXT.fullmatch(text)
         if match is None:

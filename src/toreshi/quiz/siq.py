@@ -453,15 +453,21 @@ def _int_attribute(element: Element, name: str) -> int:
     return int(raw)
 
 
-_TIMESPAN = re.compile(r"(?:(\d+)\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?")
-_XS_DURATION = re.compile(r"P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?")
+_TIMESPAN = re.compile(r"(?:(\d{1,9})\.)?(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d{1,7}))?)?")
+_XS_DURATION = re.compile(r"P(?:(\d{1,9})D)?(?:T(?:(\d{1,9})H)?(?:(\d{1,9})M)?(?:(\d{1,9}(?:\.\d{1,9})?)S)?)?")
 
 
 def _duration(raw: str | None) -> timedelta:
     """``hh:mm:ss`` (.NET TimeSpan, as SIGame writes it) or ``PT8S`` (xs:duration); unreadable means zero."""
     if raw is None or not raw.strip():
         return timedelta(0)
-    text = raw.strip()
+    try:
+        return _read_duration(raw.strip())
+    except (ValueError, OverflowError):  # found by fuzzing: a number past timedelta's range, or too long for int
+        return timedelta(0)
+
+
+def _read_duration(text: str) -> timedelta:
     if match := _TIMESPAN.fullmatch(text):
         days, hours, minutes, seconds, fraction = match.groups()
         return timedelta(

@@ -23,8 +23,17 @@ from toreshi.togyz.position import BLACK, HOLES, WHITE, InvalidPositionError, Po
 STARTING_FEN = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
 
 
+MAX_DIGITS = 6
+"""The longest number a FEN field may hold: a board has 162 kumalaks, and a game some hundreds of moves. A longer
+one is refused before ``int`` reads it (Python refuses over 4300 digits with a bare ValueError; found by fuzzing)."""
+
+
 class InvalidFenError(ValueError):
     """A FEN that cannot be read; the message names the field and what is wrong."""
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS
 
 
 def _write_row(counts: list[int], tuzdyk_index: int | None) -> str:
@@ -73,15 +82,15 @@ def _read_row(text: str, name: str) -> tuple[list[int], int | None]:
                 raise InvalidFenError(f"the {name} row has two tuzdyks")
             tuzdyk = len(counts)
             counts.append(0)
-        elif token.endswith("S") and token[:-1].isascii() and token[:-1].isdigit():
+        elif token.endswith("S") and _is_number(token[:-1]):
             count = int(token[:-1])
             if count == 0:
                 raise InvalidFenError(f"the {name} row writes an empty hole as '0S'; use a bare digit")
             counts.append(count)
-        elif token.isascii() and token.isdigit() and 1 <= int(token) <= HOLES:
+        elif _is_number(token) and 1 <= int(token) <= HOLES:
             counts.extend([0] * int(token))
         else:
-            raise InvalidFenError(f"the {name} row has an unreadable token {token!r}")
+            raise InvalidFenError(f"the {name} row has an unreadable token {token[:20]!r}")
     if len(counts) != HOLES:
         raise InvalidFenError(f"the {name} row describes {len(counts)} holes, not 9")
     return counts, tuzdyk
@@ -90,7 +99,7 @@ def _read_row(text: str, name: str) -> tuple[list[int], int | None]:
 def from_fen(fen: str) -> Position:
     """Read a FEN; raises :class:`InvalidFenError` (a ``ValueError``) with the reason.
 
-    The move-number field is read leniently: any positive number is accepted.
+    The move-number field is read leniently: any positive number (of up to six digits) is accepted.
     """
     fields = fen.split()
     if len(fields) not in (4, 5):
@@ -103,12 +112,12 @@ def from_fen(fen: str) -> Position:
     north, north_t = _read_row(rows[0], "North")
     south, south_t = _read_row(rows[1], "South")
     for text, name in ((south_kazan, "South"), (north_kazan, "North")):
-        if not (text.isascii() and text.isdigit()):
-            raise InvalidFenError(f"the {name} kazan must be a number, not {text!r}")
+        if not _is_number(text):
+            raise InvalidFenError(f"the {name} kazan must be a number, not {text[:20]!r}")
     if side not in ("S", "N"):
-        raise InvalidFenError(f"the side to move must be 'S' or 'N', not {side!r}")
-    if not (fullmove_text.isascii() and fullmove_text.isdigit()) or int(fullmove_text) < 1:
-        raise InvalidFenError(f"the move number must be a positive number, not {fullmove_text!r}")
+        raise InvalidFenError(f"the side to move must be 'S' or 'N', not {side[:20]!r}")
+    if not _is_number(fullmove_text) or int(fullmove_text) < 1:
+        raise InvalidFenError(f"the move number must be a positive number, not {fullmove_text[:20]!r}")
     turn = WHITE if side == "S" else BLACK
     ply = 2 * int(fullmove_text) - 2 + (turn is BLACK)
     try:

@@ -33,7 +33,8 @@ class InvalidTokenError(NotationError):
     """A move token that does not follow the grammar; the message says which part is wrong."""
 
     def __init__(self, token: str, reason: str) -> None:
-        super().__init__(f"move token {token!r}: {reason}")
+        shown = token if len(token) <= 40 else token[:40] + "…"  # a hostile record's token can be megabytes long
+        super().__init__(f"move token {shown!r}: {reason}")
         self.token = token
         self.reason = reason
 
@@ -99,7 +100,10 @@ def parse_token(text: str) -> MoveToken:
         digits = rest[1:close]
         if not digits.isascii() or not digits.isdigit():
             raise InvalidTokenError(text, f"the capture total must be a number, not {digits!r}")
-        kazan = int(digits)
+        significant = digits.lstrip("0") or "0"
+        if len(significant) > len(str(TOTAL_KUMALAKS)):  # before ``int``: it refuses 4300 digits with a ValueError
+            raise InvalidTokenError(text, f"the capture total is more than {TOTAL_KUMALAKS}")
+        kazan = int(significant)
         if kazan > TOTAL_KUMALAKS:
             raise InvalidTokenError(text, f"the capture total {kazan} is more than {TOTAL_KUMALAKS}")
         rest = rest[close + 1 :]

@@ -43,6 +43,8 @@ TAG_ORDER = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
 _TAG = re.compile(r'^\s*\[\s*([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]\s*$')
 _TOKEN = re.compile(r"\{[^}]*\}?|;[^\n]*|\d+\.+|[^\s{;]+")
 _MOVE_NUMBER = re.compile(r"\d+\.+$")
+MOVE_NUMBER_DIGITS = 6
+"""The longest move number read as a number; a longer one is reported as a wrong move number."""
 
 
 @dataclass(frozen=True)
@@ -253,9 +255,10 @@ def _read_movetext(visitor: Visitor[T], lines: list[tuple[int, str]], ply: int =
                 visitor.visit_comment(word[1:].strip())
             elif _MOVE_NUMBER.match(word):
                 expected = ply // 2 + 1
-                if int(word.rstrip(".")) != expected and not ended:
+                digits = word.rstrip(".")  # a long number is no move number (int refuses over 4300 digits)
+                if (len(digits) > MOVE_NUMBER_DIGITS or int(digits) != expected) and not ended:
                     visitor.handle_error(
-                        RecordError(f"move number {word} where {expected}. was expected", ply + 1, number)
+                        RecordError(f"move number {word[:20]} where {expected}. was expected", ply + 1, number)
                     )
             elif word in RESULTS:
                 visitor.visit_result(RESULTS[word])

@@ -65,7 +65,8 @@ class TieBreakCode(Enum):
 
 
 _CUTTABLE = {TieBreakCode.BH, TieBreakCode.SB, TieBreakCode.PS, TieBreakCode.ARO}
-_SPEC = re.compile(r"^(?P<code>[A-Z]+)(?:/(?P<mod>[CML])(?P<n>\d+))?$")
+_SPEC = re.compile(r"^(?P<code>[A-Z]+)(?:/(?P<mod>[CML])(?P<n>\d{1,6}))?$")
+"""A modifier's number has six digits at most (``int`` refuses 4300 with a bare ValueError; found by fuzzing)."""
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class TieBreak:
     def parse(cls, text: str) -> TieBreak:
         match = _SPEC.match(text.strip().upper())
         if match is None:
-            raise TieBreakError(f"cannot read tie-break {text!r}; write e.g. BH, BH/C1, BH/M1, KS/L60")
+            raise TieBreakError(f"cannot read tie-break {text[:40]!r}; write e.g. BH, BH/C1, BH/M1, KS/L60")
         try:
             code = TieBreakCode(match["code"])
         except ValueError:

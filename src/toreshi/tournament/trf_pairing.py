@@ -94,10 +94,15 @@ class Acceleration:
 # --- reading ---------------------------------------------------------------------------------------------------
 
 
+MAX_DIGITS = 6
+"""The longest number a prohibition or acceleration holds (player ids and rounds are four digits at most in TRF);
+a longer one is refused before ``int``, which raises a bare ValueError past 4300 digits (found by fuzzing)."""
+
+
 def _number(text: str, what: str, line: str) -> int:
     value = text.strip()
-    if not (value.isascii() and value.isdigit()):
-        raise TrfError(f"{what} {value!r} is not a number in {line.rstrip()!r}")
+    if not (value.isascii() and value.isdigit() and len(value) <= MAX_DIGITS):
+        raise TrfError(f"{what} {value[:20]!r} is not a number in {line.rstrip()[:80]!r}")
     return int(value)
 
 
@@ -106,7 +111,7 @@ def _tenths(text: str, line: str) -> Fraction:
     try:
         return Fraction(value)
     except ValueError:
-        raise TrfError(f"points {value!r} are not a number in {line.rstrip()!r}") from None
+        raise TrfError(f"points {value!r} are not a number in {line.rstrip()[:80]!r}") from None
 
 
 def _parse_260(line: str) -> ForbiddenPairs:

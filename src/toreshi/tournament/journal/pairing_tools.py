@@ -66,12 +66,15 @@ def decide_import_forbidden(state: TournamentState, command: ImportForbidden, st
     except TrfError:
         raise Refused(Code.TRF_UNREADABLE) from None
     numbers = {p.number for p in state.t.participants}
-    pairs: list[Pair] = []
+    pairs: dict[Pair, None] = {}  # in the file's order, each once
     for entry in found:
-        for a, b in combinations(entry.players, 2):
+        # Only this tournament's players, each once, before pairing them up: a pasted line of 100,000 ids would
+        # otherwise be billions of pairs (found by fuzzing).
+        players = [number for number in dict.fromkeys(entry.players) if number in numbers]
+        for a, b in combinations(players, 2):
             pair = low_high(a, b)
-            if a in numbers and b in numbers and pair not in pairs and state.forbidden_pair(*pair) is None:
-                pairs.append(pair)
+            if pair not in pairs and state.forbidden_pair(*pair) is None:
+                pairs[pair] = None
     if not pairs:
         raise Refused(Code.TRF_NO_FORBIDDEN)
     return [PairsForbidden(at=stamp.at, by=stamp.by, pairs=tuple(pairs), reason=command.reason,
