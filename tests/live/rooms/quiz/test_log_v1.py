@@ -68,12 +68,14 @@ rulings are in the stored report already: issue 14 re-took that part when it fou
 
 def old_shape(report: dict[str, Any]) -> Any:
     """The report without what issue 15 added (the chooser, the running score, press times from the question's
-    start, the replaced question's replacement, the audience list): the rest must be what the old room wrote."""
+    start, the replaced question's replacement, the audience list) and issue 31 (each question's story): the rest
+    must be what the old room wrote."""
     shown = json.loads(json.dumps(report, ensure_ascii=False))
     shown.pop("audience")
     for question in shown["questions"]:
         question.pop("chooser", None)
         question.pop("running")
+        question.pop("story")
         for press in question["presses"]:
             press.pop("after_ms")
         question["host"] = [h for h in question["host"] if h["type"] not in ADDED_HOST_TOOLS]
