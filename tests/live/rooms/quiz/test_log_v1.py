@@ -50,6 +50,8 @@ OLD_CAP = 1_000
 
 def digest(view: dict[str, Any]) -> str:
     shown = {key: value for key, value in view.items() if key != "can"}
+    if shown.get("current"):  # «Уточните» on the screens (issue 31) is new: the digests were taken without it
+        shown["current"] = {key: value for key, value in shown["current"].items() if key != "clarifying"}
     if "host" in shown:  # the cap these old scripts are re-decided with (OLD_CAP) is not what the logs replay to
         arbitration = {
             k: v for k, v in shown["host"]["arbitration"].items() if k not in ("max_compensation_ms", "suspect_rtt_ms")

@@ -314,6 +314,8 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending) and audience != BLIND,
     }
+    if current.clarifying:
+        shown["clarifying"] = True  # «Уточните»: only while it holds (a view without it reads as before)
     question = current.question
     # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
     if question.items:

@@ -59,9 +59,10 @@ function render() {
   const question = $(".q-question");
   const current = state.current;
   const last = state.last;
-  noteClosed();
-  const showQuestion = Boolean(current) || (last && state.status !== "finished" && justClosed());
-  const finished = state.status === "finished" && screen !== "assistant";
+  closed.note(state);
+  // After a question the answer stays up a while, after the last one too (then the end of the game comes).
+  const showQuestion = Boolean(current) || Boolean(last && closed.recent(state));
+  const finished = state.status === "finished" && screen !== "assistant" && !showQuestion;
   const final = $(".q-final");
   if (final) final.hidden = !finished;
   grid.hidden = Boolean(showQuestion) || finished;
@@ -82,15 +83,13 @@ function render() {
   answering.hidden = !(current && current.answering);
   const answer = $(".q-answer");
   const big = $(".q-big-status");
-  if (!current && last) {
-    answer.hidden = false;
-    answer.textContent = `${t("answer")}: ${last.answers.join(" / ")}`;
-    big.hidden = last.outcome !== "time";
-    big.textContent = t("time");
-  } else {
-    answer.hidden = true;
-    big.hidden = true;
-  }
+  answer.hidden = !(!current && last);
+  if (!current && last) answer.textContent = `${t("answer")}: ${last.answers.join(" / ")}`;
+  // «Время» when the question ended on time, «Уточните» while the answering team clarifies (the phones say it too).
+  const call = quiz.callOut(state, closed.recent(state));
+  big.hidden = !call;
+  big.textContent = call === "time" ? t("time") : call === "clarify" ? t("clarify") : "";
+  big.dataset.call = call || "";
   frame();
 }
 
@@ -142,21 +141,9 @@ function askTour() {
     .catch(() => setTimeout(askTour, 2000));
 }
 
-let closedAt = 0;
-let lastPlayed = null;
-function noteClosed() {
-  // When a question ends, the board shows its answer for a while (a screen opened or reloaded between
-  // questions shows the board at once).
-  if (lastPlayed === null) lastPlayed = state.played;
-  if (state.played !== lastPlayed) {
-    lastPlayed = state.played;
-    closedAt = Date.now();
-  }
-}
-
-function justClosed() {
-  return state.status === "choosing" && state.played > 0 && Date.now() - closedAt < 8000;
-}
+// When a question ends, the board shows its answer for a while (a screen opened or reloaded between questions
+// shows the board at once).
+const closed = new quiz.ClosedWatch();
 
 function renderMedia(current, last) {
   if (!stage) return;
@@ -256,7 +243,8 @@ quiz.animate(() => {
   // Only the board has a question to take down once the answer has been shown: the assistant's screen is not
   // redrawn every frame (its «Счёт объявлен» button must stay the same element to be clickable).
   const question = $(".q-question");
-  if (state && state.status === "choosing" && question && !question.hidden && !justClosed()) render();
+  const over = state && ["choosing", "finished"].includes(state.status);
+  if (over && question && !question.hidden && !state.current && !closed.recent(state)) render();
 });
 
 // USB buzzers that type keys on the projector's machine: forwarded while the buttons are open.
