@@ -50,8 +50,9 @@ OLD_CAP = 1_000
 
 def digest(view: dict[str, Any]) -> str:
     shown = {key: value for key, value in view.items() if key != "can"}
-    if shown.get("current"):  # «Уточните» on the screens (issue 31) is new: the digests were taken without it
-        shown["current"] = {key: value for key, value in shown["current"].items() if key != "clarifying"}
+    if shown.get("current"):  # issue 31 added «Уточните» and the host's list of replacements: not in the digests
+        added = ("clarifying", "replacement_options")
+        shown["current"] = {key: value for key, value in shown["current"].items() if key not in added}
     if "host" in shown:  # the cap these old scripts are re-decided with (OLD_CAP) is not what the logs replay to
         arbitration = {
             k: v for k, v in shown["host"]["arbitration"].items() if k not in ("max_compensation_ms", "suspect_rtt_ms")
@@ -59,7 +60,8 @@ def digest(view: dict[str, Any]) -> str:
         links = {
             team: {k: v for k, v in link.items() if k != "suspect"} for team, link in shown["host"]["links"].items()
         }
-        shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links}
+        reserve = [{k: v for k, v in spare.items() if k != "theme_name"} for spare in shown["host"]["reserve"]]
+        shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links, "reserve": reserve}
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
 

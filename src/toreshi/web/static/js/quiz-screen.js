@@ -30,6 +30,10 @@ if (sounds) {
   sounds.onEnabled = () => {
     if (stage && stage.blocked && state && state.status === "reading") stage.playAll();
   };
+  // A browser that lets this page play sound without a click (its autoplay policy, or a medium that just
+  // played) needs no prompt: the banner goes as soon as sound is possible.
+  sounds.enable();
+  if (stage) stage.onSound = () => sounds.enable();
 } else if (soundPrompt) {
   soundPrompt.hidden = true;
 }
@@ -167,6 +171,8 @@ function renderMedia(current, last) {
   // A press during the media stops it, as a press during reading stops reading (SI-3.6); after "неверно" the
   // rest plays on (SI-3.9).
   if (current && projector && state.status !== shownStatus) {
+    // The host moved on (reading finished): the rest of a sequence at once.
+    if (state.status === "press_window" && shownStatus === "reading") stage.skipToEnd();
     if (state.status === "answering" || current.arbitrating) stage.pauseAll();
     else if (state.status === "reading" && shownStatus === "answering") stage.playAll();
   }
@@ -184,7 +190,9 @@ function frame() {
     if (number) number.textContent = "";
     return;
   }
-  $(".q-text").textContent = quiz.revealedText(state.current, state, now);
+  const text = $(".q-text");
+  text.textContent = quiz.revealedText(state.current, state, now);
+  text.hidden = Boolean(stage && stage.sequencing); // a sequence shows its texts in their turn
   const timer = quiz.countdown(state, now);
   quiz.renderBar($(".q-bar"), timer);
   if (number) number.textContent = timer ? String(Math.ceil(timer.left / 1000)) : "";
