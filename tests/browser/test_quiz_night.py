@@ -42,8 +42,7 @@ def autoplay_browser(browser: Browser) -> Iterator[Browser]:
 
 def sequence_pack(shared_data: Path, folder: Path) -> Path:
     """``SIGameTestNew.siq`` with its question «Контент вопросов» 200 (worth 1 in the game) made a sequence: a
-    text, the boat's image for
-    2 s, then a 3 s sound — each waiting for the one before (the pack's own files)."""
+    text, the boat's image for 2 s, then a 3 s sound — each waiting for the one before (the pack's own files)."""
     original = shared_data / "quiz" / "siq" / "SIGameTestNew.siq"
     if not original.exists():
         pytest.skip(f"{original} is absent")
