@@ -70,12 +70,12 @@ def test_the_host_ends_the_game_from_the_console_and_from_the_games_list(
     expect(end).to_have_count(1)
     table.status(re.compile(r"chooses$"))
     end.click()
-    asked = answer_dialog(host, reason="Свет погас")  # the app's own dialog, never the browser's prompt()
+    message = answer_dialog(host, reason="Свет погас")  # the app's own dialog, never the browser's prompt()
     table.status("End of the game")
     expect(end).to_have_count(0)
     expect(projector.locator(".q-status")).to_have_text("Игра окончена")
     table.expect_scores(projector, host)
-    assert f"{a} 1, {TEAMS[1]} 0, {TEAMS[2]} 0, {TEAMS[3]} 0" in asked
+    assert f"{a} 1, {TEAMS[1]} 0, {TEAMS[2]} 0, {TEAMS[3]} 0" in message
     screenshot(host, "quiz-host-game-ended")
     arbiter.goto(f"{server.url}/quiz/{game.room_id}/report?lang=en")
     expect(arbiter.locator(".q-report-ended")).to_contain_text("The host ended the game early")

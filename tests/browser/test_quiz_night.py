@@ -26,7 +26,6 @@ from .test_quiz_game import Table, answer_dialog, create_game, open_phone, open_
 from .test_quiz_media import create_media_game, keep, status
 
 SEQUENCE_TEXT = "Сначала текст, потом лодка, потом звук."
-PHONE_390 = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True, "device_scale_factor": 2}
 
 
 @pytest.fixture(scope="module")
@@ -140,7 +139,7 @@ def test_phones_say_what_the_projector_says_replacements_are_named_and_the_last_
         b: open_phone(browser, server, b, game.codes[b], locale="kk-KZ", typed=False),
     }
     for phone in phones.values():
-        phone.set_viewport_size(PHONE_390["viewport"])
+        phone.set_viewport_size({"width": 390, "height": 844})
     table: Table = open_table(arbiter, projector, game, phones)
     host = table.host
     browsers_dialogs = never_the_browsers_dialog(host)

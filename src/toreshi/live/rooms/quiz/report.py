@@ -105,9 +105,9 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         elif isinstance(event, ev.AnswerJudged | ev.AnswerTimeExpired):
             judged = isinstance(event, ev.AnswerJudged)
             ruled = event.team if isinstance(event, ev.AnswerJudged) else _answering_before(log, at)
-            correct = event.correct if isinstance(event, ev.AnswerJudged) else False
-            entry(number)["rulings"].append({"team": ruled, "correct": correct, "timed_out": not judged, "at_ms": at})
-            tell(number, "right" if correct else ("wrong" if judged else "answer_time"), at, team=ruled)
+            right = event.correct if isinstance(event, ev.AnswerJudged) else False
+            entry(number)["rulings"].append({"team": ruled, "correct": right, "timed_out": not judged, "at_ms": at})
+            tell(number, "right" if right else ("wrong" if judged else "answer_time"), at, team=ruled)
         elif isinstance(event, ev.DecisionReversed):
             # A reversed ruling (Z, or a reversal named by question and team) is a ruling of its own, made later.
             was = [r for r in entry(event.question)["rulings"] if r["team"] == event.team and not r.get("void")]
