@@ -203,3 +203,48 @@ def test_phones_say_what_the_projector_says_replacements_are_named_and_the_last_
     assert browsers_dialogs == []
     for page in (projector, *phones.values()):
         page.context.close()
+
+
+INSIDE = """card => {
+    const box = card.getBoundingClientRect();
+    return [...card.querySelectorAll("button")].every(button => {
+        const inner = button.getBoundingClientRect();
+        return inner.left >= box.left - 0.5 && inner.right <= box.right + 0.5 && inner.bottom <= box.bottom + 0.5;
+    });
+}"""
+
+BESIDE = """label => {
+    const box = label.querySelector("input").getBoundingClientRect();
+    const text = label.querySelector("span").getBoundingClientRect();
+    return text.left - box.right;
+}"""
+
+
+@pytest.mark.parametrize(("language", "width"), [("kk", 390), ("ru", 1280)])
+def test_the_host_console_keeps_its_buttons_in_the_team_cards_and_corrects_in_its_own_dialog(
+    browser: Browser, server: Server, arbiter: Page, shared_data: Path, language: str, width: int
+) -> None:
+    teams = ("Алтын Орда жастары", "Барыс", "Сұңқар командасы ұзын атау", "Тұлпар")
+    game = create_game(arbiter, server, shared_data / "quiz" / "siq" / "1.siq", "qualifying", teams)
+    host = new_page(browser, viewport={"width": width, "height": 844 if width == 390 else 800})
+    browsers_dialogs = never_the_browsers_dialog(host)
+    host.goto(game.links["host"].replace("?token=", f"?lang={language}&token="))
+    expect(host.locator(".q-connection")).to_have_attribute("data-status", "online")
+    cards = host.locator(".q-teams-host .q-team")
+    expect(cards).to_have_count(4)
+    expect(cards.first.locator("button")).to_have_count(2)  # «chooses» (the draw) and ±
+    for card in cards.all():
+        assert card.evaluate(INSIDE), card.inner_text()
+    # The projector-keys checkbox sits right beside its words.
+    assert 0 <= host.locator(".q-projector-keys-label").evaluate(BESIDE) <= 16
+    screenshot(host, f"quiz-host-teams-{language}-{width}")
+    cards.nth(1).locator(".q-correct").click()
+    dialog = host.locator("dialog.q-dialog[open]")
+    expect(dialog.locator("h2")).to_contain_text("Барыс")
+    correct = {"kk": "Есепті түзету", "ru": "Исправить счёт"}[language]
+    expect(dialog.locator("button[type=submit]")).to_have_text(correct)
+    screenshot(host, f"quiz-host-correct-dialog-{language}-{width}")
+    answer_dialog(host, None, delta="2", reason="Қате есеп")
+    expect(cards.nth(1).locator(".q-team-points")).to_have_text("2")
+    assert browsers_dialogs == []
+    host.context.close()
