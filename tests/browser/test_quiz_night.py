@@ -200,6 +200,11 @@ def test_phones_say_what_the_projector_says_replacements_are_named_and_the_last_
     arbiter.goto(f"{server.url}/quiz/{game.room_id}/report?lang=ru")
     expect(arbiter.locator(".q-report-question").nth(1)).to_contain_text("подсказка из зала")
     expect(arbiter.locator(".q-report-question").nth(2)).to_contain_text("Время: никто не нажал")
+    expect(arbiter.locator(".q-report-question").first.locator(".q-report-story")).to_contain_text(
+        f"{a}: нажали → {a}: уточните → {a}: верно → Верный ответ"
+    )
+    arbiter.locator(".q-report-question").first.scroll_into_view_if_needed()
+    screenshot(arbiter, "quiz-report-story-ru-1280")
     assert browsers_dialogs == []
     for page in (projector, *phones.values()):
         page.context.close()

@@ -28,6 +28,7 @@ def test_a_question_with_a_wrong_answer_and_a_cancelled_press_ends_in_time_nobod
     run(room, HOST, "wrong", 4_000)
     run(room, C, "press", 4_500, meta={"received_ms": 4_500})
     fire(room)
+    run(room, HOST, "clarify", 4_800)
     run(room, HOST, "cancel_press", 5_000, team=C.name)
     run(room, HOST, "finish_reading", 5_500)
     fire(room)  # the press window closes: time
@@ -36,6 +37,7 @@ def test_a_question_with_a_wrong_answer_and_a_cancelled_press_ends_in_time_nobod
         ("recognised", B.name),
         ("wrong", B.name),
         ("recognised", C.name),
+        ("clarify", C.name),
         ("cancelled", C.name),
         ("time", None),
         ("outcome", "time_unanswered"),

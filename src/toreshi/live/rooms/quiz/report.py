@@ -120,7 +120,9 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         elif isinstance(event, _HOST_TOOLS):
             details = {key: value for key, value in EVENTS.encode(event).items() if key not in ("type", "at_ms")}
             entry(number)["host"].append({"type": event.type, "at_ms": at, **details})
-            if not isinstance(event, ev.GameEnded):
+            if isinstance(event, ev.ClarificationRequested | ev.AnswerTimeExtended):
+                tell(number, _STEP_OF_TOOL[event.type], at, team=_answering_before(log, at))  # to whoever answers
+            elif not isinstance(event, ev.GameEnded):
                 tell(number, _STEP_OF_TOOL[event.type], at, team=getattr(event, "team", None))
     asked: list[tuple[PlayedQuestion | CurrentQuestion, str | None]] = [(p, p.outcome.value) for p in game.played]
     if game.current is not None:
