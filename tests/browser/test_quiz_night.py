@@ -40,8 +40,9 @@ def autoplay_browser(browser: Browser) -> Iterator[Browser]:
 
 
 def sequence_pack(shared_data: Path, folder: Path) -> Path:
-    """``SIGameTestNew.siq`` with its question «Контент вопросов» 200 (worth 1 in the game) made a sequence: a
-    text, the boat's image for 2 s, then a 3 s sound — each waiting for the one before (the pack's own files)."""
+    """``SIGameTestNew.siq`` with its questions «Контент вопросов» 200 and 500 (worth 1 and 4 in the game) made
+    sequences: a text, the boat's image for 2 s, then a 3 s sound, each waiting for the one before (the pack's own
+    files)."""
     original = shared_data / "quiz" / "siq" / "SIGameTestNew.siq"
     if not original.exists():
         pytest.skip(f"{original} is absent")
@@ -53,10 +54,11 @@ def sequence_pack(shared_data: Path, folder: Path) -> Path:
     )
     round_ = package.rounds[0]
     theme = round_.themes[1]
-    question = dataclasses.replace(
-        theme.questions[1], params=(Parameter("question", ParameterKind.CONTENT, items=items),)
-    )
-    theme = dataclasses.replace(theme, questions=(theme.questions[0], question, *theme.questions[2:]))
+    content = (Parameter("question", ParameterKind.CONTENT, items=items),)
+    questions = list(theme.questions)
+    for index in (1, 4):  # worth 1 and 4 in the game
+        questions[index] = dataclasses.replace(questions[index], params=content)
+    theme = dataclasses.replace(theme, questions=tuple(questions))
     round_ = dataclasses.replace(round_, themes=(round_.themes[0], theme, *round_.themes[2:]))
     package = dataclasses.replace(package, rounds=(round_, *package.rounds[1:]))
     path = folder / "SIGameTestNew.siq"  # the name create_media_game picks its questions by
@@ -103,6 +105,18 @@ def test_a_sequence_plays_item_after_item_and_the_sound_banner_goes(
     status(host, "Press window", timeout=10_000)
     # The browser played the sound without a click: the banner asking for one is gone.
     expect(projector.locator(".q-sound-prompt")).to_be_hidden()
+    # The host moves on: "reading finished" during the text shows the sequence's last step at once.
+    host.keyboard.press("1")
+    status(host, "Answering: Алтын")
+    host.keyboard.press("Enter")
+    expect(host.locator(".q-status")).to_contain_text("chooses")
+    host.locator('.q-grid button.q-cell[data-key="0:4"]').click()
+    expect(media).to_have_attribute("data-step", "0")
+    host.keyboard.press(" ")
+    # At once: on its own the sequence would need the text's 2.5 s and the image's 2 s to get there.
+    expect(media).to_have_attribute("data-step", "2", timeout=1_000)
+    expect(media.locator(".q-item-text")).to_have_count(0)
+    status(host, "Press window")
     host.close()
     projector.close()
 

@@ -174,9 +174,12 @@ export class MediaStage {
 
   /** The host moved on (reading finished): the rest of the sequence at once, its last step on the screen. */
   skipToEnd() {
-    if (!this.sequencing) return;
-    while (this.step < this.steps.length - 1) this.nextStep();
-    this.clearHold();
+    if (!this.sequencing || this.step >= this.steps.length - 1) return;
+    for (const player of this.players) player.pause(); // what is skipped stops, its sound too
+    this.container.replaceChildren();
+    this.step = this.steps.length - 2;
+    this.nextStep();
+    this.clearHold(); // the press window is open already: nothing to report when the last step has held its time
   }
 
   itemNode(item) {
