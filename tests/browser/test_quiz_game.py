@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Dialog, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .conftest import Server, new_page, screenshot, sign_in_arbiter
 
@@ -184,11 +184,23 @@ def open_table_with_phones(
     return open_table(arbiter, projector, game, {team: phones[team] for team in game.codes})
 
 
-def accept_prompt(page: Page, answer: str) -> None:
-    def answer_it(dialog: Dialog) -> None:
-        dialog.accept(answer)
-
-    page.once("dialog", answer_it)
+def answer_dialog(page: Page, choice: int | None = 1, *, ok: bool = True, **fields: str) -> str:
+    """Answer the host console's own dialog (issue 31: never the browser's prompt() or confirm()): the
+    ``choice``-th option (from 1) picked, ``fields`` filled in, then confirmed (or cancelled). Returns its text."""
+    dialog = page.locator("dialog.q-dialog[open]")
+    expect(dialog).to_be_visible()
+    expect(dialog).to_have_attribute("aria-labelledby", "q-dialog-title")
+    text = dialog.inner_text()
+    if choice is not None and dialog.locator(".q-dialog-choices input").count():
+        dialog.locator(".q-dialog-choices input[type=radio]").nth(choice - 1).check()
+    for name, value in fields.items():
+        if dialog.locator(f"input[type=radio][name={name}]").count():
+            dialog.locator(f"input[type=radio][name={name}][value={value}]").check()
+        else:
+            dialog.locator(f"input[name={name}]").fill(value)
+    dialog.locator("button[type=submit]" if ok else "button[value=cancel]").click()
+    expect(page.locator("dialog.q-dialog")).to_have_count(0)
+    return text
 
 
 @pytest.fixture(scope="module")
@@ -299,8 +311,8 @@ def test_a_whole_qualifying_game_of_five_themes(
     # 3. The host replaces a question (a technical error, SI-4.6): another theme's question of the same value.
     table.choose(0, 3)
     replaced = host.locator(".q-text").inner_text()
-    accept_prompt(host, "1")  # the first theme offered: НАШЕ КИНО
     host.keyboard.press("p")
+    answer_dialog(host, 1)  # the first theme offered: НАШЕ КИНО
     expect(host.locator(".q-text")).not_to_have_text(replaced)
     expect(host.locator(".q-answer")).to_have_text("Бутылка шампанского / Шампанское / Бутылка")
     expect(projector.locator(".q-theme")).to_have_text("НАШЕ КИНО")
@@ -389,8 +401,8 @@ def test_a_shootout_to_single_questions(
     table.judge(b, 3, right=False)
     table.status("Shootout · Single questions until the first difference")
     table.expect_scores(projector, host)
-    accept_prompt(host, "1")
     host.keyboard.press("r")  # a single reserve question (SI-2.2)
+    answer_dialog(host, 1)
     table.status("Shootout · Reading")
     expect(projector.locator(".q-theme")).to_have_text("Запасной вопрос")
     table.tap(b)

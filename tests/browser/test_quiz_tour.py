@@ -179,7 +179,8 @@ def test_a_tour_of_8_teams_from_the_register_to_the_league_table(browser: Browse
     a, b, c, d = first_teams
     scores = play(server, first, [a, a, a, b, c])  # b and c level on 15 for the second place
     assert scores == {a: 45, b: 15, c: 15, d: 0}
-    expect(projector.locator(".q-final")).to_be_visible()
+    # The last question's answer stays up for 8 s (issue 31), then the end of the game.
+    expect(projector.locator(".q-final")).to_be_visible(timeout=15_000)
     expect(projector.locator(f'.q-final-team[data-team="{b}"]')).to_have_attribute("data-outcome", "shootout")
     expect(projector.locator(f'.q-final-team[data-team="{a}"]')).to_have_attribute("data-outcome", "advances")
     screenshot(projector, "quiz-tour-projector-end-of-game")
@@ -216,7 +217,7 @@ def test_a_tour_of_8_teams_from_the_register_to_the_league_table(browser: Browse
     board.goto(f"{server.url}/quiz/{final_id}/board?token={final.projector}&lang=ru")
     winner = final_teams[-1]
     play(server, final, [winner, winner, final_teams[0], final_teams[1], final_teams[2]], strikes=6)
-    expect(board.locator(".q-winner")).to_contain_text(winner)
+    expect(board.locator(".q-winner")).to_contain_text(winner, timeout=15_000)  # after the last answer (8 s)
     screenshot(board, "quiz-tour-final-projector")
     arbiter.goto(f"{server.url}/quiz/{final_id}/report?lang=ru")
     expect(arbiter.locator(".q-report-audience li")).to_have_count(2)

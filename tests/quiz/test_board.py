@@ -41,6 +41,8 @@ def test_picked_themes_are_played_and_the_rest_go_to_the_reserve() -> None:
     board = Board.from_round(round_, themes=(0, 1, 2, 3, 5))
     assert [t.name for t in board.themes] == ["T0", "T1", "T2", "T3", "T5"]
     assert [q.text for q in board.reserve] == [f"T4 {p}" for p in (100, 200, 300, 400, 500)]
+    # A reserve question keeps its pack theme: the host picks a replacement by theme, price and text (issue 31).
+    assert {q.theme for q in board.reserve} == {"T4"} and {c.theme for c in board.themes[0].cells} == {""}
     with pytest.raises(BoardError, match="no theme 9"):
         Board.from_round(round_, themes=(9,))
 

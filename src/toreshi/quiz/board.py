@@ -17,7 +17,7 @@ price (SI-3.1). An empty pack cell (price −1) stays on the board as a cell tha
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from toreshi.kit.codec import spec
 from toreshi.quiz.pack import ContentItem, ContentType, Placement, Question, Round, Theme
@@ -107,6 +107,9 @@ class BoardQuestion:
     kind: str = field(default="", metadata=spec(max_length=MAX_SHORT_TEXT, omit_default=True))
     """The SIGame type the pack gave (``stake``, ``secret``, ``noRisk``, ``forAll``, a custom name); the club's
     regulation has no such rules, so it is played as an ordinary question and the host is told which it was."""
+    theme: str = field(default="", metadata=spec(max_length=MAX_SHORT_TEXT, multiline=True, omit_default=True))
+    """A reserve question's pack theme (the host picks a replacement by theme, price and text); empty on the board,
+    where the cell's own theme names it."""
 
     def __post_init__(self) -> None:
         if self.value not in VALUES:
@@ -192,7 +195,9 @@ class Board:
     def from_themes(themes: Iterable[Theme], reserve: Iterable[Theme] = ()) -> Board:
         """A board of pack themes; ``reserve`` themes become single reserve questions (SI-4.6, SI-2.2)."""
         board_themes = tuple(BoardTheme.from_theme(t) for t in themes)
-        spare = tuple(cell for t in reserve for cell in BoardTheme.from_theme(t).cells if not cell.empty)
+        spare = tuple(
+            replace(cell, theme=t.name) for t in reserve for cell in BoardTheme.from_theme(t).cells if not cell.empty
+        )
         return Board(board_themes, spare)
 
     @staticmethod

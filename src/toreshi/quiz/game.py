@@ -166,6 +166,9 @@ class CurrentQuestion:
     window_start_ms: int | None = None
     answering_team: str | None = None
     answer_deadline_ms: int | None = None
+    clarifying: bool = False
+    """The host said «Уточните» to the team answering now (its answer time restarted, SI-3.7): the screens and
+    the phones say it too, until the ruling."""
 
     @property
     def reading_ends_ms(self) -> int | None:
@@ -633,7 +636,7 @@ class GameState:
         current = self._current
         if all(t in current.answered for t in self.teams):
             return self._close(Outcome.ALL_ANSWERED)
-        current = replace(current, answering_team=None, answer_deadline_ms=None)
+        current = replace(current, answering_team=None, answer_deadline_ms=None, clarifying=False)
         if current.reading_done:
             return replace(self, phase=Phase.PRESS_WINDOW, current=replace(current, window_start_ms=at_ms))
         return replace(self, phase=Phase.READING, current=replace(current, reading_since_ms=at_ms))._advance(at_ms)
@@ -649,7 +652,7 @@ class GameState:
 
     def _clarify(self, event: ev.ClarificationRequested) -> GameState:
         self._require(Phase.ANSWERING, doing="clarify")
-        current = replace(self._current, answer_deadline_ms=event.at_ms + self._setup.answer_ms)
+        current = replace(self._current, answer_deadline_ms=event.at_ms + self._setup.answer_ms, clarifying=True)
         return replace(self, current=current, audit=(*self.audit, event))
 
     def _time(self, event: ev.TimeCalled) -> GameState:

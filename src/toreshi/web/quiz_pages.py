@@ -832,6 +832,16 @@ def client_strings() -> dict[str, str]:
             "report (may be left empty):"
         ),
         "your_strike": _("Your team strikes a theme: tell the host which one"),
+        # The host's own dialogs (issue 31: no more browser prompt() and confirm()).
+        "cancel": _("Cancel"),
+        "reverse": _("Reverse the ruling"),
+        "no_replacement": _("no question of the same value is left"),
+        "replace_with": _("Replace it with"),
+        "replace_reason": _("Why is it replaced?"),
+        "reason_host_error": _("host's error"),
+        "reason_audience_prompt": _("a prompt from the audience"),
+        "ask_question": _("Ask this question"),
+        "points": _("Points (+ or −)"),
     }
 
 

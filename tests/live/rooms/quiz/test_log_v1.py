@@ -67,6 +67,9 @@ def believed_as_before(event: object, stored: object) -> object:
 
 def digest(view: dict[str, Any]) -> str:
     shown = {key: value for key, value in view.items() if key != "can"}
+    if shown.get("current"):  # issue 31 added «Уточните» and the host's list of replacements: not in the digests
+        added = ("clarifying", "replacement_options")
+        shown["current"] = {key: value for key, value in shown["current"].items() if key not in added}
     if "host" in shown:  # the cap these old scripts are re-decided with (OLD_CAP) is not what the logs replay to
         arbitration = {
             k: v for k, v in shown["host"]["arbitration"].items() if k not in ("max_compensation_ms", "suspect_rtt_ms")
@@ -75,7 +78,8 @@ def digest(view: dict[str, Any]) -> str:
             team: {k: v for k, v in link.items() if k not in ("suspect", *BACKDATING)}
             for team, link in shown["host"]["links"].items()
         }
-        shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links}
+        reserve = [{k: v for k, v in spare.items() if k != "theme_name"} for spare in shown["host"]["reserve"]]
+        shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links, "reserve": reserve}
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -86,12 +90,14 @@ rulings are in the stored report already: issue 14 re-took that part when it fou
 
 def old_shape(report: dict[str, Any]) -> Any:
     """The report without what issue 15 added (the chooser, the running score, press times from the question's
-    start, the replaced question's replacement, the audience list): the rest must be what the old room wrote."""
+    start, the replaced question's replacement, the audience list) and issue 31 (each question's story): the rest
+    must be what the old room wrote."""
     shown = json.loads(json.dumps(report, ensure_ascii=False))
     shown.pop("audience")
     for question in shown["questions"]:
         question.pop("chooser", None)
         question.pop("running")
+        question.pop("story")
         for press in question["presses"]:
             press.pop("after_ms")
         question["host"] = [h for h in question["host"] if h["type"] not in ADDED_HOST_TOOLS]

@@ -11,7 +11,7 @@ from toreshi.live.rooms.quiz.roles import KIND
 from toreshi.live.rooms.quiz.views import origin_of, theme_name
 from toreshi.quiz import events as ev
 from toreshi.quiz.events import Event
-from toreshi.quiz.game import CurrentQuestion, PlayedQuestion
+from toreshi.quiz.game import CurrentQuestion, Outcome, PlayedQuestion
 from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
 from toreshi.quiz.play.state import PlayState
 
@@ -21,6 +21,14 @@ Logged = tuple[Event, int]
 """An applied event with the room time it was stored at."""
 
 _HOST_TOOLS = (ev.PressCancelled, ev.ClarificationRequested, ev.AnswerTimeExtended, ev.TimeCalled, ev.GameEnded)
+_AFTERWARDS = frozenset({"reversed", "corrected"})
+"""Story steps a host may take once the question is closed (so they are told after its outcome)."""
+_STEP_OF_TOOL = {
+    ev.PressCancelled.type: "cancelled",
+    ev.ClarificationRequested.type: "clarify",
+    ev.AnswerTimeExtended.type: "extended",
+    ev.TimeCalled.type: "time",
+}
 
 
 def report(state: PlayState, log: Sequence[Logged]) -> Payload:
@@ -32,8 +40,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
 
     def entry(number: int) -> Payload:
         return questions.setdefault(
-            number, {"number": number, "presses": [], "decisions": [], "late": [], "rulings": [], "host": []}
+            number,
+            {"number": number, "presses": [], "decisions": [], "late": [], "rulings": [], "host": [], "story": []},
         )
+
+    def tell(question: int, step: str, at_ms: int, **details: object) -> None:
+        """One step of the question's story, in the order the log has it (SI-9: what happened, not only how)."""
+        if question:
+            entry(question)["story"].append({"step": step, "at_ms": at_ms, **details})
 
     number = 0
     corrections: dict[int, dict[str, int]] = {}
@@ -45,6 +59,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         if isinstance(event, ev.QuestionChosen | ev.ReserveQuestionChosen):
             number += 1
             entry(number)["chosen_ms"] = at
+            tell(number, "chosen", at, team=event.team if isinstance(event, ev.QuestionChosen) else None)
             entry(number)["chooser"] = event.team if isinstance(event, ev.QuestionChosen) else None
         elif isinstance(event, ev.ScoreCorrected):
             corrections.setdefault(number, {}).setdefault(event.team, 0)
@@ -52,6 +67,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
             if number:
                 entry(number)["host"].append({"type": event.type, "at_ms": at, "team": event.team,
                                               "delta": event.delta, "reason": event.reason})  # fmt: skip
+            tell(number, "corrected", at, team=event.team, delta=event.delta)
         elif isinstance(event, ev.AudienceWarned | ev.AudienceSanctioned):
             scope = event.scope.value if isinstance(event, ev.AudienceSanctioned) else None
             audience.append({"type": event.type, "person": event.person, "scope": scope, "at_ms": at,
@@ -61,6 +77,7 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                 {"type": event.type, "at_ms": at, "reason": event.reason.value, "theme": event.theme,
                  "reserve": event.reserve}
             )  # fmt: skip
+            tell(number, "replaced", at, reason=event.reason.value)
         elif isinstance(event, PressReceived):
             entry(number)["presses"].append(
                 {
@@ -83,16 +100,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
             )
         elif isinstance(event, PressLate):
             entry(event.question)["late"].append({"team": event.team, "reason": event.reason.value})
+        elif isinstance(event, ev.Buzzed):
+            tell(number, "recognised", at, team=event.team)
         elif isinstance(event, ev.AnswerJudged | ev.AnswerTimeExpired):
             judged = isinstance(event, ev.AnswerJudged)
-            entry(number)["rulings"].append(
-                {
-                    "team": event.team if isinstance(event, ev.AnswerJudged) else _answering_before(log, at),
-                    "correct": event.correct if isinstance(event, ev.AnswerJudged) else False,
-                    "timed_out": not judged,
-                    "at_ms": at,
-                }
-            )
+            ruled = event.team if isinstance(event, ev.AnswerJudged) else _answering_before(log, at)
+            right = event.correct if isinstance(event, ev.AnswerJudged) else False
+            entry(number)["rulings"].append({"team": ruled, "correct": right, "timed_out": not judged, "at_ms": at})
+            tell(number, "right" if right else ("wrong" if judged else "answer_time"), at, team=ruled)
         elif isinstance(event, ev.DecisionReversed):
             # A reversed ruling (Z, or a reversal named by question and team) is a ruling of its own, made later.
             was = [r for r in entry(event.question)["rulings"] if r["team"] == event.team and not r.get("void")]
@@ -101,9 +116,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                 {"team": event.team, "correct": correct, "timed_out": False, "at_ms": at, "reversed": True}
             )
             entry(event.question)["host"].append({"type": event.type, "at_ms": at, "team": event.team})
+            tell(event.question, "reversed", at, team=event.team, correct=correct)
         elif isinstance(event, _HOST_TOOLS):
             details = {key: value for key, value in EVENTS.encode(event).items() if key not in ("type", "at_ms")}
             entry(number)["host"].append({"type": event.type, "at_ms": at, **details})
+            if isinstance(event, ev.ClarificationRequested | ev.AnswerTimeExtended):
+                tell(number, _STEP_OF_TOOL[event.type], at, team=_answering_before(log, at))  # to whoever answers
+            elif not isinstance(event, ev.GameEnded):
+                tell(number, _STEP_OF_TOOL[event.type], at, team=getattr(event, "team", None))
     asked: list[tuple[PlayedQuestion | CurrentQuestion, str | None]] = [(p, p.outcome.value) for p in game.played]
     if game.current is not None:
         asked.append((game.current, None))  # still in play: no outcome yet
@@ -117,6 +137,11 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
                 "outcome": outcome,
             }
         )
+        if outcome is not None:
+            story = entry(question.number)["story"]
+            # The question closed with its last step of play; a reversal or a correction may come after it.
+            closed = max((i + 1 for i, step in enumerate(story) if step["step"] not in _AFTERWARDS), default=0)
+            story.insert(closed, {"step": "outcome", "outcome": _closing(outcome, story)})
     running = dict.fromkeys(game.teams, 0)
     for n in sorted(questions):
         for record in game.answers:
@@ -140,6 +165,14 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
     if ended is not None:
         shown["ended"] = ended  # only a game the host ended early has it (an old report's shape is unchanged)
     return shown
+
+
+def _closing(outcome: str, story: Sequence[Payload]) -> str:
+    """How the question ended, told apart where one outcome hides two stories: "time" after nobody had the floor
+    (nobody pressed, SI-3.10) is not "time" after wrong answers or cancelled presses (nobody answered right)."""
+    if outcome == Outcome.TIME.value and any(step["step"] == "recognised" for step in story):
+        return "time_unanswered"
+    return outcome
 
 
 def _answering_before(log: Sequence[Logged], at: int) -> str | None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from toreshi.kit.core import Actor, Context, allowed
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
-from toreshi.quiz.board import VALUES, BoardItem
+from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
 from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
 from toreshi.quiz.pack import ContentType, Placement
@@ -272,7 +272,7 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
         # The spare questions to pick from, only while single reserve questions are asked (SI-2.2): the whole
         # reserve (60+ questions of a pack) would otherwise ride along with every event to the host.
         "reserve": [
-            {"index": i, "value": q.value, "text": q.text, "answers": list(q.answers)}
+            {"index": i, "value": q.value, "text": q.text, "answers": list(q.answers), "theme_name": q.theme}
             for i, q in enumerate(setup.board.reserve)
             if i not in game.used_reserve
         ]
@@ -324,6 +324,8 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending) and audience != BLIND,
     }
+    if current.clarifying:
+        shown["clarifying"] = True  # «Уточните»: only while it holds (a view without it reads as before)
     question = current.question
     # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
     if question.items:
@@ -345,7 +347,26 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         shown["reserve_same_value"] = [
             i for i, q in enumerate(setup.board.reserve) if i not in game.used_reserve and q.value == current.value
         ]
+        # What the host picks a replacement by (issue 31): the theme, the price and how the question begins.
+        board = setup.board
+        shown["replacement_options"] = [
+            *(_option(board.themes[i].cell(current.value), {"theme": i}, board.themes[i].name)
+              for i in shown["replacements"]),
+            *(_option(board.reserve[i], {"reserve": i}, board.reserve[i].theme) for i in shown["reserve_same_value"]),
+        ]  # fmt: skip
     return shown
+
+
+OPENING_CHARS = 80
+"""How much of a question's text the host's list of replacements shows."""
+
+
+def _option(question: BoardQuestion, where: Payload, theme: str) -> Payload:
+    """One question to pick (a replacement, a reserve question): where it is, its theme, price and opening words."""
+    text = " ".join(question.text.split())
+    opening = text if len(text) <= OPENING_CHARS else text[: OPENING_CHARS - 1].rstrip() + "…"
+    return {**where, "theme_name": theme, "value": question.value, "opening": opening,
+            "items": [item.type.value for item in question.items if item.type is not ContentType.TEXT]}  # fmt: skip
 
 
 def _last_view(state: PlayState, game: GameState, host: bool) -> Payload | None:

@@ -2,7 +2,7 @@
 // vibration and a short tone. A press carries the moment of the touch on this phone's clock ("tc",
 // performance.timeOrigin + event.timeStamp); the server places it with this connection's clock sync.
 
-import { $, config, connect, root, t } from "./quiz-common.js";
+import { $, callOut, ClosedWatch, config, connect, root, t } from "./quiz-common.js";
 
 const SYNC_FIRST_MS = 1500; // after the join burst of 8 pings, 100 ms apart
 const SYNC_EVERY_MS = 20000;
@@ -10,6 +10,8 @@ const STATES = ["locked", "open", "pressed", "your_turn", "answered"];
 
 let state = null;
 let shown = "locked";
+const closed = new ClosedWatch();
+let callTimer = null;
 let optimistic = null; // "pressed" between the touch and the server's answer
 const button = document.getElementById("buzz");
 
@@ -29,6 +31,7 @@ function render() {
     shown = now;
   }
   if (!state || state.status === "empty") return;
+  renderCall();
   const me = (state.teams || []).find((team) => team.name === state.you);
   $(".q-team-name").textContent = state.you || "";
   $(".q-team-score").textContent = me ? String(me.score) : "";
@@ -40,6 +43,20 @@ function render() {
     // The final's striking: the striking team is told it is its turn (the host strikes the theme it names).
     info.textContent = state.striker === state.you ? t("your_strike") : `${state.striker} ${t("strikes")}`;
   } else info.textContent = state.chooser && state.status === "choosing" ? `${state.chooser} ${t("chooses")}` : "";
+}
+
+// What the projector calls out, the phones say too: «Уточните» to the team clarifying (and everyone), «Время»
+// for as long as the projector shows it after the question.
+function renderCall() {
+  closed.note(state);
+  const recent = closed.recent(state);
+  const call = callOut(state, recent);
+  const node = $(".q-call");
+  node.hidden = !call;
+  node.textContent = call === "time" ? t("time") : call === "clarify" ? t("clarify") : "";
+  node.dataset.call = call || "";
+  clearTimeout(callTimer);
+  if (recent) callTimer = setTimeout(render, closed.ms - (Date.now() - closed.at) + 50);
 }
 
 let audio = null;

@@ -184,3 +184,40 @@ export function animate(frame) {
   };
   requestAnimationFrame(loop);
 }
+
+/**
+ * When the last question ended, as this screen saw it: a screen opened or reloaded between questions has seen
+ * nothing end. `recent(state)` is true for `ms` after a question ended while no new one is in play — the time the
+ * projector shows the answer (also after the last question, before the end of the game).
+ */
+export class ClosedWatch {
+  constructor(ms = 8000) {
+    this.ms = ms;
+    this.played = null;
+    this.at = 0;
+  }
+
+  note(state) {
+    if (this.played === null) this.played = state.played;
+    if (state.played !== this.played) {
+      this.played = state.played;
+      this.at = Date.now();
+    }
+  }
+
+  recent(state) {
+    return !state.current && state.played > 0 && ["choosing", "finished"].includes(state.status) &&
+      Date.now() - this.at < this.ms;
+  }
+}
+
+/**
+ * What the projector calls out now, for the phones to say as well: "clarify" («Уточните») while the answering team
+ * is asked to clarify, "time" («Время») just after a question ended with nobody answering right in time.
+ */
+export function callOut(state, justClosed) {
+  if (!state) return null;
+  if (state.current && state.current.clarifying && state.status === "answering") return "clarify";
+  if (!state.current && justClosed && state.last && state.last.outcome === "time") return "time";
+  return null;
+}

@@ -4,6 +4,7 @@
 
 import * as quiz from "./quiz-common.js";
 import { $, config, element, root, t } from "./quiz-common.js";
+import { ask, dialogOpen } from "./quiz-dialog.js";
 import { MediaStage } from "./quiz-media.js";
 
 let state = null;
@@ -79,24 +80,32 @@ function act(type) {
   if (type === "replace") return replace();
   if (type === "reserve") return reserve();
   if (type === "end_game") return endGame();
-  if (type === "undo") {
-    // Name what Z will flip: the team and the question, and the ruling before and after.
-    const target = undoTarget();
-    if (!target) return;
-    const was = target.correct ? t("right") : t("wrong");
-    const will = target.correct ? t("wrong") : t("right");
-    if (!confirm(t("undo_confirm", { question: target.question, team: target.team, was, will }))) return;
-  }
+  if (type === "undo") return undo();
   send(type);
 }
 
+/** Z names what it will flip: the team and the question, and the ruling before and after. */
+async function undo() {
+  const target = undoTarget();
+  if (!target) return;
+  const was = target.correct ? t("right") : t("wrong");
+  const will = target.correct ? t("wrong") : t("right");
+  const text = t("undo_confirm", { question: target.question, team: target.team, was, will });
+  if (await ask({ title: t("undo"), text, ok: t("reverse"), cancel: t("cancel") })) send("undo");
+}
+
 /** End the game before its board is played out: the host confirms the scores it ends with, and may give a reason
- * (kept in the report). Cancelling the prompt ends nothing. */
-function endGame() {
+ * (kept in the report). Cancelling ends nothing. */
+async function endGame() {
   const scores = (state.teams || []).map((team) => `${team.name} ${team.score}`).join(", ");
-  const reason = prompt(t("end_game_confirm", { scores }), "");
-  if (reason === null) return;
-  send("end_game", { reason: reason.trim() });
+  const answer = await ask({
+    title: t("end_game"),
+    text: t("end_game_confirm", { scores }),
+    fields: [{ name: "reason", label: t("reason"), maxLength: 500 }],
+    ok: t("end_game"),
+    cancel: t("cancel"),
+  });
+  if (answer) send("end_game", { reason: answer.values.reason.trim() });
 }
 
 /** The ruling Z reverses: the latest counted answer of the question played last (as the room decides it). */
@@ -107,35 +116,80 @@ function undoTarget() {
   return answers.length ? answers[answers.length - 1] : null;
 }
 
-function replace() {
-  const current = state.current;
-  if (!current) return;
-  const options = [
-    ...current.replacements.map((theme) => ({ label: state.board[theme].name, data: { theme } })),
-    ...current.reserve_same_value.map((reserve) => ({ label: `${t("reserve")} ${reserve + 1}`, data: { reserve } })),
-  ];
-  if (!options.length) return notice(t("replace"));
-  const list = options.map((option, index) => `${index + 1}. ${option.label}`).join("\n");
-  const picked = Number.parseInt(prompt(`${t("replace")}\n${list}`, "1") || "", 10);
-  if (!picked || picked > options.length) return;
-  send("replace", { ...options[picked - 1].data, reason: "host_error" });
+/** A question to pick, as the host recognises it: its theme and price, and how it begins (or what it shows). */
+function optionLabel(option) {
+  const theme = option.theme_name || t("reserve");
+  return `${theme} · ${option.value}`;
 }
 
-function reserve() {
+function optionDetail(option) {
+  const media = (option.items || []).map((kind) => t(`kind_${kind}`)).join(", ");
+  return [option.opening || option.text || "", media].filter(Boolean).join(" · ");
+}
+
+/** Replace the question (SI-4.6): by another theme's question of the same value or a reserve one, for the reason
+ * the host gives (their own error, or a prompt from the audience). */
+async function replace() {
+  const current = state.current;
+  if (!current) return;
+  const options = current.replacement_options || [];
+  if (!options.length) return notice(`${t("replace")}: ${t("no_replacement")}`);
+  const answer = await ask({
+    title: t("replace"),
+    legend: t("replace_with"),
+    choices: options.map((option, index) => ({ value: String(index), label: optionLabel(option), detail: optionDetail(option) })),
+    groups: [
+      {
+        name: "reason",
+        legend: t("replace_reason"),
+        options: [
+          { value: "host_error", label: t("reason_host_error") },
+          { value: "audience_prompt", label: t("reason_audience_prompt") },
+        ],
+        value: "host_error",
+      },
+    ],
+    ok: t("replace"),
+    cancel: t("cancel"),
+  });
+  if (!answer) return;
+  const option = options[Number(answer.choice)];
+  const where = option.reserve !== undefined ? { reserve: option.reserve } : { theme: option.theme };
+  send("replace", { ...where, reason: answer.values.reason });
+}
+
+async function reserve() {
   // Sudden death in a shootout: single reserve questions until the first difference (SI-2.2).
   const spare = (state.host && state.host.reserve) || [];
   if (!spare.length) return notice(t("reserve"));
-  const list = spare.map((question, index) => `${index + 1}. (${question.value}) ${question.text.slice(0, 60)}`).join("\n");
-  const picked = Number.parseInt(prompt(`${t("reserve")}\n${list}`, "1") || "", 10);
-  if (!picked || picked > spare.length) return;
-  send("reserve", { reserve: spare[picked - 1].index });
+  const answer = await ask({
+    title: t("reserve"),
+    legend: t("replace_with"),
+    choices: spare.map((question) => ({
+      value: String(question.index),
+      label: optionLabel(question),
+      detail: optionDetail({ ...question, opening: question.text.slice(0, 80) }),
+    })),
+    ok: t("ask_question"),
+    cancel: t("cancel"),
+  });
+  if (answer) send("reserve", { reserve: Number(answer.choice) });
 }
 
-function correct(team) {
-  const delta = Number.parseInt(prompt(`${t("correct")}: ${team.name} (±)`, "") || "", 10);
-  if (!delta) return;
-  const reason = prompt(t("reason"), "") || "";
-  if (reason.trim()) send("correct", { team: team.name, delta, reason });
+async function correct(team) {
+  const answer = await ask({
+    title: `${t("correct")}: ${team.name}`,
+    fields: [
+      { name: "delta", label: t("points"), type: "number", required: true },
+      { name: "reason", label: t("reason"), required: true, maxLength: 500 },
+    ],
+    ok: t("correct"),
+    cancel: t("cancel"),
+  });
+  if (!answer) return;
+  const delta = Number.parseInt(answer.values.delta, 10);
+  const reason = answer.values.reason.trim();
+  if (delta && reason) send("correct", { team: team.name, delta, reason });
 }
 
 function render() {
@@ -248,7 +302,7 @@ const SHORTCUTS = {
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
-  if (!state) return;
+  if (!state || dialogOpen()) return; // the app's dialog is modal: its own keys (Enter, Escape) are its own
   const keys = (state.host && state.host.keys) || {};
   if (event.key in keys) {
     // A USB buzzer on this machine: the server records the press at the moment it receives it.

@@ -14,10 +14,45 @@ export function mediaUrl(config, item) {
   return `/quiz/${encodeURIComponent(config.room)}/${item.url}${token}`;
 }
 
+/** How long an item without a duration of its own stays before the next one (SIGame moves on after a while). */
+const STILL_MS = 5000;
+const TEXT_MS_PER_CHAR = 60;
+const TEXT_MIN_MS = 2500;
+
+/**
+ * The steps of a sequence of items (SIGame plays a question's items in order): an item that waits for its end
+ * (`waitForFinish`, the default) closes a step; one that does not is shown together with what follows it.
+ */
+export function stepsOf(items) {
+  const steps = [];
+  let step = [];
+  for (const item of items) {
+    step.push(item);
+    if (item.wait) {
+      steps.push(step);
+      step = [];
+    }
+  }
+  if (step.length) steps.push(step);
+  return steps;
+}
+
+/** How long a step's last item holds the screen when it does not end by itself (audio and video end). */
+export function holdMs(item) {
+  if (item.duration_ms > 0) return item.duration_ms;
+  if (item.type === "text") return Math.max(TEXT_MIN_MS, (item.text || "").length * TEXT_MS_PER_CHAR);
+  return STILL_MS;
+}
+
 /**
  * Media of one question part on a screen. `render(items, key)` rebuilds only when `key` changes (a new question, or
  * its answer), so that a redraw never restarts a video. `onFinished()` is called once every item that the press
  * window waits for (SIGame's waitForFinish) has ended.
+ *
+ * On a screen that plays by itself (the projector), items that form a sequence — a text, then an image, then a
+ * sound, each waiting for the one before — are played in order, one step after the other (`sequence`), as SIGame
+ * does: the next step comes when the previous one has ended (its sound or video) or held its time, or when the host
+ * moves on (`skipToEnd()`). A press pauses the sequence with the media; "неверно" resumes both.
  */
 export class MediaStage {
   constructor(container, config, { autoplay = false, preview = false, texts = (key) => key, onFinished = null } = {}) {
@@ -32,6 +67,16 @@ export class MediaStage {
     this.waiting = new Set();
     this.volume = 0.8;
     this.blocked = false;
+    this.steps = [];
+    this.step = -1;
+    this.hold = null;
+    this.paused = false;
+    this.items = [];
+  }
+
+  /** The stage plays a sequence now (and shows its texts itself: the screen's own text line stays empty). */
+  get sequencing() {
+    return this.steps.length > 1;
   }
 
   render(items, key) {
@@ -40,12 +85,101 @@ export class MediaStage {
     this.stopAll();
     this.players = [];
     this.waiting = new Set();
+    this.clearHold();
+    this.steps = [];
+    this.step = -1;
+    this.paused = false;
+    this.items = items || [];
     this.container.replaceChildren();
-    const shown = (items || []).filter((item) => item.type !== "text" || this.preview);
+    const steps = this.autoplay && !this.preview ? stepsOf(this.items) : [];
+    if (steps.length > 1) {
+      this.steps = steps;
+      this.container.hidden = false;
+      this.container.dataset.steps = String(steps.length);
+      this.nextStep();
+      return;
+    }
+    delete this.container.dataset.steps;
+    delete this.container.dataset.step;
+    const shown = this.items.filter((item) => item.type !== "text" || this.preview);
     this.container.hidden = shown.length === 0;
     this.container.dataset.count = String(shown.filter((item) => item.type === "image").length);
     for (const item of shown) this.container.append(this.itemNode(item));
     if (this.autoplay) this.playAll();
+  }
+
+  /** The sequence's next step replaces what the screen shows (a sound still playing under it plays on). */
+  nextStep() {
+    this.clearHold();
+    if (this.step + 1 >= this.steps.length) return;
+    this.step += 1;
+    const key = this.key;
+    for (const node of [...this.container.children]) {
+      const sound = node.querySelector("audio");
+      if (sound && !sound.ended) continue; // a sound under the next items plays on (SIGame's background)
+      if (node.matches("video")) node.pause();
+      node.remove();
+    }
+    const step = this.steps[this.step];
+    this.container.dataset.step = String(this.step);
+    this.container.dataset.count = String(step.filter((item) => item.type === "image").length);
+    const fresh = [];
+    for (const item of step) {
+      const before = this.players.length;
+      this.container.append(this.itemNode(item));
+      fresh.push(...this.players.slice(before));
+    }
+    const last = step[step.length - 1];
+    const ends = fresh.find((player) => this.waiting.has(player));
+    if (this.step === this.steps.length - 1 && !last.wait) {
+      // The sequence's end: nothing left to wait for.
+    } else if (ends) {
+      ends.addEventListener("ended", () => {
+        if (this.key === key && this.steps[this.step] === step) this.nextStep();
+      });
+    } else if (this.step < this.steps.length - 1) {
+      this.hold = { left: holdMs(last), since: null, handle: null };
+      if (!this.paused) this.runHold();
+    } else if (this.waiting.size === 0 && this.onFinished) {
+      // The last step held its time: the sequence is over for the press window too.
+      this.hold = { left: holdMs(last), since: null, handle: null, finishes: true };
+      if (!this.paused) this.runHold();
+    }
+    if (this.autoplay && !this.paused) for (const player of fresh) this.start(player);
+  }
+
+  runHold() {
+    const hold = this.hold;
+    if (!hold || hold.handle !== null) return;
+    hold.since = Date.now();
+    hold.handle = setTimeout(() => {
+      this.hold = null;
+      if (hold.finishes) this.onFinished?.();
+      else this.nextStep();
+    }, hold.left);
+  }
+
+  pauseHold() {
+    const hold = this.hold;
+    if (!hold || hold.handle === null) return;
+    clearTimeout(hold.handle);
+    hold.handle = null;
+    hold.left = Math.max(0, hold.left - (Date.now() - hold.since));
+  }
+
+  clearHold() {
+    if (this.hold && this.hold.handle !== null) clearTimeout(this.hold.handle);
+    this.hold = null;
+  }
+
+  /** The host moved on (reading finished): the rest of the sequence at once, its last step on the screen. */
+  skipToEnd() {
+    if (!this.sequencing || this.step >= this.steps.length - 1) return;
+    for (const player of this.players) player.pause(); // what is skipped stops, its sound too
+    this.container.replaceChildren();
+    this.step = this.steps.length - 2;
+    this.nextStep();
+    this.clearHold(); // the press window is open already: nothing to report when the last step has held its time
   }
 
   itemNode(item) {
@@ -100,7 +234,8 @@ export class MediaStage {
       this.waiting.add(player);
       player.addEventListener("ended", () => {
         this.waiting.delete(player);
-        if (this.waiting.size === 0 && this.onFinished) this.onFinished();
+        const more = this.sequencing && this.step < this.steps.length - 1; // the sequence is not over yet
+        if (this.waiting.size === 0 && this.onFinished && !more) this.onFinished();
       });
     }
     if (item.type === "audio") {
@@ -111,20 +246,42 @@ export class MediaStage {
     return player;
   }
 
-  playAll() {
-    for (const player of this.players) {
-      if (player.ended) continue;
-      player.play().catch(() => {
+  start(player) {
+    player.play().then(
+      () => {
+        this.blocked = false;
+        this.onSound?.(); // the browser plays sound here: the projector's prompt for a click is not needed
+      },
+      () => {
         this.blocked = true; // the browser wants a click first; the sound prompt says so
-      });
+      },
+    );
+  }
+
+  playAll() {
+    this.paused = false;
+    for (const player of this.players) {
+      if (player.ended || !player.isConnected) continue;
+      this.start(player);
     }
+    this.runHold();
   }
 
   pauseAll() {
+    this.paused = true;
     for (const player of this.players) player.pause();
+    this.pauseHold();
   }
 
   replay() {
+    if (this.sequencing) {
+      // The sequence from its first item again.
+      const items = this.items;
+      const key = this.key;
+      this.key = null;
+      this.render(items, key);
+      return;
+    }
     for (const player of this.players) {
       player.currentTime = 0;
       this.waiting.add(player);
@@ -186,10 +343,17 @@ export class Sounds {
       this.gain.gain.value = this.level;
       this.gain.connect(this.context.destination);
     }
-    this.context.resume().then(() => {
-      if (this.prompt) this.prompt.hidden = true;
-      this.onEnabled?.();
-    });
+    if (this.context.state === "running") return this.ready();
+    this.context.resume().then(
+      () => this.context.state === "running" && this.ready(),
+      () => {}, // not allowed yet: the prompt stays until a click
+    );
+  }
+
+  /** Sound is possible now: the prompt asking for a click goes. */
+  ready() {
+    if (this.prompt) this.prompt.hidden = true;
+    this.onEnabled?.();
   }
 
   setVolume(level) {

@@ -30,6 +30,10 @@ if (sounds) {
   sounds.onEnabled = () => {
     if (stage && stage.blocked && state && state.status === "reading") stage.playAll();
   };
+  // A browser that lets this page play sound without a click (its autoplay policy, or a medium that just
+  // played) needs no prompt: the banner goes as soon as sound is possible.
+  sounds.enable();
+  if (stage) stage.onSound = () => sounds.enable();
 } else if (soundPrompt) {
   soundPrompt.hidden = true;
 }
@@ -59,9 +63,10 @@ function render() {
   const question = $(".q-question");
   const current = state.current;
   const last = state.last;
-  noteClosed();
-  const showQuestion = Boolean(current) || (last && state.status !== "finished" && justClosed());
-  const finished = state.status === "finished" && screen !== "assistant";
+  closed.note(state);
+  // After a question the answer stays up a while, after the last one too (then the end of the game comes).
+  const showQuestion = Boolean(current) || Boolean(last && closed.recent(state));
+  const finished = state.status === "finished" && screen !== "assistant" && !showQuestion;
   const final = $(".q-final");
   if (final) final.hidden = !finished;
   grid.hidden = Boolean(showQuestion) || finished;
@@ -82,15 +87,13 @@ function render() {
   answering.hidden = !(current && current.answering);
   const answer = $(".q-answer");
   const big = $(".q-big-status");
-  if (!current && last) {
-    answer.hidden = false;
-    answer.textContent = `${t("answer")}: ${last.answers.join(" / ")}`;
-    big.hidden = last.outcome !== "time";
-    big.textContent = t("time");
-  } else {
-    answer.hidden = true;
-    big.hidden = true;
-  }
+  answer.hidden = !(!current && last);
+  if (!current && last) answer.textContent = `${t("answer")}: ${last.answers.join(" / ")}`;
+  // «Время» when the question ended on time, «Уточните» while the answering team clarifies (the phones say it too).
+  const call = quiz.callOut(state, closed.recent(state));
+  big.hidden = !call;
+  big.textContent = call === "time" ? t("time") : call === "clarify" ? t("clarify") : "";
+  big.dataset.call = call || "";
   frame();
 }
 
@@ -142,21 +145,9 @@ function askTour() {
     .catch(() => setTimeout(askTour, 2000));
 }
 
-let closedAt = 0;
-let lastPlayed = null;
-function noteClosed() {
-  // When a question ends, the board shows its answer for a while (a screen opened or reloaded between
-  // questions shows the board at once).
-  if (lastPlayed === null) lastPlayed = state.played;
-  if (state.played !== lastPlayed) {
-    lastPlayed = state.played;
-    closedAt = Date.now();
-  }
-}
-
-function justClosed() {
-  return state.status === "choosing" && state.played > 0 && Date.now() - closedAt < 8000;
-}
+// When a question ends, the board shows its answer for a while (a screen opened or reloaded between questions
+// shows the board at once).
+const closed = new quiz.ClosedWatch();
 
 function renderMedia(current, last) {
   if (!stage) return;
@@ -180,6 +171,8 @@ function renderMedia(current, last) {
   // A press during the media stops it, as a press during reading stops reading (SI-3.6); after "неверно" the
   // rest plays on (SI-3.9).
   if (current && projector && state.status !== shownStatus) {
+    // The host moved on (reading finished): the rest of a sequence at once.
+    if (state.status === "press_window" && shownStatus === "reading") stage.skipToEnd();
     if (state.status === "answering" || current.arbitrating) stage.pauseAll();
     else if (state.status === "reading" && shownStatus === "answering") stage.playAll();
   }
@@ -197,7 +190,9 @@ function frame() {
     if (number) number.textContent = "";
     return;
   }
-  $(".q-text").textContent = quiz.revealedText(state.current, state, now);
+  const text = $(".q-text");
+  text.textContent = quiz.revealedText(state.current, state, now);
+  text.hidden = Boolean(stage && stage.sequencing); // a sequence shows its texts in their turn
   const timer = quiz.countdown(state, now);
   quiz.renderBar($(".q-bar"), timer);
   if (number) number.textContent = timer ? String(Math.ceil(timer.left / 1000)) : "";
@@ -256,7 +251,8 @@ quiz.animate(() => {
   // Only the board has a question to take down once the answer has been shown: the assistant's screen is not
   // redrawn every frame (its «Счёт объявлен» button must stay the same element to be clickable).
   const question = $(".q-question");
-  if (state && state.status === "choosing" && question && !question.hidden && !justClosed()) render();
+  const over = state && ["choosing", "finished"].includes(state.status);
+  if (over && question && !question.hidden && !state.current && !closed.recent(state)) render();
 });
 
 // USB buzzers that type keys on the projector's machine: forwarded while the buttons are open.
