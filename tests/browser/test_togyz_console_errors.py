@@ -6,13 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from toreshi.web import i18n
 
 from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
 
-SIZES = {"phone": {"width": 390, "height": 844}, "laptop": {"width": 1280, "height": 800}}
+SIZES = {"phone": ViewportSize(width=390, height=844), "laptop": ViewportSize(width=1280, height=800)}
 CODES = {"TK"}
 
 
