@@ -20,6 +20,8 @@ from toreshi.web.app import create_app
 from toreshi.web.missing import missing_message
 from toreshi.web.settings import Settings
 
+from .helpers import sign_in
+
 SECRET = "the-database-password-is-hunter2"
 
 
@@ -129,3 +131,24 @@ def test_a_missing_record_says_which_kind_is_missing(
 def test_the_kinds_are_told_apart() -> None:
     kinds = {missing_message(path) for path in ("/games/x", "/tournaments/x", "/teams/x", "/quiz/tours/x", "/quiz/x")}
     assert len(kinds) == 5
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_a_form_the_server_cannot_read_is_a_translated_400(app_client: TestClient, language: str) -> None:
+    """Starlette refuses a form of more than 1000 fields, or a broken multipart body, with an HTTP 400 of its own."""
+    sign_in(app_client)
+    headers = {"accept-language": language}
+    too_many = b"&".join(b"a%d=1" % index for index in range(1500))
+    broken = b'--xx\r\nContent-Disposition: form-data; name="pack"; filename="a.siq"\r\n\r\nbbb'
+    response = app_client.post(
+        "/games/new", content=too_many, headers={**headers, "content-type": "application/x-www-form-urlencoded"}
+    )
+    assert response.status_code == 400 and response.headers["content-type"].startswith("text/html")
+    assert english_words(response.text) == []
+    message = translated("The request could not be read. Go back, check the form and send it again.", language)
+    assert message in html.unescape(response.text)
+    # The pack upload reads its own body: the new game form again, in the reader's language, with status 400.
+    response = app_client.post(
+        "/quiz/new", content=broken, headers={**headers, "content-type": "multipart/form-data; boundary=xx"}
+    )
+    assert response.status_code == 400 and f'<html lang="{language}"' in response.text
