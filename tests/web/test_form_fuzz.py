@@ -5,7 +5,7 @@ The forms are found two ways: each ``POST`` route of the app, its path filled fr
 tournament, a team tournament, a «Своя игра» game and tour), and each ``<form method="post">`` on that world's pages,
 whose field names are fuzzed with the rest. Field values are what a careless or hostile client sends: huge numbers,
 empty, other scripts, NUL bytes, over-long text, impossible dates, missing fields, fields the form does not have.
-No value holds a Latin letter, so any Latin word on a Kazakh page is the app's own untranslated text."""
+No value holds a Latin letter, so any Latin word on a Kazakh or Russian page is the app's own untranslated text."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ from .helpers import create_game, sign_in
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "6"))
 """Examples per form address (the CI budget: about 60 addresses; set the variable higher to hunt longer)."""
-LANGUAGE = "kk"
+LANGUAGES = ("kk", "ru")
 SKIPPED = {"/logout"}
 """Signing out would leave every later form to a visitor (each is answered by the sign-in page, tested elsewhere)."""
 ALLOWED = {
@@ -224,7 +224,7 @@ def targets(world: World) -> list[Target]:
 @pytest.fixture(scope="module")
 def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterator[World]:
     app = create_app(Settings(data_dir=tmp_path_factory.mktemp("fuzz")))
-    with TestClient(app, raise_server_exceptions=False, headers={"accept-language": LANGUAGE}) as client:
+    with TestClient(app, raise_server_exceptions=False, headers={"accept-language": LANGUAGES[0]}) as client:
         built = _build(client, shared_data)
         built.found = targets(built)
         yield built
@@ -249,9 +249,12 @@ def test_every_post_route_is_fuzzed(world: World) -> None:
     assert len(world.found) > 40
 
 
-def check(world: World, target: Target, form: dict[str, Any], upload: bytes | None) -> None:
+def check(world: World, target: Target, form: dict[str, Any], upload: bytes | None, language: str) -> None:
     files = {"pack": ("pack.siq", upload, "application/zip")} if target.upload and upload is not None else None
-    response = world.client.post(target.url, data={**form, "csrf": world.csrf}, files=files, follow_redirects=True)
+    response = world.client.post(
+        target.url, data={**form, "csrf": world.csrf}, files=files, headers={"accept-language": language},
+        follow_redirects=True,
+    )  # fmt: skip
     SEEN.requests += 1
     SEEN.statuses[response.status_code] = SEEN.statuses.get(response.status_code, 0) + 1
     assert response.status_code < 500, (target.url, form, response.text[-2000:])
@@ -266,9 +269,9 @@ def fuzzer(world: World, target: Target) -> Callable[[], None]:
 
     @settings(max_examples=EXAMPLES, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])  # fmt: skip
-    @given(form=form_of(target), upload=FILES)
-    def fuzz(form: dict[str, Any], upload: bytes | None) -> None:
-        check(world, target, form, upload)
+    @given(form=form_of(target), upload=FILES, language=st.sampled_from(LANGUAGES))
+    def fuzz(form: dict[str, Any], upload: bytes | None, language: str) -> None:
+        check(world, target, form, upload, language)
 
     return fuzz
 
