@@ -50,6 +50,7 @@ from toreshi.web import (
     team_pages,
     tournament_pages,
 )
+from toreshi.web.errors import EXCEPTION_HANDLERS
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -211,4 +212,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    # Unknown pages, wrong methods, refused requests and server errors: the app's own answers (toreshi.web.errors).
+    return Starlette(
+        routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=dict(EXCEPTION_HANDLERS)
+    )

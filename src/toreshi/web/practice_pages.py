@@ -94,7 +94,7 @@ async def practice(request: Request) -> Response:
         values.update({key: str(form.get(key, values[key])).strip() for key in values})
         if not auth.csrf_ok(request, str(form.get("csrf", ""))):
             error = _("The form has expired; please try again.")
-        elif not values["level"].isdigit() or int(values["level"]) not in LEVELS:
+        elif values["level"] not in {str(level) for level in LEVELS}:  # "²".isdigit(), but int("²") fails
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
             error = _("Choose a side and a time control.")

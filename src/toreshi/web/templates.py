@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, Response
 
 from toreshi import __version__
 from toreshi.web import auth, formatting, i18n
+from toreshi.web.missing import missing_message
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -27,6 +28,7 @@ environment = Environment(
     lstrip_blocks=True,
 )
 environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+environment.globals["missing_message"] = missing_message  # the 404 page says which kind of record is missing
 
 
 def _language(context: Context) -> str:
@@ -99,7 +101,8 @@ def render_page(request: Request, name: str, status_code: int = 200, **context: 
 
 
 def not_found(request: Request) -> HTMLResponse:
-    """The page for what is not there (or not for this visitor), with status 404."""
+    """The page for what is not there (or not for this visitor), with status 404; it says which kind of record
+    (a tournament, a team tournament, a quiz tour, a game …) by the path (``toreshi.web.missing``)."""
     return render_page(request, "not_found.html", status_code=404)
 
 

@@ -47,4 +47,15 @@ TERMS: dict[str, str] = {
     "team": N_("Team"),
     "player": N_("Player"),
     "rating": N_("Rating"),
+    # the team forms' fields (a refusal names the field it could not read)
+    "boards": N_("Boards"),
+    "primary": N_("Primary score"),
+    "match": N_("Match"),
+    "match_win": N_("Match points for a win"),
+    "match_draw": N_("Match points for a draw"),
+    "match_loss": N_("Match points for a loss"),
+    "board_prize_min_games": N_("Board prizes: minimum games"),
+    "places": N_("Places on the team list"),
+    "players": N_("Players"),
+    "representatives": N_("Representatives"),
 }

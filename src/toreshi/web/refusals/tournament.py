@@ -208,6 +208,11 @@ TERMS: dict[str, str] = {
     "second": N_("Second player"),
     "trf": N_("TRF"),
     "confirmed": N_("Confirmation"),
+    "delay_minutes": N_("Delay for live games (minutes)"),
+    "upheld": N_("Decision"),
+    "coaches": N_("Coaches"),
+    "deputies": N_("Deputy chief arbiters"),
+    "shown": N_("Show the evaluation bar"),
     # the Dutch criteria (C.04.3), parameter ``term`` of ``criterion_broken``
     "criterion.C1": N_("players who have met or must not meet paired together"),
     "criterion.C2": N_("the bye to a player who may not have it"),
