@@ -4,7 +4,8 @@ source tree out of reach (no PYTHONPATH).
 
 Checks that the wheel carries every data file of the package (templates, static files, .po catalogues, Alembic
 migrations) and the compiled C search, that ``toreshi --version`` and ``toreshi serve`` work from the install, and
-that without a C compiler (``CC=false``) the build still gives a working, pure-Python install.
+that without a C compiler (``CC=false``) the build still gives a working, pure-Python install. The wheel is kept in
+``artifacts/dist/``: CI's wheel for ``pipx install`` (docs/deploy.md).
 
 Needs the package index (or pip's cache) for hatchling and the dependencies. Marked ``slow`` only if it ever is.
 """
@@ -28,6 +29,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "src" / "toreshi"
+ARTIFACTS = ROOT / "artifacts" / "dist"
 KAZAKH_LETTERS = re.compile("[әғқңөұүһі]")
 START = "9S,9S,9S,9S,9S,9S,9S,9S,9S/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1"
 BUILD_TIMEOUT_S = 300
@@ -80,6 +82,14 @@ def build_wheel(sources: Path, out: Path, **env: str) -> Path:
     return wheel
 
 
+def keep_as_artifact(wheel: Path) -> None:
+    """CI's wheel for ``pipx install`` (docs/deploy.md): artifacts/dist/, next to the browser tests' screenshots."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    partial = ARTIFACTS / f".{wheel.name}.partial"
+    shutil.copyfile(wheel, partial)
+    partial.replace(ARTIFACTS / wheel.name)
+
+
 def pip_install(venv: Path, *args: str) -> None:
     """pip of the running interpreter, pointed at the venv (``--python``): the venv needs no pip of its own."""
     done = subprocess.run(
@@ -109,6 +119,7 @@ def has_c_compiler() -> bool:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
     work = tmp_path_factory.mktemp("wheel")
     wheel = build_wheel(copy_sources(work / "sources"), work / "dist")
+    keep_as_artifact(wheel)
     venv = work / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=60)
     pip_install(venv, str(wheel))
@@ -116,6 +127,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Installed:
 
 
 def test_the_wheel_carries_templates_static_files_catalogues_migrations_and_the_c_search(installed: Installed) -> None:
+    assert (ARTIFACTS / installed.wheel.name).read_bytes() == installed.wheel.read_bytes()  # kept for pipx
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     data = package_data_files()
     kinds = {
