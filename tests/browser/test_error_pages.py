@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 
 from .conftest import Server, new_page, screenshot
 

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 
 from .conftest import Server, create_game, new_page, screenshot, session_csrf, sign_in_arbiter
 

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 
 from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
 

@@ -133,7 +133,7 @@ def test_the_wheel_carries_templates_static_files_catalogues_migrations_and_the_
     kinds = {
         "templates": "toreshi/web/templates/base.html",
         "static": "toreshi/web/static/css/toreshi.css",
-        "catalogue": "toreshi/web/locale/kk/LC_MESSAGES/messages.po",
+        "catalogue": "toreshi/texts/locale/kk/LC_MESSAGES/messages.po",
         "alembic": "toreshi/store/alembic/script.py.mako",
     }
     assert set(kinds.values()) <= data  # the list below is not empty by accident

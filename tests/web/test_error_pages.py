@@ -15,7 +15,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 from starlette.testclient import TestClient
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 from toreshi.web.app import create_app
 from toreshi.web.missing import missing_message
 from toreshi.web.settings import Settings

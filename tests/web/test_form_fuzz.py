@@ -29,8 +29,9 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 from starlette.types import Message, Receive, Scope, Send
 
+from toreshi.texts import refusals
 from toreshi.tournament.journal import commands as journal_commands
-from toreshi.web import quiz_pages, refusals, team_pages, tournament_pages
+from toreshi.web import quiz_pages, team_pages, tournament_pages
 from toreshi.web.app import create_app
 from toreshi.web.middleware import BodySizeLimitMiddleware
 from toreshi.web.settings import Settings

@@ -10,8 +10,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
-from toreshi.web import i18n
-from toreshi.web.i18n import N_, gettext
+from toreshi.texts import i18n
+from toreshi.texts.i18n import N_, gettext
 from toreshi.web.middleware import LANGUAGE_COOKIE, SECURITY_HEADERS
 from toreshi.web.missing import NO_SUCH_PAGE, missing_message
 from toreshi.web.templates import render, render_page

@@ -8,8 +8,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from toreshi.web import i18n
-from toreshi.web.i18n import N_
+from toreshi.texts import i18n
+from toreshi.texts.i18n import N_
 from toreshi.web.security import same_origin
 
 LANGUAGE_COOKIE = "toreshi_lang"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from toreshi.web.i18n import N_
+from toreshi.texts.i18n import N_
 
 NO_SUCH_PAGE = N_("There is no such page here. Check the link.")
 

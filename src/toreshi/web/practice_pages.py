@@ -17,10 +17,11 @@ from starlette.routing import Route
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
 from toreshi.services.practice_quota import Refusal
+from toreshi.texts import refusals
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.engine import LEVELS
-from toreshi.web import auth, refusals
+from toreshi.web import auth
 from toreshi.web.game_links import player_url
-from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_game
 from toreshi.web.services import services_of
 from toreshi.web.templates import render_page

@@ -53,11 +53,12 @@ from toreshi.services.quiz import (
 )
 from toreshi.store.accounts import UnknownGrantError
 from toreshi.store.packs import QuizPacks
-from toreshi.web import auth, refusals
-from toreshi.web.formatting import format_clock
+from toreshi.texts import refusals
+from toreshi.texts.formatting import format_clock
+from toreshi.texts.i18n import current_language
+from toreshi.texts.i18n import gettext as _
+from toreshi.web import auth
 from toreshi.web.game_links import REVOKED
-from toreshi.web.i18n import current_language
-from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import kept_on_app, services_of

@@ -14,7 +14,8 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from toreshi import __version__
-from toreshi.web import auth, formatting, i18n
+from toreshi.texts import formatting, i18n
+from toreshi.web import auth
 from toreshi.web.missing import missing_message
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -39,7 +40,7 @@ def _zone(context: Context) -> str:
     return str(context.get("timezone", formatting.DEFAULT_TIMEZONE))
 
 
-# Locale-aware filters: {{ when|datetime }}, {{ delay_ms|seconds }}, {{ elapsed_ms|clock }} (toreshi.web.formatting).
+# Locale-aware filters: {{ when|datetime }}, {{ delay_ms|seconds }}, {{ elapsed_ms|clock }} (toreshi.texts.formatting).
 environment.filters.update(
     {
         "datetime": pass_context(lambda c, v: formatting.format_datetime(v, _language(c), _zone(c))),

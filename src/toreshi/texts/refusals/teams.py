@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
+from toreshi.texts.i18n import N_
 from toreshi.tournament.teams.codes import TeamCode as T
-from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     T.NOT_CREATED: N_("The team tournament has not been created yet."),

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toreshi.kit.refusal import Common, RefusalCode
-from toreshi.web.i18n import N_
+from toreshi.texts.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     Common.BAD_REQUEST: N_("The request was not understood."),

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from types import ModuleType
 
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
-from toreshi.web.formatting import format_number
-from toreshi.web.i18n import current_language, gettext
-from toreshi.web.refusals import common, quiz, quiztour, teams, togyz, tournament
+from toreshi.texts.formatting import format_number
+from toreshi.texts.i18n import current_language, gettext
+from toreshi.texts.refusals import common, quiz, quiztour, teams, togyz, tournament
 
 log = logging.getLogger(__name__)
 
@@ -93,7 +93,7 @@ class _Params(dict[str, str]):
 
 
 def render(refusal: Refusal, *, clauses: bool = True) -> str:
-    """The refusal as a sentence in the current language (:func:`toreshi.web.i18n.activate`); without the
+    """The refusal as a sentence in the current language (:func:`toreshi.texts.i18n.activate`); without the
     regulation's clause number unless ``clauses`` (the arbiter's console shows it, a player's page does not)."""
     msgid = MESSAGES.get(refusal.code.value)
     if msgid is None:

@@ -1,6 +1,6 @@
 """Messages of the togyz game's refusals (:class:`~toreshi.togyz.match.codes.TogyzCode`), of time controls
 (:class:`~toreshi.clock.codes.ClockCode`) and of the JSON API that creates games
-(:class:`~toreshi.web.api_codes.ApiCode`).
+(:class:`~toreshi.refusal_codes.ApiCode`).
 
 A message names the players by the names the game was created with (``%(player)s``), never by their side, and
 cites its clause (``%(clause)s``). The translations avoid putting a case ending on a name (Kazakh and Russian
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from toreshi.clock.codes import ClockCode
 from toreshi.kit.refusal import RefusalCode
+from toreshi.refusal_codes import ApiCode
+from toreshi.texts.i18n import N_
 from toreshi.togyz.match.codes import TogyzCode
-from toreshi.web.api_codes import ApiCode
-from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.NO_GAME: N_("The game has not been created yet."),

@@ -4,9 +4,9 @@
 from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
+from toreshi.texts.i18n import N_
 from toreshi.tournament.codes import ProtestCode as P
 from toreshi.tournament.codes import TournamentCode as T
-from toreshi.web.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     # the model

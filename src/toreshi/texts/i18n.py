@@ -1,6 +1,6 @@
 """Interface languages: Kazakh, Russian and English, from gettext catalogues (Babel).
 
-The ``.po`` files under ``web/locale/<lang>/LC_MESSAGES/`` (``messages.po`` for the pages, one file per area
+The ``.po`` files under ``texts/locale/<lang>/LC_MESSAGES/`` (``messages.po`` for the pages, one file per area
 besides) are the source of truth; they are compiled in
 memory when the app starts, so there is no build step. English is the source language (msgids are English).
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
 from toreshi.quiz.tour.codes import QuizTourCode
-from toreshi.web.i18n import N_
+from toreshi.texts.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     QuizTourCode.NOT_CREATED: N_("This tour has not been created yet."),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from toreshi.kit.refusal import RefusalCode
 from toreshi.quiz.codes import ACTIONS, PACK_TERMS, PackCode, QuizCode, StageCode, game_term, phase_term
-from toreshi.web.i18n import N_
+from toreshi.texts.i18n import N_
 
 MESSAGES: dict[RefusalCode, str] = {
     # the game's life
