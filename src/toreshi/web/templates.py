@@ -15,6 +15,7 @@ from starlette.responses import HTMLResponse, Response
 
 from toreshi import __version__
 from toreshi.web import auth, formatting, i18n
+from toreshi.web.install_links import manifest_href
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -27,6 +28,7 @@ environment = Environment(
     lstrip_blocks=True,
 )
 environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+environment.globals["manifest_href"] = manifest_href
 
 
 def _language(context: Context) -> str:
