@@ -15,7 +15,8 @@ async function serverAnswers() {
 }
 
 async function reloadWhenBack() {
-  if (await serverAnswers()) location.reload();
+  // While the phone itself says it is offline there is nothing to ask (and a failed request is a console error).
+  if (navigator.onLine && (await serverAnswers())) location.reload();
 }
 
 if (standsForAnotherPage) {
