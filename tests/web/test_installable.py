@@ -45,9 +45,7 @@ def _png_size(path: Path) -> tuple[int, int]:
     return width, height
 
 
-@pytest.mark.parametrize(
-    ("language", "name"), [("kk", "төреші: клуб жарыстары"), ("ru", "төреші: соревнования клуба")]
-)
+@pytest.mark.parametrize(("language", "name"), [("kk", "төреші: клуб жарыстары"), ("ru", "төреші: соревнования клуба")])
 def test_the_manifest_speaks_the_readers_language(client: TestClient, language: str, name: str) -> None:
     _, manifest = _manifest_of(client, f"/?lang={language}")
     assert manifest["name"] == name

@@ -7,10 +7,11 @@ address as the ``token`` parameter it already is, which keeps it under the rules
 ``no-store`` (:mod:`toreshi.web.private_pages`) and written ``[redacted]`` in the logs
 (:mod:`toreshi.web.log_redaction`). Every other page links the plain manifest, which starts at the home page.
 
-The service worker (``templates/sw.js``, plain script, served at ``/sw.js`` so that its scope is the whole site) keeps the
-static files and the offline pages in a cache named after a digest of the static folder: a new release is a new
-worker that fetches them again and drops the old cache. It never keeps a page, an API answer or anything asked
-for with a link.
+The service worker (``templates/sw.js``, a plain script served at ``/sw.js`` so that its scope is the whole site)
+keeps the static files and the offline pages in a cache named after a digest of the static folder: a new release is
+a new worker that fetches them again and drops the old cache. It never keeps a page, an API answer or anything
+asked for with a link. Browsers run service workers only on secure origins (HTTPS, or the server's own machine):
+on a club network served over plain HTTP, pages work as before, without the offline page.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ ICONS = (
     {"src": "/static/icons/icon-maskable-192.png", "sizes": "192x192", "type": "image/png", "purpose": "maskable"},
     {"src": "/static/icons/icon-maskable-512.png", "sizes": "512x512", "type": "image/png", "purpose": "maskable"},
 )
+
 
 async def manifest(request: Request) -> Response:
     """``GET /manifest.webmanifest?lang=…[&start=…&token=…]``: the web app manifest in the reader's language."""
@@ -81,9 +83,7 @@ def static_digest() -> str:
 def shell_files() -> list[str]:
     """What the worker keeps from its start: every static file and the offline page in each language."""
     files = [
-        f"/static/{path.relative_to(STATIC_DIR).as_posix()}"
-        for path in sorted(STATIC_DIR.rglob("*"))
-        if path.is_file()
+        f"/static/{path.relative_to(STATIC_DIR).as_posix()}" for path in sorted(STATIC_DIR.rglob("*")) if path.is_file()
     ]
     return [*files, *(f"/offline/{language}" for language in i18n.LANGUAGES)]
 
