@@ -65,7 +65,7 @@ def test_a_player_installs_the_game_and_it_survives_the_network_going(browser: B
     phone.goto(server.url + start)
     phone.locator(".board").first.wait_for()
     phone.wait_for_timeout(300)
-    screenshot(phone, "app-game-kk")
+    screenshot(phone, "pwa-app-game-kk")
 
     # What the worker keeps: the shell only, never a page with a link.
     kept = _kept_urls(phone)
@@ -77,7 +77,7 @@ def test_a_player_installs_the_game_and_it_survives_the_network_going(browser: B
     phone.reload()
     phone.get_by_role("heading", name=OFFLINE_TITLE["kk"]).wait_for()
     assert phone.url == server.url + start  # the page it stands for
-    screenshot(phone, "offline-kk")
+    screenshot(phone, "pwa-offline-kk")
     phone.context.set_offline(False)
     phone.locator(".board").first.wait_for(timeout=10_000)
     assert phone.get_by_role("heading", name=OFFLINE_TITLE["kk"]).count() == 0
@@ -88,7 +88,7 @@ def test_a_player_installs_the_game_and_it_survives_the_network_going(browser: B
     phone.goto(f"{server.url}/quiz")
     phone.get_by_role("heading", name=OFFLINE_TITLE["ru"]).wait_for()
     assert phone.locator("html").get_attribute("lang") == "ru"
-    screenshot(phone, "offline-ru")
+    screenshot(phone, "pwa-offline-ru")
     phone.context.set_offline(False)
     phone.wait_for_url(re.compile(r"/quiz$"))
     phone.locator("header.top").wait_for(timeout=10_000)

@@ -69,7 +69,7 @@ def test_the_board_keeps_its_stones_apart_in_every_orientation(
     assert measured["clocks"] == 2 and measured["offScreen"] == 0, measured
     assert measured["problems"] == [], measured["problems"][:10]
     if (width, height) == (844, 390):
-        screenshot(page, "game-landscape-kk")
+        screenshot(page, "pwa-game-landscape-kk")
     page.evaluate(CROWDED)
     crowded = page.evaluate(MEASURE)
     assert crowded["problems"] == [], crowded["problems"][:10]
