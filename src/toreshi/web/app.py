@@ -39,6 +39,7 @@ from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
+    installable,
     log_redaction,
     pages,
     practice_pages,
@@ -186,6 +187,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *rooms_api.routes,
         *tournament_pages.routes,
         *broadcast_pages.routes,
+        *installable.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]

@@ -16,6 +16,7 @@ from starlette.responses import HTMLResponse, Response
 from toreshi import __version__
 from toreshi.texts import formatting, i18n
 from toreshi.web import auth
+from toreshi.web.install_links import manifest_href
 from toreshi.web.missing import missing_message
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
@@ -30,6 +31,7 @@ environment = Environment(
 )
 environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
 environment.globals["missing_message"] = missing_message  # the 404 page says which kind of record is missing
+environment.globals["manifest_href"] = manifest_href
 
 
 def _language(context: Context) -> str:

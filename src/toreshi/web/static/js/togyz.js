@@ -2,7 +2,7 @@
 // drawn by togyz-board.js. State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it
 // and sends intents. Every text comes from the page, in its language; a refusal's text is the server's.
 
-import { element, translator } from "./dom.js";
+import { element, translator, vibrate } from "./dom.js";
 import { formatChange, formatClock, MAX_CLOCK_MS, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
@@ -537,7 +537,7 @@ function announceTurn() {
   const mine = movableSides().size > 0 && mySides().length === 1;
   if (!baseTitle) baseTitle = `${state.names.white} – ${state.names.black} · ${document.title}`;
   document.title = mine ? `● ${baseTitle}` : baseTitle;
-  if (mine && !wasMyMove && navigator.vibrate) navigator.vibrate(120);
+  if (mine && !wasMyMove) vibrate(120);
   wasMyMove = mine;
 }
 let baseTitle = "";
