@@ -4,6 +4,7 @@ and their results reach the tour by themselves, from the rooms' ends."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -299,3 +300,27 @@ def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tou
     # Without the form's token nothing happens.
     web.post(f"/quiz/{second.room_id}/finish", data={"csrf": "x"})
     assert f'href="/quiz/{second.room_id}"' not in web.get("/quiz?filter=finished").text
+
+
+def test_a_shootout_made_by_itself_can_be_joined_after_a_restart(tmp_path: Path, shared_data: Path) -> None:
+    """Issue 31: a shootout's room is made when its tie is recorded, with no host's session to keep its join codes;
+    they are derived from the app's key, so a new app on the same data folder shows them and they open the buzzer."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "ru"}) as first_app:
+        tour, services = tour_with_rooms(first_app, shared_data)
+        first = on_app(first_app, services.quiz_tours.state, tour).links[0]
+        on_app(first_app, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
+        on_app(first_app, services.quiz_tours.settled)
+        shootout = on_app(first_app, services.quiz_tours.state, tour).links[-1]
+        assert shootout.kind.value == "shootout"
+    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "ru"}) as restarted:
+        sign_in(restarted)
+        page = restarted.get(f"/quiz/{shootout.room_id}/links", follow_redirects=False)
+        assert page.status_code == 200, page.headers.get("location")
+        room_code = shootout.room_id.removeprefix("q-").upper()
+        codes = sorted(set(re.findall(rf"\b{room_code}-[A-Z2-9]{{5}}\b", page.text)))
+        assert len(codes) == 2  # Барыс and Сұңқар
+        restarted.cookies.clear()  # a team's phone: no arbiter's session
+        for code in codes:
+            joined = restarted.get(f"/j/{code}", follow_redirects=False)
+            assert joined.status_code == 303 and "/buzzer?token=" in joined.headers["location"]
+        assert restarted.get(f"/j/{room_code}-ABCDE", follow_redirects=False).status_code == 404

@@ -201,8 +201,6 @@ class QuizTourService(AttachedRooms):
         self._locks: dict[str, asyncio.Lock] = {}
         self._pushes = Pushes(log, "the result of quiz room %s could not be pushed to its tour")
         self._packs: dict[str, list[tuple[str, list[Theme]]]] = {}
-        self.links_shown: dict[str, GameLinks] = {}
-        """The latest rooms' secrets (join codes), for the host's page right after they were made."""
 
     def _lock(self, tour_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tour_id, asyncio.Lock())
@@ -352,9 +350,7 @@ class QuizTourService(AttachedRooms):
             game = -1 if need.game is None else need.game
             made.append(await self._make_room(tour_id, by, state, game, need.tie.teams, shootout=True))
             state = await self.state(tour_id)
-        for links in made:
-            self.links_shown[links.room_id] = links
-        return made
+        return made  # their secrets are derived: the host's links page shows them again (quiz_room_links)
 
     async def _make_room(
         self, tour_id: str, by: str, state: TourState, game: int, teams: tuple[str, ...], *, shootout: bool
