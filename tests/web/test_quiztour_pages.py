@@ -324,3 +324,34 @@ def test_a_shootout_made_by_itself_can_be_joined_after_a_restart(tmp_path: Path,
             joined = restarted.get(f"/j/{code}", follow_redirects=False)
             assert joined.status_code == 303 and "/buzzer?token=" in joined.headers["location"]
         assert restarted.get(f"/j/{room_code}-ABCDE", follow_redirects=False).status_code == 404
+
+
+async def stored_packs(engine: Any) -> tuple[int, int]:
+    """How many pack copies the store holds, and their bytes, over every table that may hold a pack's bytes."""
+    from sqlalchemy import func, select
+
+    from toreshi.store.schema import quiz_pack_contents, quiz_packs, quiz_tour_packs
+
+    copies = size = 0
+    async with engine.connect() as connection:
+        for column in (quiz_pack_contents.c.data, quiz_packs.c.data, quiz_tour_packs.c.data):
+            query = select(func.count(column), func.coalesce(func.sum(func.length(column)), 0))
+            count, total = (await connection.execute(query)).one()
+            copies, size = copies + int(count), size + int(total)
+    return copies, size
+
+
+def test_a_tour_stores_each_pack_once_however_many_rooms_play_it(web: TestClient, shared_data: Path) -> None:
+    """Issue 31: the tour's rooms refer to its stored packs by their digest instead of a copy per room."""
+    from toreshi.store.packs import QuizPacks
+
+    tour, services = tour_with_rooms(web, shared_data)
+    packs = [(shared_data / "quiz" / "siq" / name).read_bytes() for name in ("1.siq", "2.1.siq")]
+    first = on_app(web, services.quiz_tours.state, tour).links[0]
+    on_app(web, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
+    on_app(web, services.quiz_tours.settled)
+    links = on_app(web, services.quiz_tours.state, tour).links
+    assert len(links) == 3 and links[-1].kind.value == "shootout"  # 3 rooms: two games and a shootout
+    assert on_app(web, stored_packs, services.store.engine) == (2, sum(map(len, packs)))
+    stored = [on_app(web, QuizPacks(services.store.engine).of_room, link.room_id) for link in links]
+    assert stored[0] == packs[0] and all(data in packs for data in stored)  # each room still reads its pack
