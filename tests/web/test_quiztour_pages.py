@@ -316,6 +316,7 @@ def test_a_shootout_made_by_itself_can_be_joined_after_a_restart(tmp_path: Path,
         sign_in(restarted)
         page = restarted.get(f"/quiz/{shootout.room_id}/links", follow_redirects=False)
         assert page.status_code == 200, page.headers.get("location")
+        assert "Вошедший судья может открыть эту страницу снова" in page.text  # no longer "shown once"
         room_code = shootout.room_id.removeprefix("q-").upper()
         codes = sorted(set(re.findall(rf"\b{room_code}-[A-Z2-9]{{5}}\b", page.text)))
         assert len(codes) == 2  # Барыс and Сұңқар

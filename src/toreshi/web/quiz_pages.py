@@ -368,6 +368,7 @@ async def quiz_links(request: Request) -> Response:
         teams=teams,
         links=links,
         join_url=f"{base}/quiz/join",
+        shown_again=stored is not None,
     )
 
 
