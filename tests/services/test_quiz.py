@@ -12,9 +12,15 @@ from toreshi.live.store_log import StoreLog
 from toreshi.quiz.board import Board
 from toreshi.quiz.events import Assistant, GameSetup
 from toreshi.quiz.play.commands import CreateGame
-from toreshi.services.quiz import create_quiz_room, quiz_games, split_join_code
+from toreshi.services.quiz import (
+    create_quiz_room,
+    quiz_games,
+    quiz_room_links,
+    reissue_quiz_link,
+    split_join_code,
+)
 from toreshi.store import EventStore
-from toreshi.store.accounts import Accounts, token_digest
+from toreshi.store.accounts import Accounts, link_key, token_digest
 
 TEAMS = ("Алтын", "Барыс")
 SETUP = GameSetup(TEAMS, Board.of(*"12345"), assistant=Assistant("Ерлан", "Тұлпар"))
@@ -53,4 +59,23 @@ async def test_a_refused_game_leaves_no_room_behind(store: EventStore) -> None:
         await create_quiz_room(store, Accounts(store.engine), rooms, "Жанна", CreateGame(forged))
     assert refused.value.refusal == Refusal(Common.FIELD_CONTROL_CHARACTERS, {"field": "setup.teams[1]"})
     assert await store.rooms() == []
+    await rooms.close()
+
+
+@pytest.mark.anyio
+async def test_join_codes_are_derived_so_a_new_instance_shows_them_again_and_a_reissue_moves_them(
+    store: EventStore,
+) -> None:
+    key = link_key("the app's secret key")
+    rooms = Rooms(StoreLog(store), InProcessBus(), {KIND: QuizRoom})
+    links = await create_quiz_room(store, Accounts(store.engine, key), rooms, "Жанна", CreateGame(SETUP))
+    restarted = Accounts(store.engine, key)  # the same data folder after a restart
+    assert await quiz_room_links(restarted, links.room_id) == links
+    name, code = await reissue_quiz_link(restarted, links.room_id, "team:2")
+    parts = split_join_code(code)
+    assert name == "Барыс" and parts is not None and parts[0] == links.room_id
+    shown = await quiz_room_links(Accounts(store.engine, key), links.room_id)
+    assert shown is not None and shown.teams == {"Алтын": links.teams["Алтын"], "Барыс": code} != links.teams
+    assert await restarted.grant_for(links.room_id, token_digest(links.teams["Барыс"][5:])) is None  # revoked
+    assert await quiz_room_links(Accounts(store.engine, link_key("another key")), links.room_id) is None
     await rooms.close()

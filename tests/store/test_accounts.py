@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from sqlalchemy import select
 
 from toreshi.store import EventStore, NewEvent, RoomKind
-from toreshi.store.accounts import Accounts, UnknownGrantError, derive_secret, link_key, token_digest
+from toreshi.store.accounts import Accounts, SecretShape, UnknownGrantError, derive_secret, link_key, token_digest
 from toreshi.store.schema import room_grants
 
 pytestmark = pytest.mark.anyio
@@ -74,3 +76,16 @@ async def test_rooms_are_archived_and_an_empty_room_is_discarded(store: EventSto
     await store.append("g-1", 0, [NewEvent("game_created", {"x": 1}, 0)])
     assert not await store.discard_empty_room("g-1") and [room.id for room in await store.rooms()] == ["g-1"]
     assert not await store.discard_empty_room("g-404")
+
+
+async def test_a_code_shaped_secret_is_letters_of_its_alphabet_shown_again_in_that_shape_only(
+    store: EventStore,
+) -> None:
+    code = SecretShape("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 5)
+    await store.create_room("q-7kdm", RoomKind.QUIZ)
+    issued = await Accounts(store.engine, KEY).issue_link("q-7kdm", "team:1", "Алтын", code)
+    assert issued.secret is not None and len(issued.secret) == 5 and set(issued.secret) <= set(code.alphabet)
+    assert (await Accounts(store.engine, KEY).link("q-7kdm", "team:1", (code,))) == issued
+    assert (await Accounts(store.engine, KEY).link("q-7kdm", "team:1")) == replace(issued, secret=None)
+    with pytest.raises(ValueError, match="divide 256"):
+        SecretShape("ABC", 5)  # 3 does not divide 256: the letters would not be uniform

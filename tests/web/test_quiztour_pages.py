@@ -4,6 +4,7 @@ and their results reach the tour by themselves, from the rooms' ends."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
@@ -299,3 +300,59 @@ def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tou
     # Without the form's token nothing happens.
     web.post(f"/quiz/{second.room_id}/finish", data={"csrf": "x"})
     assert f'href="/quiz/{second.room_id}"' not in web.get("/quiz?filter=finished").text
+
+
+def test_a_shootout_made_by_itself_can_be_joined_after_a_restart(tmp_path: Path, shared_data: Path) -> None:
+    """Issue 31: a shootout's room is made when its tie is recorded, with no host's session to keep its join codes;
+    they are derived from the app's key, so a new app on the same data folder shows them and they open the buzzer."""
+    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "ru"}) as first_app:
+        tour, services = tour_with_rooms(first_app, shared_data)
+        first = on_app(first_app, services.quiz_tours.state, tour).links[0]
+        on_app(first_app, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
+        on_app(first_app, services.quiz_tours.settled)
+        shootout = on_app(first_app, services.quiz_tours.state, tour).links[-1]
+        assert shootout.kind.value == "shootout"
+    with TestClient(create_app(Settings(data_dir=tmp_path)), headers={"accept-language": "ru"}) as restarted:
+        sign_in(restarted)
+        page = restarted.get(f"/quiz/{shootout.room_id}/links", follow_redirects=False)
+        assert page.status_code == 200, page.headers.get("location")
+        assert "Вошедший судья может открыть эту страницу снова" in page.text  # no longer "shown once"
+        room_code = shootout.room_id.removeprefix("q-").upper()
+        codes = sorted(set(re.findall(rf"\b{room_code}-[A-Z2-9]{{5}}\b", page.text)))
+        assert len(codes) == 2  # Барыс and Сұңқар
+        restarted.cookies.clear()  # a team's phone: no arbiter's session
+        for code in codes:
+            joined = restarted.get(f"/j/{code}", follow_redirects=False)
+            assert joined.status_code == 303 and "/buzzer?token=" in joined.headers["location"]
+        assert restarted.get(f"/j/{room_code}-ABCDE", follow_redirects=False).status_code == 404
+
+
+async def stored_packs(engine: Any) -> tuple[int, int]:
+    """How many pack copies the store holds, and their bytes, over every table that may hold a pack's bytes."""
+    from sqlalchemy import func, select
+
+    from toreshi.store.schema import quiz_pack_contents, quiz_packs, quiz_tour_packs
+
+    copies = size = 0
+    async with engine.connect() as connection:
+        for column in (quiz_pack_contents.c.data, quiz_packs.c.data, quiz_tour_packs.c.data):
+            query = select(func.count(column), func.coalesce(func.sum(func.length(column)), 0))
+            count, total = (await connection.execute(query)).one()
+            copies, size = copies + int(count), size + int(total)
+    return copies, size
+
+
+def test_a_tour_stores_each_pack_once_however_many_rooms_play_it(web: TestClient, shared_data: Path) -> None:
+    """Issue 31: the tour's rooms refer to its stored packs by their digest instead of a copy per room."""
+    from toreshi.store.packs import QuizPacks
+
+    tour, services = tour_with_rooms(web, shared_data)
+    packs = [(shared_data / "quiz" / "siq" / name).read_bytes() for name in ("1.siq", "2.1.siq")]
+    first = on_app(web, services.quiz_tours.state, tour).links[0]
+    on_app(web, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Алтын", "Барыс", "Сұңқар"])
+    on_app(web, services.quiz_tours.settled)
+    links = on_app(web, services.quiz_tours.state, tour).links
+    assert len(links) == 3 and links[-1].kind.value == "shootout"  # 3 rooms: two games and a shootout
+    assert on_app(web, stored_packs, services.store.engine) == (2, sum(map(len, packs)))
+    stored = [on_app(web, QuizPacks(services.store.engine).of_room, link.room_id) for link in links]
+    assert stored[0] == packs[0] and all(data in packs for data in stored)  # each room still reads its pack

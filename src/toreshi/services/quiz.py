@@ -1,7 +1,10 @@
 """«Своя игра» games as rooms: creating one with its secrets, the teams' join codes, the list of games.
 
 A join code is ``RRRR-TTTTT``: the room's short id and the team's secret. The secret is stored only as a digest, as
-every per-room token is (:func:`toreshi.store.accounts.token_digest`).
+every per-room token is (:func:`toreshi.store.accounts.token_digest`). The team secrets and the screens' tokens are
+*derived* from the app's link key, as the players' links of a togyz game are (:mod:`toreshi.store.accounts`): the
+host's links page shows them again after a restart (:func:`quiz_room_links`), e.g. for a tour's shootout that was
+made by itself when a tie was recorded. Rooms made before that keep their random secrets (shown once).
 
 >>> room_id_of("7KDM")
 'q-7kdm'
@@ -24,7 +27,7 @@ from toreshi.live.rooms.quiz import KIND, QuizRoom
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.play.commands import COMMANDS, CreateGame
 from toreshi.store import EventStore, RoomExistsError, RoomKind, UnknownRoomError
-from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
+from toreshi.store.accounts import LINK_SHAPE, Accounts, SecretShape, UnknownGrantError, token_digest
 
 __all__ = [
     "CODE_ALPHABET",
@@ -33,6 +36,7 @@ __all__ = [
     "create_quiz_room",
     "end_quiz_game",
     "quiz_games",
+    "quiz_room_links",
     "reissue_quiz_link",
     "room_id_of",
     "split_join_code",
@@ -43,6 +47,9 @@ CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
 ROOM_CODE_LENGTH = 4
 TEAM_CODE_LENGTH = 5
 CODE_ATTEMPTS = 20
+TEAM_CODE = SecretShape(CODE_ALPHABET, TEAM_CODE_LENGTH)
+"""A team's secret as derived from the link key: 5 letters of the join-code alphabet."""
+SCREENS = ("host", "projector", "assistant")
 
 
 def _code(length: int) -> str:
@@ -103,15 +110,46 @@ async def create_quiz_room(
         raise
     teams: dict[str, str] = {}
     for seat, team in enumerate(create.setup.teams, start=1):
-        secret = _code(TEAM_CODE_LENGTH)
-        await accounts.grant(room_id, f"team:{seat}", team, token_digest(secret))
+        secret = await _grant(accounts, room_id, f"team:{seat}", team, TEAM_CODE)
         teams[team] = f"{room_code}-{secret}"
     assistant = create.setup.assistant
     tokens: dict[str, str] = {}
-    for role, name in (("host", host), ("projector", ""), ("assistant", assistant.name if assistant else "")):
-        tokens[role] = secrets.token_urlsafe(18)
-        await accounts.grant(room_id, role, name, token_digest(tokens[role]))
+    for role, name in zip(SCREENS, (host, "", assistant.name if assistant else ""), strict=True):
+        tokens[role] = await _grant(accounts, room_id, role, name, LINK_SHAPE)
     return GameLinks(room_id, teams, **tokens)
+
+
+async def _grant(accounts: Accounts, room_id: str, role: str, name: str, shape: SecretShape) -> str:
+    """Grant ``role`` in the room to ``name``; returns its secret, derived wherever the accounts have the link key
+    (so it can be shown again), else random (shown once)."""
+    if accounts.derives:
+        secret = (await accounts.issue_link(room_id, role, name, shape)).secret
+        assert secret is not None  # just derived
+        return secret
+    secret = _code(shape.length) if shape.alphabet else secrets.token_urlsafe(shape.length)
+    await accounts.grant(room_id, role, name, token_digest(secret))
+    return secret
+
+
+async def quiz_room_links(accounts: Accounts, room_id: str) -> GameLinks | None:
+    """A game's join codes and screens' tokens as the store gives them again (derived from the link key): the
+    current generation of each, so a reissued code shows its new value. ``None`` when the room has no secret that
+    can be derived (a room made before secrets were derived, or no link key)."""
+    if not accounts.derives:
+        return None
+    room_code = room_id.removeprefix("q-").upper()
+    seats: list[tuple[int, str, str]] = []
+    tokens: dict[str, str] = {}
+    for found in await accounts.links(room_id, (TEAM_CODE, LINK_SHAPE)):
+        if found.secret is None:
+            return None
+        if found.role.startswith("team:"):
+            seats.append((int(found.role.partition(":")[2]), found.name, f"{room_code}-{found.secret}"))
+        elif found.role in SCREENS:
+            tokens[found.role] = found.secret
+    if not seats:
+        return None
+    return GameLinks(room_id, {team: code for _, team, code in sorted(seats)}, **tokens)
 
 
 async def end_quiz_game(rooms: RoomSource, room_id: str, by: str, reason: str = "") -> None:
@@ -132,14 +170,21 @@ async def reissue_quiz_link(accounts: Accounts, room_id: str, role: str) -> tupl
     returns (the grant's name, the new code or token). The caller closes the sockets still open with the old one.
     Raises :class:`~toreshi.store.accounts.UnknownGrantError` for a role the game has no grant for."""
     if role.startswith("team:"):
-        secret = _code(TEAM_CODE_LENGTH)
-        grant = await accounts.replace_token(room_id, role, token_digest(secret))
-        return grant.name, f"{room_id.removeprefix('q-').upper()}-{secret}"
+        name, secret = await _reissue(accounts, room_id, role, TEAM_CODE)
+        return name, f"{room_id.removeprefix('q-').upper()}-{secret}"
     if role not in REISSUABLE:
         raise UnknownGrantError(f"the {role!r} link of a quiz cannot be reissued")
-    token = secrets.token_urlsafe(18)
-    grant = await accounts.replace_token(room_id, role, token_digest(token))
-    return grant.name, token
+    return await _reissue(accounts, room_id, role, LINK_SHAPE)
+
+
+async def _reissue(accounts: Accounts, room_id: str, role: str, shape: SecretShape) -> tuple[str, str]:
+    if accounts.derives:
+        link = await accounts.reissue_link(room_id, role, shape)
+        assert link.secret is not None  # just derived
+        return link.name, link.secret
+    secret = _code(shape.length) if shape.alphabet else secrets.token_urlsafe(shape.length)
+    grant = await accounts.replace_token(room_id, role, token_digest(secret))
+    return grant.name, secret
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,7 @@
 """The club's «Своя игра» register and tours: teams that last across tours, tours as stored logs, their game rooms.
 
-Store-backed (``quiz_teams``, ``quiz_tours``, ``quiz_tour_events``, ``quiz_tour_packs``; revision 0007): a tour is
+Store-backed (``quiz_teams``, ``quiz_tours``, ``quiz_tour_events``, ``quiz_tour_packs``; revision 0007; a tour's
+packs kept once in ``quiz_pack_contents`` and referred to by their digest, revision 0013): a tour is
 an append-only log of the pure core's events (:mod:`toreshi.quiz.tour.core`), decided here under a per-tour lock
 and written at the next version (the primary key refuses a second writer); reading is the folded state, kept in
 memory and caught up from the log. Reading never writes.
@@ -61,7 +62,7 @@ from toreshi.services.common import AttachedRooms, Pushes, utc_now
 from toreshi.services.quiz import GameLinks, create_quiz_room
 from toreshi.store import EventStore
 from toreshi.store.accounts import Accounts
-from toreshi.store.packs import QuizPacks
+from toreshi.store.packs import QuizPacks, keep_content, stored_bytes
 from toreshi.store.schema import quiz_teams, quiz_tour_events, quiz_tour_packs, quiz_tours
 
 log = logging.getLogger(__name__)
@@ -201,8 +202,6 @@ class QuizTourService(AttachedRooms):
         self._locks: dict[str, asyncio.Lock] = {}
         self._pushes = Pushes(log, "the result of quiz room %s could not be pushed to its tour")
         self._packs: dict[str, list[tuple[str, list[Theme]]]] = {}
-        self.links_shown: dict[str, GameLinks] = {}
-        """The latest rooms' secrets (join codes), for the host's page right after they were made."""
 
     def _lock(self, tour_id: str) -> asyncio.Lock:
         return self._locks.setdefault(tour_id, asyncio.Lock())
@@ -289,8 +288,9 @@ class QuizTourService(AttachedRooms):
         async with self.engine.begin() as connection:
             await connection.execute(insert(quiz_tours).values(id=tour_id, created_at=self.clock()))
             for number, (pack_name, data) in enumerate(packs):
+                digest = await keep_content(connection, data)  # once, shared with the tour's rooms
                 await connection.execute(
-                    insert(quiz_tour_packs).values(tour_id=tour_id, number=number, name=pack_name[:200], data=data)
+                    insert(quiz_tour_packs).values(tour_id=tour_id, number=number, name=pack_name[:200], digest=digest)
                 )
         await self.command(tour_id, command, by)
         return tour_id
@@ -298,14 +298,15 @@ class QuizTourService(AttachedRooms):
     async def _pool(self, tour_id: str) -> list[Theme]:
         if tour_id not in self._packs:
             async with self.engine.connect() as connection:
+                data = stored_bytes(quiz_tour_packs.c.data, quiz_tour_packs.c.digest)
                 rows = (
                     await connection.execute(
-                        select(quiz_tour_packs)
+                        select(quiz_tour_packs.c.name, data.label("data"))
                         .where(quiz_tour_packs.c.tour_id == tour_id)
                         .order_by(quiz_tour_packs.c.number)
                     )
                 ).all()
-            self._packs[tour_id] = [(r.name, playable_themes(read_pack(r.data, name=r.name))) for r in rows]
+            self._packs[tour_id] = [(r.name, playable_themes(read_pack(bytes(r.data), name=r.name))) for r in rows]
         return [t for _, themes in self._packs[tour_id] for t in themes]
 
     async def _keep_media(self, tour_id: str, room_id: str, start: int, count: int) -> None:
@@ -321,15 +322,17 @@ class QuizTourService(AttachedRooms):
         if len(used) > 1:
             log.warning("room %s of tour %s takes themes of packs %s: only the first one's media are served",
                         room_id, tour_id, used)  # fmt: skip
-        async with self.engine.connect() as connection:
-            data = (
+        async with self.engine.begin() as connection:
+            row = (
                 await connection.execute(
-                    select(quiz_tour_packs.c.data).where(
+                    select(quiz_tour_packs.c.data, quiz_tour_packs.c.digest).where(
                         quiz_tour_packs.c.tour_id == tour_id, quiz_tour_packs.c.number == used[0]
                     )
                 )
-            ).scalar_one()
-        await QuizPacks(self.engine).put(room_id, data)
+            ).one()
+            # A tour made before packs were kept once holds its own copy: it is kept once now, for all its rooms.
+            digest = row.digest if row.digest is not None else await keep_content(connection, bytes(row.data))
+        await QuizPacks(self.engine).refer(room_id, digest)
 
     async def _assistant(self, team: str) -> Assistant | None:
         if not team:
@@ -352,9 +355,7 @@ class QuizTourService(AttachedRooms):
             game = -1 if need.game is None else need.game
             made.append(await self._make_room(tour_id, by, state, game, need.tie.teams, shootout=True))
             state = await self.state(tour_id)
-        for links in made:
-            self.links_shown[links.room_id] = links
-        return made
+        return made  # their secrets are derived: the host's links page shows them again (quiz_room_links)
 
     async def _make_room(
         self, tour_id: str, by: str, state: TourState, game: int, teams: tuple[str, ...], *, shootout: bool

@@ -4,14 +4,18 @@ A player's link is *derived*, never stored: its secret is an HMAC of the room, t
 under a key made from the app's secret key (``data_dir/secret.key``, shared by every instance). Only the digest of
 the secret is stored (a copy of the database gives no link away), yet the arbiter can show and print a link again
 at any time, from any browser; reissuing moves the grant to the next generation, so the old link stops matching at
-once. Grants made by :meth:`Accounts.grant` with a random secret (quiz codes, tournament team links, and player
-links made before links were derived) work as before; they cannot be shown again, only reissued.
+once. A secret has a :class:`SecretShape`: a URL-safe link (the default) or a short code of letters people type
+(a quiz team's join code). Grants made by :meth:`Accounts.grant` with a random secret (tournament team links, and
+quiz codes and player links made before they were derived) work as before; they cannot be shown again, only
+reissued.
 
->>> from toreshi.store.accounts import derive_secret
+>>> from toreshi.store.accounts import SecretShape, derive_secret
 >>> key = b"k" * 32
 >>> derive_secret(key, "g-1", "white", 0) == derive_secret(key, "g-1", "white", 0)
 True
 >>> derive_secret(key, "g-1", "white", 0) != derive_secret(key, "g-1", "white", 1)
+True
+>>> derive_secret(key, "q-7kdm", "team:1", 0, SecretShape("ABCDEFGHJKLMNPQRSTUVWXYZ23456789", 5)).isalnum()
 True
 """
 
@@ -20,7 +24,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -66,6 +70,26 @@ SECRET_BYTES = 18
 """144 bits, as the random links had (24 URL-safe characters)."""
 
 
+@dataclass(frozen=True)
+class SecretShape:
+    """How a derived secret is written: ``length`` bytes as URL-safe base64 when ``alphabet`` is empty (a link),
+    else ``length`` letters of ``alphabet`` (a code people type from a projector)."""
+
+    alphabet: str = ""
+    length: int = SECRET_BYTES
+
+    def __post_init__(self) -> None:
+        # Each letter is one HMAC byte modulo the alphabet's size: a size dividing 256 keeps the letters uniform.
+        if self.alphabet and 256 % len(self.alphabet):
+            raise ValueError("a code alphabet's size must divide 256")
+        if not 0 < self.length <= SECRET_BYTES:
+            raise ValueError(f"a secret has 1 to {SECRET_BYTES} bytes or letters")
+
+
+LINK_SHAPE = SecretShape()
+"""The players' links: 24 URL-safe characters."""
+
+
 def token_digest(token: str) -> str:
     """Secrets are kept as SHA-256 digests: a leaked database does not leak the links."""
     return hashlib.sha256(token.encode()).hexdigest()
@@ -76,10 +100,12 @@ def link_key(secret_key: str) -> bytes:
     return hmac.new(secret_key.encode(), LINK_CONTEXT, hashlib.sha256).digest()
 
 
-def derive_secret(key: bytes, room_id: str, role: str, generation: int) -> str:
-    """The secret of the link to ``role`` in ``room_id`` at ``generation`` (URL-safe, 24 characters)."""
-    message = "\x00".join((room_id, role, str(generation))).encode()
-    digest = hmac.new(key, message, hashlib.sha256).digest()[:SECRET_BYTES]
+def derive_secret(key: bytes, room_id: str, role: str, generation: int, shape: SecretShape = LINK_SHAPE) -> str:
+    """The secret of the link to ``role`` in ``room_id`` at ``generation`` (by default URL-safe, 24 characters)."""
+    parts = (room_id, role, str(generation)) + ((shape.alphabet,) if shape.alphabet else ())  # a code's own HMAC
+    digest = hmac.new(key, "\x00".join(parts).encode(), hashlib.sha256).digest()[: shape.length]
+    if shape.alphabet:
+        return "".join(shape.alphabet[byte % len(shape.alphabet)] for byte in digest)
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")
 
 
@@ -130,15 +156,20 @@ class Accounts:
 
     # --- derived links (the players' links of a game) ---------------------------------------------------
 
-    def _secret(self, room_id: str, role: str, generation: int) -> str:
+    @property
+    def derives(self) -> bool:
+        """Whether links can be derived (and so shown again): the accounts have the app's link key."""
+        return self.key is not None
+
+    def _secret(self, room_id: str, role: str, generation: int, shape: SecretShape = LINK_SHAPE) -> str:
         if self.key is None:
             raise StoreError("no link key: links cannot be derived (give Accounts the app's link key)")
-        return derive_secret(self.key, room_id, role, generation)
+        return derive_secret(self.key, room_id, role, generation, shape)
 
-    async def issue_link(self, room_id: str, role: str, name: str) -> PlayerLink:
+    async def issue_link(self, room_id: str, role: str, name: str, shape: SecretShape = LINK_SHAPE) -> PlayerLink:
         """The link to ``role`` in ``room_id`` for ``name``: made at generation 0 the first time, the same link
         (shown again) afterwards."""
-        secret = self._secret(room_id, role, 0)
+        secret = self._secret(room_id, role, 0, shape)
         try:
             async with self.engine.begin() as connection:
                 await connection.execute(
@@ -152,14 +183,14 @@ class Accounts:
                     )
                 )
         except IntegrityError:
-            found = await self.link(room_id, role)
+            found = await self.link(room_id, role, (shape,))
             if found is None:
                 raise
             return found
         return PlayerLink(room_id, role, name, 0, secret)
 
-    async def links(self, room_id: str) -> list[PlayerLink]:
-        """Every grant of the room, by role, with its secret wherever it can be derived."""
+    async def links(self, room_id: str, shapes: Sequence[SecretShape] = (LINK_SHAPE,)) -> list[PlayerLink]:
+        """Every grant of the room, by role, with its secret wherever it can be derived in one of ``shapes``."""
         query = (
             select(room_grants.c.role, room_grants.c.name, room_grants.c.generation, room_grants.c.token_digest)
             .where(room_grants.c.room_id == room_id)
@@ -167,26 +198,32 @@ class Accounts:
         )
         async with self.engine.connect() as connection:
             rows = (await connection.execute(query)).all()
-        return [self._shown(room_id, str(role), str(name), int(generation), str(digest))
+        return [self._shown(room_id, str(role), str(name), int(generation), str(digest), shapes)
                 for role, name, generation, digest in rows]  # fmt: skip
 
-    async def link(self, room_id: str, role: str) -> PlayerLink | None:
+    async def link(self, room_id: str, role: str, shapes: Sequence[SecretShape] = (LINK_SHAPE,)) -> PlayerLink | None:
         """The grant of ``role`` in the room, or ``None``."""
-        return next((found for found in await self.links(room_id) if found.role == role), None)
+        return next((found for found in await self.links(room_id, shapes) if found.role == role), None)
 
-    def _shown(self, room_id: str, role: str, name: str, generation: int, digest: str) -> PlayerLink:
-        secret = None if self.key is None else self._secret(room_id, role, generation)
-        if secret is not None and not hmac.compare_digest(token_digest(secret), digest):
-            secret = None  # a random secret (made before links were derived), or another key's
-        return PlayerLink(room_id, role, name, generation, secret)
+    def _shown(
+        self, room_id: str, role: str, name: str, generation: int, digest: str, shapes: Sequence[SecretShape]
+    ) -> PlayerLink:
+        if self.key is not None:
+            for shape in shapes:
+                secret = self._secret(room_id, role, generation, shape)
+                if hmac.compare_digest(token_digest(secret), digest):
+                    return PlayerLink(room_id, role, name, generation, secret)
+        # A random secret (made before links were derived), another key's, or none of these shapes.
+        return PlayerLink(room_id, role, name, generation, None)
 
-    async def reissue_link(self, room_id: str, role: str) -> PlayerLink:
+    async def reissue_link(self, room_id: str, role: str, shape: SecretShape = LINK_SHAPE) -> PlayerLink:
         """Revoke ``role``'s link in the room and give it a new one (the next generation): the old secret stops
         matching at once. Raises :class:`UnknownGrantError` when the room has no such grant."""
         grant = await self._next_generation(
-            room_id, role, lambda generation: token_digest(self._secret(room_id, role, generation)), "link"
+            room_id, role, lambda generation: token_digest(self._secret(room_id, role, generation, shape)), "link"
         )
-        return PlayerLink(room_id, role, grant.name, grant.generation, self._secret(room_id, role, grant.generation))
+        secret = self._secret(room_id, role, grant.generation, shape)
+        return PlayerLink(room_id, role, grant.name, grant.generation, secret)
 
     async def replace_token(self, room_id: str, role: str, new_digest: str) -> Grant:
         """Revoke ``role``'s random token in the room (a quiz team's join code, a screen's token) and store the

@@ -94,6 +94,8 @@ class UTCDateTime(TypeDecorator[datetime]):
 JsonColumn = JSON().with_variant(JSONB(), "postgresql")
 
 ROOM_ID_LENGTH = 64
+PACK_DIGEST_LENGTH = 64
+"""A SHA-256 in hex: the key of a quiz pack's bytes (quiz_pack_contents)."""
 EVENT_TYPE_LENGTH = 64
 COMMAND_ID_LENGTH = 200
 
@@ -209,13 +211,25 @@ quiz_tour_events = Table(
     CheckConstraint("version >= 1", name="version"),
 )
 
+# A pack's bytes once, by their SHA-256 (revision 0013): a tour's packs and its rooms' packs refer to them.
+quiz_pack_contents = Table(
+    "quiz_pack_contents",
+    metadata,
+    Column("digest", String(PACK_DIGEST_LENGTH), primary_key=True),
+    Column("data", LargeBinary, nullable=False),
+    Column("created_at", UTCDateTime, nullable=False),
+)
+
 quiz_tour_packs = Table(
     "quiz_tour_packs",
     metadata,
     Column("tour_id", String(ROOM_ID_LENGTH), ForeignKey("quiz_tours.id"), primary_key=True),
     Column("number", Integer, primary_key=True, autoincrement=False),
     Column("name", String(200), nullable=False),
-    Column("data", LargeBinary, nullable=False),
+    # Its own copy in a tour made before revision 0013; the digest of its quiz_pack_contents row since.
+    Column("data", LargeBinary, nullable=True),
+    Column("digest", String(PACK_DIGEST_LENGTH), ForeignKey("quiz_pack_contents.digest"), nullable=True),
+    CheckConstraint("(data IS NULL) <> (digest IS NULL)", name="data_or_digest"),
 )
 
 
@@ -225,7 +239,10 @@ quiz_packs = Table(
     # A random id while the host sets the game up (picks questions); the room once the game is created.
     Column("id", String(64), primary_key=True),
     Column("room_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), nullable=True, unique=True),
-    # The pack as uploaded (a .siq is a ZIP archive; its own limits were checked when it was read).
-    Column("data", LargeBinary, nullable=False),
+    # The pack as uploaded (a .siq is a ZIP archive; its own limits were checked when it was read), or, for a
+    # tour's room (revision 0013), the digest of the tour's pack in quiz_pack_contents.
+    Column("data", LargeBinary, nullable=True),
+    Column("digest", String(PACK_DIGEST_LENGTH), ForeignKey("quiz_pack_contents.digest"), nullable=True),
     Column("created_at", UTCDateTime, nullable=False),
+    CheckConstraint("(data IS NULL) <> (digest IS NULL)", name="data_or_digest"),
 )

@@ -48,6 +48,7 @@ from toreshi.services.quiz import (
     create_quiz_room,
     end_quiz_game,
     quiz_games,
+    quiz_room_links,
     reissue_quiz_link,
     split_join_code,
 )
@@ -331,12 +332,13 @@ async def pick_quiz(request: Request) -> Response:
 
 @auth.arbiter_only
 async def quiz_links(request: Request) -> Response:
-    """Join codes and QR codes for the teams, and the host's, projector's and assistant's links (shown once)."""
+    """Join codes and QR codes for the teams, and the host's, projector's and assistant's links."""
     room_id = request.path_params["room_id"]
-    tokens = request.session.get(f"quiz:{room_id}")
-    tours = services_of(request).quiz_tours
-    if not isinstance(tokens, dict) and tours is not None and room_id in tours.links_shown:
-        tokens = tours.links_shown[room_id].to_session()  # a tour's shootout, made when the tie was recorded
+    # The store's derived secrets first (they survive a restart and follow a reissue from any browser: a tour's
+    # shootout is made by itself when its tie is recorded, with no host's session to keep its codes); the session's
+    # copy for a room made before secrets were derived.
+    stored = await quiz_room_links(services_of(request).accounts, room_id)
+    tokens: Any = stored.to_session() if stored is not None else request.session.get(f"quiz:{room_id}")
     if not isinstance(tokens, dict):
         return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
     base = str(request.base_url).rstrip("/")
@@ -367,6 +369,7 @@ async def quiz_links(request: Request) -> Response:
         teams=teams,
         links=links,
         join_url=f"{base}/quiz/join",
+        shown_again=stored is not None,
     )
 
 
