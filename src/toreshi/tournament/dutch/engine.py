@@ -24,7 +24,7 @@ completion of the rest shown by a quick search instead of a matching (:mod:`.com
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
@@ -97,8 +97,40 @@ class _Round:
         p = self.players[v]
         return p.bye_eligible and p.score <= self.bye_score
 
+    def weight(self, u: int, v: int) -> int:
+        """The weight of edge ``u``–``v`` (``u < v``): as a bracket set it, else its completion field alone.
+
+        Only the brackets' edges are stored: the other n² edges of a large round would cost gigabytes and a walk
+        over all of them for every bracket, while each is cheap to compute when asked for.
+        """
+        w = self.weights.get((u, v))
+        if w is None:
+            return self.base(u, v, in_current=False, in_next=False, single=False)
+        return w
+
     def allowed(self, u: int, v: int) -> bool:
-        return self.weights.get((u, v) if u < v else (v, u), 0) > 0
+        if u > v:
+            u, v = v, u
+        w = self.weights.get((u, v))
+        if w is None:
+            return compatible(self.players[u], self.players[v], self.layout)
+        return w > 0
+
+    def edges(self, vertices: Iterable[int], value: Callable[[int, int, int], int]) -> list[tuple[int, int, int]]:
+        """The allowed edges among ``vertices`` as (u, v, ``value(u, v, weight)``), u < v.
+
+        Listed by the higher vertex, then the lower: the order the matching has always seen them in (it can
+        decide between equally good matchings), so that no pairing changes with the way weights are stored.
+        """
+        chosen = sorted(set(vertices))
+        weight = self.weight
+        found = []
+        for index, v in enumerate(chosen):
+            for u in chosen[:index]:
+                w = weight(u, v)
+                if w > 0:
+                    found.append((u, v, value(u, v, w)))
+        return found
 
     def base(self, high: int, low: int, *, in_current: bool, in_next: bool, single: bool | None = None) -> int:
         return edge_weight(
@@ -169,19 +201,10 @@ def pair_players(
 
 
 def _matching(
-    vertices: Sequence[int],
-    weight: Mapping[tuple[int, int], int],
-    shift: int = 0,
-    extra: Mapping[tuple[int, int], int] | None = None,
+    state: _Round, vertices: Sequence[int], shift: int = 0, extra: Mapping[tuple[int, int], int] | None = None
 ) -> dict[int, int]:
-    chosen = set(vertices)
-    extra = extra or {}
-    edges = [
-        (u, v, (w << shift) + extra.get((u, v), 0))
-        for (u, v), w in weight.items()
-        if w > 0 and u in chosen and v in chosen
-    ]
-    return max_weight_matching(vertices, edges)
+    extra_ = extra or {}
+    return max_weight_matching(vertices, state.edges(vertices, lambda u, v, w: (w << shift) + extra_.get((u, v), 0)))
 
 
 def _solve(
@@ -200,15 +223,10 @@ def _solve(
     """
     if state.shortcuts:
         mask = (1 << state.layout.top_shift) - 1
-        chosen = set(upper)
         extra_ = extra or {}
-        edges = [
-            (u, v, ((w & mask) << shift) + extra_.get((u, v), 0))
-            for (u, v), w in state.weights.items()
-            if w > 0 and u in chosen and v in chosen
-        ]
+        edges = state.edges(upper, lambda u, v, w: ((w & mask) << shift) + extra_.get((u, v), 0))
         state.stats.bracket_matchings += 1
-        mates = max_weight_matching(sorted(chosen), edges)
+        mates = max_weight_matching(sorted(set(upper)), edges)
         rest = sorted(v for v in active if v not in mates)
         completion = complete_matching(rest, state.allowed, state.may_sit_out, state.completion or {})
         if completion is not None:
@@ -216,7 +234,7 @@ def _solve(
             state.completion = mates
             return mates
     state.stats.full_matchings += 1
-    mates = _matching(sorted(active), state.weights, shift, extra)
+    mates = _matching(state, sorted(active), shift, extra)
     state.completion = mates
     return mates
 
@@ -226,26 +244,24 @@ def _global_matching(state: _Round) -> dict[int, int]:
     ordered, layout = state.players, state.layout
     n = len(ordered)
     top = ordered[0].score
-    if n % 2:
-        for j in range(n):
-            for i in range(j):
-                hi, lo = ordered[i], ordered[j]
-                if not compatible(lo, hi, layout):
-                    state.weights[i, j] = 0
-                    continue
-                w = 1 + (not lo.bye_eligible) + (not hi.bye_eligible)
-                w = (w << layout.groups_shift) + layout.group_shift[lo.score] + layout.group_shift[hi.score]
-                state.weights[i, j] = (w << layout.group_bits) + (lo.score >= top)
-    else:
-        for j in range(n):
-            for i in range(j):
-                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
+    # No weight is stored yet: every edge weighs its completion field (state.weight), which is what an even
+    # round needs here. An odd round weighs the bye's score instead, for the matching only.
     certified = _global_certificate(state) if state.shortcuts else None
     if certified is not None:
         mates = certified
     else:
         state.stats.full_matchings += 1
-        mates = _matching(range(n), state.weights)
+        if n % 2:
+
+            def bye_score_weight(i: int, j: int, _: int) -> int:
+                hi, lo = ordered[i], ordered[j]
+                w = 1 + (not lo.bye_eligible) + (not hi.bye_eligible)
+                w = (w << layout.groups_shift) + layout.group_shift[lo.score] + layout.group_shift[hi.score]
+                return (w << layout.group_bits) + (lo.score >= top)
+
+            mates = max_weight_matching(range(n), state.edges(range(n), bye_score_weight))
+        else:
+            mates = _matching(state, range(n))
         unmatched = [v for v in range(n) if v not in mates]
         if len(unmatched) > 1:
             raise NoValidPairingError(
@@ -260,12 +276,9 @@ def _global_matching(state: _Round) -> dict[int, int]:
     state.completion = mates
     if n % 2:
         counts = sorted((p.played_games for p in ordered if p.score == state.bye_score), reverse=True)
+        # Outside the bracket being paired an edge carries completion only (state.weight), C9 included: the bye
+        # assignee's played games count only in the bracket that produces the bye.
         state.played_rank = {games: index for index, games in enumerate(counts)}
-        for j in range(n):
-            for i in range(j):
-                # Outside the bracket being paired an edge carries completion only, C9 included: the bye
-                # assignee's played games count only in the bracket that produces the bye.
-                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
     return mates
 
 
@@ -371,7 +384,7 @@ def _pair_in_order(state: _Round, active: set[int], residents: list[int], pairs:
         return False
     boards = list(zip(residents[:half], residents[half : 2 * half], strict=True))
     for high, low in boards:
-        if state.weights.get((high, low), 0) <= 0 or not all(colour_fields(ordered[low], ordered[high])):
+        if not state.allowed(high, low) or not all(colour_fields(ordered[low], ordered[high])):
             return False
     for high, low in boards:
         _finalise(state, active, pairs, high, low)
@@ -391,7 +404,7 @@ def _mdp_fields(state: _Round, mdps: list[int], residents: list[int]) -> tuple[i
     extra: dict[tuple[int, int], int] = {}
     for i, m in enumerate(mdps):
         for j, res in enumerate(residents):
-            if state.weights.get((m, res), 0) > 0:
+            if state.allowed(m, res):
                 extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
     return k + k * width, extra
 
@@ -519,7 +532,7 @@ def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tup
     for i, s in enumerate(remainder):
         for j in range(i + 1, size):
             low = remainder[j]
-            if state.weights.get((s, low), 0) <= 0:
+            if not state.allowed(s, low):
                 continue
             value = (i < in_pairs) << count_at
             value += (size - i) << sum_at
@@ -536,12 +549,7 @@ def _match_alone(
 ) -> dict[int, int]:
     """A matching among ``vertices`` only, on the weights without their completion field, plus ``extra``."""
     mask = (1 << state.layout.top_shift) - 1
-    chosen = set(vertices)
-    edges = [
-        (u, v, ((w & mask) << shift) + extra.get((u, v), 0))
-        for (u, v), w in state.weights.items()
-        if w > 0 and u in chosen and v in chosen
-    ]
+    edges = state.edges(vertices, lambda u, v, w: ((w & mask) << shift) + extra.get((u, v), 0))
     state.stats.bracket_matchings += 1
     return max_weight_matching(vertices, edges)
 
@@ -563,7 +571,7 @@ def _match_remainder(
             if a < 0 or b < 0:
                 return 0
             key = (a, b) if a < b else (b, a)
-            w = state.weights.get(key, 0)
+            w = state.weight(*key)
             return None if w <= 0 else ((w & mask) << shift) + fields.get(key, 0)
 
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
