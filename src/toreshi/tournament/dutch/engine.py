@@ -92,6 +92,10 @@ class _Round:
     shortcuts: bool = True
     """Use the certified shortcuts (tests switch them off to compare with the plain procedure)."""
     stats: MatchingStats = field(default_factory=MatchingStats)
+    kinds: list[int] = field(default_factory=list)
+    """For each player, an id shared by the players whose edges weigh the same (:func:`_kinds`)."""
+    known: dict[tuple[int, int, bool, bool, bool], int] = field(default_factory=dict)
+    """Edge weights by the two players' kinds and the bracket flags; valid while bye_score and played_rank hold."""
 
     def may_sit_out(self, v: int) -> bool:
         p = self.players[v]
@@ -133,17 +137,54 @@ class _Round:
         return found
 
     def base(self, high: int, low: int, *, in_current: bool, in_next: bool, single: bool | None = None) -> int:
-        return edge_weight(
-            self.players[high],
-            self.players[low],
-            in_current=in_current,
-            in_next=in_next,
-            bye_score=self.bye_score,
-            single_downfloater_is_bye=self.single_is_bye if single is None else single,
-            played_rank=self.played_rank or {},
-            layout=self.layout,
-            floats=self.floats,
+        """:func:`.weights.edge_weight` of the two players, computed once per pair of kinds (a large bracket asks
+        for hundreds of thousands of edges, among a few dozen kinds of players)."""
+        high_player, low_player = self.players[high], self.players[low]
+        if low_player.number in high_player.barred:
+            return 0
+        single = self.single_is_bye if single is None else single
+        key = (self.kinds[high], self.kinds[low], in_current, in_next, single)
+        w = self.known.get(key)
+        if w is None:
+            w = self.known[key] = edge_weight(
+                high_player,
+                low_player,
+                in_current=in_current,
+                in_next=in_next,
+                bye_score=self.bye_score,
+                single_downfloater_is_bye=single,
+                played_rank=self.played_rank or {},
+                layout=self.layout,
+                floats=self.floats,
+            )
+        return w
+
+
+def _kinds(players: Sequence[PlayerState], floats: Mapping[int, tuple[Float, Float]]) -> list[int]:
+    """An id per player: equal for two players when :func:`.weights.edge_weight` reads the same from both.
+
+    That is everything it reads but the number, which matters only for the rematch ban (``barred``, checked
+    apart): score, bye eligibility, games played, the colour state and the floats.
+    """
+    ids: dict[tuple[object, ...], int] = {}
+    return [
+        ids.setdefault(
+            (
+                p.score,
+                p.bye_eligible,
+                p.played_games,
+                p.preference,
+                p.repeated,
+                p.imbalance,
+                p.absolute_imbalance,
+                p.absolute,
+                p.strong,
+                floats[p.number],
+            ),
+            len(ids),
         )
+        for p in players
+    ]
 
 
 def pair_players(
@@ -174,7 +215,9 @@ def pair_players(
         )
         for p in ordered
     }
-    state = _Round(ordered, layout, floats, {}, shortcuts=shortcuts, stats=stats or MatchingStats())
+    state = _Round(
+        ordered, layout, floats, {}, shortcuts=shortcuts, stats=stats or MatchingStats(), kinds=_kinds(ordered, floats)
+    )
     mates = _global_matching(state)
     pairs = _pair_brackets(state, mates)
     by_number = {p.number: p for p in ordered}
@@ -279,6 +322,7 @@ def _global_matching(state: _Round) -> dict[int, int]:
         # Outside the bracket being paired an edge carries completion only (state.weight), C9 included: the bye
         # assignee's played games count only in the bracket that produces the bye.
         state.played_rank = {games: index for index, games in enumerate(counts)}
+        state.known.clear()  # weights computed before the bye's score was known
     return mates
 
 
