@@ -36,8 +36,12 @@ def max_weight_assignment(
     top = max((w for row in table for w in row if w is not None), default=0)
     forbidden = 2 * (k + 1) * (top + 1)
     unreached = 4 * (k + 2) ** 2 * (forbidden + top + 1)  # above any path length the search can meet
-    # Minimise cost = -weight; a forbidden pair costs more than any assignment of allowed pairs.
-    cost = [[0] + [forbidden if w is None else -w for w in row] for row in table]
+    # Minimise cost = -weight; a forbidden pair costs more than any assignment of allowed pairs. Each row of
+    # weights is let go once negated: with thousands of bits a weight, a large remainder's table is gigabytes.
+    cost: list[list[int]] = []
+    table.reverse()
+    while table:
+        cost.append([0, *(forbidden if w is None else -w for w in table.pop())])
     u = [0] * (k + 1)
     v = [0] * (k + 1)
     owner = [0] * (k + 1)  # owner[j]: the row (1-based) assigned to column j; 0 for none
@@ -89,7 +93,7 @@ def max_weight_assignment(
     assignment: dict[int, int] = {}
     for j in range(1, k + 1):
         i = owner[j]
-        if table[i - 1][j - 1] is None:
+        if cost[i - 1][j] == forbidden:
             return None
         assignment[rows[i - 1]] = cols[j - 1]
     duals = {rows[i - 1]: -u[i] for i in range(1, k + 1)}

@@ -24,8 +24,9 @@ completion of the rest shown by a quick search instead of a matching (:mod:`.com
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.colours import choose_colour
@@ -246,7 +247,7 @@ def pair_players(
 def _matching(
     state: _Round, vertices: Sequence[int], shift: int = 0, extra: Mapping[tuple[int, int], int] | None = None
 ) -> dict[int, int]:
-    extra_ = extra or {}
+    extra_ = {} if extra is None else extra  # not `or`: sizing a lazy mapping walks it
     return max_weight_matching(vertices, state.edges(vertices, lambda u, v, w: (w << shift) + extra_.get((u, v), 0)))
 
 
@@ -266,7 +267,7 @@ def _solve(
     """
     if state.shortcuts:
         mask = (1 << state.layout.top_shift) - 1
-        extra_ = extra or {}
+        extra_ = {} if extra is None else extra  # not `or`: sizing a lazy mapping walks it
         edges = state.edges(upper, lambda u, v, w: ((w & mask) << shift) + extra_.get((u, v), 0))
         state.stats.bracket_matchings += 1
         mates = max_weight_matching(sorted(set(upper)), edges)
@@ -373,6 +374,11 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
             while cursor < n and ordered[cursor].score >= score:
                 bracket.append(cursor)
                 cursor += 1
+        # Of the weights stored so far only those among the moved-down players still count (the ones below are
+        # set again now, the others involve players already paired): keep the store to one bracket's size.
+        state.weights = {
+            pair: w for pair in combinations(bracket[:movers], 2) if (w := state.weights.get(pair)) is not None
+        }
         for li in range(movers, len(bracket)):
             for hi in range(li):
                 state.weights[bracket[hi], bracket[li]] = state.base(
@@ -556,7 +562,7 @@ def _remainder_of(mates: Mapping[int, int], mdps: list[int], residents: list[int
     return remainder, in_pairs
 
 
-def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tuple[int, dict[tuple[int, int], int]]:
+def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tuple[int, _RemainderFields]:
     """Fields below the criteria for pairs inside the remainder, most significant first.
 
     S1 is the first ``in_pairs`` players. Fewest exchanges (S1 players not paired as the upper player), then the
@@ -564,28 +570,55 @@ def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tup
     players exchanged first, the highest S2 players brought up first, then for each upper player in order the
     highest opponent possible (the transpositions).
     """
-    size = len(remainder)
-    half = size // 2 + 1
-    w_opp = (size + 1).bit_length()
-    s2_at = size * w_opp
-    s1_at = s2_at + size + 1
-    sum_at = s1_at + (half << in_pairs).bit_length()
-    count_at = sum_at + (half * size).bit_length()
-    total = count_at + half.bit_length()
-    extra: dict[tuple[int, int], int] = {}
-    for i, s in enumerate(remainder):
-        for j in range(i + 1, size):
-            low = remainder[j]
-            if not state.allowed(s, low):
-                continue
-            value = (i < in_pairs) << count_at
-            value += (size - i) << sum_at
-            value += ((1 << in_pairs) - ((1 << i) if i < in_pairs else 0)) << s1_at
-            if i >= in_pairs:
-                value += (1 << (size - 1 - i)) << s2_at
-            value += (size - j) << (w_opp * (size - 1 - i))
-            extra[s, low] = value
-    return total, extra
+    fields = _RemainderFields(state, remainder, in_pairs)
+    return fields.total, fields
+
+
+class _RemainderFields(Mapping[tuple[int, int], int]):
+    """The fields of :func:`_remainder_fields` of each allowed pair inside the remainder, computed when asked.
+
+    Stored, they would take gigabytes for a large remainder: thousands of bits for each of millions of pairs.
+    """
+
+    def __init__(self, state: _Round, remainder: list[int], in_pairs: int) -> None:
+        size = len(remainder)
+        half = size // 2 + 1
+        self.w_opp = (size + 1).bit_length()
+        self.s2_at = size * self.w_opp
+        self.s1_at = self.s2_at + size + 1
+        self.sum_at = self.s1_at + (half << in_pairs).bit_length()
+        self.count_at = self.sum_at + (half * size).bit_length()
+        self.total = self.count_at + half.bit_length()
+        self.state, self.remainder, self.in_pairs = state, remainder, in_pairs
+        self.position = {v: i for i, v in enumerate(remainder)}
+
+    def get(self, key: tuple[int, int], default: int | None = None) -> int | None:  # type: ignore[override]
+        s, low = key
+        i, j = self.position.get(s), self.position.get(low)
+        if i is None or j is None or i >= j or not self.state.allowed(s, low):
+            return default
+        size, in_pairs = len(self.remainder), self.in_pairs
+        value = (i < in_pairs) << self.count_at
+        value += (size - i) << self.sum_at
+        value += ((1 << in_pairs) - ((1 << i) if i < in_pairs else 0)) << self.s1_at
+        if i >= in_pairs:
+            value += (1 << (size - 1 - i)) << self.s2_at
+        return value + ((size - j) << (self.w_opp * (size - 1 - i)))
+
+    def __getitem__(self, key: tuple[int, int]) -> int:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for j, low in enumerate(self.remainder):
+            for s in self.remainder[:j]:
+                if self.state.allowed(s, low):
+                    yield s, low
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _match_alone(
