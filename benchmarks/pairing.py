@@ -7,13 +7,22 @@ are paired again ``--repeat`` times from the file as it stood before them, and t
 machines, each figure is also given as a ratio to a fixed pure-Python baseline measured in the same run (sorting
 200,000 integers), and the number of brackets that needed the full matching over everyone is shown.
 
-Goals (issue 4): at most 0.5 s for a 100-player round, at most 60 s for 1,000 players. For reference,
-bbpPairings (C++) takes 0.02 s for 100 players and about 19 s for 1,000 on a 2-core machine; with ``--bbp PATH``
-(a bbpPairings executable built outside the repository) it pairs the same files in the same run, and its CPU time
-(of the child process) is printed beside ours, with whether the two pairings agree.
+Goals: at most 0.5 s for a 100-player round, at most 60 s for 1,000 players (issue 4), at most 60 s for
+2,000 players and 5 minutes for 5,000 (issue 32). For reference, bbpPairings (C++) takes 0.02 s for 100 players
+and about 19 s for 1,000 on a 2-core machine. With ``--bbp PATH`` it pairs the same files in the same run: its CPU
+time (of the child process) is printed beside ours, with whether the two pairings agree (``--bbp-rounds`` limits
+it to some of the rounds: at 2,000 players it may need minutes a round).
+
+bbpPairings is not part of this repository and nothing here builds it. To get it: download its source from
+GitHub (BieremaBoyzProgramming/bbpPairings) into a folder outside this repository, install a C++20 compiler and
+make (on Debian: the packages g++ and make), run ``make`` in that folder (its Makefile builds an optimised
+``bbpPairings.exe`` with the Dutch system included by default), and pass that file's path as ``--bbp``.
+
+Simulating a large tournament pairs all its rounds, which takes a while at 5,000 players: ``--cache DIR`` keeps
+the simulated files there and reads them back on the next run.
 
     python benchmarks/pairing.py [--players 100 500 1000] [--rounds 9] [--pair-rounds 1 2 5 9] [--repeat 5]
-                                 [--seed 1] [--bbp PATH] [--bbp-repeat 1]
+                                 [--seed 1] [--cache DIR] [--bbp PATH] [--bbp-repeat 1] [--bbp-rounds 1 9]
 """
 
 from __future__ import annotations
@@ -29,22 +38,44 @@ from collections.abc import Callable
 from dataclasses import replace
 from functools import partial
 from pathlib import Path
+from typing import TypeVar
 
 from toreshi.tournament.dutch import RoundPairing, engine, pair_trf
 from toreshi.tournament.dutch.simulate import play_round, start
 from toreshi.tournament.model import Colour, ResultCode
-from toreshi.tournament.trf import RawLine, TrfFile, format_trf
+from toreshi.tournament.trf import RawLine, TrfFile, format_trf, parse_trf
 
-GOALS = {100: 0.5, 1000: 60.0}
+T = TypeVar("T")
+
+GOALS = {100: 0.5, 1000: 60.0, 2000: 60.0, 5000: 300.0}
 
 
-def cpu_median(action: Callable[[], object], repeat: int) -> tuple[float, float, float]:
+def cpu_median(action: Callable[[], T], repeat: int) -> tuple[float, float, float, T]:
+    """Median, least and most CPU seconds of ``repeat`` (at least one) runs, and the last run's result."""
     times = []
-    for _ in range(repeat):
+    for _ in range(repeat - 1):
         start_time = time.process_time()
         action()
         times.append(time.process_time() - start_time)
-    return statistics.median(times), min(times), max(times)
+    start_time = time.process_time()
+    result = action()
+    times.append(time.process_time() - start_time)
+    return statistics.median(times), min(times), max(times), result
+
+
+def simulated(players: int, rounds: int, seed: int, cache: Path | None) -> TrfFile:
+    """A simulated tournament, every round paired and played; read from ``cache`` when it is there."""
+    path = None if cache is None else cache / f"dutch-{players}p-{rounds}r-seed{seed}.trf"
+    if path is not None and path.exists():
+        return parse_trf(path.read_text())
+    rng = random.Random(seed)
+    trf = start(players, rounds, rng)
+    for number in range(1, rounds + 1):
+        trf, _ = play_round(trf, number, rng)
+    if path is not None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(format_trf(trf))
+    return trf
 
 
 def baseline(repeat: int) -> float:
@@ -91,6 +122,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--bbp", help="a bbpPairings executable, to time it on the same files")
     parser.add_argument("--bbp-repeat", type=int, default=1)
+    parser.add_argument("--bbp-rounds", type=int, nargs="+", help="the rounds bbpPairings pairs (default: all)")
+    parser.add_argument("--cache", type=Path, help="a folder to keep the simulated tournaments in")
     args = parser.parse_args()
 
     base = baseline(args.repeat)
@@ -99,29 +132,29 @@ def main() -> None:
     head = f"{'players':>7} {'round':>5} {'median s':>9} {'min':>7} {'max':>7} {'x baseline':>10} {'full':>4}"
     print(f"{head}{extra}  goal")
     for players in args.players:
-        rng = random.Random(args.seed)
-        trf = start(players, args.rounds, rng)
-        for number in range(1, args.rounds + 1):
-            trf, _ = play_round(trf, number, rng)
+        trf = simulated(players, args.rounds, args.seed, args.cache)
         for number in args.pair_rounds:
             if number > args.rounds:
                 continue
             source = before_round(trf, number)
             stats = engine.MatchingStats()
-            median, low, high = cpu_median(
+            median, low, high, ours = cpu_median(
                 partial(pair_trf, source, number, initial_colour=Colour.WHITE, stats=stats), args.repeat
             )
             full = stats.full_matchings // args.repeat
             goal = GOALS.get(players)
             verdict = "" if goal is None else f"{'ok' if median <= goal else 'OVER'} (≤ {goal:g} s)"
             theirs = ""
-            if args.bbp:
+            if args.bbp and (args.bbp_rounds is None or number in args.bbp_rounds):
                 runs = [bbp_round(args.bbp, source, number) for _ in range(args.bbp_repeat)]
-                same = agrees(pair_trf(source, number, initial_colour=Colour.WHITE), runs[0][1], runs[0][2])
+                same = agrees(ours, runs[0][1], runs[0][2])
                 theirs = f" {statistics.median(r[0] for r in runs):>8.3f} {'yes' if same else 'NO':>4}"
+            elif args.bbp:
+                theirs = f" {'-':>8} {'-':>4}"
             print(
                 f"{players:>7} {number:>5} {median:>9.3f} {low:>7.3f} {high:>7.3f} {median / base:>10.1f}"
-                f" {full:>4}{theirs}  {verdict}"
+                f" {full:>4}{theirs}  {verdict}",
+                flush=True,
             )
 
 

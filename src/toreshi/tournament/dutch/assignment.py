@@ -35,47 +35,57 @@ def max_weight_assignment(
     table = [[weight(r, c) for c in cols] for r in rows]
     top = max((w for row in table for w in row if w is not None), default=0)
     forbidden = 2 * (k + 1) * (top + 1)
-    # Minimise cost = -weight; a forbidden pair costs more than any assignment of allowed pairs.
-    cost = [[0] + [forbidden if w is None else -w for w in row] for row in table]
+    unreached = 4 * (k + 2) ** 2 * (forbidden + top + 1)  # above any path length the search can meet
+    # Minimise cost = -weight; a forbidden pair costs more than any assignment of allowed pairs. Each row of
+    # weights is let go once negated: with thousands of bits a weight, a large remainder's table is gigabytes.
+    cost: list[list[int]] = []
+    table.reverse()
+    while table:
+        cost.append([0, *(forbidden if w is None else -w for w in table.pop())])
     u = [0] * (k + 1)
     v = [0] * (k + 1)
     owner = [0] * (k + 1)  # owner[j]: the row (1-based) assigned to column j; 0 for none
     way = [0] * (k + 1)
     for i in range(1, k + 1):
+        # One shortest-path search from row i (Dijkstra on reduced costs). The dual changes are applied lazily:
+        # ``shift`` is the sum of the deltas so far; ``reach[j] - shift`` is the true slack of an unreached
+        # column, and a column reached when the sum was ``since[j]`` owes ``shift - since[j]`` to the duals.
+        # That makes each step one pass over the unreached columns instead of two over all of them.
         owner[0] = i
         j0 = 0
-        reach: list[int | None] = [None] * (k + 1)
-        used = [False] * (k + 1)
+        shift = 0
+        reach = [unreached] * (k + 1)
+        since = [0] * (k + 1)
+        reached = [0]
+        free = list(range(1, k + 1))
         while True:
-            used[j0] = True
             i0 = owner[j0]
             costs = cost[i0 - 1]
-            ui0 = u[i0]
-            delta: int | None = None
+            base = shift - u[i0]
+            delta = unreached
             j1 = 0
-            for j in range(1, k + 1):
-                if used[j]:
-                    continue
-                current = costs[j] - ui0 - v[j]
-                best = reach[j]
-                if best is None or current < best:
-                    reach[j] = best = current
+            for j in free:
+                current = costs[j] - v[j] + base
+                if current < reach[j]:
+                    reach[j] = current
                     way[j] = j0
-                if delta is None or best < delta:
-                    delta = best
+                    if current < delta:
+                        delta = current
+                        j1 = j
+                elif reach[j] < delta:
+                    delta = reach[j]
                     j1 = j
-            assert delta is not None
-            for j in range(k + 1):
-                if used[j]:
-                    u[owner[j]] += delta
-                    v[j] -= delta
-                else:
-                    slack = reach[j]
-                    assert slack is not None
-                    reach[j] = slack - delta
+            shift = delta
             j0 = j1
+            free.remove(j0)
+            reached.append(j0)
+            since[j0] = shift
             if owner[j0] == 0:
                 break
+        for j in reached:
+            owed = shift - since[j]
+            u[owner[j]] += owed
+            v[j] -= owed
         while j0:
             j1 = way[j0]
             owner[j0] = owner[j1]
@@ -83,7 +93,7 @@ def max_weight_assignment(
     assignment: dict[int, int] = {}
     for j in range(1, k + 1):
         i = owner[j]
-        if table[i - 1][j - 1] is None:
+        if cost[i - 1][j] == forbidden:
             return None
         assignment[rows[i - 1]] = cols[j - 1]
     duals = {rows[i - 1]: -u[i] for i in range(1, k + 1)}

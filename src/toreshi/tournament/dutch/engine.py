@@ -24,8 +24,9 @@ completion of the rest shown by a quick search instead of a matching (:mod:`.com
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.colours import choose_colour
@@ -92,26 +93,99 @@ class _Round:
     shortcuts: bool = True
     """Use the certified shortcuts (tests switch them off to compare with the plain procedure)."""
     stats: MatchingStats = field(default_factory=MatchingStats)
+    kinds: list[int] = field(default_factory=list)
+    """For each player, an id shared by the players whose edges weigh the same (:func:`_kinds`)."""
+    known: dict[tuple[int, int, bool, bool, bool], int] = field(default_factory=dict)
+    """Edge weights by the two players' kinds and the bracket flags; valid while bye_score and played_rank hold."""
 
     def may_sit_out(self, v: int) -> bool:
         p = self.players[v]
         return p.bye_eligible and p.score <= self.bye_score
 
+    def weight(self, u: int, v: int) -> int:
+        """The weight of edge ``u``–``v`` (``u < v``): as a bracket set it, else its completion field alone.
+
+        Only the brackets' edges are stored: the other n² edges of a large round would cost gigabytes and a walk
+        over all of them for every bracket, while each is cheap to compute when asked for.
+        """
+        w = self.weights.get((u, v))
+        if w is None:
+            return self.base(u, v, in_current=False, in_next=False, single=False)
+        return w
+
     def allowed(self, u: int, v: int) -> bool:
-        return self.weights.get((u, v) if u < v else (v, u), 0) > 0
+        if u > v:
+            u, v = v, u
+        w = self.weights.get((u, v))
+        if w is None:
+            return compatible(self.players[u], self.players[v], self.layout)
+        return w > 0
+
+    def edges(self, vertices: Iterable[int], value: Callable[[int, int, int], int]) -> list[tuple[int, int, int]]:
+        """The allowed edges among ``vertices`` as (u, v, ``value(u, v, weight)``), u < v.
+
+        Listed by the higher vertex, then the lower: the order the matching has always seen them in (it can
+        decide between equally good matchings), so that no pairing changes with the way weights are stored.
+        """
+        chosen = sorted(set(vertices))
+        weight = self.weight
+        found = []
+        for index, v in enumerate(chosen):
+            for u in chosen[:index]:
+                w = weight(u, v)
+                if w > 0:
+                    found.append((u, v, value(u, v, w)))
+        return found
 
     def base(self, high: int, low: int, *, in_current: bool, in_next: bool, single: bool | None = None) -> int:
-        return edge_weight(
-            self.players[high],
-            self.players[low],
-            in_current=in_current,
-            in_next=in_next,
-            bye_score=self.bye_score,
-            single_downfloater_is_bye=self.single_is_bye if single is None else single,
-            played_rank=self.played_rank or {},
-            layout=self.layout,
-            floats=self.floats,
+        """:func:`.weights.edge_weight` of the two players, computed once per pair of kinds (a large bracket asks
+        for hundreds of thousands of edges, among a few dozen kinds of players)."""
+        high_player, low_player = self.players[high], self.players[low]
+        if low_player.number in high_player.barred:
+            return 0
+        single = self.single_is_bye if single is None else single
+        key = (self.kinds[high], self.kinds[low], in_current, in_next, single)
+        w = self.known.get(key)
+        if w is None:
+            w = self.known[key] = edge_weight(
+                high_player,
+                low_player,
+                in_current=in_current,
+                in_next=in_next,
+                bye_score=self.bye_score,
+                single_downfloater_is_bye=single,
+                played_rank=self.played_rank or {},
+                layout=self.layout,
+                floats=self.floats,
+            )
+        return w
+
+
+def _kinds(players: Sequence[PlayerState], floats: Mapping[int, tuple[Float, Float]]) -> list[int]:
+    """An id per player: equal for two players when :func:`.weights.edge_weight` reads the same from both.
+
+    That is everything it reads but the number, which matters only for the rematch ban (``barred``, checked
+    apart): score, bye eligibility, games played, the colour state and the floats.
+    """
+    ids: dict[tuple[object, ...], int] = {}
+    return [
+        ids.setdefault(
+            (
+                p.score,
+                p.bye_eligible,
+                p.played_games,
+                p.preference,
+                p.repeated,
+                p.imbalance,
+                p.absolute_imbalance,
+                p.absolute,
+                p.strong,
+                floats[p.number],
+            ),
+            len(ids),
         )
+        for p in players
+    ]
 
 
 def pair_players(
@@ -142,7 +216,9 @@ def pair_players(
         )
         for p in ordered
     }
-    state = _Round(ordered, layout, floats, {}, shortcuts=shortcuts, stats=stats or MatchingStats())
+    state = _Round(
+        ordered, layout, floats, {}, shortcuts=shortcuts, stats=stats or MatchingStats(), kinds=_kinds(ordered, floats)
+    )
     mates = _global_matching(state)
     pairs = _pair_brackets(state, mates)
     by_number = {p.number: p for p in ordered}
@@ -169,19 +245,10 @@ def pair_players(
 
 
 def _matching(
-    vertices: Sequence[int],
-    weight: Mapping[tuple[int, int], int],
-    shift: int = 0,
-    extra: Mapping[tuple[int, int], int] | None = None,
+    state: _Round, vertices: Sequence[int], shift: int = 0, extra: Mapping[tuple[int, int], int] | None = None
 ) -> dict[int, int]:
-    chosen = set(vertices)
-    extra = extra or {}
-    edges = [
-        (u, v, (w << shift) + extra.get((u, v), 0))
-        for (u, v), w in weight.items()
-        if w > 0 and u in chosen and v in chosen
-    ]
-    return max_weight_matching(vertices, edges)
+    extra_ = {} if extra is None else extra  # not `or`: sizing a lazy mapping walks it
+    return max_weight_matching(vertices, state.edges(vertices, lambda u, v, w: (w << shift) + extra_.get((u, v), 0)))
 
 
 def _solve(
@@ -200,15 +267,10 @@ def _solve(
     """
     if state.shortcuts:
         mask = (1 << state.layout.top_shift) - 1
-        chosen = set(upper)
-        extra_ = extra or {}
-        edges = [
-            (u, v, ((w & mask) << shift) + extra_.get((u, v), 0))
-            for (u, v), w in state.weights.items()
-            if w > 0 and u in chosen and v in chosen
-        ]
+        extra_ = {} if extra is None else extra  # not `or`: sizing a lazy mapping walks it
+        edges = state.edges(upper, lambda u, v, w: ((w & mask) << shift) + extra_.get((u, v), 0))
         state.stats.bracket_matchings += 1
-        mates = max_weight_matching(sorted(chosen), edges)
+        mates = max_weight_matching(sorted(set(upper)), edges)
         rest = sorted(v for v in active if v not in mates)
         completion = complete_matching(rest, state.allowed, state.may_sit_out, state.completion or {})
         if completion is not None:
@@ -216,7 +278,7 @@ def _solve(
             state.completion = mates
             return mates
     state.stats.full_matchings += 1
-    mates = _matching(sorted(active), state.weights, shift, extra)
+    mates = _matching(state, sorted(active), shift, extra)
     state.completion = mates
     return mates
 
@@ -226,26 +288,24 @@ def _global_matching(state: _Round) -> dict[int, int]:
     ordered, layout = state.players, state.layout
     n = len(ordered)
     top = ordered[0].score
-    if n % 2:
-        for j in range(n):
-            for i in range(j):
-                hi, lo = ordered[i], ordered[j]
-                if not compatible(lo, hi, layout):
-                    state.weights[i, j] = 0
-                    continue
-                w = 1 + (not lo.bye_eligible) + (not hi.bye_eligible)
-                w = (w << layout.groups_shift) + layout.group_shift[lo.score] + layout.group_shift[hi.score]
-                state.weights[i, j] = (w << layout.group_bits) + (lo.score >= top)
-    else:
-        for j in range(n):
-            for i in range(j):
-                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
+    # No weight is stored yet: every edge weighs its completion field (state.weight), which is what an even
+    # round needs here. An odd round weighs the bye's score instead, for the matching only.
     certified = _global_certificate(state) if state.shortcuts else None
     if certified is not None:
         mates = certified
     else:
         state.stats.full_matchings += 1
-        mates = _matching(range(n), state.weights)
+        if n % 2:
+
+            def bye_score_weight(i: int, j: int, _: int) -> int:
+                hi, lo = ordered[i], ordered[j]
+                w = 1 + (not lo.bye_eligible) + (not hi.bye_eligible)
+                w = (w << layout.groups_shift) + layout.group_shift[lo.score] + layout.group_shift[hi.score]
+                return (w << layout.group_bits) + (lo.score >= top)
+
+            mates = max_weight_matching(range(n), state.edges(range(n), bye_score_weight))
+        else:
+            mates = _matching(state, range(n))
         unmatched = [v for v in range(n) if v not in mates]
         if len(unmatched) > 1:
             raise NoValidPairingError(
@@ -260,12 +320,10 @@ def _global_matching(state: _Round) -> dict[int, int]:
     state.completion = mates
     if n % 2:
         counts = sorted((p.played_games for p in ordered if p.score == state.bye_score), reverse=True)
+        # Outside the bracket being paired an edge carries completion only (state.weight), C9 included: the bye
+        # assignee's played games count only in the bracket that produces the bye.
         state.played_rank = {games: index for index, games in enumerate(counts)}
-        for j in range(n):
-            for i in range(j):
-                # Outside the bracket being paired an edge carries completion only, C9 included: the bye
-                # assignee's played games count only in the bracket that produces the bye.
-                state.weights[i, j] = state.base(i, j, in_current=False, in_next=False, single=False)
+        state.known.clear()  # weights computed before the bye's score was known
     return mates
 
 
@@ -316,6 +374,11 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
             while cursor < n and ordered[cursor].score >= score:
                 bracket.append(cursor)
                 cursor += 1
+        # Of the weights stored so far only those among the moved-down players still count (the ones below are
+        # set again now, the others involve players already paired): keep the store to one bracket's size.
+        state.weights = {
+            pair: w for pair in combinations(bracket[:movers], 2) if (w := state.weights.get(pair)) is not None
+        }
         for li in range(movers, len(bracket)):
             for hi in range(li):
                 state.weights[bracket[hi], bracket[li]] = state.base(
@@ -371,7 +434,7 @@ def _pair_in_order(state: _Round, active: set[int], residents: list[int], pairs:
         return False
     boards = list(zip(residents[:half], residents[half : 2 * half], strict=True))
     for high, low in boards:
-        if state.weights.get((high, low), 0) <= 0 or not all(colour_fields(ordered[low], ordered[high])):
+        if not state.allowed(high, low) or not all(colour_fields(ordered[low], ordered[high])):
             return False
     for high, low in boards:
         _finalise(state, active, pairs, high, low)
@@ -391,7 +454,7 @@ def _mdp_fields(state: _Round, mdps: list[int], residents: list[int]) -> tuple[i
     extra: dict[tuple[int, int], int] = {}
     for i, m in enumerate(mdps):
         for j, res in enumerate(residents):
-            if state.weights.get((m, res), 0) > 0:
+            if state.allowed(m, res):
                 extra[m, res] = ((1 << (k - 1 - i)) << (k * width)) + ((r - j) << (width * (k - 1 - i)))
     return k + k * width, extra
 
@@ -499,7 +562,7 @@ def _remainder_of(mates: Mapping[int, int], mdps: list[int], residents: list[int
     return remainder, in_pairs
 
 
-def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tuple[int, dict[tuple[int, int], int]]:
+def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tuple[int, _RemainderFields]:
     """Fields below the criteria for pairs inside the remainder, most significant first.
 
     S1 is the first ``in_pairs`` players. Fewest exchanges (S1 players not paired as the upper player), then the
@@ -507,28 +570,55 @@ def _remainder_fields(state: _Round, remainder: list[int], in_pairs: int) -> tup
     players exchanged first, the highest S2 players brought up first, then for each upper player in order the
     highest opponent possible (the transpositions).
     """
-    size = len(remainder)
-    half = size // 2 + 1
-    w_opp = (size + 1).bit_length()
-    s2_at = size * w_opp
-    s1_at = s2_at + size + 1
-    sum_at = s1_at + (half << in_pairs).bit_length()
-    count_at = sum_at + (half * size).bit_length()
-    total = count_at + half.bit_length()
-    extra: dict[tuple[int, int], int] = {}
-    for i, s in enumerate(remainder):
-        for j in range(i + 1, size):
-            low = remainder[j]
-            if state.weights.get((s, low), 0) <= 0:
-                continue
-            value = (i < in_pairs) << count_at
-            value += (size - i) << sum_at
-            value += ((1 << in_pairs) - ((1 << i) if i < in_pairs else 0)) << s1_at
-            if i >= in_pairs:
-                value += (1 << (size - 1 - i)) << s2_at
-            value += (size - j) << (w_opp * (size - 1 - i))
-            extra[s, low] = value
-    return total, extra
+    fields = _RemainderFields(state, remainder, in_pairs)
+    return fields.total, fields
+
+
+class _RemainderFields(Mapping[tuple[int, int], int]):
+    """The fields of :func:`_remainder_fields` of each allowed pair inside the remainder, computed when asked.
+
+    Stored, they would take gigabytes for a large remainder: thousands of bits for each of millions of pairs.
+    """
+
+    def __init__(self, state: _Round, remainder: list[int], in_pairs: int) -> None:
+        size = len(remainder)
+        half = size // 2 + 1
+        self.w_opp = (size + 1).bit_length()
+        self.s2_at = size * self.w_opp
+        self.s1_at = self.s2_at + size + 1
+        self.sum_at = self.s1_at + (half << in_pairs).bit_length()
+        self.count_at = self.sum_at + (half * size).bit_length()
+        self.total = self.count_at + half.bit_length()
+        self.state, self.remainder, self.in_pairs = state, remainder, in_pairs
+        self.position = {v: i for i, v in enumerate(remainder)}
+
+    def get(self, key: tuple[int, int], default: int | None = None) -> int | None:  # type: ignore[override]
+        s, low = key
+        i, j = self.position.get(s), self.position.get(low)
+        if i is None or j is None or i >= j or not self.state.allowed(s, low):
+            return default
+        size, in_pairs = len(self.remainder), self.in_pairs
+        value = (i < in_pairs) << self.count_at
+        value += (size - i) << self.sum_at
+        value += ((1 << in_pairs) - ((1 << i) if i < in_pairs else 0)) << self.s1_at
+        if i >= in_pairs:
+            value += (1 << (size - 1 - i)) << self.s2_at
+        return value + ((size - j) << (self.w_opp * (size - 1 - i)))
+
+    def __getitem__(self, key: tuple[int, int]) -> int:
+        value = self.get(key)
+        if value is None:
+            raise KeyError(key)
+        return value
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for j, low in enumerate(self.remainder):
+            for s in self.remainder[:j]:
+                if self.state.allowed(s, low):
+                    yield s, low
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 def _match_alone(
@@ -536,12 +626,7 @@ def _match_alone(
 ) -> dict[int, int]:
     """A matching among ``vertices`` only, on the weights without their completion field, plus ``extra``."""
     mask = (1 << state.layout.top_shift) - 1
-    chosen = set(vertices)
-    edges = [
-        (u, v, ((w & mask) << shift) + extra.get((u, v), 0))
-        for (u, v), w in state.weights.items()
-        if w > 0 and u in chosen and v in chosen
-    ]
+    edges = state.edges(vertices, lambda u, v, w: ((w & mask) << shift) + extra.get((u, v), 0))
     state.stats.bracket_matchings += 1
     return max_weight_matching(vertices, edges)
 
@@ -563,7 +648,7 @@ def _match_remainder(
             if a < 0 or b < 0:
                 return 0
             key = (a, b) if a < b else (b, a)
-            w = state.weights.get(key, 0)
+            w = state.weight(*key)
             return None if w <= 0 else ((w & mask) << shift) + fields.get(key, 0)
 
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
