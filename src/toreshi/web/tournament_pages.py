@@ -426,6 +426,7 @@ async def overview(request: Request, tid: str, state: TournamentState) -> Respon
     )
 
 
+@auth.arbiter_only
 @_reading
 async def settings_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
