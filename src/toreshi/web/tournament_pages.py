@@ -479,6 +479,7 @@ async def _round_response(request: Request, number: int | None = None, review: A
         control_values=_control_values(state.t),
         time_control=_time_control_text(state.t) or "—",
         review=review,
+        pairing_verdict=pairing_tools.pairing_verdict(state, number),
     )
 
 
