@@ -50,3 +50,45 @@ def test_an_exported_trf_reads_back_the_same_and_the_checker_agrees(web: TestCli
     result = CliRunner().invoke(app, ["tournament", "check", str(file)])
     assert result.exit_code == 0, result.output
     assert "3 of 3 rounds agree with the engine" in result.output
+
+
+def test_every_override_travels_in_the_trf_as_comments_the_reader_and_checker_skip(web: TestClient,
+                                                                                  tmp_path: Path) -> None:  # fmt: skip
+    csrf = sign_in(web)
+    tid = _swiss(web, csrf, players=6, name="Тараз кубогы")
+    post(web, f"/tournaments/{tid}/do/configure", csrf, name="Тараз кубогы", late_entry_until="3")
+    for number in (1, 2):
+        post(web, f"/tournaments/{tid}/do/pair", csrf)
+        if number == 2:
+            post(web, f"/tournaments/{tid}/do/override", csrf, pairs="1 2\n3 4\n5 6", reason="TV", confirmed="yes")
+        post(web, f"/tournaments/{tid}/do/publish", csrf)
+        for board in (1, 2, 3):
+            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board),
+                 result=GameResult.WHITE_WINS.value if board != 3 else GameResult.WHITE_FORFEIT_WIN.value)  # fmt: skip
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.DRAW.value,
+         reason="the scoresheet")  # fmt: skip
+    post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="6", after_round="2", reason="ill")
+    post(web, f"/tournaments/{tid}/do/warn", csrf, number="3", round="2", reason="phone", penalty="-0.5")
+    post(web, f"/tournaments/{tid}/do/add-participant", csrf, name="Late", rating="1500")
+    text = web.get(f"/tournaments/{tid}/export.trf").content.decode("utf-8")
+    comments = [line for line in text.split("\r\n") if line.startswith("###")]
+    assert comments == [
+        "### round 1 board 3: forfeit +- entered by Chief",
+        "### round 1 board 1: result corrected by Chief from 1-0 to 1/2-1/2: the scoresheet",
+        "### round 2: pairing changed by Chief, breaks C6, C7, C12, C13, C14, C18: TV",
+        "### round 2 board 3: forfeit +- entered by Chief",
+        "### round 2: 3. P3 penalised by Chief, -0.5: phone",
+        "### round 3: 6. P6 withdrawn after round 2 by Chief: ill",
+        "### round 3: 7. Late late entry, paired from round 3",
+    ], comments
+    # Read back the same; the checker reads the same rounds with the comments as without them.
+    assert format_trf(parse_trf(text), "\r\n") == text
+    bare = "\r\n".join(line for line in text.split("\r\n") if not line.startswith("###"))
+    assert parse_trf(bare).players == parse_trf(text).players
+    outputs = []
+    for name, content in (("with.trf", text), ("without.trf", bare)):
+        (tmp_path / name).write_text(content, encoding="utf-8")
+        result = CliRunner().invoke(app, ["tournament", "check", str(tmp_path / name)])
+        assert result.exit_code == 1  # round 2 was changed by hand: the checker says so, with or without comments
+        outputs.append(result.output.replace(name, "FILE"))
+    assert outputs[0] == outputs[1] and "C12" in outputs[0]
