@@ -3,6 +3,7 @@ file of a Swiss paired in the app, with a half-point bye, a forfeit and a forbid
 
 from __future__ import annotations
 
+import html
 from pathlib import Path
 
 import pytest
@@ -73,12 +74,12 @@ def test_every_override_travels_in_the_trf_as_comments_the_reader_and_checker_sk
     text = web.get(f"/tournaments/{tid}/export.trf").content.decode("utf-8")
     comments = [line for line in text.split("\r\n") if line.startswith("###")]
     assert comments == [
-        "### round 1 board 3: forfeit +- entered by Chief",
-        "### round 1 board 1: result corrected by Chief from 1-0 to 1/2-1/2: the scoresheet",
-        "### round 2: pairing changed by Chief, breaks C6, C7, C12, C13, C14, C18: TV",
-        "### round 2 board 3: forfeit +- entered by Chief",
-        "### round 2: 3. P3 penalised by Chief, -0.5: phone",
-        "### round 3: 6. P6 withdrawn after round 2 by Chief: ill",
+        "### round 1 board 3: forfeit +- entered",
+        "### round 1 board 1: result corrected from 1-0 to 1/2-1/2: the scoresheet",
+        "### round 2: pairing changed, breaks C6, C7, C12, C13, C14, C18: TV",
+        "### round 2 board 3: forfeit +- entered",
+        "### round 2: 3. P3 penalised, -0.5: phone",
+        "### round 3: 6. P6 withdrawn after round 2: ill",
         "### round 3: 7. Late late entry, paired from round 3",
     ], comments
     # Read back the same; the checker reads the same rounds with the comments as without them.
@@ -92,3 +93,26 @@ def test_every_override_travels_in_the_trf_as_comments_the_reader_and_checker_sk
         assert result.exit_code == 1  # round 2 was changed by hand: the checker says so, with or without comments
         outputs.append(result.output.replace(name, "FILE"))
     assert outputs[0] == outputs[1] and "C12" in outputs[0]
+    # The printed report lists the same overrides (the late entry shows in the crosstable), in the page's language.
+    for language, heading, action in (("en", "The arbiter's decisions overriding the system", "Pairing overridden"),
+                                      ("kk", "Төрешінің жүйеден тыс шешімдері", None),
+                                      ("ru", "Решения судьи в отступление от системы", None)):  # fmt: skip
+        report = html.unescape(web.get(f"/tournaments/{tid}/standings?print=1&lang={language}").text)
+        section = report.split('<section class="overrides">', 1)[1].split("</section>", 1)[0]
+        assert heading in section and section.count("<li>") == 6, section
+        assert (action in section) if action else ("Pairing overridden" not in section and "Withdrawn" not in section)
+        assert "the scoresheet" in section and "phone" in section and "ill" in section
+
+
+def test_the_override_comments_do_not_name_the_arbiters_login(web: TestClient) -> None:
+    # The export is public; a login is half of what opens the arbiter's account (the audit page hides it too).
+    csrf = sign_in(web)
+    tid = _swiss(web, csrf)
+    post(web, f"/tournaments/{tid}/do/pair", csrf)
+    post(web, f"/tournaments/{tid}/do/override", csrf, pairs="2 1\n3 4", reason="TV", confirmed="yes")
+    post(web, f"/tournaments/{tid}/do/publish", csrf)
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.WHITE_FORFEIT_WIN.value)
+    web.post("/logout", data={"csrf": csrf})
+    text = web.get(f"/tournaments/{tid}/export.trf").text
+    comments = [line for line in text.splitlines() if line.startswith("###")]
+    assert len(comments) == 2 and not any("Chief" in line for line in comments), comments

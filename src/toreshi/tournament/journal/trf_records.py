@@ -5,7 +5,7 @@ acceleration and the arbiter's changes of a pairing.
   player (one value per round), the type ``…_BAKU``;
 * TRF-2026: ``260`` per forbidden pair, ``250`` per acceleration range, the same type;
 * both: one comment line (``###``, which TRF readers skip) per override of the arbiter the journal records
-  (:mod:`.override_records`), e.g. ``### round 3: pairing changed by chief, breaks C12: late``.
+  (:mod:`.override_records`), e.g. ``### round 3: pairing changed, breaks C12: late``.
 
 >>> from datetime import datetime
 >>> from toreshi.tournament.journal.state import ForbiddenPair, TournamentState
