@@ -117,7 +117,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/new"): ARBITER,
     ("POST", "/tournaments/new"): ARBITER,
     ("GET", "/tournaments/{tid}"): PUBLIC,
-    ("GET", "/tournaments/{tid}/settings"): PUBLIC,
+    ("GET", "/tournaments/{tid}/settings"): ARBITER,  # the settings forms: team events and quiz tours have none
     ("GET", "/tournaments/{tid}/forbidden"): PUBLIC,
     ("GET", "/teams"): PUBLIC,
     ("POST", "/teams/new"): ARBITER,

@@ -92,7 +92,7 @@ def test_a_changed_pairing_shows_the_criteria_it_breaks_until_the_arbiter_confir
     assert "breaks the Dutch criteria C12, C13, confirmed by the arbiter" in audit
     post(web, f"/tournaments/{tid}/do/publish", csrf)
     trf = web.get(f"/tournaments/{tid}/export.trf").text
-    assert "### round 2: pairing changed by Chief, breaks C12, C13: TV\r\n" in trf
+    assert "### round 2: pairing changed, breaks C12, C13: TV\r\n" in trf
 
 
 def test_baku_acceleration_is_chosen_on_the_form_and_written_to_the_trf(web: TestClient) -> None:

@@ -64,6 +64,7 @@ from toreshi.tournament.journal.commands import (
     Warn,
     Withdraw,
 )
+from toreshi.tournament.journal.override_records import override_audit
 from toreshi.tournament.journal.trf_records import with_pairing_records
 from toreshi.tournament.journal.values import FirstColour
 from toreshi.tournament.model import GameResult, Tournament, TournamentSystem
@@ -427,6 +428,7 @@ async def overview(request: Request, tid: str, state: TournamentState) -> Respon
     )
 
 
+@auth.arbiter_only
 @_reading
 async def settings_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(
@@ -479,6 +481,7 @@ async def _round_response(request: Request, number: int | None = None, review: A
         control_values=_control_values(state.t),
         time_control=_time_control_text(state.t) or "—",
         review=review,
+        pairing_verdict=pairing_tools.pairing_verdict(state, number),
     )
 
 
@@ -496,7 +499,7 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
         leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
         return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
                      codes=texts.table_codes(table), time_control=_time_control_text(t),
-                     leavings=leavings, rules_note=rules_note)  # fmt: skip
+                     leavings=leavings, rules_note=rules_note, overrides=override_audit(state))  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 

@@ -25,6 +25,7 @@ from toreshi.tournament.journal.commands import (
     Readmit,
     Setting,
 )
+from toreshi.tournament.journal.pairing import violation_refusals
 from toreshi.tournament.journal.pairing_tools import pairs_of_clubs
 from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.model import Tournament
@@ -133,4 +134,22 @@ def review_of(refusal: Refusal, form: Form) -> dict[str, Any]:
         "pairs": _text(form, "pairs"),
         "bye": _text(form, "bye"),
         "reason": _text(form, "reason"),
+    }
+
+
+# --- the pairing checker's verdict on a round -----------------------------------------------------------------
+
+
+def pairing_verdict(state: TournamentState, number: int) -> dict[str, Any] | None:
+    """What the round page says of the checker's verdict on round ``number`` (None: a round robin): whether the
+    Dutch engine pairs it the same, else each criterion the round's pairing breaks, worded."""
+    from toreshi.tournament.journal.verdict import round_check  # the engine is large; only a Swiss needs it
+
+    check = round_check(state, number)
+    if check is None:
+        return None
+    return {
+        "agrees": check.agrees,
+        "no_pairing": check.engine is None,
+        "criteria": [refusals.render(r) for r in violation_refusals(state.t, check.violations)],
     }

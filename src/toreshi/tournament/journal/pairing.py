@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.tournament.berger import berger_round, berger_rounds
@@ -17,6 +18,9 @@ from toreshi.tournament.journal.state import DraftRound, PairingChange, PairingM
 from toreshi.tournament.model import Colour, ResultCode, Tournament, TournamentSystem
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound
 from toreshi.tournament.trf_pairing import Acceleration, ForbiddenPairs
+
+if TYPE_CHECKING:
+    from toreshi.tournament.dutch.review import Violation
 
 Pairs = tuple[tuple[int, int], ...]
 
@@ -99,10 +103,15 @@ def broken_criteria(state: TournamentState, pairs: Pairs, bye: int | None) -> li
         initial_colour=state.initial_colour, forbidden=engine_forbidden(state),
         accelerations=engine_accelerations(state),
     )  # fmt: skip
+    return violation_refusals(t, review.violations)
+
+
+def violation_refusals(tournament: Tournament, violations: Sequence[Violation]) -> list[Refusal]:
+    """One ``criterion_broken`` per violated Dutch criterion, naming the players concerned."""
     broken = []
-    for v in review.violations:
+    for v in violations:
         code = v.criterion.value
-        params = {"criterion": code, "term": f"criterion.{code}", "players": t.labels(v.players)}
+        params = {"criterion": code, "term": f"criterion.{code}", "players": tournament.labels(v.players)}
         broken.append(Refusal(Code.CRITERION_BROKEN, params))
     return broken
 

@@ -4,8 +4,8 @@ acceleration and the arbiter's changes of a pairing.
 * TRF16 (with the JaVaFo/bbpPairings extensions): ``XXP a b`` per forbidden pair, ``XXA`` per accelerated
   player (one value per round), the type ``…_BAKU``;
 * TRF-2026: ``260`` per forbidden pair, ``250`` per acceleration range, the same type;
-* both: one comment line (``###``, which TRF readers skip) per change of a pairing by the arbiter, with the
-  Dutch criteria it breaks and the reason, e.g. ``### round 3: pairing changed by chief, breaks C12: late``.
+* both: one comment line (``###``, which TRF readers skip) per override of the arbiter the journal records
+  (:mod:`.override_records`), e.g. ``### round 3: pairing changed, breaks C12: late``.
 
 >>> from datetime import datetime
 >>> from toreshi.tournament.journal.state import ForbiddenPair, TournamentState
@@ -19,6 +19,7 @@ acceleration and the arbiter's changes of a pairing.
 
 from __future__ import annotations
 
+from toreshi.tournament.journal.override_records import override_comments
 from toreshi.tournament.journal.pairing_tools import engine_accelerations, engine_forbidden
 from toreshi.tournament.journal.state import Acceleration, TournamentState
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile
@@ -47,10 +48,7 @@ def pairing_lines(state: TournamentState, *, trf2026: bool) -> list[RawLine]:
     else:
         texts = ["XXP " + " ".join(str(p) for p in entry.players) for entry in forbidden]
         texts += _xxa_lines(state)
-    for change in state.pairing_changes:
-        broken = f", breaks {', '.join(change.criteria)}" if change.criteria else ""
-        by = f" by {change.by}" if change.by else ""
-        texts.append(f"### round {change.round}: pairing changed{by}{broken}: {change.reason}")
+    texts += override_comments(state)
     return [RawLine(" ".join(text.splitlines())) for text in texts]
 
 
