@@ -24,6 +24,7 @@ from toreshi.togyz.match.commands import (
 )
 from toreshi.togyz.match.core import CALL_INTERVAL_MS, ArbiterCall, Match, decide, evolve, fold
 from toreshi.togyz.match.events import ArbiterCalled, CallAcknowledged, event_from_dict, event_to_dict
+from toreshi.togyz.match.settings import GameSettings
 from toreshi.togyz.position import BLACK, WHITE
 
 ARBITER, WHITE_PLAYER, BLACK_PLAYER, SPECTATOR = Actor("arbiter"), Actor("white"), Actor("black"), Actor("anyone")
@@ -103,6 +104,13 @@ def test_a_call_before_the_start_and_after_the_end() -> None:
     assert "call_arbiter" in core.can(over, WHITE_PLAYER, 2_000)
     over = fold(over, decide(over, CallArbiter(), at(WHITE_PLAYER, 2_000)))
     assert "acknowledge_call" in core.can(over, ARBITER, 3_000)
+
+
+def test_a_practice_game_has_no_arbiter_to_call() -> None:
+    practice = GameSettings(practice_level=3, engine_side=BLACK)
+    match = fold(Match(), decide(Match(), Create("Асқар", "Бекзат", BLITZ, practice), at(ARBITER, 0)))
+    assert decide(match, CallArbiter(), at(WHITE_PLAYER, 100)) == Refusal(TogyzCode.NO_ARBITER_IN_PRACTICE)
+    assert "call_arbiter" not in core.can(match, WHITE_PLAYER, 100)
 
 
 def test_a_stored_log_with_a_second_open_call_is_refused() -> None:

@@ -132,6 +132,8 @@ class TogyzCode(RefusalCode):
     """``player`` has already called the arbiter; the call stays open until the arbiter answers it."""
     CALL_TOO_SOON = "call_too_soon"
     """``player`` called the arbiter ``seconds`` ago: a new call waits until ``limit`` seconds have passed."""
+    NO_ARBITER_IN_PRACTICE = "no_arbiter_in_practice"
+    """A practice game against the engine has no arbiter to call."""
     NO_OPEN_CALL = "no_open_call"
     """``player`` has no open call to the arbiter to answer."""
 

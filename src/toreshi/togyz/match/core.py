@@ -229,6 +229,8 @@ def _decide_call(match: Match, command: CallArbiter | AcknowledgeCall, side: Sid
     event: ArbiterCalled | CallAcknowledged
     if isinstance(command, CallArbiter):
         assert side is not None  # admitted: only the players call
+        if match.game is not None and match.game.state.settings.practice_level:
+            raise Refused(TogyzCode.NO_ARBITER_IN_PRACTICE)
         last = match.last_call(side)
         if last is not None and last.open:
             raise Refused(TogyzCode.CALL_ALREADY_OPEN, player=_player(match, side))
@@ -309,7 +311,7 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
     if isinstance(probe, AcknowledgeCall):
         return match.open_call(probe.side) is None
     if isinstance(probe, CallArbiter):
-        return False  # at any phase, the game over included (a dispute over the result)
+        return bool(state.settings.practice_level)  # else at any phase, the end included (a dispute on the result)
     if state.is_over:
         return not isinstance(probe, Sign)
     match probe:
