@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.services import board_calls
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
@@ -351,8 +352,9 @@ PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbite
 PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
+CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
 _NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
-                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
+                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -462,6 +464,12 @@ async def _round_response(request: Request, number: int | None = None, review: A
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return not_found(request)
+    # The players' calls to the arbiter, for the arbiter only (read from the games' logs).
+    calls = (
+        []
+        if draft is not None or not auth.signed_in(request)
+        else await board_calls.calls_of_round(service(request), state, number)
+    )
     return _page(
         request,
         "tournaments/round.html",
@@ -478,6 +486,7 @@ async def _round_response(request: Request, number: int | None = None, review: A
         control_values=_control_values(state.t),
         time_control=_time_control_text(state.t) or "—",
         review=review,
+        calls=calls,
     )
 
 

@@ -3,6 +3,8 @@ calls (who, when in the server's time, answered or open)."""
 
 from __future__ import annotations
 
+import pytest
+
 from toreshi.clock.presets import BLITZ
 from toreshi.kit.refusal import Refused
 from toreshi.live.room import Actor, Command, Decided
@@ -36,12 +38,9 @@ def test_the_view_shows_open_calls_and_the_log_of_calls() -> None:
     assert "acknowledge_call" in view["can"]
     # The public message of the call (what every page receives) carries the open call.
     assert room.public(called[0])["state"]["calls"]["open"] == ["black"]
-    try:
+    with pytest.raises(Refused) as second:
         run(room, BLACK, "call_arbiter", 5_000)
-    except Refused as refused:
-        assert refused.refusal.code.value == "call_already_open"
-    else:
-        raise AssertionError("a second open call was accepted")
+    assert second.value.refusal.code.value == "call_already_open"
     run(room, ARBITER, "acknowledge_call", 12_000, side="black")
     assert room.view(None, 13_000)["calls"]["open"] == []
     assert room.view(None, 13_000)["calls"]["log"] == [{"side": "black", "at": 4_000, "answered_at": 12_000}]

@@ -4,6 +4,9 @@ event of the game's log, so a replay gives the same calls."""
 
 from __future__ import annotations
 
+import itertools
+
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +26,7 @@ from toreshi.togyz.match.commands import (
     TogyzCommand,
 )
 from toreshi.togyz.match.core import CALL_INTERVAL_MS, ArbiterCall, Match, decide, evolve, fold
-from toreshi.togyz.match.events import ArbiterCalled, CallAcknowledged, event_from_dict, event_to_dict
+from toreshi.togyz.match.events import ArbiterCalled, CallAcknowledged, GameEvent, event_from_dict, event_to_dict
 from toreshi.togyz.match.settings import GameSettings
 from toreshi.togyz.position import BLACK, WHITE
 
@@ -115,18 +118,12 @@ def test_a_practice_game_has_no_arbiter_to_call() -> None:
 
 def test_a_stored_log_with_a_second_open_call_is_refused() -> None:
     match = fold(started(), [ArbiterCalled(1_000, WHITE)])
-    try:
+    with pytest.raises(Refused) as second:
         evolve(match, ArbiterCalled(40_000, WHITE))
-    except Refused as refused:
-        assert refused.refusal.code is TogyzCode.CALL_ALREADY_OPEN
-    else:
-        raise AssertionError("a second open call was folded")
-    try:
+    assert second.value.refusal.code is TogyzCode.CALL_ALREADY_OPEN
+    with pytest.raises(Refused) as unanswerable:
         evolve(match, CallAcknowledged(2_000, BLACK))
-    except Refused as refused:
-        assert refused.refusal.code is TogyzCode.NO_OPEN_CALL
-    else:
-        raise AssertionError("an answer to no call was folded")
+    assert unanswerable.value.refusal.code is TogyzCode.NO_OPEN_CALL
 
 
 def test_the_commands_and_events_are_read_and_written() -> None:
@@ -157,10 +154,11 @@ def test_calls_are_bounded_listed_and_replayed(actions: list[tuple[tuple[TogyzCo
     """Whatever is sent: at most one open call per player, calls of one player at least the interval apart,
     ``can`` lists calling and answering exactly when ``decide`` accepts them, and the log replays to the same
     calls."""
-    match, now, log = started(), 0, []
+    match, now = started(), 0
+    log: list[GameEvent] = []
     for (command, actor), advance in actions:
         now += advance
-        for player, side in ((WHITE_PLAYER, WHITE), (BLACK_PLAYER, BLACK)):
+        for player in (WHITE_PLAYER, BLACK_PLAYER):
             accepted = not isinstance(decide(match, CallArbiter(), at(player, now)), Refusal)
             assert accepted == ("call_arbiter" in core.can(match, player, now))
         answerable = any(
@@ -176,7 +174,7 @@ def test_calls_are_bounded_listed_and_replayed(actions: list[tuple[tuple[TogyzCo
         mine = [call for call in match.calls if call.side is side]
         assert all(not call.open for call in mine[:-1])  # only the latest call may still be open
         assert all(
-            later.called_at_ms - earlier.called_at_ms >= CALL_INTERVAL_MS for earlier, later in zip(mine, mine[1:])
+            later.called_at_ms - earlier.called_at_ms >= CALL_INTERVAL_MS for earlier, later in itertools.pairwise(mine)
         )
         assert all(call.answered_at_ms is None or call.answered_at_ms >= call.called_at_ms for call in mine)
     replayed: Match = fold(started(), [event_from_dict(event_to_dict(e), name=e.type) for e in log])
