@@ -112,7 +112,7 @@ def test_only_the_arbiter_sees_and_answers_calls(web: TestClient) -> None:
 
 
 def test_the_round_page_speaks_kazakh_and_russian(web: TestClient) -> None:
-    csrf, tid = a_round_with_games(web)
+    _csrf, tid = a_round_with_games(web)
     room = board_one(web, tid)
     player_sends(web, room, links_of_round(web, tid)[(room, "white")], "call_arbiter")
     for language, answer in (("kk", "Жауап беру: келе жатырмын"), ("ru", "Ответить: иду")):
