@@ -195,6 +195,7 @@ class TogyzRoom:
         # wall clock (the log's times are the server's monotonic ones).
         view["calls"] = {
             "now": now_ms,
+            "interval": core.CALL_INTERVAL_MS,
             "open": [side_name(side) for side in (WHITE, BLACK) if self.match.open_call(side) is not None],
             "log": [
                 {"side": side_name(call.side), "at": call.called_at_ms, "answered_at": call.answered_at_ms}

@@ -122,6 +122,8 @@ function commandsFor(client) {
   const running = status === "running";
   if (fromServer) {
     server.forEach((command) => can.add(command));
+    // The interval after a call ends between messages: the call button comes back without one.
+    if (PLAYERS.has(role) && !can.has("call_arbiter") && callAllowedAgain(role)) can.add("call_arbiter");
   } else if (PLAYERS.has(role)) {
     const opponent = other(role);
     const pending = running && state.clock.running === role && state.turn === opponent;
@@ -620,8 +622,9 @@ function tick() {
     if (!side) continue;
     showClock(node, state, side, remaining(side, at));
   }
-  // A flag that can be claimed appears without any message from the server.
+  // A flag that can be claimed appears without any message from the server; so does the call button again.
   if (state.status === "running" && SIDES.some((side) => remaining(side, at) <= 0)) renderControls();
+  else if (mySides().some((side) => callAllowedAgain(side))) renderControls();
 }
 
 // --- actions -------------------------------------------------------------------------------------------------
@@ -1059,6 +1062,15 @@ function bindAdjournment() {
 
 function openCalls() {
   return state?.calls?.open || [];
+}
+
+/** Whether `side` called before, that call is answered, and the interval since it has passed (room time). */
+function callAllowedAgain(side) {
+  const calls = state?.calls;
+  const last = calls?.log?.findLast((entry) => entry.side === side);
+  if (!last || last.answered_at === null) return false;
+  const now = roomNow() ?? calls.now;
+  return now - last.at >= calls.interval;
 }
 
 /** A call's time on this device's clock: the log keeps the server's room time, which `roomNow` follows. */
