@@ -26,11 +26,12 @@ def test_the_view_shows_open_calls_and_the_log_of_calls() -> None:
     room = TogyzRoom()
     run(room, ARBITER, "create", 0, white="Абай", black="Болат", control=BLITZ.to_dict())
     run(room, ARBITER, "start", 0)
-    assert room.view(None, 0)["calls"] == {"now": 0, "interval": 30_000, "open": [], "log": []}
+    assert room.view(None, 0)["calls"] == {"enabled": True, "now": 0, "interval": 30_000, "open": [], "log": []}
     called = run(room, BLACK, "call_arbiter", 4_000)
     assert [event.payload for event in called] == [{"type": "arbiter_called", "at_ms": 4_000, "side": "black"}]
     view = room.view(ARBITER, 9_000)
     assert view["calls"] == {
+        "enabled": True,
         "now": 9_000,
         "interval": 30_000,
         "open": ["black"],

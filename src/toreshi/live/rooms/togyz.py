@@ -194,6 +194,7 @@ class TogyzRoom:
         # The calls to the arbiter, with the server's time of this view: a page turns "called at" into its own
         # wall clock (the log's times are the server's monotonic ones).
         view["calls"] = {
+            "enabled": not state.settings.practice_level,  # a practice game has no arbiter to call
             "now": now_ms,
             "interval": core.CALL_INTERVAL_MS,
             "open": [side_name(side) for side in (WHITE, BLACK) if self.match.open_call(side) is not None],

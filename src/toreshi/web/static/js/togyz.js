@@ -144,7 +144,7 @@ function commandsFor(client) {
       can.add("complain_setup");
     }
     if (running && state.adjournment_requested && state.turn === role && !pending) can.add("adjourn");
-    if (!openCalls().includes(role)) can.add("call_arbiter");
+    if (state.calls?.enabled && !openCalls().includes(role)) can.add("call_arbiter");
   } else if (role === "arbiter") {
     if (openCalls().length) can.add("acknowledge_call");
     const ready = !state.setup?.required || SIDES.every((side) => state.setup.confirmed[side]);
