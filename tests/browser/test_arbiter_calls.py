@@ -7,12 +7,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import Server, create_game, new_page, screenshot, sign_in_arbiter
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 TEXTS = {
     "kk": {"call": "Төрешіні шақыру", "open": "төрешіні", "answer": "шақыруға жауап беру", "log": "жауап берілді"},
     "ru": {"call": "Вызвать судью", "open": "вызов судьи", "answer": "Ответить на вызов", "log": "ответ в"},

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import Server, new_page, screenshot, session_csrf, sign_in_arbiter
 
-PHONE = {"width": 390, "height": 844}
-LAPTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+LAPTOP: ViewportSize = {"width": 1280, "height": 800}
 ENGLISH = re.compile(r"Calls to the arbiter|called at|Answer: I am coming|is answered")
 
 
