@@ -10,7 +10,7 @@ import secrets
 
 from starlette.testclient import TestClient
 
-from .helpers import post, receive_until
+from .helpers import create_game, post, receive_until, start_game
 from .test_tournament_day import publish, swiss
 from .test_tournament_pages import call, sign_in, tournaments
 
@@ -119,3 +119,23 @@ def test_the_round_page_speaks_kazakh_and_russian(web: TestClient) -> None:
         web.get(f"/language?lang={language}")
         page = html.unescape(web.get(f"/tournaments/{tid}/rounds/1").text)
         assert answer in page and "Answer: I am coming" not in page
+
+
+def test_the_score_sheet_records_the_calls_with_their_times(client: TestClient, arbiter: str) -> None:
+    """The game's record (its score sheet) lists each call, who made it, when, and when the arbiter answered."""
+    game = create_game(client, arbiter)
+    room, tokens = game["id"], game["tokens"]
+    start_game(client, room)
+    assert 'id="calls"' not in client.get(f"/games/{room}/sheet?lang=en").text
+    assert player_sends(client, room, tokens["black"], "call_arbiter")["t"] == "ack"
+    sheet = html.unescape(client.get(f"/games/{room}/sheet?lang=kk").text)
+    calls = sheet[sheet.index('id="calls"') :]
+    assert "Төрешіні шақырулар" in calls and "Болат (Қостаушы)" in calls and "жауап берілмеді" in calls
+    with client.websocket_connect(f"/ws/rooms/{room}") as ws:
+        ws.send_json({"t": "hello", "v": 0})
+        receive_until(ws, "welcome")
+        ws.send_json({"t": "cmd", "id": "a1", "type": "acknowledge_call", "data": {"side": "black"}})
+        receive_until(ws, "ack", id="a1")
+    sheet = html.unescape(client.get(f"/games/{room}/sheet?lang=ru").text)
+    calls = sheet[sheet.index('id="calls"') :]
+    assert re.search(r"\d\d:\d\d · Болат \(Чёрные\) — ответ в \d\d:\d\d", calls), calls[:300]

@@ -13,7 +13,7 @@ from datetime import datetime
 
 from toreshi.live.room import Actor, Command
 from toreshi.services.tournament import GAME_KIND, TournamentService
-from toreshi.store import UnknownRoomError
+from toreshi.store import EventStore, UnknownRoomError
 from toreshi.togyz.match.events import ArbiterCalled, CallAcknowledged, GameCreated
 from toreshi.tournament.journal import TournamentState
 
@@ -47,8 +47,13 @@ async def calls_of_round(service: TournamentService, state: TournamentState, num
 
 
 async def _calls_of_room(service: TournamentService, room_id: str, board: int) -> list[BoardCall]:
+    return await calls_of_log(service.store, room_id, board)
+
+
+async def calls_of_log(store: EventStore, room_id: str, board: int = 0) -> list[BoardCall]:
+    """The calls of one game, oldest first, from its stored log (``board``: its place in a round, 0 outside)."""
     try:
-        stored_events = await service.store.load(room_id)
+        stored_events = await store.load(room_id)
     except (UnknownRoomError, ValueError):
         return []
     names = {"white": "", "black": ""}
