@@ -131,6 +131,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/rounds/{number}/evaluation.json"): PUBLIC,
     ("POST", "/tournaments/{tid}/rounds/{number}/games"): ARBITER,
     ("POST", "/tournaments/{tid}/rounds/{number}/start"): ARBITER,
+    ("POST", "/tournaments/{tid}/rounds/{number}/calls"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}/links"): ARBITER,
     ("GET", "/tournaments/{tid}/standings"): PUBLIC,
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,

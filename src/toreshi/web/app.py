@@ -37,6 +37,7 @@ from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
 from toreshi.togyz.engine import Limits
 from toreshi.web import (
+    board_calls,
     broadcast_pages,
     exports,
     installable,
@@ -186,6 +187,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *team_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,
+        *board_calls.routes,
         *broadcast_pages.routes,
         *installable.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),

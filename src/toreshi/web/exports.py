@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from toreshi.services import board_calls
 from toreshi.texts import formatting
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.export import score_sheet, to_pgn
@@ -85,6 +86,7 @@ async def sheet(request: Request) -> Response:
         result=RESULT_SYMBOLS.get(state.result) if state.result else "",
         headline=result_headline(state),
         ending=ending_text(state),
+        calls=await board_calls.calls_of_log(services_of(request).store, room_id),
     )
 
 

@@ -26,6 +26,7 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.refusal_codes import EVERY_CODE
+from toreshi.services import board_calls
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n, refusals
 from toreshi.texts.i18n import N_
@@ -353,8 +354,9 @@ PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbite
 PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
+CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
 _NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
-                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED})  # fmt: skip
+                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -465,6 +467,12 @@ async def _round_response(request: Request, number: int | None = None, review: A
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return not_found(request)
+    # The players' calls to the arbiter, for the arbiter only (read from the games' logs).
+    calls = (
+        []
+        if draft is not None or not auth.signed_in(request)
+        else await board_calls.calls_of_round(service(request), state, number)
+    )
     return _page(
         request,
         "tournaments/round.html",
@@ -482,6 +490,7 @@ async def _round_response(request: Request, number: int | None = None, review: A
         time_control=_time_control_text(state.t) or "—",
         review=review,
         pairing_verdict=pairing_tools.pairing_verdict(state, number),
+        calls=calls,
     )
 
 

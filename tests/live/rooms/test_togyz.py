@@ -276,8 +276,8 @@ def test_can_lists_what_decide_accepts() -> None:
     assert room.view(ARBITER, 0)["can"] == ["start"]
     run(room, ARBITER, "start", 0)
     run(room, WHITE, "move", 1_000, hole=7, press=False)
-    assert room.view(WHITE, 1_000)["can"] == ["offer_draw", "resign", "press"]
-    assert room.view(BLACK, 1_000)["can"] == ["resign"]
+    assert room.view(WHITE, 1_000)["can"] == ["offer_draw", "resign", "press", "call_arbiter"]
+    assert room.view(BLACK, 1_000)["can"] == ["resign", "call_arbiter"]
     assert room.view(ARBITER, 1_000)["can"] == ["pause", "request_adjournment"]
     assert room.view(Actor("spectator"), 1_000)["can"] == []
     for actor in (WHITE, BLACK, ARBITER):

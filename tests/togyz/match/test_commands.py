@@ -29,7 +29,7 @@ def test_every_socket_command_has_its_class() -> None:
         "create", "postpone", "start", "arrive", "declare_default", "move", "press", "offer_draw", "accept_draw",
         "decline_draw", "resign", "sign", "file_protest", "adjourn", "claim_flag", "pause", "resume", "add_time",
         "set_clocks", "extend_both_flags", "request_adjournment", "cancel_adjournment", "open_envelope", "decide",
-        "confirm_setup", "complain_setup", "take_back",
+        "confirm_setup", "complain_setup", "take_back", "call_arbiter", "acknowledge_call",
     }  # fmt: skip
 
 

@@ -116,7 +116,7 @@ def test_bad_event_dicts_are_refused_with_the_field_named(data: dict[str, object
 
 
 def test_every_event_type_is_registered_once() -> None:
-    assert len(GAME_EVENTS) == 25 and len(MATCH_EVENTS) == 2
+    assert len(GAME_EVENTS) == 25 and len(MATCH_EVENTS) == 4
     assert EVENTS.names == tuple(cls.type for cls in (*GAME_EVENTS, *MATCH_EVENTS))
     created = started().events[0]
     assert isinstance(created, GameCreated) and created.type == "game_created"

@@ -191,6 +191,18 @@ class TogyzRoom:
         }
         view["score_sheets"] = state.keeps_score_sheets
         view["label"] = {"event": state.event, "round": state.round, "board": state.board_number}
+        # The calls to the arbiter, with the server's time of this view: a page turns "called at" into its own
+        # wall clock (the log's times are the server's monotonic ones).
+        view["calls"] = {
+            "enabled": not state.settings.practice_level,  # a practice game has no arbiter to call
+            "now": now_ms,
+            "interval": core.CALL_INTERVAL_MS,
+            "open": [side_name(side) for side in (WHITE, BLACK) if self.match.open_call(side) is not None],
+            "log": [
+                {"side": side_name(call.side), "at": call.called_at_ms, "answered_at": call.answered_at_ms}
+                for call in self.match.calls
+            ],
+        }
         return view
 
     def _previews_of(self, state: GameState, legal: list[int]) -> dict[str, Payload]:

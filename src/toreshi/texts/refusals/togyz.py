@@ -112,6 +112,10 @@ MESSAGES: dict[RefusalCode, str] = {
     TogyzCode.PROTEST_ALREADY_FILED: N_(
         "A protest on behalf of %(player)s is already filed for this game; the arbiters decide it."
     ),
+    TogyzCode.CALL_ALREADY_OPEN: N_("%(player)s has already called the arbiter: the arbiter is on the way."),
+    TogyzCode.CALL_TOO_SOON: N_("%(player)s called the arbiter %(seconds)s s ago: call again after %(limit)s s."),
+    TogyzCode.NO_ARBITER_IN_PRACTICE: N_("A practice game has no arbiter to call."),
+    TogyzCode.NO_OPEN_CALL: N_("%(player)s has not called the arbiter: there is no call to answer."),
     ClockCode.NO_PERIOD: N_("A time control needs at least one period."),
     ClockCode.PERIOD_TIME_NOT_POSITIVE: N_("Each period needs a time longer than zero."),
     ClockCode.PERIOD_MOVES_NOT_POSITIVE: N_("A period's number of moves must be at least 1."),

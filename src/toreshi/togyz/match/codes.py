@@ -127,6 +127,16 @@ class TogyzCode(RefusalCode):
     SAME_NAMES = "same_names"
     """Both players are called ``name``: a record, the links and the standings could not tell them apart."""
 
+    # --- calling the arbiter to the board -------------------------------------------------------------------
+    CALL_ALREADY_OPEN = "call_already_open"
+    """``player`` has already called the arbiter; the call stays open until the arbiter answers it."""
+    CALL_TOO_SOON = "call_too_soon"
+    """``player`` called the arbiter ``seconds`` ago: a new call waits until ``limit`` seconds have passed."""
+    NO_ARBITER_IN_PRACTICE = "no_arbiter_in_practice"
+    """A practice game against the engine has no arbiter to call."""
+    NO_OPEN_CALL = "no_open_call"
+    """``player`` has no open call to the arbiter to answer."""
+
     # --- after the end -------------------------------------------------------------------------------------
     SIGN_BEFORE_END = "sign_before_end"
     NO_SCORE_SHEETS = "no_score_sheets"

@@ -176,6 +176,13 @@ class Adjourn(TogyzCommand):
     salt: str = field(metadata=SALT)
 
 
+@dataclass(frozen=True, slots=True)
+class CallArbiter(TogyzCommand):
+    """The player calls the arbiter to the board (a dispute, an irregularity, a question)."""
+
+    type: ClassVar[str] = "call_arbiter"
+
+
 # --- either --------------------------------------------------------------------------------------------------
 
 
@@ -257,6 +264,14 @@ class Decide(TogyzCommand):
 
 
 @dataclass(frozen=True, slots=True)
+class AcknowledgeCall(TogyzCommand):
+    """The arbiter answers ``side``'s open call (is on the way, or has come)."""
+
+    type: ClassVar[str] = "acknowledge_call"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
 class _Settings:
     # The codec reads named objects only: the settings are read as the one field of this wrapper.
     type: ClassVar[str] = "settings"
@@ -299,6 +314,7 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     Sign,
     FileProtest,
     Adjourn,
+    CallArbiter,
     ClaimFlag,
     Pause,
     Resume,
@@ -309,6 +325,7 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     CancelAdjournment,
     OpenEnvelope,
     Decide,
+    AcknowledgeCall,
     converters={
         Side: SIDE,
         GameSettings: Converter[GameSettings](encode=_settings_to_json, decode=_settings_from_client),

@@ -36,9 +36,11 @@ from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.commands import (
     COMMANDS,
     AcceptDraw,
+    AcknowledgeCall,
     AddTime,
     Adjourn,
     Arrive,
+    CallArbiter,
     CancelAdjournment,
     ClaimFlag,
     ComplainSetup,
@@ -65,7 +67,13 @@ from toreshi.togyz.match.commands import (
     TogyzCommand,
 )
 from toreshi.togyz.match.events import Actor as Caller
-from toreshi.togyz.match.events import AdjournmentCancelled, AdjournmentRequested, GameEvent
+from toreshi.togyz.match.events import (
+    AdjournmentCancelled,
+    AdjournmentRequested,
+    ArbiterCalled,
+    CallAcknowledged,
+    GameEvent,
+)
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.state import GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Side
@@ -90,6 +98,7 @@ PLAYER_COMMANDS = frozenset(
         "file_protest",
         "confirm_setup",
         "complain_setup",
+        "call_arbiter",
     }
 )
 ARBITER_COMMANDS = frozenset(
@@ -108,10 +117,27 @@ ARBITER_COMMANDS = frozenset(
         "postpone",
         "request_adjournment",
         "cancel_adjournment",
+        "acknowledge_call",
     }
 )
 PROBE_SALT = "0" * 32
 """The salt of the ``adjourn`` probe in :func:`can` (its commitment is computed and thrown away)."""
+CALL_INTERVAL_MS = 30_000
+"""How soon a player may call the arbiter again after their previous call (answered or not): with at most one
+open call per player, this bounds the calls a player can make however fast the arbiter answers."""
+
+
+@dataclass(frozen=True)
+class ArbiterCall:
+    """A player's call to the arbiter: who, when (monotonic ms), and when the arbiter answered (``None``: open)."""
+
+    side: Side
+    called_at_ms: int
+    answered_at_ms: int | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.answered_at_ms is None
 
 
 @dataclass(frozen=True)
@@ -125,6 +151,15 @@ class Match:
     sealer: Side | None = None
     """While an adjournment is requested: who seals, fixed when the arbiters adjourn (TK-A2). Nobody plays
     openly until the sealing, so the duty never passes to the opponent."""
+    calls: tuple[ArbiterCall, ...] = ()
+    """Every call to the arbiter in this game, oldest first, answered or open (the game's record shows them)."""
+
+    def open_call(self, side: Side) -> ArbiterCall | None:
+        """``side``'s call the arbiter has not answered yet (a player has at most one)."""
+        return next((call for call in self.calls if call.side is side and call.open), None)
+
+    def last_call(self, side: Side) -> ArbiterCall | None:
+        return next((call for call in reversed(self.calls) if call.side is side), None)
 
     @property
     def state(self) -> GameState | None:
@@ -163,10 +198,60 @@ def evolve(match: Match, event: GameEvent) -> Match:
         return replace(match, adjournment_requested=True, sealer=event.sealer)
     if isinstance(event, AdjournmentCancelled):
         return replace(match, adjournment_requested=False, sealer=None)
+    if isinstance(event, ArbiterCalled | CallAcknowledged):
+        return _evolve_call(match, event)
     game = Game.replay([event]) if match.game is None else match.game.apply(event)
     settled = game.state.status in (GameStatus.ADJOURNED, GameStatus.FINISHED)
     still = match.adjournment_requested and not settled
-    return Match(game, still, match.sealer if still else None)
+    return replace(match, game=game, adjournment_requested=still, sealer=match.sealer if still else None)
+
+
+def _evolve_call(match: Match, event: ArbiterCalled | CallAcknowledged) -> Match:
+    """A call made or answered; the same checks as :func:`_decide_call`, so a stored log cannot hold a second
+    open call of one player or an answer to no call."""
+    if match.game is None:
+        raise Refused(TogyzCode.NO_GAME)
+    name = match.game.state.player(event.side)
+    if isinstance(event, ArbiterCalled):
+        if match.open_call(event.side) is not None:
+            raise Refused(TogyzCode.CALL_ALREADY_OPEN, player=name)
+        return replace(match, calls=(*match.calls, ArbiterCall(event.side, event.at_ms)))
+    open_call = match.open_call(event.side)
+    if open_call is None:
+        raise Refused(TogyzCode.NO_OPEN_CALL, player=name)
+    answered = replace(open_call, answered_at_ms=event.at_ms)
+    return replace(match, calls=tuple(answered if call is open_call else call for call in match.calls))
+
+
+def _decide_call(match: Match, command: CallArbiter | AcknowledgeCall, side: Side | None, now: int) -> GameEvent:
+    """A player's call (one open call each, and no sooner than :data:`CALL_INTERVAL_MS` after their last), or
+    the arbiter's answer to one; checked by folding it (:func:`_evolve_call`)."""
+    event: ArbiterCalled | CallAcknowledged
+    if isinstance(command, CallArbiter):
+        assert side is not None  # admitted: only the players call
+        if match.game is not None and match.game.state.settings.practice_level:
+            raise Refused(TogyzCode.NO_ARBITER_IN_PRACTICE)
+        last = match.last_call(side)
+        if last is not None and last.open:
+            raise Refused(TogyzCode.CALL_ALREADY_OPEN, player=_player(match, side))
+        if last is not None and now - last.called_at_ms < CALL_INTERVAL_MS:
+            waited = max(0, now - last.called_at_ms) // 1000
+            raise Refused(
+                TogyzCode.CALL_TOO_SOON,
+                player=_player(match, side),
+                seconds=waited,
+                limit=CALL_INTERVAL_MS // 1000,
+            )
+        event = ArbiterCalled(now, side)
+    else:
+        event = CallAcknowledged(now, command.side)
+    _evolve_call(match, event)
+    return event
+
+
+def _player(match: Match, side: Side) -> str:
+    assert match.game is not None
+    return match.game.state.player(side)
 
 
 def fold(match: Match, events: Iterable[GameEvent] | Refusal) -> Match:
@@ -206,22 +291,27 @@ def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
     probes: list[TogyzCommand]
     if actor.role == ARBITER:
         probes = [Start(), Pause(), Resume(), ExtendBothFlags(), DeclareDefault(), RequestAdjournment(),
-                  CancelAdjournment()]  # fmt: skip
+                  CancelAdjournment(), AcknowledgeCall(WHITE), AcknowledgeCall(BLACK)]  # fmt: skip
     else:
         holes = playable_holes(state)
         probes = [Move(holes[0])] if holes else []
         probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag(), ConfirmSetup(),
-                   ComplainSetup(), TakeBack()]  # fmt: skip
+                   ComplainSetup(), TakeBack(), CallArbiter()]  # fmt: skip
         if holes:
             probes.append(Adjourn(holes[0], PROBE_SALT))
     now = max(now_ms, state.last_at_ms)
     side = PLAYERS.get(actor.role)
     hopeful = [probe for probe in probes if not _hopeless(match, state, probe, side, now)]
-    return kit.allowed(decide, match, Context(actor, now), hopeful, name=lambda probe: probe.type)
+    accepted = kit.allowed(decide, match, Context(actor, now), hopeful, name=lambda probe: probe.type)
+    return tuple(dict.fromkeys(accepted))  # one name, though both players' calls may be answered
 
 
 def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | None, now: int) -> bool:
     """True when the game would surely refuse ``probe`` (a necessary condition fails), so it need not be played."""
+    if isinstance(probe, AcknowledgeCall):
+        return match.open_call(probe.side) is None
+    if isinstance(probe, CallArbiter):
+        return bool(state.settings.practice_level)  # else at any phase, the end included (a dispute on the result)
     if state.is_over:
         return not isinstance(probe, Sign)
     match probe:
@@ -274,6 +364,8 @@ def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequenc
         return created.events
     assert match.game is not None  # admitted: only ``create`` comes before the game
     state = match.game.state
+    if isinstance(command, CallArbiter | AcknowledgeCall):
+        return [_decide_call(match, command, PLAYERS.get(role), now)]
     if isinstance(command, RequestAdjournment):
         if match.adjournment_requested:
             raise Refused(TogyzCode.ADJOURNMENT_ALREADY_REQUESTED)

@@ -274,6 +274,23 @@ class AdjournmentCancelled(GameEvent):
     type: ClassVar[str] = "adjournment_cancelled"
 
 
+@dataclass(frozen=True, slots=True)
+class ArbiterCalled(GameEvent):
+    """``side``'s player calls the arbiter to the board. Kept by the match, beside the game: a call changes
+    nothing on the board or the clocks, but it is in the log, so the record shows who called and when."""
+
+    type: ClassVar[str] = "arbiter_called"
+    side: Side
+
+
+@dataclass(frozen=True, slots=True)
+class CallAcknowledged(GameEvent):
+    """The arbiter answers ``side``'s open call."""
+
+    type: ClassVar[str] = "call_acknowledged"
+    side: Side
+
+
 GAME_EVENTS: tuple[type[GameEvent], ...] = (
     GameCreated,
     GamePostponed,
@@ -302,7 +319,12 @@ GAME_EVENTS: tuple[type[GameEvent], ...] = (
     ProtestFiled,
 )
 """The events the game's fold (:meth:`~toreshi.togyz.match.state.GameState.apply`) takes."""
-MATCH_EVENTS: tuple[type[GameEvent], ...] = (AdjournmentRequested, AdjournmentCancelled)
+MATCH_EVENTS: tuple[type[GameEvent], ...] = (
+    AdjournmentRequested,
+    AdjournmentCancelled,
+    ArbiterCalled,
+    CallAcknowledged,
+)
 """The events of the match around the game (:mod:`toreshi.togyz.match.core`)."""
 
 EVENTS: Codec[GameEvent] = Codec(*GAME_EVENTS, *MATCH_EVENTS, converters={Side: SIDE})

@@ -122,6 +122,8 @@ function commandsFor(client) {
   const running = status === "running";
   if (fromServer) {
     server.forEach((command) => can.add(command));
+    // The interval after a call ends between messages: the call button comes back without one.
+    if (PLAYERS.has(role) && !can.has("call_arbiter") && callAllowedAgain(role)) can.add("call_arbiter");
   } else if (PLAYERS.has(role)) {
     const opponent = other(role);
     const pending = running && state.clock.running === role && state.turn === opponent;
@@ -142,7 +144,9 @@ function commandsFor(client) {
       can.add("complain_setup");
     }
     if (running && state.adjournment_requested && state.turn === role && !pending) can.add("adjourn");
+    if (state.calls?.enabled && !openCalls().includes(role)) can.add("call_arbiter");
   } else if (role === "arbiter") {
+    if (openCalls().length) can.add("acknowledge_call");
     const ready = !state.setup?.required || SIDES.every((side) => state.setup.confirmed[side]);
     if ((status === "scheduled" || status === "postponed") && ready) can.add("start");
     if (running) can.add("pause");
@@ -330,7 +334,7 @@ function endingNote() {
 
 const PLAYER_BUTTONS = [
   "confirm_setup", "complain_setup", "adjourn", "press", "accept_draw", "decline_draw", "offer_draw", "claim_flag", "sign",
-  "take_back", "resign",
+  "take_back", "resign", "call_arbiter",
 ];
 
 /** The player buttons this device needs now: one per player connection and allowed command, in a fixed order. */
@@ -606,6 +610,7 @@ function render() {
   renderResult();
   renderControls();
   renderAdjournment();
+  renderCalls();
   announceTurn();
   tick();
 }
@@ -618,8 +623,9 @@ function tick() {
     if (!side) continue;
     showClock(node, state, side, remaining(side, at));
   }
-  // A flag that can be claimed appears without any message from the server.
+  // A flag that can be claimed appears without any message from the server; so does the call button again.
   if (state.status === "running" && SIDES.some((side) => remaining(side, at) <= 0)) renderControls();
+  else if (mySides().some((side) => callAllowedAgain(side))) renderControls();
 }
 
 // --- actions -------------------------------------------------------------------------------------------------
@@ -1082,6 +1088,66 @@ function bindAdjournment() {
     await send(clientFor("arbiter"), "open_envelope", opened);
     if (state?.status !== "adjourned") form.reset();
   });
+}
+
+// --- calls to the arbiter ------------------------------------------------------------------------------------
+
+function openCalls() {
+  return state?.calls?.open || [];
+}
+
+/** Whether `side` called before, that call is answered, and the interval since it has passed (room time). */
+function callAllowedAgain(side) {
+  const calls = state?.calls;
+  const last = calls?.log?.findLast((entry) => entry.side === side);
+  if (!last || last.answered_at === null) return false;
+  const now = roomNow() ?? calls.now;
+  return now - last.at >= calls.interval;
+}
+
+/** A call's time on this device's clock: the log keeps the server's room time, which `roomNow` follows. */
+function callTime(at) {
+  const now = roomNow() ?? state.calls.now;
+  const wall = new Date(Date.now() - Math.max(0, now - at));
+  return wall.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+let shownCalls = "";
+
+function renderCalls() {
+  const calls = state.calls || { open: [], log: [] };
+  const arbiter = clientFor("arbiter");
+  const key = JSON.stringify([calls.log, Boolean(arbiter), busy]);
+  if (key === shownCalls) return;
+  shownCalls = key;
+  const box = $("#calls");
+  box.hidden = !calls.open.length;
+  box.replaceChildren(
+    ...calls.open.map((side) => {
+      const call = calls.log.findLast((entry) => entry.side === side && entry.answered_at === null);
+      const line = element("p", "call-line", t("call_open", { name: state.names[side], time: callTime(call.at) }));
+      if (!arbiter) return line;
+      const answer = element("button", "primary", t("answer_call", { name: state.names[side] }));
+      answer.type = "button";
+      answer.dataset.answerCall = side;
+      answer.disabled = busy;
+      answer.addEventListener("click", () => send(arbiter, "acknowledge_call", { side }));
+      const row = element("div", "call-open");
+      row.append(line, answer);
+      return row;
+    }),
+  );
+  const log = $("#call-log");
+  log.hidden = !calls.log.length;
+  log.querySelector("ol").replaceChildren(
+    ...calls.log.map((entry) => {
+      const name = state.names[entry.side];
+      const text = entry.answered_at === null
+        ? t("call_log_open", { time: callTime(entry.at), name })
+        : t("call_log_answered", { time: callTime(entry.at), name, answered: callTime(entry.answered_at) });
+      return element("li", "", text);
+    }),
+  );
 }
 
 // --- start ---------------------------------------------------------------------------------------------------
