@@ -39,6 +39,7 @@ from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
+    guide_pages,
     installable,
     log_redaction,
     pages,
@@ -188,6 +189,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *tournament_pages.routes,
         *broadcast_pages.routes,
         *installable.routes,
+        *guide_pages.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
