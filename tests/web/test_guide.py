@@ -24,8 +24,10 @@ PRODUCT_NAMES = {"SIGame", "siq", "db", "chgk", "info", "CSV", "TRF", "QR", "Eng
 FILE_LABELS = {"TRF16", "TRF-2026", "CSV"}
 """Bold labels that are file formats, the same on every screen (the standings page's export buttons)."""
 
-PAGES_WITH_THE_MENU = ("/", "/tournaments", "/tournaments/new", "/teams", "/quiz", "/quiz/new", "/quiz/tours")
-PAGES_WITH_THE_MENU += ("/quiz/teams", "/quiz/league", "/practice", "/login", "/no-such-page", "/guide/kk/index")
+PAGES_WITH_THE_MENU = (
+    *("/", "/tournaments", "/tournaments/new", "/teams", "/quiz", "/quiz/new", "/quiz/tours", "/quiz/teams"),
+    *("/quiz/league", "/practice", "/login", "/no-such-page", "/guide/kk/index"),
+)
 """The home page, the tournaments' and the quiz's pages, a form, an error page and the guide itself."""
 
 
