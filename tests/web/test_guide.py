@@ -19,8 +19,8 @@ from toreshi.web.settings import Settings
 from .helpers import sign_in
 
 PAGES = [(language, page) for language in i18n.LANGUAGES for page in guide_pages.PAGES]
-PRODUCT_NAMES = {"SIGame", "siq", "db", "chgk", "info", "CSV", "TRF", "QR", "English"}
-"""Latin words a Kazakh or Russian page may show: product and file-format names, and the language menu's «English»."""
+PRODUCT_NAMES = {"SIGame", "siq", "db", "chgk", "info", "CSV", "TRF", "QR"}
+"""Latin words a Kazakh or Russian page may show: product, site and file-format names."""
 FILE_LABELS = {"TRF16", "TRF-2026", "CSV"}
 """Bold labels that are file formats, the same on every screen (the standings page's export buttons)."""
 
