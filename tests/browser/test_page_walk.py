@@ -226,6 +226,7 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
         f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links",
         "/teams", f"/teams/{teams}", f"/teams/{teams}/standings", f"/teams/{teams}/audit",
         "/quiz/teams", "/quiz/tours", "/quiz/tours/new", f"/quiz/tours/{tour}", "/quiz/league", "/practice",
+        "/guide/kk/index", "/guide/kk/arbiter", "/guide/kk/quiz-host",  # ?lang= opens the guide's page in that language
     ]  # fmt: skip
     screens = [host, projector, assistant, spectator]
     found: dict[str, list[str]] = {}

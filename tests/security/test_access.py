@@ -54,6 +54,10 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/sw.js"): PUBLIC,
     ("GET", "/offline/{language}"): PUBLIC,
     ("GET", "/favicon.ico"): PUBLIC,
+    # The guide for the arbiter and the quiz host (issue 30): our own text and pictures, for anyone.
+    ("GET", "/guide"): PUBLIC,
+    ("GET", "/guide/{language}/{page}"): PUBLIC,
+    ("GET", "/guide/screenshots/{name}"): PUBLIC,
     ("GET", "/setup"): ANYONE_HARMLESS,  # once an arbiter exists it redirects to /login
     ("POST", "/setup"): ANYONE_HARMLESS,  # once an arbiter exists it only redirects to /login
     ("GET", "/login"): PUBLIC,
@@ -235,7 +239,8 @@ def test_the_table_names_every_route(world: World) -> None:
 
 
 def _url(world: World, path: str, visitor: str) -> str:
-    params = {**world.params, "cell": "0-1", "part": "q", "index": "0"}
+    params = {**world.params, "cell": "0-1", "part": "q", "index": "0", "page": "arbiter"}
+    params["name"] = "quiz-host-console.png"  # a screenshot the guide shows
     if "/quiz/" in path or path.startswith("/api/quiz/"):
         params["room_id"] = world.params["quiz"]
     if path.startswith("/teams/"):

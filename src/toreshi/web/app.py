@@ -40,6 +40,7 @@ from toreshi.web import (
     board_calls,
     broadcast_pages,
     exports,
+    guide_pages,
     installable,
     log_redaction,
     pages,
@@ -190,6 +191,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *board_calls.routes,
         *broadcast_pages.routes,
         *installable.routes,
+        *guide_pages.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
