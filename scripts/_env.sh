@@ -26,6 +26,15 @@ ensure_venv() {
         "$VENV/bin/python" -m pip install --quiet --upgrade pip
         "$VENV/bin/python" -m pip install --quiet -e "$ROOT${extras:+[$extras]}"
         echo "$want" > "$VENV/.install-stamp"
+        native_search_note "$VENV/bin/python"
+    fi
+}
+
+# pip --quiet hides the build's warning: say it here when the togyz engine's C search was not built.
+native_search_note() {
+    if ! "$1" -c 'import sys; from toreshi.togyz.engine.search import NATIVE; sys.exit(not NATIVE)' 2>/dev/null; then
+        echo "!! the togyz engine's C search was not built (no C compiler or Python headers): it searches in pure" \
+            "Python, slower. For the C search: apt-get install gcc python3-dev, then rm $VENV/.install-stamp" >&2
     fi
 }
 

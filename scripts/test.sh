@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every check: installs what the tests need, then ruff, mypy --strict and pytest.
+# Runs every check: installs what the tests need, then ruff, mypy --strict, the layer contracts and pytest.
 # Extra arguments go to pytest, e.g. `scripts/test.sh tests/togyz -x`.
 source "$(dirname "$0")/_env.sh"
 ensure_venv "test"
@@ -10,6 +10,8 @@ echo "==> ruff"
 "$VENV/bin/ruff" check .
 echo "==> mypy --strict"
 "$VENV/bin/mypy"
+echo "==> import-linter (the layers of docs/architecture.md)"
+"$VENV/bin/lint-imports" --no-cache
 echo "==> pytest"
 # Two worker processes, a test file each at a time (its module's server and browser stay in one process): most
 # browser and cluster tests wait on sockets and timers, so two files at once take about two thirds of the time of one

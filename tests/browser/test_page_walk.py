@@ -6,6 +6,9 @@ in Russian as the person it is for (arbiter, player, host, projector, team, spec
 ``placeholder``/``title``/``aria-label``/``alt`` and the document's title are read. A Latin word that is not on the
 short, reviewed allow-list below fails the test, as does any text that is exactly an English message of the
 catalogues.
+
+Every page is also read for console errors (issue 30: "no console errors on any page, in any orientation"): the
+phone's pages in portrait and held sideways.
 """
 
 from __future__ import annotations
@@ -16,9 +19,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, ConsoleMessage, Page
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 
 from .conftest import Server, create_game, new_page, screenshot, session_csrf, sign_in_arbiter
 
@@ -181,6 +184,20 @@ def _create_tour(page: Page, server: Server) -> str:
     return page.url.rstrip("/").rsplit("/", 1)[-1]
 
 
+def watch_console(page: Page, errors: list[str]) -> None:
+    """Adds every console error and uncaught exception of ``page`` to ``errors``, with the page's address. The
+    browser's line about the document's own status is not one: the walk opens pages that refuse (404, 403) on
+    purpose, and says so in their text."""
+
+    def on_console(message: ConsoleMessage) -> None:
+        own_status = message.location.get("url") == page.url and message.text.startswith("Failed to load resource")
+        if message.type == "error" and not own_status:
+            errors.append(f"{page.url}: {message.text} ({message.location.get('url', '')})")
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: errors.append(f"{page.url}: {error}"))
+
+
 def _read(page: Page, url: str, language: str) -> list[str]:
     separator = "&" if "?" in url else "?"
     page.goto(f"{url}{separator}lang={language}")
@@ -212,6 +229,8 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
     ]  # fmt: skip
     screens = [host, projector, assistant, spectator]
     found: dict[str, list[str]] = {}
+    console_errors: list[str] = []
+    watch_console(arbiter, console_errors)
     for language in LANGUAGES:
         for path in arbiter_pages:
             bad = untranslated(_read(arbiter, f"{server.url}{path}", language), secrets, english)
@@ -232,12 +251,19 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
             found[f"{language} refused /games/new"] = bad
         # A phone that joined a team, and a player's own link.
         phone = new_page(browser, viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        watch_console(phone, console_errors)
         white = str(game["links"]["white"])
-        for url in (f"{server.url}/j/{next(iter(codes.values()))}", white if "://" in white else server.url + white):
+        phone_pages = (f"{server.url}/j/{next(iter(codes.values()))}", white if "://" in white else server.url + white)
+        for url in phone_pages:
             bad = untranslated(_read(phone, url, language), secrets, english)
             if bad:
                 found[f"{language} phone {url.replace(server.url, '')}"] = bad
         screenshot(phone, f"page-walk-phone-{language}")
+        # The same phone held sideways (a new page: the orientation a phone is picked up in).
+        phone.set_viewport_size({"width": 844, "height": 390})
+        for url in phone_pages:
+            _read(phone, url, language)
         phone.context.close()
     report = "\n".join(f"{page}: {texts}" for page, texts in found.items())
     assert not found, f"English on {len(found)} pages:\n{report}"
+    assert not console_errors, "console errors:\n" + "\n".join(console_errors)

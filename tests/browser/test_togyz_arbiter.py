@@ -253,7 +253,8 @@ def test_pause_resume_and_add_time_from_the_console(browser: Browser, server: Se
     # The resulting time is shown and confirmed before anything is sent.
     dialog = arbiter.locator("#confirm-dialog")
     expect(dialog).to_be_visible()
-    expect(dialog.locator("#confirm-text")).to_contain_text(f"Болат: {before // 60}:{before % 60:02d} → {added}")
+    shown = f"{before // 60}:{before % 60:02d}"
+    expect(dialog.locator("#confirm-text")).to_contain_text(f"Болат: +1:30 ({shown} → {added})")
     dialog.locator("#confirm-yes").click()
     for page in (white, arbiter):
         expect(page.locator(".player-bar[data-side=black] [data-clock]")).to_have_text(added)

@@ -56,6 +56,9 @@ async def test_the_deploy_config_keeps_a_rooms_sockets_on_one_instance(services:
     servers = [Server(name, free_port(), services.server_args(data_dir), tmp_path / f"{name}.log") for name in "ab"]
     port = free_port()
     async with running(servers) as (a, b):
+        # The first password is set on an instance's own loopback: /setup through a proxy is never "this machine".
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{a.port}", timeout=10) as direct:
+            await sign_in(direct)
         conf = tmp_path / "nginx.conf"
         conf.write_text(deploy_config(port, [f"127.0.0.1:{a.port}", f"127.0.0.1:{b.port}"], tmp_path))
         checked = subprocess.run([nginx, "-t", "-p", str(tmp_path), "-c", str(conf)], capture_output=True, text=True)

@@ -15,7 +15,7 @@ from toreshi.cli import app
 from toreshi.kit.refusal import Refusal
 from toreshi.quiz.codes import PackCode
 from toreshi.quiz.siq import read_siq
-from toreshi.web import i18n, refusals
+from toreshi.texts import i18n, refusals
 
 from ..quiz.test_chgk import PACK
 

@@ -49,6 +49,11 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/"): PUBLIC,
     ("GET", "/api/health"): PUBLIC,
     ("GET", "/api/openapi.json"): PUBLIC,
+    # The installable app (issue 30): a player's manifest only echoes the link the request carried.
+    ("GET", "/manifest.webmanifest"): PUBLIC,
+    ("GET", "/sw.js"): PUBLIC,
+    ("GET", "/offline/{language}"): PUBLIC,
+    ("GET", "/favicon.ico"): PUBLIC,
     ("GET", "/setup"): ANYONE_HARMLESS,  # once an arbiter exists it redirects to /login
     ("POST", "/setup"): ANYONE_HARMLESS,  # once an arbiter exists it only redirects to /login
     ("GET", "/login"): PUBLIC,
@@ -210,7 +215,7 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         # The table reissues Black's link ("role"): no visitor holds that one.
         params = {"room_id": game, "code": "ABCD-EFGHJ", "tid": tid, "number": "1", "format": "trf", "action": "seed",
                   "role": "black", "tour_id": tour_id, "team_id": "1", "fmt": "csv",
-                  "what": "standings.csv"}  # fmt: skip
+                  "what": "standings.csv", "language": "ru"}  # fmt: skip
         yield World(clients, tokens, {**params, "quiz": quiz, "teams": teams_id})
 
 

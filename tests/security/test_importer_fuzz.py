@@ -31,6 +31,7 @@ from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import NumberSet, PackError
 from toreshi.quiz.siq import parse_content_xml, read_siq
+from toreshi.texts import refusals
 from toreshi.togyz.fen import STARTING_FEN, InvalidFenError, from_fen, to_fen
 from toreshi.togyz.notation import InvalidTokenError, parse_token
 from toreshi.togyz.pgn import RecordError, read_games
@@ -48,7 +49,6 @@ from toreshi.tournament.trf_pairing import (
     read_accelerations,
     read_forbidden,
 )
-from toreshi.web import refusals
 
 from .helpers import call, sign_in
 

@@ -43,10 +43,10 @@ from toreshi.quiz.play.commands import CreateGame
 from toreshi.refusal_codes import EVERY_CODE
 from toreshi.store.errors import InvalidEventError
 from toreshi.store.events import MAX_PAYLOAD_BYTES, _checked_json
+from toreshi.texts import refusals
 from toreshi.togyz.match.commands import COMMANDS as TOGYZ_COMMANDS
 from toreshi.tournament.journal import COMMANDS as TOURNAMENT_COMMANDS
 from toreshi.tournament.journal.teams import COMMANDS as TEAM_COMMANDS
-from toreshi.web import refusals
 
 EXAMPLES = int(os.environ.get("TORESHI_FUZZ_EXAMPLES", "40"))
 AT = {"at": "2026-12-04T09:00:00+00:00"}

@@ -8,7 +8,8 @@ from functools import cache
 import pytest
 from babel.messages.catalog import Catalog
 
-from toreshi.web import catalogues, i18n, pages
+from toreshi.texts import i18n
+from toreshi.web import catalogues, pages
 
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
 used_messages = catalogues.used_messages
@@ -29,7 +30,7 @@ def test_the_extraction_finds_the_interface_texts() -> None:
         "Connection lost — reconnecting…",
     ):
         assert text in used
-    assert used["Wrong name or password."].startswith("pages.py")
+    assert used["Wrong name or password."].startswith("web/pages.py")
 
 
 @pytest.mark.parametrize("language", ["kk", "ru"])

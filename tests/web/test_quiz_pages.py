@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.quiz.codes import PackCode, QuizCode
-from toreshi.web import formatting, i18n, refusals
+from toreshi.texts import formatting, i18n, refusals
 
 from .helpers import csrf_in, receive_until, sign_in
 

@@ -10,9 +10,9 @@ import pytest
 
 import toreshi
 from toreshi.kit.refusal import Common, Refusal, RefusalCode
-from toreshi.web import i18n, refusals
-from toreshi.web.api_codes import WEB_CODES
-from toreshi.web.refusals import common
+from toreshi.refusal_codes import EVERY_CODE
+from toreshi.texts import i18n, refusals
+from toreshi.texts.refusals import common
 
 PLACEHOLDER = re.compile(r"%\((\w+)\)s")
 
@@ -39,26 +39,26 @@ def _enumerations() -> set[type[RefusalCode]]:
 
 def _codes() -> dict[str, RefusalCode]:
     """The codes of the product, as the web reads them back."""
-    return WEB_CODES.codes
+    return EVERY_CODE.codes
 
 
 def test_the_code_book_names_every_enumeration_of_the_product() -> None:
     # A refusal read back on another process means the same only if its enumeration is in the book.
-    missing = sorted(f"{cls.__module__}.{cls.__name__}" for cls in _enumerations() - set(WEB_CODES.enumerations))
-    assert not missing, "add to toreshi.refusal_codes.EVERY_CODE (or web.api_codes.WEB_CODES): " + ", ".join(missing)
+    missing = sorted(f"{cls.__module__}.{cls.__name__}" for cls in _enumerations() - set(EVERY_CODE.enumerations))
+    assert not missing, "add to toreshi.refusal_codes.EVERY_CODE: " + ", ".join(missing)
     assert Common.BAD_REQUEST.value in _codes()
 
 
 def test_every_code_is_read_back_as_itself() -> None:
     for code in _codes().values():
         refusal = Refusal(code, {"field": "name", "maximum": 9}, (Refusal(Common.FIELD_EMPTY, {"field": "x"}),))
-        assert Refusal.from_dict(refusal.to_dict(), WEB_CODES) == refusal, code
+        assert Refusal.from_dict(refusal.to_dict(), EVERY_CODE) == refusal, code
 
 
 def test_every_refusal_code_has_a_message() -> None:
     lacking = sorted(f"{type(code).__module__}.{type(code).__name__}.{code.name}" for value, code in _codes().items()
                      if value not in refusals.MESSAGES)
-    assert not lacking, "refusal codes without a message in toreshi.web.refusals:\n" + "\n".join(lacking)
+    assert not lacking, "refusal codes without a message in toreshi.texts.refusals:\n" + "\n".join(lacking)
 
 
 @pytest.mark.parametrize("language", ["kk", "ru"])

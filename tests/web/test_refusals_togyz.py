@@ -1,4 +1,4 @@
-"""Togyz refusals read in the reader's language and name the players (``toreshi.web.refusals.togyz``)."""
+"""Togyz refusals read in the reader's language and name the players (``toreshi.texts.refusals.togyz``)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import pytest
 
 from toreshi.clock.codes import ClockCode
 from toreshi.kit.refusal import Common, Refusal
+from toreshi.texts import i18n, refusals
+from toreshi.texts.refusals import togyz
 from toreshi.togyz.match.codes import TogyzCode
-from toreshi.web import i18n, refusals
-from toreshi.web.refusals import togyz
 
 
 @pytest.mark.parametrize(

@@ -11,9 +11,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.kit.refusal import Refusal
+from toreshi.texts import i18n, refusals
 from toreshi.tournament.codes import ProtestCode, TournamentCode
 from toreshi.tournament.teams.codes import TeamCode
-from toreshi.web import i18n, refusals
 
 from .helpers import csv_text, post
 from .test_tournament_pages import sign_in

@@ -15,11 +15,11 @@ from starlette.testclient import TestClient
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode
 from toreshi.live.room import Actor, Command
 from toreshi.services.tournament import TournamentService
+from toreshi.texts import i18n, refusals
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import ResultOrigin, ResultSource
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.trf import parse_trf
-from toreshi.web import i18n, refusals
 
 from . import helpers
 from .helpers import csrf_in, post

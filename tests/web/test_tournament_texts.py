@@ -9,11 +9,11 @@ from fractions import Fraction
 
 import pytest
 
+from toreshi.texts import i18n
 from toreshi.tournament.journal import EVENT_TYPES, AuditLine, ResultOrigin, ResultSource
 from toreshi.tournament.model import Departure, Leaving, ResultCode
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
 from toreshi.tournament.tiebreaks import TieBreakCode
-from toreshi.web import i18n
 from toreshi.web import tournament_texts as texts
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)

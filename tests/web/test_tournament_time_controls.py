@@ -17,9 +17,9 @@ from toreshi.clock.codes import ClockCode
 from toreshi.clock.presets import BLITZ
 from toreshi.clock.timecontrol import Period, TimeControl, minutes, seconds
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode
+from toreshi.texts import i18n, refusals
 from toreshi.tournament.journal.commands import Configure, Create
 from toreshi.tournament.model import TournamentSystem
-from toreshi.web import i18n, refusals
 
 from .helpers import post
 from .test_tournament_pages import TOURNAMENT, call, sign_in, tournaments

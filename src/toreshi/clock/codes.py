@@ -1,4 +1,4 @@
-"""Why a time control cannot be played: the clock's refusal codes (their messages are in ``toreshi.web.refusals``)."""
+"""Why a time control cannot be played: the clock's refusal codes (their messages are in ``toreshi.texts.refusals``)."""
 
 from __future__ import annotations
 

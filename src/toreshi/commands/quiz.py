@@ -1,7 +1,7 @@
 """``toreshi quiz …``: inspect and convert «Своя игра» question packs.
 
 A pack that cannot be read is reported on one line in English: its refusal rendered by the same messages as the
-pages' (:mod:`toreshi.web.refusals`), with no language activated.
+pages' (:mod:`toreshi.texts.refusals`), with no language activated.
 """
 
 from __future__ import annotations
@@ -52,8 +52,8 @@ def _problem(error: PackError | OSError) -> str:
     if isinstance(error, PackError):
         # Imported here, only for a pack that cannot be read: the command line stands below the web layer, whose
         # catalogues hold the refusal messages until they move down (a layer rule; the import is kept lazy).
-        from toreshi.web import i18n
-        from toreshi.web.refusals import text_of
+        from toreshi.texts import i18n
+        from toreshi.texts.refusals import text_of
 
         i18n.activate("en")  # the command line speaks English
         return text_of(error)

@@ -1,7 +1,7 @@
 """Refusals: a stable code and its parameters, never a sentence.
 
 A core that cannot accept a command says why with a :class:`Refusal` — ``Refusal(TogyzCode.NOT_ARRIVED,
-{"player": "Асқар"})`` — and the web layer renders it in the reader's language (``toreshi.web.refusals``). Cores
+{"player": "Асқар"})`` — and the web layer renders it in the reader's language (``toreshi.texts.refusals``). Cores
 raise :class:`Refused` where a refusal is found deep inside a check; the room catches it at one place.
 
 Every code belongs to a :class:`RefusalCode` enumeration, and every enumeration is named once in a :class:`CodeBook`

@@ -5,7 +5,7 @@ buzzers, host tools); :class:`PackCode` — question packs that cannot be read o
 quiz tournaments and shootouts. Parameters name teams, people and themes as they are called, give question values,
 numbers (1-based, as people count) and limits, and the regulation's clause as ``clause`` (``"SI-4.7"``). Parameters
 ending in ``_term`` hold one of the identifiers below (:data:`ACTIONS`, :data:`PHASES`, …), which the web layer
-translates (``toreshi.web.refusals.quiz``).
+translates (``toreshi.texts.refusals.quiz``).
 
 >>> from toreshi.kit.refusal import Refusal
 >>> str(Refusal(QuizCode.ALREADY_ANSWERED, {"team": "Алтын", "clause": "SI-3.5"}))

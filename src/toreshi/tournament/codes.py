@@ -1,7 +1,7 @@
 """Why a tournament refuses a change: refusal codes of the tournament model, its journal and its protests.
 
 A refusal names what is wrong with parameters — a player as ``"12. Абай"``, a round and a board number, a CSV line,
-a field, a clause ID — never with a sentence; ``toreshi.web.refusals.tournament`` holds the messages.
+a field, a clause ID — never with a sentence; ``toreshi.texts.refusals.tournament`` holds the messages.
 """
 
 from __future__ import annotations

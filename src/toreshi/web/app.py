@@ -39,6 +39,7 @@ from toreshi.togyz.engine import Limits
 from toreshi.web import (
     broadcast_pages,
     exports,
+    installable,
     log_redaction,
     pages,
     practice_pages,
@@ -50,6 +51,7 @@ from toreshi.web import (
     team_pages,
     tournament_pages,
 )
+from toreshi.web.errors import EXCEPTION_HANDLERS
 from toreshi.web.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
@@ -185,6 +187,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *rooms_api.routes,
         *tournament_pages.routes,
         *broadcast_pages.routes,
+        *installable.routes,
         WebSocketRoute("/ws/rooms/{room_id}", rooms_api.room_socket),
         Mount("/static", RevalidatedStaticFiles(directory=STATIC_DIR), name="static"),
     ]
@@ -211,4 +214,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    # Unknown pages, wrong methods, refused requests and server errors: the app's own answers (toreshi.web.errors).
+    return Starlette(
+        routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=dict(EXCEPTION_HANDLERS)
+    )

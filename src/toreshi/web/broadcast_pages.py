@@ -15,9 +15,9 @@ from starlette.routing import Route
 
 from toreshi.services.broadcast import evaluation_for_spectators
 from toreshi.services.tournament import UnknownTournamentError
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.match.game import Game
 from toreshi.tournament.journal.state import EvaluationPolicy
-from toreshi.web.i18n import gettext as _
 from toreshi.web.pages import client_strings
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of

@@ -19,12 +19,13 @@ from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir, extract_from_file
 from babel.messages.pofile import read_po, write_po
 
-from toreshi.web import i18n
+from toreshi.texts import i18n
 from toreshi.web.templates import TEMPLATE_DIR
 
 WEB = Path(__file__).parent
-PYTHON_DIRS = (WEB, WEB / "refusals")
-"""The web modules whose ``_``/``N_``/``gettext`` calls hold interface texts."""
+SOURCES = WEB.parent
+PYTHON_DIRS = (WEB, SOURCES / "texts", SOURCES / "texts" / "refusals")
+"""The modules whose ``_``/``N_``/``gettext`` calls hold interface texts: the web's and the texts'."""
 TRANSLATED = ("kk", "ru")
 
 
@@ -45,7 +46,7 @@ def used_messages() -> dict[str, str]:
     for folder in PYTHON_DIRS:
         for module in sorted(folder.glob("*.py")):
             for line, message, _comments, _context in extract_from_file("python", str(module)):
-                found.setdefault(_msgid(message), f"{module.relative_to(WEB)}:{line}")
+                found.setdefault(_msgid(message), f"{module.relative_to(SOURCES)}:{line}")
     return found
 
 

@@ -18,11 +18,12 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
+from toreshi.texts import formatting
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.export import score_sheet, to_pgn
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.position import Position
-from toreshi.web import formatting, timecontrols
+from toreshi.web import timecontrols
 from toreshi.web.services import services_of
 from toreshi.web.templates import club_timezone, not_found, render_page
 from toreshi.web.togyz_texts import RESULT_SYMBOLS, ending_text, result_headline

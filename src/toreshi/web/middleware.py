@@ -8,8 +8,8 @@ from starlette.requests import HTTPConnection
 from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from toreshi.web import i18n
-from toreshi.web.i18n import N_
+from toreshi.texts import i18n
+from toreshi.texts.i18n import N_
 from toreshi.web.security import same_origin
 
 LANGUAGE_COOKIE = "toreshi_lang"
@@ -101,7 +101,7 @@ class BodySizeLimitMiddleware:
             return
         limit = self.overrides.get(scope["path"], self.limit)
         length = HTTPConnection(scope).headers.get("content-length", "")
-        if length.isdigit() and int(length) > limit:
+        if length.isascii() and length.isdigit() and int(length) > limit:  # not "²", which int() refuses
             await self._refuse(scope, receive, send, limit)
             return
         received = 0

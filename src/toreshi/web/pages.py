@@ -10,9 +10,10 @@ from starlette.routing import Route
 import toreshi
 from toreshi.kit.refusal import Refused
 from toreshi.store.accounts import UnknownGrantError
+from toreshi.texts import i18n, refusals
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.match.state import GameStatus
-from toreshi.web import auth, control_form, game_links, games_list, i18n, refusals, timecontrols, togyz_texts
-from toreshi.web.i18n import gettext as _
+from toreshi.web import auth, control_form, game_links, games_list, timecontrols, togyz_texts
 from toreshi.web.rooms_api import create_togyz_game, owner_of
 from toreshi.web.security import SignInLimiter, WeakPasswordError, hash_password, verify_password
 from toreshi.web.services import kept_on_app, services_of

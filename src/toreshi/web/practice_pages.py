@@ -17,10 +17,11 @@ from starlette.routing import Route
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
 from toreshi.services.practice_quota import Refusal
+from toreshi.texts import refusals
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.engine import LEVELS
-from toreshi.web import auth, refusals
+from toreshi.web import auth
 from toreshi.web.game_links import player_url
-from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import create_togyz_game
 from toreshi.web.services import services_of
 from toreshi.web.templates import render_page
@@ -94,7 +95,7 @@ async def practice(request: Request) -> Response:
         values.update({key: str(form.get(key, values[key])).strip() for key in values})
         if not auth.csrf_ok(request, str(form.get("csrf", ""))):
             error = _("The form has expired; please try again.")
-        elif not values["level"].isdigit() or int(values["level"]) not in LEVELS:
+        elif values["level"] not in {str(level) for level in LEVELS}:  # "²".isdigit(), but int("²") fails
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
             error = _("Choose a side and a time control.")

@@ -24,8 +24,8 @@ from starlette.responses import PlainTextResponse
 from starlette.types import ASGIApp, Receive, Scope, Send
 from uvicorn.middleware.proxy_headers import ProxyHeadersMiddleware
 
-from toreshi.web import i18n
-from toreshi.web.i18n import N_
+from toreshi.texts import i18n
+from toreshi.texts.i18n import N_
 from toreshi.web.middleware import LANGUAGE_COOKIE
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network

@@ -53,11 +53,12 @@ from toreshi.services.quiz import (
 )
 from toreshi.store.accounts import UnknownGrantError
 from toreshi.store.packs import QuizPacks
-from toreshi.web import auth, refusals
-from toreshi.web.formatting import format_clock
+from toreshi.texts import refusals
+from toreshi.texts.formatting import format_clock
+from toreshi.texts.i18n import current_language
+from toreshi.texts.i18n import gettext as _
+from toreshi.web import auth
 from toreshi.web.game_links import REVOKED
-from toreshi.web.i18n import current_language
-from toreshi.web.i18n import gettext as _
 from toreshi.web.qr import qr_svg
 from toreshi.web.rooms_api import actor_for, grant_for_token, owner_of
 from toreshi.web.services import kept_on_app, services_of
@@ -126,7 +127,7 @@ def pack_size_error(request: Request) -> str:
     """What to tell the host when a form's body (by its Content-Length) is larger than one pack may be, before
     reading it; empty if it is not."""
     length = request.headers.get("content-length")
-    if length is not None and length.isdigit() and int(length) > MAX_PACK_BYTES:
+    if length is not None and length.isascii() and length.isdigit() and int(length) > MAX_PACK_BYTES:
         return _("The pack is too large (at most 64 MiB).")
     return ""
 
@@ -282,12 +283,12 @@ def _pick_page(
 def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...]]]:
     rounds: set[int] = set()
     for raw in form.getlist("use_round"):
-        if isinstance(raw, str) and raw.isdigit() and len(raw) < 4:
+        if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 4:  # int("²") fails
             rounds.add(int(raw))
     chosen: dict[tuple[int, int], list[int]] = {}
     for raw in form.getlist("q"):
         parts = raw.split(".") if isinstance(raw, str) else []
-        if len(parts) == 3 and all(part.isdigit() and len(part) < 5 for part in parts):
+        if len(parts) == 3 and all(part.isascii() and part.isdigit() and len(part) < 5 for part in parts):
             r, t, i = (int(part) for part in parts)
             chosen.setdefault((r, t), []).append(i)
     return rounds, {key: tuple(value) for key, value in chosen.items()}

@@ -33,11 +33,12 @@ from toreshi.quiz.tour.core import (
     stage_outcome,
 )
 from toreshi.quiz.tournament import Scoring
+from toreshi.refusal_codes import EVERY_CODE
 from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
-from toreshi.web import auth, refusals
-from toreshi.web.api_codes import WEB_CODES
-from toreshi.web.i18n import N_
-from toreshi.web.i18n import gettext as _
+from toreshi.texts import refusals
+from toreshi.texts.i18n import N_
+from toreshi.texts.i18n import gettext as _
+from toreshi.web import auth
 from toreshi.web.quiz_pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
@@ -98,7 +99,7 @@ def _take_flash(request: Request) -> dict[str, str]:
     if not isinstance(flash, dict):
         return shown
     if isinstance(flash.get("refusal"), dict):
-        shown["error"] = refusals.render(Refusal.from_dict(flash["refusal"], WEB_CODES))
+        shown["error"] = refusals.render(Refusal.from_dict(flash["refusal"], EVERY_CODE))
     notice = flash.get("notice")
     if isinstance(notice, str) and notice in NOTICES:
         params = flash.get("params")

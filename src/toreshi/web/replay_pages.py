@@ -16,11 +16,11 @@ from starlette.routing import Route
 
 from toreshi.live.rooms.togyz import side_name
 from toreshi.services.engine import review_payload
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import Game
 from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
-from toreshi.web.i18n import gettext as _
 from toreshi.web.rooms_api import owner_of
 from toreshi.web.services import services_of
 from toreshi.web.templates import not_found, render_page

@@ -15,10 +15,11 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
+from toreshi.refusal_codes import ApiCode
 from toreshi.store import RoomKind, UnknownRoomError
 from toreshi.store.accounts import Grant, UnknownGrantError, token_digest
-from toreshi.web import auth, game_links, refusals
-from toreshi.web.api_codes import ApiCode
+from toreshi.texts import refusals
+from toreshi.web import auth, game_links
 from toreshi.web.game_links import ShownLink
 from toreshi.web.security import AttemptLimiter
 from toreshi.web.services import Services, kept_on_app, services_of

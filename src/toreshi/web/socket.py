@@ -29,8 +29,8 @@ from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.quiz.buzzer import BuzzerError, PingSample
 from toreshi.quiz.buzzer import ClockSync as LinkProfile
-from toreshi.web import refusals
-from toreshi.web.i18n import gettext as _
+from toreshi.texts import refusals
+from toreshi.texts.i18n import gettext as _
 from toreshi.web.presence import Presence
 from toreshi.web.security import same_origin
 

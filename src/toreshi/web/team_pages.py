@@ -19,7 +19,11 @@ from starlette.routing import Route
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.refusal_codes import EVERY_CODE
 from toreshi.services.teams import TeamService, UnknownTeamTournamentError
+from toreshi.texts import refusals
+from toreshi.texts.i18n import N_
+from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.journal.teams import (
     CreateTeams,
     EnterMatch,
@@ -45,13 +49,10 @@ from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, TeamTournam
 from toreshi.tournament.teams.tables import board_rows, crosstable, crosstable_rows, standings_rows
 from toreshi.tournament.teams.trf import team_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
-from toreshi.web import auth, refusals
+from toreshi.web import auth
 from toreshi.web import tournament_texts as texts
-from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.forms import Form, optional_int, read_form
 from toreshi.web.forms import text as _text
-from toreshi.web.i18n import N_
-from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import competition_loader, not_found, pages_of, render_page
@@ -179,7 +180,7 @@ def _take_flash(request: Request) -> dict[str, Any]:
         shown["error"] = _(EXPIRED)
     stored = flash.get("refusal")
     if isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored, WEB_CODES)
+        refusal = Refusal.from_dict(stored, EVERY_CODE)
         shown["error"] = refusals.render(refusal)
         shown["problems"] = [refusals.render(d) for d in refusal.details[:25]]
     elif flash.get("done"):

@@ -14,7 +14,10 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 
 from toreshi import __version__
-from toreshi.web import auth, formatting, i18n
+from toreshi.texts import formatting, i18n
+from toreshi.web import auth
+from toreshi.web.install_links import manifest_href
+from toreshi.web.missing import missing_message
 
 TEMPLATE_DIR = Path(__file__).parent / "templates"
 STATIC_DIR = Path(__file__).parent / "static"
@@ -27,6 +30,8 @@ environment = Environment(
     lstrip_blocks=True,
 )
 environment.install_gettext_callables(i18n.gettext, i18n.ngettext, newstyle=True)  # type: ignore[attr-defined]
+environment.globals["missing_message"] = missing_message  # the 404 page says which kind of record is missing
+environment.globals["manifest_href"] = manifest_href
 
 
 def _language(context: Context) -> str:
@@ -37,7 +42,7 @@ def _zone(context: Context) -> str:
     return str(context.get("timezone", formatting.DEFAULT_TIMEZONE))
 
 
-# Locale-aware filters: {{ when|datetime }}, {{ delay_ms|seconds }}, {{ elapsed_ms|clock }} (toreshi.web.formatting).
+# Locale-aware filters: {{ when|datetime }}, {{ delay_ms|seconds }}, {{ elapsed_ms|clock }} (toreshi.texts.formatting).
 environment.filters.update(
     {
         "datetime": pass_context(lambda c, v: formatting.format_datetime(v, _language(c), _zone(c))),
@@ -99,7 +104,8 @@ def render_page(request: Request, name: str, status_code: int = 200, **context: 
 
 
 def not_found(request: Request) -> HTMLResponse:
-    """The page for what is not there (or not for this visitor), with status 404."""
+    """The page for what is not there (or not for this visitor), with status 404; it says which kind of record
+    (a tournament, a team tournament, a quiz tour, a game …) by the path (``toreshi.web.missing``)."""
     return render_page(request, "not_found.html", status_code=404)
 
 

@@ -16,8 +16,8 @@ from babel import units
 
 from toreshi.clock.presets import PRESETS
 from toreshi.clock.timecontrol import Period, TimeControl
-from toreshi.web import i18n
-from toreshi.web.i18n import gettext as _
+from toreshi.texts import i18n
+from toreshi.texts.i18n import gettext as _
 
 MS_PER_SECOND = 1_000
 MS_PER_MINUTE = 60_000

@@ -17,10 +17,10 @@ regulation's clause: players and spectators read these pages, and clause numbers
 
 from __future__ import annotations
 
+from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.state import EndNote, GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Termination
-from toreshi.web.i18n import gettext as _
 
 RESULT_SYMBOLS = {
     GameResult.WHITE_WINS: "1 – 0",

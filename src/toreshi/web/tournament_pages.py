@@ -25,7 +25,11 @@ from starlette.routing import Route
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.refusal_codes import EVERY_CODE
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
+from toreshi.texts import i18n, refusals
+from toreshi.texts.i18n import N_
+from toreshi.texts.i18n import gettext as _
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.filing import one_line, with_header
@@ -67,17 +71,14 @@ from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, Pr
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
-from toreshi.web import auth, control_form, forms, game_links, i18n, refusals, timecontrols
+from toreshi.web import auth, control_form, forms, game_links, timecontrols
 from toreshi.web import tournament_pairing_tools as pairing_tools
 from toreshi.web import tournament_texts as texts
-from toreshi.web.api_codes import WEB_CODES
 from toreshi.web.forms import Form
 from toreshi.web.forms import optional_int as _int
 from toreshi.web.forms import read_form as _form
 from toreshi.web.forms import required_int as _number
 from toreshi.web.forms import text as _text
-from toreshi.web.i18n import N_
-from toreshi.web.i18n import gettext as _
 from toreshi.web.services import services_of
 from toreshi.web.spreadsheets import csv_response
 from toreshi.web.templates import competition_loader, not_found, pages_of, render, render_page
@@ -301,7 +302,7 @@ def _take_flash(request: Request, *, clauses: bool = True) -> dict[str, Any]:
     if flash.get("expired"):
         shown["error"] = _(EXPIRED)
     elif isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored, WEB_CODES)
+        refusal = Refusal.from_dict(stored, EVERY_CODE)
         shown["error"] = refusals.render(refusal, clauses=clauses)
         shown["problems"] = [_problem(detail, clauses=clauses) for detail in refusal.details]
     notice, params = flash.get("notice"), flash.get("params")

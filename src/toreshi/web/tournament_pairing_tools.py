@@ -13,6 +13,8 @@ from typing import Any
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.texts import refusals
+from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.journal import TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import (
     AllowPair,
@@ -27,12 +29,10 @@ from toreshi.tournament.journal.pairing_tools import pairs_of_clubs
 from toreshi.tournament.journal.state import Acceleration
 from toreshi.tournament.model import Tournament
 from toreshi.tournament.tiebreak_rules import TieBreakRules
-from toreshi.web import refusals
 from toreshi.web.forms import Form
 from toreshi.web.forms import optional_int as _int
 from toreshi.web.forms import required_int as _number
 from toreshi.web.forms import text as _text
-from toreshi.web.i18n import gettext as _
 
 AUTO = "auto"
 """The tie-break rules' choice "by the start date"."""

@@ -2,7 +2,7 @@
 crosstable's columns, results' sources, protests' steps and fee states, the audit log's actions and particulars.
 
 The cores keep codes and parameters (an audit line is an event type and its params, a protest's step an action and
-its params); this module words them with the catalogues, as :mod:`toreshi.web.refusals` words refusals.
+its params); this module words them with the catalogues, as :mod:`toreshi.texts.refusals` words refusals.
 
 >>> from toreshi.web import i18n
 >>> i18n.activate("ru")
@@ -16,16 +16,16 @@ from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
 
 from toreshi.kit.refusal import ParamValue
+from toreshi.texts import formatting, i18n
+from toreshi.texts.i18n import N_
+from toreshi.texts.i18n import gettext as _
+from toreshi.texts.refusals import CLAUSE
 from toreshi.tournament.crosstable import Columns, Table
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
 from toreshi.tournament.journal.state import ForbidSource
 from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
 from toreshi.tournament.tiebreaks import TieBreak, TieBreakCode, TieBreakError
-from toreshi.web import formatting, i18n
-from toreshi.web.i18n import N_
-from toreshi.web.i18n import gettext as _
-from toreshi.web.refusals import CLAUSE
 
 # --- names ----------------------------------------------------------------------------------------------------
 

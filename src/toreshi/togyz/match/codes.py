@@ -1,4 +1,4 @@
-"""Why the refereed match refuses a command: its refusal codes (messages in ``toreshi.web.refusals.togyz``).
+"""Why the refereed match refuses a command: its refusal codes (messages in ``toreshi.texts.refusals.togyz``).
 
 A refusal names people, not sides — ``player`` (the one whose command was refused), ``opponent`` or ``to_move``
 are the names the game was created with — and cites the regulation's clause as ``clause`` (``TK-R8``) where the

@@ -1,6 +1,6 @@
 """Why a team competition refuses a change: codes with parameters, never sentences.
 
-``toreshi.web.refusals.teams`` holds the messages (kk, ru, en).
+``toreshi.texts.refusals.teams`` holds the messages (kk, ru, en).
 """
 
 from __future__ import annotations

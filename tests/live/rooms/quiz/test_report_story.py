@@ -86,7 +86,7 @@ def report_page(room: QuizRoom, language: str) -> str:
     """The report page as the app renders it, in ``language``."""
     from starlette.requests import Request
 
-    from toreshi.web import i18n
+    from toreshi.texts import i18n
     from toreshi.web.templates import environment
 
     i18n.activate(language)

@@ -12,3 +12,15 @@ export function element(tag, className = "", text = null) {
 export function translator(texts) {
   return (key, values = {}) => (texts[key] || key).replace(/\{(\w+)\}/g, (_, name) => values[name] ?? "");
 }
+
+/** A short vibration, where the browser allows one: Chromium refuses (and writes an error to the console) until the
+ * reader has touched the page, and some browsers have no vibration at all. Then nothing happens, silently. */
+export function vibrate(pattern) {
+  if (typeof navigator.vibrate !== "function") return false;
+  if (navigator.userActivation && !navigator.userActivation.hasBeenActive) return false;
+  try {
+    return navigator.vibrate(pattern);
+  } catch {
+    return false;
+  }
+}

@@ -14,10 +14,31 @@ export function formatClock(ms) {
   return hours ? `${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${minutes}:${seconds}`;
 }
 
-/** "5:00", "1:05:30" or "90" (seconds) → milliseconds; null when it cannot be read. */
+/** The most a dial may show: 24 hours (the server's MAX_CLOCK_MS, toreshi.togyz.match.commands). */
+export const MAX_CLOCK_MS = 24 * 60 * 60 * 1000;
+
+/** "5:00", "1:05:30" or "90" (seconds) → milliseconds; null when it cannot be read or is not a possible time:
+ * minutes and seconds after a colon below 60 ("999:99" is refused), fractions only in the last part, at most
+ * 24 hours. */
 export function parseClock(text) {
   const parts = String(text || "").trim().split(":");
-  if (!parts.length || parts.length > 3 || parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) return null;
+  if (!parts.length || parts.length > 3) return null;
+  const last = parts.length - 1;
+  if (parts.some((part, index) => !(index === last ? /^\d+(\.\d+)?$/ : /^\d+$/).test(part))) return null;
+  if (parts.slice(1).some((part) => Number(part) >= 60)) return null;
   const seconds = parts.reduce((total, part) => total * 60 + Number(part), 0);
-  return Math.round(seconds * 1000);
+  const ms = Math.round(seconds * 1000);
+  return ms <= MAX_CLOCK_MS ? ms : null;
+}
+
+/** A change of a dial as the arbiter typed it, with its sign: "+1:30", "−0:45", "+0:01.5", "+1:00:00". */
+export function formatChange(ms) {
+  const sign = ms < 0 ? "−" : "+";
+  const magnitude = Math.abs(ms);
+  const whole = Math.floor(magnitude / 1000);
+  const fraction = magnitude % 1000 ? `.${String(magnitude % 1000).padStart(3, "0").replace(/0+$/, "")}` : "";
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const seconds = `${String(whole % 60).padStart(2, "0")}${fraction}`;
+  return hours ? `${sign}${hours}:${String(minutes).padStart(2, "0")}:${seconds}` : `${sign}${minutes}:${seconds}`;
 }

@@ -3,6 +3,7 @@
 // performance.timeOrigin + event.timeStamp); the server places it with this connection's clock sync.
 
 import { $, callOut, ClosedWatch, config, connect, root, t } from "./quiz-common.js";
+import { vibrate } from "./dom.js";
 
 const SYNC_FIRST_MS = 1500; // after the join burst of 8 pings, 100 ms apart
 const SYNC_EVERY_MS = 20000;
@@ -63,7 +64,7 @@ function renderCall() {
 
 let audio = null;
 function signal(pattern, frequency) {
-  if (navigator.vibrate) navigator.vibrate(pattern);
+  vibrate(pattern);
   if (!frequency) return;
   try {
     audio = audio || new (window.AudioContext || window.webkitAudioContext)();
@@ -110,7 +111,7 @@ function press(event) {
     return;
   }
   optimistic = "pressed";
-  if (navigator.vibrate) navigator.vibrate(40);
+  vibrate(40);
   render();
   client.command("press", { tc }, { once: true }).catch((refusal) => {
     optimistic = null;

@@ -2,8 +2,8 @@
 // drawn by togyz-board.js. State comes from the room (docs/protocol.md, "Room kind togyz"); this file renders it
 // and sends intents. Every text comes from the page, in its language; a refusal's text is the server's.
 
-import { element, translator } from "./dom.js";
-import { formatClock, parseClock } from "./format.js";
+import { element, translator, vibrate } from "./dom.js";
+import { formatChange, formatClock, MAX_CLOCK_MS, parseClock } from "./format.js";
 import { RoomClient } from "./room.js";
 import { qrSvg } from "./qr.js";
 import { HOLE_NAMES, RESULT_SYMBOLS, SIDES, drawBoard, lastMove, other, remainingTime, showClock } from "./togyz-board.js";
@@ -174,6 +174,7 @@ async function send(client, type, data = {}) {
   render();
   try {
     await client.command(type, data);
+    clearErrors(); // the action went through: an earlier error no longer holds
   } catch (refusal) {
     // shown by onRefused
   } finally {
@@ -536,7 +537,7 @@ function announceTurn() {
   const mine = movableSides().size > 0 && mySides().length === 1;
   if (!baseTitle) baseTitle = `${state.names.white} – ${state.names.black} · ${document.title}`;
   document.title = mine ? `● ${baseTitle}` : baseTitle;
-  if (mine && !wasMyMove && navigator.vibrate) navigator.vibrate(120);
+  if (mine && !wasMyMove) vibrate(120);
   wasMyMove = mine;
 }
 let baseTitle = "";
@@ -684,6 +685,29 @@ function showNotice(message, kind = "info") {
   }, 6000);
 }
 
+/** A console field that cannot be sent: marked, focused, and the notice names it. Nothing is sent (null). */
+function fieldError(formId, name, message) {
+  clearFieldErrors(formId);
+  const input = $(`${formId} [name="${name}"]`);
+  input?.setAttribute("aria-invalid", "true");
+  input?.focus();
+  showNotice(message, "error");
+  return null;
+}
+
+function clearFieldErrors(formId) {
+  for (const input of $$(`${formId} [aria-invalid]`)) input.removeAttribute("aria-invalid");
+}
+
+/** After an action that went through: no error notice and no field marked wrong is left from before. */
+function clearErrors() {
+  for (const input of $$("#console [aria-invalid]")) input.removeAttribute("aria-invalid");
+  if (notice && !notice.hidden && notice.classList.contains("error")) {
+    notice.hidden = true;
+    clearTimeout(noticeTimer);
+  }
+}
+
 /** What an arbiter's button sends: the start names the players not there yet (TK-C6). */
 function commandData(command) {
   if (command !== "start") return {};
@@ -703,34 +727,42 @@ function bindControls() {
   // Clock changes show the resulting times and are sent only once confirmed; taking more than is left is not sent
   // (the server refuses it too).
   confirmedForm("#add-time", (form) => {
-    const seconds = Number(form.get("seconds"));
-    if (!Number.isFinite(seconds) || seconds === 0) return null;
-    const side = form.get("side");
-    const ms = Math.round(seconds * 1000);
-    const left = remaining(side);
-    const values = { name: state.names[side], before: clockText(left), after: clockText(left + ms) };
-    if (left + ms < 0) {
-      showNotice(t("time_below_zero", values), "error");
-      return null;
+    const typed = String(form.get("seconds") ?? "").trim();
+    const seconds = Number(typed);
+    if (!typed || !Number.isInteger(seconds) || seconds === 0 || Math.abs(seconds) * 1000 > MAX_CLOCK_MS) {
+      return fieldError("#add-time", "seconds", t("bad_seconds", { field: t("seconds_field") }));
     }
+    const side = form.get("side");
+    const ms = seconds * 1000;
+    const left = remaining(side);
+    // From the time as the dial shows it (whole seconds from ten seconds up), so that before and after differ by
+    // exactly what was typed; the change itself is shown as typed.
+    const shown = left >= 10000 ? Math.ceil(left / 1000) * 1000 : left;
+    const values = { name: state.names[side], change: formatChange(ms), before: clockText(shown), after: clockText(shown + ms) };
+    if (left + ms < 0) return fieldError("#add-time", "seconds", t("time_below_zero", values));
+    if (shown + ms > MAX_CLOCK_MS) return fieldError("#add-time", "seconds", t("time_above_limit", values));
+    clearFieldErrors("#add-time");
     return { data: { side, ms }, question: t("add_time_confirm", values) };
   });
   confirmedForm("#set-clocks", (form) => {
-    const white = parseClock(form.get("white"));
-    const black = parseClock(form.get("black"));
-    if (white === null || black === null) {
-      showNotice(t("bad_time"), "error");
-      return null;
+    const times = {};
+    for (const side of SIDES) {
+      times[side] = parseClock(form.get(side));
+      if (times[side] === null) {
+        const value = String(form.get(side) ?? "").trim().slice(0, 20);
+        return fieldError("#set-clocks", side, t("bad_clock_time", { field: t(side), value }));
+      }
     }
+    clearFieldErrors("#set-clocks");
     const question = t("set_clocks_confirm", {
       white: state.names.white,
       black: state.names.black,
       white_before: clockText(remaining("white")),
-      white_after: clockText(white),
+      white_after: clockText(times.white),
       black_before: clockText(remaining("black")),
-      black_after: clockText(black),
+      black_after: clockText(times.black),
     });
-    return { data: { white_ms: white, black_ms: black }, question };
+    return { data: { white_ms: times.white, black_ms: times.black }, question };
   });
   arbiterForm("#claim-flag", (form) => ({ side: form.get("side") }));
   arbiterForm("#arrive", (form) => ({ side: form.get("side") }));
