@@ -5,8 +5,9 @@ phone opens (a team's buzzer after joining, a player's own game link) and the li
 is checked once per language at one size, so the check stays a fraction of the walk's time. axe-core's script ships
 inside the ``axe-playwright-python`` wheel: no network at run time.
 
-A violation is a rule of axe's ``impact`` "critical" or "serious" on a page, unless that rule is in ``ACCEPTED`` for
-that page kind, with its reason. Moderate and minor findings are counted and printed (``-s``), not failed.
+A violation is a rule of axe's ``impact`` "critical", "serious" or "moderate" on a page, unless that rule is in
+``ACCEPTED`` for that page kind, with its reason (no critical or serious one is). Every finding is counted by rule and
+page and printed (``-s``).
 """
 
 from __future__ import annotations
@@ -25,8 +26,16 @@ from .test_page_walk import LANGUAGES, _create_quiz, _create_team_event, _create
 DESKTOP: ViewportSize = {"width": 1280, "height": 860}
 PHONE: ViewportSize = {"width": 390, "height": 844}
 FAILING = ("critical", "serious")
+"""What issue 30 forbids on every page; moderate findings fail too (a page kind can accept them below)."""
 
-ACCEPTED: dict[str, dict[str, str]] = {}
+ACCEPTED: dict[str, dict[str, str]] = {
+    # No critical or serious finding is accepted anywhere.
+    "/tournaments/{tid}/standings?print=1": {
+        "landmark-one-main": "moderate: the crosstable as filed with the federation, a document of its own for paper "
+        "(no site menu, header or footer to skip); its structure is its headings and its one table",
+        "region": "moderate: the same document; with no landmarks at all, axe counts each of its parts as outside one",
+    },
+}
 """Page kind → {axe rule id → why the finding is accepted}. A page kind is its path with the ids taken out."""
 
 AXE_OPTIONS = {"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
@@ -119,7 +128,7 @@ def test_no_serious_accessibility_violation(browser: Browser, server: Server, ar
     for page, tally in sorted(counts.items()):
         if tally:
             print(page, dict(sorted(tally.items())))
-    assert not failures, "axe finds {} critical/serious violations:\n{}".format(len(failures), "\n".join(failures))
+    assert not failures, "axe finds {} violations:\n{}".format(len(failures), "\n".join(failures))
 
 
 def serious(axe: Axe, page: Page) -> list[str]:
