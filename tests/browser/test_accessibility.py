@@ -86,13 +86,14 @@ def test_no_serious_accessibility_violation(browser: Browser, server: Server, ar
     white_url = white if "://" in white else server.url + white
     secrets["token"] = white_url.rsplit("/", 1)[-1].split("?")[0]
 
+    # The walk's pages (its not-found page is left to the error pages' own tests).
     arbiter_pages = [
         "/", "/games/new", f"/games/{room}/links", f"/games/{room}", f"/games/{room}/replay", f"/games/{room}/sheet",
         "/tournaments", "/tournaments/new", f"/tournaments/{tid}", f"/tournaments/{tid}/settings",
         f"/tournaments/{tid}/rounds/1", f"/tournaments/{tid}/standings", f"/tournaments/{tid}/standings?print=1",
         f"/tournaments/{tid}/protests", f"/tournaments/{tid}/audit", f"/tournaments/{tid}/rounds/1/live",
         "/quiz", "/quiz/new", f"/quiz/{quiz}/links", f"/quiz/{quiz}/report",
-        f"/tournaments/{tid}/rounds/1/links",
+        f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links",
         "/teams", f"/teams/{teams}", f"/teams/{teams}/standings", f"/teams/{teams}/audit",
         "/quiz/teams", "/quiz/tours", "/quiz/tours/new", f"/quiz/tours/{tour}", "/quiz/league", "/practice",
     ]  # fmt: skip
