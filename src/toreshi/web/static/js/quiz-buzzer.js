@@ -27,6 +27,8 @@ function render() {
   button.textContent = t(now);
   button.disabled = now !== "open";
   if (now !== shown) {
+    // A screen reader hears the new state at once (the button's own text changes too, but is not a live region).
+    $(".q-buzzer-news").textContent = t(now);
     if (now === "your_turn") signal([120, 60, 120], 880);
     else if (now === "open" && shown !== "pressed") signal([30], 0);
     shown = now;

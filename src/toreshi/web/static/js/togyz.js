@@ -612,7 +612,32 @@ function render() {
   renderAdjournment();
   renderCalls();
   announceTurn();
+  announceMove();
   tick();
+}
+
+// A screen reader hears what changed on the board (the status line, a live region too, says whose turn it is):
+// the move just played and a fallen flag. Nothing is said for what the page shows when it opens.
+let announcedPly = undefined;
+const announcedFlags = new Set();
+function announce(text) {
+  $("#board-news").textContent = text;
+}
+function announceMove() {
+  const last = lastMove(state.moves);
+  const ply = last ? last.ply : null;
+  if (announcedPly !== undefined && ply !== announcedPly && last) {
+    announce(t("news_move", { name: state.names[last.side], side: t(last.side), move: last.token }));
+  }
+  announcedPly = ply;
+}
+function announceFlags(at) {
+  for (const side of SIDES) {
+    const fallen = state.status === "running" && remaining(side, at) <= 0;
+    if (fallen && !announcedFlags.has(side)) announce(t("news_flag", { name: state.names[side], side: t(side) }));
+    if (fallen) announcedFlags.add(side);
+    else announcedFlags.delete(side);
+  }
 }
 
 function tick() {
@@ -623,6 +648,7 @@ function tick() {
     if (!side) continue;
     showClock(node, state, side, remaining(side, at));
   }
+  announceFlags(at);
   // A flag that can be claimed appears without any message from the server; so does the call button again.
   if (state.status === "running" && SIDES.some((side) => remaining(side, at) <= 0)) renderControls();
   else if (mySides().some((side) => callAllowedAgain(side))) renderControls();
