@@ -55,14 +55,27 @@ PACKAGES = {
         Package(
             "togyz",
             ("src/toreshi/togyz",),
-            ("tests/togyz/test_position.py", "tests/togyz/test_notation.py", "tests/togyz/test_fen.py",
-             "tests/togyz/test_pgn.py", "tests/togyz/test_replay.py", "tests/togyz/match"),
+            (
+                "tests/togyz/test_position.py",
+                "tests/togyz/test_notation.py",
+                "tests/togyz/test_fen.py",
+                "tests/togyz/test_pgn.py",
+                "tests/togyz/test_replay.py",
+                "tests/togyz/match",
+            ),
             excluded=("src/toreshi/togyz/engine/*",),
         ),
         Package("quiz", ("src/toreshi/quiz",), ("tests/quiz",)),
         Package("tournament", ("src/toreshi/tournament",), ("tests/tournament",), excluded=("*/dutch/*",)),
-        Package("dutch", ("src/toreshi/tournament/dutch",), ("tests/tournament/test_dutch_engine.py",
-                "tests/tournament/test_dutch_matching.py", "tests/tournament/test_dutch_checker.py")),
+        Package(
+            "dutch",
+            ("src/toreshi/tournament/dutch",),
+            (
+                "tests/tournament/test_dutch_engine.py",
+                "tests/tournament/test_dutch_matching.py",
+                "tests/tournament/test_dutch_checker.py",
+            ),
+        ),
     )
 }
 

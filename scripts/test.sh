@@ -8,6 +8,7 @@ ensure_services
 cd "$ROOT"
 echo "==> ruff"
 "$VENV/bin/ruff" check .
+"$VENV/bin/ruff" format --check .
 echo "==> mypy --strict"
 "$VENV/bin/mypy"
 echo "==> import-linter (the layers of docs/architecture.md)"

@@ -38,8 +38,10 @@ ACCEPTED: dict[str, dict[str, str]] = {
 }
 """Page kind → {axe rule id → why the finding is accepted}. A page kind is its path with the ids taken out."""
 
-AXE_OPTIONS = {"resultTypes": ["violations"], "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a",
-                                                                                     "wcag21aa", "best-practice"]}}
+AXE_OPTIONS = {
+    "resultTypes": ["violations"],
+    "runOnly": {"type": "tag", "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]},
+}
 
 
 def page_kind(path: str, secrets: dict[str, str]) -> str:

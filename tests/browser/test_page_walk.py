@@ -126,8 +126,10 @@ def _create_tournament(page: Page, server: Server) -> str:
     page.wait_for_url(re.compile(r"/tournaments/[^/?]+$"))
     tid = page.url.rstrip("/").rsplit("/", 1)[-1]
     page.locator("details.form", has=page.locator("form[action$='/do/import']")).locator("summary").click()
-    page.locator("textarea[name=csv]").fill("name,rating,club\nАбенов Нұрлан,1850,Тоғыз\nБекова Айгерім,1790,Тоғыз\n"
-                                            "Сейітов Ерлан,1720,Алау\nЖұмабаева Дана,1655,Алау\n")
+    page.locator("textarea[name=csv]").fill(
+        "name,rating,club\nАбенов Нұрлан,1850,Тоғыз\nБекова Айгерім,1790,Тоғыз\n"
+        "Сейітов Ерлан,1720,Алау\nЖұмабаева Дана,1655,Алау\n"
+    )
     page.locator("form[action$='/do/import'] button[type=submit]").click()
     page.wait_for_load_state()
     pair = page.locator("form[action$='/do/pair'] button[type=submit]")

@@ -30,8 +30,28 @@ def result_for(white: int, black: int) -> str:
     return "1-0" if white < black else "0-1"
 
 
-CODES = {"BH", "SB", "DE", "BPTS", "WIN", "CSV", "TRF", "TRF16", "KZT", "TK", "name", "rating", "club", "team",
-         "federation_id", "federation", "title", "sex", "birth_date", "elo"}
+CODES = {
+    "BH",
+    "SB",
+    "DE",
+    "BPTS",
+    "WIN",
+    "CSV",
+    "TRF",
+    "TRF16",
+    "KZT",
+    "TK",
+    "name",
+    "rating",
+    "club",
+    "team",
+    "federation_id",
+    "federation",
+    "title",
+    "sex",
+    "birth_date",
+    "elo",
+}
 """Latin words a Kazakh or Russian page may show: tie-break and file-format codes, clause IDs, CSV column names."""
 
 

@@ -246,9 +246,7 @@ def test_simulated_tournaments_respect_the_absolute_criteria(seed: int, players:
     ("name", "number"),
     [("t010-n47-r10.trf", 3), ("t064-n17-r11.trf", 6), ("t087-n49-r10.trf", 10), ("t003-n9-r6.trf", 5)],
 )
-def test_the_bracket_shortcut_agrees_with_one_matching_over_everyone(
-    name: str, number: int, shared_data: Path
-) -> None:
+def test_the_bracket_shortcut_agrees_with_one_matching_over_everyone(name: str, number: int, shared_data: Path) -> None:
     trf = parse_trf((shared_data / "pairings" / "dutch-2025" / name).read_bytes().decode("utf-8"))
     assert pair_trf(trf, number, shortcuts=False) == pair_trf(trf, number)
 

@@ -105,8 +105,10 @@ def test_filters_pages_and_the_archive(client: TestClient, arbiter: str) -> None
     assert back.status_code == 303 and f'href="/games/{done}"' in client.get("/?filter=finished").text
     anonymous = TestClient(client.app, base_url="http://testserver")
     anonymous.portal = client.portal
-    assert anonymous.post(f"/games/{done}/archive", data={}, follow_redirects=False).headers["location"].startswith(
-        "/login"
+    assert (
+        anonymous.post(f"/games/{done}/archive", data={}, follow_redirects=False)
+        .headers["location"]
+        .startswith("/login")
     )
 
 

@@ -44,7 +44,7 @@ def test_no_public_page_shows_the_arbiter_s_login(web: TestClient) -> None:
     post(web, f"/teams/{teams}/do/import", csrf, text=CSV)
     post(web, f"/teams/{teams}/do/pair", csrf)
     shown = html.unescape(web.get(f"/tournaments/{tid}/audit").text)
-    assert f"Судья ({LOGIN})" in shown, shown[shown.find("<table"):][:1500]  # the arbiter reads who
+    assert f"Судья ({LOGIN})" in shown, shown[shown.find("<table") :][:1500]  # the arbiter reads who
     assert f"Судья ({LOGIN})" in html.unescape(web.get(f"/teams/{teams}/audit").text)
     assert f"Судья ({LOGIN})" in html.unescape(web.get(f"/tournaments/{tid}/protests").text), page  # took the fee
     web.post("/logout", data={"csrf": csrf})

@@ -56,8 +56,11 @@ def test_every_code_is_read_back_as_itself() -> None:
 
 
 def test_every_refusal_code_has_a_message() -> None:
-    lacking = sorted(f"{type(code).__module__}.{type(code).__name__}.{code.name}" for value, code in _codes().items()
-                     if value not in refusals.MESSAGES)
+    lacking = sorted(
+        f"{type(code).__module__}.{type(code).__name__}.{code.name}"
+        for value, code in _codes().items()
+        if value not in refusals.MESSAGES
+    )
     assert not lacking, "refusal codes without a message in toreshi.texts.refusals:\n" + "\n".join(lacking)
 
 

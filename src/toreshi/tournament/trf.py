@@ -460,8 +460,14 @@ def to_trf2026(trf: TrfFile) -> TrfFile:
         else:
             lines.append(line)
     if "162" not in codes:
-        index = max((i for i, line in enumerate(lines) if isinstance(line, RawLine)
-                     and line.code in ("142", "152", "192", "012")), default=-1)
+        index = max(
+            (
+                i
+                for i, line in enumerate(lines)
+                if isinstance(line, RawLine) and line.code in ("142", "152", "192", "012")
+            ),
+            default=-1,
+        )
         lines.insert(index + 1, RawLine(_TRF2026_POINTS))
     return TrfFile(tuple(lines))
 

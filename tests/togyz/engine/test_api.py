@@ -52,9 +52,7 @@ def test_expected_score_is_a_monotone_curve() -> None:
 
 def test_choose_move_is_legal_and_repeats_for_a_seed() -> None:
     position = play_out([5, 3, 8, 1])
-    picks = {
-        choose_move(position, LEVELS[2], random.Random(seed), clock=fake_clock()).hole for seed in range(12)
-    }
+    picks = {choose_move(position, LEVELS[2], random.Random(seed), clock=fake_clock()).hole for seed in range(12)}
     assert picks <= set(position.legal_moves())
     assert len(picks) > 1  # a weak level does not always play the same move
     again = [choose_move(position, LEVELS[2], random.Random(4), clock=fake_clock()).hole for _ in range(3)]

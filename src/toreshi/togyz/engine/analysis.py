@@ -116,8 +116,17 @@ def analyse(
             score = 0 if solution.result == 0 else solution.result * (WIN - solution.plies)
             move = _hole(solution.best)
             return _verdict(
-                position, state, score, solution.result == 0, (move,), solution.plies, solution.nodes,
-                clock() - started, solved=True, stopped=False, root_scores=((move, score),),
+                position,
+                state,
+                score,
+                solution.result == 0,
+                (move,),
+                solution.plies,
+                solution.nodes,
+                clock() - started,
+                solved=True,
+                stopped=False,
+                root_scores=((move, score),),
             )
         if limits.movetime is not None:  # the solver's time counts against the limit
             limits = replace(limits, movetime=max(limits.movetime - (clock() - started), 0.001))
@@ -126,8 +135,16 @@ def analyse(
     if not holes or holes[0] != _hole(result.best):  # a line cut short by the table: keep the move
         holes = (_hole(result.best),)
     return _verdict(
-        position, state, result.score, False, holes, result.depth, result.nodes, clock() - started,
-        solved=False, stopped=result.stopped,
+        position,
+        state,
+        result.score,
+        False,
+        holes,
+        result.depth,
+        result.nodes,
+        clock() - started,
+        solved=False,
+        stopped=result.stopped,
         root_scores=tuple((_hole(origin), score) for origin, score in result.root_scores),
     )
 
@@ -164,4 +181,3 @@ def _verdict(
         stopped=stopped,
         root_scores=root_scores,
     )
-

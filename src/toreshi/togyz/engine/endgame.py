@@ -137,4 +137,3 @@ def _best_move(solver: _Solver, s: State, depth: int, value: int) -> int:
         if done and -child_value == value:
             return origin
     return moves[0]  # unreachable when ``value`` came from a complete proof at ``depth``
-

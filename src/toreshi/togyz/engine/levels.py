@@ -88,9 +88,9 @@ def choose_move(
     """The level's move in ``position`` (which must not be finished)."""
     analysis = analyse(position, level.limits, clock=clock, stop=stop)
     best = analysis.score
-    candidates = tuple(
-        (hole, score) for hole, score in analysis.root_scores if score >= best - level.spread
-    ) or ((analysis.best_move, best),)
+    candidates = tuple((hole, score) for hole, score in analysis.root_scores if score >= best - level.spread) or (
+        (analysis.best_move, best),
+    )
     if level.temperature <= 0 or len(candidates) == 1 or analysis.decided_in is not None:
         return Choice(candidates[0][0], analysis, candidates)
     weights = [math.exp(-(best - score) / level.temperature) for _, score in candidates]

@@ -284,8 +284,17 @@ class Searcher:
     ) -> tuple[int, list[int], tuple[tuple[int, int], ...]]:
         """The same root search in C (``_native.c``); the clock and the stop flag are still called from there."""
         done = _native.root(
-            state, order, depth, alpha, beta, spread, self.clock, self._deadline, self.given_stop,
-            self._node_limit, CHECK_EVERY,
+            state,
+            order,
+            depth,
+            alpha,
+            beta,
+            spread,
+            self.clock,
+            self._deadline,
+            self.given_stop,
+            self._node_limit,
+            CHECK_EVERY,
         )
         if done is None:
             self.nodes = _native.nodes()

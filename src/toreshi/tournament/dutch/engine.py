@@ -77,7 +77,6 @@ class MatchingStats:
     """Matchings over every unpaired player (when the quick completion search found nothing)."""
 
 
-
 @dataclass
 class _Round:
     players: list[PlayerState]

@@ -78,7 +78,7 @@ def test_the_report_page_tells_the_story_in_russian_and_never_says_nobody_presse
     fire(room)
     page = report_page(room, "ru")
     assert "Время: никто не нажал" not in page
-    assert f"{B.name}: нажали</span> → <span class=\"q-step q-step-wrong\">{B.name}: неверно" in page
+    assert f'{B.name}: нажали</span> → <span class="q-step q-step-wrong">{B.name}: неверно' in page
     assert "Время: никто не ответил верно" in page
 
 
