@@ -43,8 +43,9 @@ def test_the_board_overlay_follows_board_n_of_the_current_round(client: TestClie
     bare(page.text)
     assert f'data-source="/tournaments/{tid}/overlay/board/2.json"' in page.text
     assert '<script type="module" src="/static/js/overlay-board.js">' in page.text
+    players = {"white": f"2. {PLAYERS[1]}", "black": f"5. {PLAYERS[4]}", "result": ""}
     assert client.get(f"/tournaments/{tid}/overlay/board/2.json").json() == {
-        "round": 1, "board": 2, "room": rooms[2], "white": f"2. {PLAYERS[1]}", "black": f"5. {PLAYERS[4]}", "result": "",
+        "round": 1, "board": 2, "room": rooms[2], **players,
     }  # fmt: skip
     board3 = client.get(f"/tournaments/{tid}/overlay/board/3.json").json()
     assert (board3["room"], board3["result"]) == (None, "1-0")
@@ -72,7 +73,7 @@ def test_the_board_overlay_moves_on_to_the_next_round_at_the_same_url(client: Te
 def test_what_the_board_overlay_reads_holds_no_hidden_information(client: TestClient, arbiter: str) -> None:
     """The overlay follows the room as a spectator (no token) and draws no envelope, no sealed move and no
     evaluation bar; the room's spectator view carries no sealed move while the game is live."""
-    tid, rooms = paired_round_with_live_games(client, arbiter)
+    _tid, rooms = paired_round_with_live_games(client, arbiter)
     script = code_of(STATIC / "js" / "overlay-board.js")
     for hidden in ("sealed", "envelope", "evaluation", "token:"):
         assert hidden not in script, hidden

@@ -117,7 +117,6 @@ async def standings_overlay(request: Request) -> Response:
         "overlays/standings.html",
         source=f"/tournaments/{tid}/overlay/standings.json",
         standings=standings_now(state),
-        strings=embed_json({"round": _("Round %(n)s") % {"n": "{n}"}}),
     )
 
 

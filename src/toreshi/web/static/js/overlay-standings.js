@@ -1,4 +1,5 @@
-// The standings ticker overlay (issue 29): the rows scroll by; they are asked again every half minute.
+// The standings ticker overlay (issue 29): rows longer than the bar scroll to their end and back; they are asked
+// again every half minute.
 
 import { element } from "./dom.js";
 
@@ -13,6 +14,17 @@ function show(standings) {
     return item;
   });
   root.querySelector(".ov-ticker-rows").replaceChildren(...rows);
+  fit();
+}
+
+/** The scroll, when the rows do not fit: how far (CSS custom properties, no inline style) and how long. */
+function fit() {
+  const window = root.querySelector(".ov-ticker-window");
+  const list = root.querySelector(".ov-ticker-rows");
+  const overflow = list.scrollWidth - window.clientWidth;
+  root.classList.toggle("scrolling", overflow > 0);
+  root.style.setProperty("--ov-shift", `${-Math.max(0, overflow)}px`);
+  root.style.setProperty("--ov-duration", `${Math.max(10, Math.round(overflow / 60))}s`);
 }
 
 async function refresh() {
@@ -24,4 +36,5 @@ async function refresh() {
   }
 }
 
+fit();
 setInterval(refresh, REFRESH_MS);
