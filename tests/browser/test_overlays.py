@@ -11,7 +11,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from .conftest import Server, new_page, play_hole, sign_in_arbiter
+from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
 from .test_quiz_game import TEAMS, create_game
 from .test_round_broadcast import PLAYERS, round_with_live_games
 
@@ -103,6 +103,14 @@ def test_the_board_and_standings_overlays(browser: Browser, server: Server) -> N
     expect(overlay.locator(".ov-ticker-rows li").first).to_be_in_viewport()
     shoot(overlay, "standings")
     assert complaints == []
+
+    # The arbiter's page of these addresses, on a phone and a laptop, in Kazakh and Russian.
+    for language, viewport in (("kk", {"width": 390, "height": 844}), ("ru", {"width": 1280, "height": 800})):
+        arbiter.set_viewport_size(viewport)
+        arbiter.goto(f"{server.url}/tournaments/{tid}/overlays?lang={language}")
+        expect(arbiter.locator(".overlay-urls li")).to_have_count(3)
+        assert arbiter.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
+        screenshot(arbiter, f"overlay-list-{language}-{viewport['width']}")
     for page in (overlay, white, arbiter):
         page.context.close()
 
