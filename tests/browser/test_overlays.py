@@ -9,7 +9,7 @@ import struct
 import zlib
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import Server, new_page, play_hole, screenshot, sign_in_arbiter
 from .test_quiz_game import TEAMS, create_game
@@ -105,7 +105,10 @@ def test_the_board_and_standings_overlays(browser: Browser, server: Server) -> N
     assert complaints == []
 
     # The arbiter's page of these addresses, on a phone and a laptop, in Kazakh and Russian.
-    for language, viewport in (("kk", {"width": 390, "height": 844}), ("ru", {"width": 1280, "height": 800})):
+    phone: ViewportSize = {"width": 390, "height": 844}
+    laptop: ViewportSize = {"width": 1280, "height": 800}
+    sizes = (("kk", phone), ("ru", laptop))
+    for language, viewport in sizes:
         arbiter.set_viewport_size(viewport)
         arbiter.goto(f"{server.url}/tournaments/{tid}/overlays?lang={language}")
         expect(arbiter.locator(".overlay-urls li")).to_have_count(3)
