@@ -17,4 +17,5 @@ def test_a_tiny_run_prints_review_and_level_rows(shared_data: Path) -> None:
     )
     assert re.search(summary, out, re.MULTILINE), out
     for level in range(1, 7):
-        assert re.search(rf"^ +{level} +[\d.]+ +[\d.]+ +[\d.]+ms$", out, re.MULTILINE), out
+        # level, its budget (a depth or a time, and a node limit), median and max reply seconds, the loop's lag
+        assert re.search(rf"^ +{level} +\S.*nodes +[\d.]+ +[\d.]+ +[\d.]+ms$", out, re.MULTILINE), out

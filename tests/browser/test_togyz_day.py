@@ -205,9 +205,12 @@ def test_clock_changes_show_the_result_and_are_confirmed_a_total_below_zero_is_r
     expect(arbiter.locator("#status")).to_have_text("Часы остановлены")
     form = arbiter.locator("#add-time")
     form.locator("select[name=side]").select_option("white")
-    form.locator("input[name=seconds]").fill("-99999")
+    form.locator("input[name=seconds]").fill("-99999")  # more than a day: refused naming the field
     form.locator("button[type=submit]").click()
-    expect(arbiter.locator("#notice")).to_contain_text("Абай: осталось только")
+    expect(arbiter.locator("#notice")).to_contain_text("Секунды:")
+    form.locator("input[name=seconds]").fill("-86400")  # a day: more than the clock holds
+    form.locator("button[type=submit]").click()
+    expect(arbiter.locator("#notice")).to_contain_text("У игрока Абай осталось только 7:00: −24:00:00 отнять нельзя")
     expect(arbiter.locator("#confirm-dialog")).to_be_hidden()
     # Sent anyway (as a script could): the server refuses it, in the page's language, with the times.
     send = "([type, data]) => window.toreshiGame.clients[0].command(type, data).catch(() => null)"
@@ -221,7 +224,7 @@ def test_clock_changes_show_the_result_and_are_confirmed_a_total_below_zero_is_r
     dialog = arbiter.locator("#confirm-dialog")
     expect(dialog).to_be_visible()
     before = white_clock.inner_text()
-    expect(dialog.locator("#confirm-text")).to_contain_text(f"Абай: {before} → ")
+    expect(dialog.locator("#confirm-text")).to_contain_text(f"Абай: −0:30 ({before} → ")  # the change as typed
     screenshot(arbiter, "togyz-add-time-confirm-ru")
     dialog.locator("button[value=no]").click()  # cancelled: nothing changes
     expect(white_clock).to_have_text(before)

@@ -4,7 +4,7 @@ The clock core describes a control in English only for logs and the command line
 :func:`describe`, and forms offer :func:`preset_names`.
 
 >>> from toreshi.clock.presets import BLITZ, CLASSICAL_40_2H_1H
->>> from toreshi.web import i18n
+>>> from toreshi.texts import i18n
 >>> i18n.activate("ru")
 >>> describe(BLITZ), describe(CLASSICAL_40_2H_1H)
 ('7 мин на партию', '40 ходов за 120 мин, затем остаток за 60 мин')

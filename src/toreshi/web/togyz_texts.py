@@ -8,7 +8,7 @@ regulation's clause: players and spectators read these pages, and clause numbers
 >>> from toreshi.clock import BLITZ
 >>> from toreshi.togyz.match.game import Game
 >>> from toreshi.togyz.position import WHITE
->>> from toreshi.web import i18n
+>>> from toreshi.texts import i18n
 >>> game = Game.create("Асқар", "Бекзат", BLITZ, now_ms=0).start(now_ms=0).resign(WHITE, now_ms=5)
 >>> i18n.activate("en")
 >>> result_headline(game.state), ending_text(game.state)

@@ -4,7 +4,7 @@ crosstable's columns, results' sources, protests' steps and fee states, the audi
 The cores keep codes and parameters (an audit line is an event type and its params, a protest's step an action and
 its params); this module words them with the catalogues, as :mod:`toreshi.texts.refusals` words refusals.
 
->>> from toreshi.web import i18n
+>>> from toreshi.texts import i18n
 >>> i18n.activate("ru")
 >>> tiebreak_legend(["BH/C1", "DE"])
 [('BH/C1', 'Бухгольц, без худших: 1'), ('DE', 'Личная встреча')]

@@ -7,7 +7,7 @@ them. Parameters that are themselves words of the interface (a field's name, a r
 the modules' ``TERMS`` and translated too; names of people and numbers are shown as they are.
 
 >>> from toreshi.kit.refusal import Common, Refusal
->>> from toreshi.web import i18n
+>>> from toreshi.texts import i18n
 >>> i18n.activate("ru")
 >>> render(Refusal(Common.FIELD_TOO_LARGE, {"field": "hole", "maximum": 9}))
 'Лунка: не больше 9.'
