@@ -672,9 +672,9 @@ async def act(request: Request) -> Response:
     return RedirectResponse(back or f"/tournaments/{tid}{_where(where, state, form)}", status_code=303)
 
 
-@auth.arbiter_only
-async def create_games(request: Request) -> Response:
-    """Game rooms for the boards of a round; then the round's sheet of the players' links."""
+async def _round_post(request: Request) -> tuple[str, int, Form] | Response:
+    """A round's action form read once: the tournament, the round's number and the form, or the answer already due
+    (an unknown round is not found; an expired form token goes back to the round with a notice)."""
     tid = request.path_params["tid"]
     form = await _form(request)
     try:
@@ -684,6 +684,16 @@ async def create_games(request: Request) -> Response:
     if not auth.csrf_ok(request, form.get("csrf")):
         _expired(request)
         return _back(tid, f"/rounds/{number}")
+    return tid, number, form
+
+
+@auth.arbiter_only
+async def create_games(request: Request) -> Response:
+    """Game rooms for the boards of a round; then the round's sheet of the players' links."""
+    posted = await _round_post(request)
+    if isinstance(posted, Response):
+        return posted
+    tid, number, form = posted
     try:
         state = await service(request).state(tid)
     except UnknownTournamentError:
@@ -714,15 +724,10 @@ async def create_games(request: Request) -> Response:
 @auth.arbiter_only
 async def start_clocks(request: Request) -> Response:
     """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
-    tid = request.path_params["tid"]
-    form = await _form(request)
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid, f"/rounds/{number}")
+    posted = await _round_post(request)
+    if isinstance(posted, Response):
+        return posted
+    tid, number, _ = posted
     try:
         started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
     except UnknownTournamentError:
