@@ -112,6 +112,8 @@ def test_a_sequence_plays_item_after_item_and_the_sound_banner_goes(
     expect(host.locator(".q-status")).to_contain_text("chooses")
     host.locator('.q-grid button.q-cell[data-key="0:4"]').click()
     expect(media).to_have_attribute("data-step", "0")
+    # The host's own screen must know the question too: until it does, Space on the focused cell is the cell's.
+    status(host, "Media playing")
     host.keyboard.press(" ")
     # At once: on its own the sequence would need the text's 2.5 s and the image's 2 s to get there.
     expect(media).to_have_attribute("data-step", "2", timeout=1_000)
