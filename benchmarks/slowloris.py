@@ -4,7 +4,7 @@ The real app (SQLite in a temporary folder) is served by uvicorn on a free 127.0
 
 - **baseline**: uvicorn's own HTTP/1.1 and WebSocket protocols, as ``toreshi serve`` ran them before: no deadline
   for a request head, no cap per address;
-- **guarded**: the protocols ``toreshi serve`` runs now (:mod:`toreshi.web.connection_guard`), with
+- **guarded**: the protocols ``toreshi serve`` runs now (:mod:`toreshi.web.common.connection_guard`), with
   ``--header-timeout`` and ``--cap``.
 
 In each round ``--sockets`` connections from 127.0.0.1 start a request and send one more header line every
@@ -36,9 +36,9 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from toreshi.web.app import create_app
-from toreshi.web.connection_guard import ConnectionGuard, guarded_protocols
-from toreshi.web.proxies import TrustedProxies
-from toreshi.web.settings import Settings
+from toreshi.web.common.connection_guard import ConnectionGuard, guarded_protocols
+from toreshi.web.common.proxies import TrustedProxies
+from toreshi.web.common.settings import Settings
 
 SLOW_ADDRESS = "127.0.0.1"
 OTHER_ADDRESS = "127.0.0.2"

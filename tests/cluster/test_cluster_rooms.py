@@ -24,7 +24,7 @@ from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor, Command
 from toreshi.store import EventStore, NewEvent, RoomKind, open_store
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from ..live.counter_room import CounterRoom
 from .conftest import Services

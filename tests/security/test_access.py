@@ -21,7 +21,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.testclient import TestClient
 
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import call, create_quiz, create_togyz, session_csrf, sign_in
 

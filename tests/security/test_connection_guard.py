@@ -20,8 +20,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket
 from websockets.asyncio.client import connect
 
-from toreshi.web.connection_guard import ConnectionGuard, guarded_protocols
-from toreshi.web.proxies import TrustedProxies
+from toreshi.web.common.connection_guard import ConnectionGuard, guarded_protocols
+from toreshi.web.common.proxies import TrustedProxies
 
 from ..served import Server
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from toreshi.web.middleware import MAX_BODY_BYTES
-from toreshi.web.security import SIGN_IN_FAILURES_PER_ACCOUNT, AttemptLimiter, SignInLimiter
-from toreshi.web.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
+from toreshi.web.common.middleware import MAX_BODY_BYTES
+from toreshi.web.common.security import SIGN_IN_FAILURES_PER_ACCOUNT, AttemptLimiter, SignInLimiter
+from toreshi.web.rooms.socket import CLOSE_POLICY, COMMANDS_PER_SECOND, MAX_MESSAGE_BYTES
 
 from .helpers import ARBITER, create_quiz, create_togyz, greet, session_csrf, sign_in
 from .test_socket_fuzz import exchange

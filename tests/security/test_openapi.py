@@ -18,7 +18,7 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import create_togyz, sign_in
 

@@ -13,7 +13,7 @@ from typing import cast
 from starlette.testclient import TestClient, _TestClientTransport
 
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from ..web.helpers import csrf_in
 

@@ -19,9 +19,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from toreshi.web.app import create_app
-from toreshi.web.proxies import TRY_AGAIN_LATER, ForwardedClientMiddleware, TrustedProxies
-from toreshi.web.security import SignInLimiter, hash_password
-from toreshi.web.settings import Settings
+from toreshi.web.common.proxies import TRY_AGAIN_LATER, ForwardedClientMiddleware, TrustedProxies
+from toreshi.web.common.security import SignInLimiter, hash_password
+from toreshi.web.common.settings import Settings
 
 from ..served import Server
 from .helpers import ARBITER, call, session_csrf, sign_in

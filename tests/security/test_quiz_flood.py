@@ -18,7 +18,7 @@ from typing import Any
 import httpx
 import websockets
 
-from toreshi.web.socket import CONNECTIONS_PER_ACTOR
+from toreshi.web.rooms.socket import CONNECTIONS_PER_ACTOR
 
 from ..served import Server
 from .helpers import create_quiz, sign_in

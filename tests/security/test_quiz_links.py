@@ -16,8 +16,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
-from toreshi.web.socket import CLOSE_REVOKED
+from toreshi.web.common.settings import Settings
+from toreshi.web.rooms.socket import CLOSE_REVOKED
 
 from ..web.helpers import receive_until
 from .helpers import TEAMS, create_quiz, session_csrf, sign_in

@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from toreshi.web.socket import ACTOR_SOCKETS, CLOSE_POLICY, COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR
+from toreshi.web.rooms.socket import ACTOR_SOCKETS, CLOSE_POLICY, COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR
 
 from ..web.helpers import receive_message
 from .helpers import create_togyz, sign_in
@@ -106,7 +106,7 @@ def test_a_pong_with_an_absurd_clock_closes_the_socket(game: Any) -> None:
 
 def test_a_connection_sending_frames_far_over_the_limit_is_closed(game: Any) -> None:
     """Issue 13 §2: not only commands count: a burst of hellos (each costs a snapshot) or pongs closes the socket."""
-    from toreshi.web.socket import MESSAGES_PER_SECOND
+    from toreshi.web.rooms.socket import MESSAGES_PER_SECOND
 
     client, room_id, tokens = game
     with client.websocket_connect(f"/ws/rooms/{room_id}?lang=ru") as ws:

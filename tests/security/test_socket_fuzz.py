@@ -28,7 +28,7 @@ from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.refusal_codes import EVERY_CODE
 from toreshi.tournament.journal import COMMANDS as TOURNAMENT_COMMANDS
 from toreshi.tournament.journal.teams import COMMANDS as TEAM_COMMANDS
-from toreshi.web.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
+from toreshi.web.rooms.socket import CLOSE_POLICY, MAX_MESSAGE_BYTES
 
 from .helpers import create_quiz, create_togyz, greet, owner, replay_agrees, sign_in, stored_version
 

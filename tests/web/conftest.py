@@ -10,7 +10,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import sign_in
 

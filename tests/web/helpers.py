@@ -118,7 +118,7 @@ def run_node(script: Path, source: str, scripts: dict[str, str], instead: str) -
 
 def csv_text(response: Any) -> str:
     """The text of a CSV download, as Excel reads it: the app's every CSV starts with the UTF-8 byte-order mark
-    (toreshi.web.spreadsheets), which is not part of the first cell."""
+    (toreshi.web.common.spreadsheets), which is not part of the first cell."""
     assert response.headers["content-type"].startswith("text/csv"), response.headers["content-type"]
     assert response.content.startswith(b"\xef\xbb\xbf"), "a CSV without its byte-order mark"
     return str(response.content.decode("utf-8-sig"))

@@ -14,7 +14,7 @@ from toreshi.clock.presets import RAPID
 from toreshi.clock.timecontrol import Period, TimeControl, minutes, seconds
 from toreshi.kit.refusal import Refused
 from toreshi.texts import i18n, refusals
-from toreshi.web.control_form import control_from_form
+from toreshi.web.togyz.control_form import control_from_form
 
 from .helpers import session_csrf
 

@@ -24,10 +24,10 @@ from starlette.testclient import TestClient
 
 from toreshi.kit.spreadsheet import csv_text, neutralised
 from toreshi.live.room import Actor, Command
-from toreshi.web import team_pages
 from toreshi.web.app import create_app
-from toreshi.web.quiz_pages import REPORT_COLUMNS, report_rows
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
+from toreshi.web.quiz.pages import REPORT_COLUMNS, report_rows
+from toreshi.web.teams import pages as team_pages
 
 from .helpers import csrf_in, csv_rows, post, route_urls, sign_in
 from .quiz_driver import play_game

@@ -11,8 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.web.app import create_app
-from toreshi.web.services import services_of
-from toreshi.web.settings import Settings
+from toreshi.web.common.services import services_of
+from toreshi.web.common.settings import Settings
 
 from .helpers import sign_in
 from .test_replay_pages import HOLES, play

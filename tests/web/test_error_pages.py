@@ -17,8 +17,8 @@ from starlette.testclient import TestClient
 
 from toreshi.texts import i18n
 from toreshi.web.app import create_app
-from toreshi.web.missing import missing_message
-from toreshi.web.settings import Settings
+from toreshi.web.common.missing import missing_message
+from toreshi.web.common.settings import Settings
 
 from .helpers import sign_in
 

@@ -31,10 +31,12 @@ from starlette.types import Message, Receive, Scope, Send
 
 from toreshi.texts import refusals
 from toreshi.tournament.journal import commands as journal_commands
-from toreshi.web import quiz_pages, team_pages, tournament_pages
 from toreshi.web.app import create_app
-from toreshi.web.middleware import BodySizeLimitMiddleware
-from toreshi.web.settings import Settings
+from toreshi.web.common.middleware import BodySizeLimitMiddleware
+from toreshi.web.common.settings import Settings
+from toreshi.web.quiz import pages as quiz_pages
+from toreshi.web.teams import pages as team_pages
+from toreshi.web.tournaments import pages as tournament_pages
 
 from .helpers import create_game, sign_in
 

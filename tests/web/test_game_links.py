@@ -15,7 +15,7 @@ from toreshi.kit.refusal import Common, Refused
 from toreshi.live.registry import Rooms
 from toreshi.store import EventStore, RoomKind
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import create_game, csrf_in, receive_until, session_csrf, sign_in
 

@@ -14,8 +14,8 @@ from toreshi.clock.presets import RAPID
 from toreshi.store.schema import room_events, rooms
 from toreshi.tournament.journal.commands import AddParticipant, Create, EnterResult, PairRound, PublishRound
 from toreshi.tournament.model import TournamentSystem
-from toreshi.web.games_list import PAGE_SIZE
-from toreshi.web.services import services_of
+from toreshi.web.common.services import services_of
+from toreshi.web.togyz.games_list import PAGE_SIZE
 
 from .helpers import create_game, receive_until
 

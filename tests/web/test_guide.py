@@ -12,9 +12,9 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.texts import i18n
-from toreshi.web import guide_pages
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
+from toreshi.web.guide import pages as guide_pages
 
 from .helpers import sign_in
 

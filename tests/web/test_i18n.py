@@ -9,7 +9,8 @@ import pytest
 from babel.messages.catalog import Catalog
 
 from toreshi.texts import i18n
-from toreshi.web import catalogues, pages
+from toreshi.web.common import catalogues
+from toreshi.web.togyz import pages
 
 PLACEHOLDER = re.compile(r"\{\w+\}|%\(\w+\)s")
 used_messages = catalogues.used_messages
@@ -30,7 +31,7 @@ def test_the_extraction_finds_the_interface_texts() -> None:
         "Connection lost — reconnecting…",
     ):
         assert text in used
-    assert used["Wrong name or password."].startswith("web/pages.py")
+    assert used["Wrong name or password."].startswith("web/togyz/pages.py")
 
 
 @pytest.mark.parametrize("language", ["kk", "ru"])

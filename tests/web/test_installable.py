@@ -18,9 +18,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
-from toreshi.web import installable
-from toreshi.web.install_links import player_start
-from toreshi.web.templates import STATIC_DIR
+from toreshi.web.common import installable
+from toreshi.web.common.install_links import player_start
+from toreshi.web.common.templates import STATIC_DIR
 
 from .helpers import create_game, sign_in
 

@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toreshi.web import log_redaction
-from toreshi.web.log_redaction import REDACTED, redacted
+from toreshi.web.common import log_redaction
+from toreshi.web.common.log_redaction import REDACTED, redacted
 
 from ..served import Server
 

@@ -17,8 +17,8 @@ from starlette.routing import Route
 from starlette.testclient import TestClient
 
 from toreshi.web.app import create_app
-from toreshi.web.private_pages import NoStoreSecretsMiddleware
-from toreshi.web.settings import Settings
+from toreshi.web.common.private_pages import NoStoreSecretsMiddleware
+from toreshi.web.common.settings import Settings
 
 from .helpers import route_urls, session_csrf, sign_in
 from .test_csv_exports import FORMATS

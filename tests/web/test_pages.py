@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 
 from toreshi.togyz.position import Termination
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import STATIC_JS, csrf_in, run_node
 

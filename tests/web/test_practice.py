@@ -13,7 +13,7 @@ from starlette.testclient import TestClient
 from toreshi.services import practice as practice_service
 from toreshi.services.engine import _move_job
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import create_game, csrf_in, receive_until, start_game
 

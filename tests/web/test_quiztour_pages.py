@@ -15,7 +15,7 @@ from starlette.testclient import TestClient
 from toreshi.kit.core import Actor
 from toreshi.live.room import Command
 from toreshi.web.app import create_app
-from toreshi.web.settings import Settings
+from toreshi.web.common.settings import Settings
 
 from .helpers import csrf_in, csv_rows, sign_in
 from .quiz_driver import play_game

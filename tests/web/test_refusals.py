@@ -91,7 +91,7 @@ def test_an_unknown_field_is_shown_as_it_is_and_a_missing_parameter_does_not_fai
 
 
 def test_the_messages_are_found_by_the_extraction() -> None:
-    from toreshi.web import catalogues
+    from toreshi.web.common import catalogues
 
     used = catalogues.used_messages()
     assert all(msgid in used for msgid in common.MESSAGES.values())

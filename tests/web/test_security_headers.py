@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from toreshi.web.middleware import CONTENT_SECURITY_POLICY
-from toreshi.web.templates import TEMPLATE_DIR
+from toreshi.web.common.middleware import CONTENT_SECURITY_POLICY
+from toreshi.web.common.templates import TEMPLATE_DIR
 
 PAGES = ["/", "/login", "/setup", "/tournaments", "/quiz", "/static/css/toreshi.css", "/api/session", "/nowhere"]
 

@@ -12,10 +12,10 @@ from starlette.testclient import TestClient
 
 from toreshi.store.schema import sessions as sessions_table
 from toreshi.store.sessions import Sessions, session_digest
+from toreshi.web.accounts.sessions import COOKIE
 from toreshi.web.app import create_app
-from toreshi.web.services import Services
-from toreshi.web.sessions import COOKIE
-from toreshi.web.settings import Settings
+from toreshi.web.common.services import Services
+from toreshi.web.common.settings import Settings
 
 from .helpers import session_csrf, sign_in
 

@@ -19,7 +19,7 @@ from toreshi.live.registry import Rooms
 from toreshi.live.room import Actor
 from toreshi.live.store_log import StoreLog
 from toreshi.store import RoomKind, open_store
-from toreshi.web.socket import serve_room
+from toreshi.web.rooms.socket import serve_room
 
 from ..live.counter_room import CounterRoom
 from .helpers import receive_until

@@ -14,8 +14,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from toreshi.live.room import Actor
-from toreshi.web.presence import LOST_AFTER_MS
-from toreshi.web.socket import CLOSE_POLICY, Connection
+from toreshi.web.rooms.presence import LOST_AFTER_MS
+from toreshi.web.rooms.socket import CLOSE_POLICY, Connection
 
 from .helpers import receive_until
 from .test_socket import make_app
@@ -34,14 +34,17 @@ def closed_for(client: TestClient, caplog: pytest.LogCaptureFixture, frames: lis
     """Send ``frames`` on a fresh socket (the first is the hello) and return the close code and the ``closing``
     error's reason; checks that the socket was closed and that exactly one line was logged, with no traceback."""
     caplog.clear()
-    with caplog.at_level(logging.INFO, logger="toreshi.web.socket"), client.websocket_connect("/ws/rooms/r1") as ws:
+    with (
+        caplog.at_level(logging.INFO, logger="toreshi.web.rooms.socket"),
+        client.websocket_connect("/ws/rooms/r1") as ws,
+    ):
         for frame in frames:
             ws.send_text(frame)
         error = receive_until(ws, "error")
         assert error["code"] == "closing", error
         with pytest.raises(WebSocketDisconnect) as closed:
             drain(ws)
-    records = [record for record in caplog.records if record.name == "toreshi.web.socket"]
+    records = [record for record in caplog.records if record.name == "toreshi.web.rooms.socket"]
     assert len(records) == 1, [record.getMessage() for record in records]
     assert records[0].exc_info is None and "\n" not in records[0].getMessage()
     assert error["reason"] in records[0].getMessage()

@@ -14,7 +14,7 @@ from toreshi.tournament.journal import EVENT_TYPES, AuditLine, ResultOrigin, Res
 from toreshi.tournament.model import Departure, Leaving, ResultCode
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
 from toreshi.tournament.tiebreaks import TieBreakCode
-from toreshi.web import tournament_texts as texts
+from toreshi.web.tournaments import texts
 
 AT = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 CYRILLIC = re.compile("[а-яёәіңғүұқөһ]", re.IGNORECASE)

@@ -96,9 +96,9 @@ def serve(
 ) -> None:
     """Run the web app."""
     from toreshi.web.app import create_app
-    from toreshi.web.connection_guard import ConnectionGuard, guarded_protocols
-    from toreshi.web.proxies import TrustedProxies
-    from toreshi.web.settings import Settings
+    from toreshi.web.common.connection_guard import ConnectionGuard, guarded_protocols
+    from toreshi.web.common.proxies import TrustedProxies
+    from toreshi.web.common.settings import Settings
 
     _check_options(port, timezone)
     proxies = tuple(entry.strip() for entry in trusted_proxies.split(",") if entry.strip())
@@ -134,11 +134,11 @@ def serve(
                 console.print(terminal_qr(phone_url), highlight=False)
 
     # ws_max_size: a frame over 64 KiB is refused by the protocol layer (close 1009) before it is buffered whole;
-    # the room socket's own limit (toreshi.web.socket.MAX_MESSAGE_BYTES) is far smaller still.
+    # the room socket's own limit (toreshi.web.rooms.socket.MAX_MESSAGE_BYTES) is far smaller still.
     # No permessage-deflate: room events are small and fan out to every connection, and compressing each copy
     # separately costs more CPU than the club's Wi-Fi saves (measured in benchmarks/quiz_live.py).
     # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1 (or $FORWARDED_ALLOW_IPS); the app
-    # believes it only from --trusted-proxies (toreshi.web.proxies), under any ASGI server.
+    # believes it only from --trusted-proxies (toreshi.web.common.proxies), under any ASGI server.
     run_announced(
         create_app(settings),
         announce,

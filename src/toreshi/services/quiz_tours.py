@@ -311,7 +311,7 @@ class QuizTourService(AttachedRooms):
 
     async def _keep_media(self, tour_id: str, room_id: str, start: int, count: int) -> None:
         """Store the pack the room's themes come from, so that its images, sounds and videos reach the screens
-        (:mod:`toreshi.web.quiz_media` serves a room's media from its stored pack). Where a room's themes span two
+        (:mod:`toreshi.web.quiz.media` serves a room's media from its stored pack). Where a room's themes span two
         packs of the tour, the pack of its first theme is kept and the other's media are not shown (logged)."""
         numbers: list[int] = []
         for number, (_name, themes) in enumerate(self._packs[tour_id]):

@@ -1,7 +1,7 @@
 """Quiz packs as uploaded: a draft while the host picks the game's questions, then the pack of its room.
 
 The media of a SIGame pack (images, audio, video, HTML) are served from these bytes by room and content item
-(:mod:`toreshi.web.quiz_media`); nothing is ever extracted to a file.
+(:mod:`toreshi.web.quiz.media`); nothing is ever extracted to a file.
 
 A tour's packs are kept once, by their SHA-256, in ``quiz_pack_contents`` (:func:`keep_content`); the tour's rows
 and each of its rooms' rows hold that digest instead of a copy (:meth:`QuizPacks.refer`). Rows written before

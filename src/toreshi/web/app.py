@@ -36,37 +36,33 @@ from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
 from toreshi.togyz.engine import Limits
-from toreshi.web import (
-    board_calls,
-    broadcast_pages,
-    exports,
-    guide_pages,
-    installable,
-    log_redaction,
-    overlay_pages,
-    pages,
-    practice_pages,
-    quiz_media,
-    quiz_pages,
-    quiztour_pages,
-    replay_pages,
-    rooms_api,
-    team_pages,
-    tournament_pages,
-)
-from toreshi.web.errors import EXCEPTION_HANDLERS
-from toreshi.web.middleware import (
+from toreshi.web.accounts.sessions import ServerSessionMiddleware
+from toreshi.web.common import installable, log_redaction
+from toreshi.web.common.errors import EXCEPTION_HANDLERS
+from toreshi.web.common.middleware import (
     BodySizeLimitMiddleware,
     LanguageMiddleware,
     SameOriginPostMiddleware,
     SecurityHeadersMiddleware,
 )
-from toreshi.web.private_pages import NoStoreSecretsMiddleware
-from toreshi.web.proxies import ForwardedClientMiddleware, TrustedProxies
-from toreshi.web.services import Services
-from toreshi.web.sessions import ServerSessionMiddleware
-from toreshi.web.settings import Settings
-from toreshi.web.templates import STATIC_DIR
+from toreshi.web.common.private_pages import NoStoreSecretsMiddleware
+from toreshi.web.common.proxies import ForwardedClientMiddleware, TrustedProxies
+from toreshi.web.common.services import Services
+from toreshi.web.common.settings import Settings
+from toreshi.web.common.templates import STATIC_DIR
+from toreshi.web.guide import pages as guide_pages
+from toreshi.web.overlays import pages as overlay_pages
+from toreshi.web.practice import pages as practice_pages
+from toreshi.web.quiz import media as quiz_media
+from toreshi.web.quiz import pages as quiz_pages
+from toreshi.web.quiztours import pages as quiztour_pages
+from toreshi.web.rooms import api as rooms_api
+from toreshi.web.teams import pages as team_pages
+from toreshi.web.togyz import exports, pages
+from toreshi.web.togyz import replay as replay_pages
+from toreshi.web.tournaments import broadcast as broadcast_pages
+from toreshi.web.tournaments import calls as board_calls
+from toreshi.web.tournaments import pages as tournament_pages
 
 ROOM_KINDS: dict[str, LogicFactory] = {
     "togyz": TogyzRoom,
@@ -213,14 +209,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 "/quiz/tours/new": 5 * quiz_pages.MAX_PACK_BYTES + 1024 * 1024,
             },
         ),
-        # Sessions live in the database; the cookie holds a random id (toreshi.web.sessions).
+        # Sessions live in the database; the cookie holds a random id (toreshi.web.accounts.sessions).
         Middleware(ServerSessionMiddleware, https_only=settings.https_only),
         # Inside the session: a page with the session's form token or a player's link is never cached.
         Middleware(NoStoreSecretsMiddleware),
         Middleware(SameOriginPostMiddleware, extra_origins=settings.extra_origins),
         Middleware(LanguageMiddleware),
     ]
-    # Unknown pages, wrong methods, refused requests and server errors: the app's own answers (toreshi.web.errors).
+    # Unknown pages, wrong methods, refused requests and server errors: the app's own answers (web/common/errors.py).
     return Starlette(
         routes=routes, middleware=middleware, lifespan=lifespan, exception_handlers=dict(EXCEPTION_HANDLERS)
     )

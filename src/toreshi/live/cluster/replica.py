@@ -30,7 +30,7 @@ from toreshi.live.timeline import Clocks, RoomTimeline
 log = logging.getLogger(__name__)
 
 ACCESS_NOTICE = "access"
-"""The room-channel notice of a revoked link (``toreshi.web.game_links``), relayed to this instance's sockets."""
+"""The room-channel notice of a revoked link (``toreshi.web.togyz.links``), relayed to this instance's sockets."""
 
 
 class Replica:

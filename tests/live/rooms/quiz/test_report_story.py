@@ -87,7 +87,7 @@ def report_page(room: QuizRoom, language: str) -> str:
     from starlette.requests import Request
 
     from toreshi.texts import i18n
-    from toreshi.web.templates import environment
+    from toreshi.web.common.templates import environment
 
     i18n.activate(language)
     request = Request({"type": "http", "method": "GET", "path": "/quiz/q1/report", "query_string": b"",

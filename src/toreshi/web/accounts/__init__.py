@@ -1,0 +1,1 @@
+"""Arbiters' accounts: sign-in, sessions."""

@@ -1,0 +1,1 @@
+"""What every page shares: middleware, security, errors, templates, the page kit's forms, settings."""

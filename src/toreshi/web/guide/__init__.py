@@ -1,0 +1,1 @@
+"""The guide for the people who run the night."""

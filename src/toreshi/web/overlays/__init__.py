@@ -1,0 +1,1 @@
+"""Broadcast overlays for OBS and vMix."""

@@ -1,0 +1,1 @@
+"""Practice against the engine."""

@@ -1,0 +1,871 @@
+"""«Своя игра» pages: create a game from an uploaded pack, join codes and QR codes, and the game's screens.
+
+Screens (one live room each, docs/protocol.md "Room kind quiz"): the host console (``/quiz/{id}/host``, the signed-in
+arbiter or the host's secret link), the projector board (``/quiz/{id}/board``), the team buzzer for phones
+(``/quiz/{id}/buzzer``, reached by a join code or its QR code), the assistant's scoreboard
+(``/quiz/{id}/assistant``), the spectator view (``/quiz/{id}``) and the report (``/quiz/{id}/report``).
+
+The pages parse forms and render; a game is cut from its pack by :func:`toreshi.quiz.play.setup.setup_from_pack`
+and its room created by :mod:`toreshi.services.quiz` (join codes ``RRRR-TTTTT``, the screens' tokens). Whatever is
+refused — a pack that cannot be read, a game its pack cannot give, a bad form — is shown in the page's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import urlencode
+
+from babel import numbers, units
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Route
+
+from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
+from toreshi.kit.refusal import Refusal, Refused
+from toreshi.live.owner import channel_of
+from toreshi.live.room import Actor
+from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
+from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbitrationMode
+from toreshi.quiz.codes import QuizCode
+from toreshi.quiz.events import MAX_TEAMS, Assistant, GameKind, ReadingMode
+from toreshi.quiz.formats import read_pack
+from toreshi.quiz.pack import Package
+from toreshi.quiz.play.commands import Arbitration, CreateGame
+from toreshi.quiz.play.setup import (
+    apply_picks,
+    default_picks,
+    needs_choice,
+    pack_choices,
+    setup_from_pack,
+    unplayable_themes,
+)
+from toreshi.services.quiz import (
+    GameLinks,
+    GameSummary,
+    create_quiz_room,
+    end_quiz_game,
+    quiz_games,
+    quiz_room_links,
+    reissue_quiz_link,
+    split_join_code,
+)
+from toreshi.store.accounts import UnknownGrantError
+from toreshi.store.packs import QuizPacks
+from toreshi.texts import refusals
+from toreshi.texts.formatting import format_clock
+from toreshi.texts.i18n import current_language
+from toreshi.texts.i18n import gettext as _
+from toreshi.web.accounts import auth
+from toreshi.web.common.qr import qr_svg
+from toreshi.web.common.services import kept_on_app, services_of
+from toreshi.web.common.spreadsheets import csv_response
+from toreshi.web.common.templates import embed_json, not_found, render_page
+from toreshi.web.rooms.api import actor_for, grant_for_token, owner_of
+from toreshi.web.togyz.links import REVOKED
+
+MAX_PACK_BYTES = 64 * 1024 * 1024
+"""The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
+MAX_NAME = 60
+DEFAULT_KEYS = ("1", "2", "3", "4")
+"""Keys a USB buzzer of team 1–4 types on the host's or projector's machine (changeable on the new-game form)."""
+
+
+class SetupError(ValueError):
+    """A new-game form that cannot become a game (its message is already in the page's language)."""
+
+
+class ChoiceNeededError(Exception):
+    """The pack has themes of other than 5 questions (or several rounds): the host picks before the game is made."""
+
+    def __init__(self, package: Package, draft: str) -> None:
+        super().__init__(draft)
+        self.package = package
+        self.draft = draft
+
+
+# --- pages -------------------------------------------------------------------------------------------------------
+
+
+async def _read_upload(request: Request) -> tuple[dict[str, str], UploadFile | None]:
+    form = await request.form(max_files=1, max_fields=60)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    upload = form.get("pack")
+    return fields, upload if isinstance(upload, UploadFile) else None
+
+
+def _int_field(form: dict[str, str], key: str, default: int, low: int, high: int) -> int:
+    try:
+        value = int(form.get(key, "") or default)
+    except ValueError:
+        raise SetupError(_("Numbers in the form must be whole numbers.")) from None
+    if not low <= value <= high:
+        raise SetupError(_("A number in the form is out of range."))
+    return value
+
+
+NEW_DEFAULTS = {
+    "title": "",
+    "stem": "",
+    "kind": "qualifying",
+    "round": "1",
+    "first_theme": "1",
+    "reading": "host",
+    "arbitration": "compensated",
+    "advancing": "1",
+    "assistant": "",
+    "assistant_team": "",
+    "projector_keys": "",
+    "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
+    **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
+    **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
+}
+
+
+def pack_size_error(request: Request) -> str:
+    """What to tell the host when a form's body (by its Content-Length) is larger than one pack may be, before
+    reading it; empty if it is not."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isascii() and length.isdigit() and int(length) > MAX_PACK_BYTES:
+        return _("The pack is too large (at most 64 MiB).")
+    return ""
+
+
+@auth.arbiter_only
+async def new_quiz(request: Request) -> Response:
+    values = dict(NEW_DEFAULTS)
+    error = ""
+    if request.method == "POST":
+        error = pack_size_error(request)
+        if not error:
+            form, upload = await _read_upload(request)
+            values.update({key: form.get(key, "").strip() for key in values})
+            try:
+                if not auth.csrf_ok(request, form.get("csrf")):
+                    raise SetupError(_("The form has expired; please try again."))
+                links = await _create_from_form(request, values, upload)
+            except SetupError as problem:
+                error = str(problem)
+            except Refused as refused:  # the pack, the game it should give, the room's own checks
+                error = refusals.text_of(refused)
+            except ChoiceNeededError as choice:
+                picks = default_picks(choice.package)
+                start = _int_field(values, "round", 1, 1, 50) - 1
+                rounds = {r for r, round_ in enumerate(choice.package.rounds) if r >= start and not round_.is_final}
+                return _pick_page(request, values, choice.package, choice.draft, picks, rounds, "")
+            else:
+                request.session[f"quiz:{links.room_id}"] = links.to_session()
+                return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
+    return render_page(
+        request,
+        "quiz/new.html",
+        status_code=400 if error else 200,
+        values=values,
+        error=error,
+        teams=range(1, MAX_TEAMS + 1),
+    )
+
+
+async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> GameLinks:
+    teams, kind, reading, arbitration, assistant = _form_parts(values)
+    if upload is None or not upload.filename:
+        raise SetupError(_("Choose a pack file (.siq or db.chgk.info text)."))
+    data = await upload.read(MAX_PACK_BYTES + 1)
+    if len(data) > MAX_PACK_BYTES:
+        raise SetupError(_("The pack is too large (at most 64 MiB)."))
+    stem = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    values["stem"] = stem[:MAX_NAME]
+    package = read_pack(data, name=stem)
+    packs = QuizPacks(services_of(request).store.engine)
+    if needs_choice(package):
+        raise ChoiceNeededError(package, await packs.add_draft(data))
+    links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
+    if package.media:
+        await packs.put(links.room_id, data)  # its images, sounds and videos are served from it
+    request.session[f"quiz:unplayed:{links.room_id}"] = [list(t) for t in unplayable_themes(package)[:60]]
+    return links
+
+
+def _form_parts(
+    values: dict[str, str],
+) -> tuple[list[str], GameKind, ReadingMode, ArbitrationMode, Assistant | None]:
+    teams = [values[f"team{i}"] for i in range(1, MAX_TEAMS + 1) if values[f"team{i}"]]
+    if len(teams) < 2 or any(len(team) > MAX_NAME for team in teams):
+        raise SetupError(_("Enter the names of 2 to 4 teams."))
+    if len(set(teams)) != len(teams):
+        raise SetupError(_("Team names must differ."))
+    try:
+        kind = GameKind(values["kind"])
+        reading = ReadingMode(values["reading"])
+        arbitration = ArbitrationMode(values["arbitration"])
+    except ValueError:
+        raise SetupError(_("Choose the game, the reading and the buzzer mode.")) from None
+    assistant = None
+    if values["assistant"]:
+        assistant = Assistant(values["assistant"][:MAX_NAME], values["assistant_team"][:MAX_NAME] or "—")
+    elif kind is not GameKind.SHOOTOUT:
+        raise SetupError(_("Appoint the assistant (a player of a team not in this game, SI-4.1)."))
+    for key, default, high in (("round", 1, 50), ("first_theme", 1, 200), ("advancing", 1, MAX_TEAMS - 1)):
+        _int_field(values, key, default, 1, high)
+    return teams, kind, reading, arbitration, assistant
+
+
+async def _create_game(
+    request: Request,
+    values: dict[str, str],
+    package: Package,
+    teams: list[str],
+    kind: GameKind,
+    reading: ReadingMode,
+    arbitration: ArbitrationMode,
+    assistant: Assistant | None,
+    *,
+    picked: bool = False,
+) -> GameLinks:
+    setup, notes = setup_from_pack(
+        package,
+        kind=kind,
+        teams=teams,
+        assistant=assistant,
+        round_number=1 if picked else _int_field(values, "round", 1, 1, 50),
+        first_theme=1 if picked else _int_field(values, "first_theme", 1, 1, 200),
+        reading=reading,
+        advancing=_int_field(values, "advancing", 1, 1, MAX_TEAMS - 1),
+    )
+    keys = {}
+    for i, team in enumerate(teams, start=1):
+        key = values.get(f"key{i}", "")[:20]
+        if key:
+            keys[key] = team
+    arbiter = auth.signed_in(request) or "host"
+    create = CreateGame(
+        setup,
+        title=values["title"][:MAX_NAME] or package.name[:MAX_NAME],
+        notes=notes,
+        keys=keys,
+        buttons={str(seat): team for seat, team in enumerate(setup.teams, start=1)},
+        arbitration=Arbitration(
+            mode=arbitration,
+            max_compensation_ms=_int_field(values, "max_compensation", DEFAULT_MAX_COMPENSATION_MS, 0, 1_000),
+        ),
+        projector_keys=values["projector_keys"] == "on",
+    )
+    services = services_of(request)
+    return await create_quiz_room(services.store, services.accounts, services.rooms, arbiter, create)
+
+
+def _pick_page(
+    request: Request,
+    values: dict[str, str],
+    package: Package,
+    draft: str,
+    picks: dict[tuple[int, int], tuple[int, ...]],
+    rounds: set[int],
+    error: str,
+) -> Response:
+    """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
+    return render_page(
+        request,
+        "quiz/pick.html",
+        status_code=400 if error else 200,
+        values={key: value for key, value in values.items() if key in NEW_DEFAULTS},
+        package=package,
+        choices=pack_choices(package),
+        names=item_names(),
+        picks=picks,
+        rounds=rounds,
+        draft=draft,
+        error=error,
+    )
+
+
+def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...]]]:
+    rounds: set[int] = set()
+    for raw in form.getlist("use_round"):
+        if isinstance(raw, str) and raw.isascii() and raw.isdigit() and len(raw) < 4:  # int("²") fails
+            rounds.add(int(raw))
+    chosen: dict[tuple[int, int], list[int]] = {}
+    for raw in form.getlist("q"):
+        parts = raw.split(".") if isinstance(raw, str) else []
+        if len(parts) == 3 and all(part.isascii() and part.isdigit() and len(part) < 5 for part in parts):
+            r, t, i = (int(part) for part in parts)
+            chosen.setdefault((r, t), []).append(i)
+    return rounds, {key: tuple(value) for key, value in chosen.items()}
+
+
+@auth.arbiter_only
+async def pick_quiz(request: Request) -> Response:
+    """The second step of a new game from a pack whose themes are not all of 5 questions: the host's picks."""
+    form = await request.form(max_files=0, max_fields=4000)
+    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    values = dict(NEW_DEFAULTS)
+    values.update({key: fields.get(key, "").strip() for key in values})
+    packs = QuizPacks(services_of(request).store.engine)
+    draft = fields.get("draft", "")
+    data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
+    if data is None or not auth.csrf_ok(request, fields.get("csrf")):
+        error = _("The form has expired; please try again.")
+        return render_page(
+            request,
+            "quiz/new.html",
+            status_code=400,
+            values=values,
+            error=error,
+            teams=range(1, MAX_TEAMS + 1),
+        )
+    package = read_pack(data, name=values["stem"])
+    rounds, picks = _picks_of(form)
+    try:
+        teams, kind, reading, arbitration, assistant = _form_parts(values)
+        cut = apply_picks(package, rounds, picks)
+        links = await _create_game(request, values, cut, teams, kind, reading, arbitration, assistant, picked=True)
+    except SetupError as problem:
+        return _pick_page(request, values, package, draft, picks, rounds, str(problem))
+    except Refused as refused:
+        return _pick_page(request, values, package, draft, picks, rounds, refusals.text_of(refused))
+    await packs.attach(draft, links.room_id)
+    request.session[f"quiz:{links.room_id}"] = links.to_session()
+    return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
+
+
+@auth.arbiter_only
+async def quiz_links(request: Request) -> Response:
+    """Join codes and QR codes for the teams, and the host's, projector's and assistant's links."""
+    room_id = request.path_params["room_id"]
+    # The store's derived secrets first (they survive a restart and follow a reissue from any browser: a tour's
+    # shootout is made by itself when its tie is recorded, with no host's session to keep its codes); the session's
+    # copy for a room made before secrets were derived.
+    stored = await quiz_room_links(services_of(request).accounts, room_id)
+    tokens: Any = stored.to_session() if stored is not None else request.session.get(f"quiz:{room_id}")
+    if not isinstance(tokens, dict):
+        return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
+    base = str(request.base_url).rstrip("/")
+    owner = await _quiz_owner(request)
+    seats = list(owner.logic.game.teams) if owner is not None and isinstance(owner.logic, QuizRoom) else []
+    teams = [
+        {
+            "name": team,
+            "code": code,
+            "url": f"{base}/j/{code}",
+            "qr": qr_svg(f"{base}/j/{code}", scale=5),
+            "role": f"team:{seats.index(team) + 1}" if team in seats else "",
+        }
+        for team, code in tokens.get("teams", {}).items()
+    ]
+    links = {
+        "host": f"{base}/quiz/{room_id}/host?token={tokens.get('host', '')}",
+        "projector": f"{base}/quiz/{room_id}/board?token={tokens.get('projector', '')}",
+        "assistant": f"{base}/quiz/{room_id}/assistant?token={tokens.get('assistant', '')}",
+        "spectator": f"{base}/quiz/{room_id}",
+    }
+    unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
+    return render_page(
+        request,
+        "quiz/links.html",
+        unplayed=unplayed if isinstance(unplayed, list) else [],
+        room_id=room_id,
+        teams=teams,
+        links=links,
+        join_url=f"{base}/quiz/join",
+        shown_again=stored is not None,
+    )
+
+
+async def join(request: Request) -> Response:
+    """The join page: type the code shown by the host (or scan its QR code, which lands on ``/j/{code}``)."""
+    code = request.query_params.get("code") or request.path_params.get("code") or ""
+    error = ""
+    if code:
+        target = await _resolve_code(request, code)
+        if target is not None:
+            return RedirectResponse(target, status_code=303)
+        error = _("No team has this code. Check it with the host.")
+    return render_page(
+        request,
+        "quiz/join.html",
+        status_code=404 if error else 200,
+        code=code,
+        error=error,
+    )
+
+
+async def _resolve_code(request: Request, code: str) -> str | None:
+    parts = split_join_code(code)
+    if parts is None:
+        return None
+    room_id, secret = parts
+    grant = await grant_for_token(request, room_id, secret)  # wrong codes count against the client
+    if grant is None or role_of(Actor(grant.role, grant.name)) != "team":
+        return None
+    return f"/quiz/{room_id}/buzzer?token={secret}"
+
+
+async def _quiz_owner(request: Request) -> Any:
+    owner = await owner_of(request, request.path_params["room_id"])
+    if owner is None or owner.logic.kind != KIND:
+        return None
+    return owner
+
+
+SCREENS = {
+    "host": "quiz/host.html",
+    "board": "quiz/board.html",
+    "buzzer": "quiz/buzzer.html",
+    "assistant": "quiz/assistant.html",
+    "spectator": "quiz/board.html",
+}
+
+
+def _screen(screen: str) -> Any:
+    async def page(request: Request) -> Response:
+        owner = await _quiz_owner(request)
+        if owner is None:
+            return not_found(request)
+        token = request.query_params.get("token", "")
+        room_id = request.path_params["room_id"]
+        actor = await actor_for(request, room_id, token or None)
+        if screen == "host" and actor.role not in ("host", "arbiter"):
+            return RedirectResponse(f"/login?next=/quiz/{room_id}/host", status_code=303)
+        config = {
+            "room": room_id,
+            "token": token,
+            "screen": screen,
+            "role": role_of(actor),
+            "name": actor.name,
+            "strings": client_strings(),
+        }
+        return render_page(
+            request,
+            SCREENS[screen],
+            room_id=room_id,
+            screen=screen,
+            title=owner.logic.title if isinstance(owner.logic, QuizRoom) else "",
+            config=embed_json(config),
+            serial=serial_status(request, room_id) if screen == "host" else None,
+            serial_error=_serial_error(request) if screen == "host" else "",
+        )
+
+    return page
+
+
+async def _may_see_report(request: Request, owner: Any) -> bool:
+    logic = owner.logic
+    if isinstance(logic, QuizRoom) and logic.is_finished():
+        return True
+    actor = await actor_for(request, request.path_params["room_id"], request.query_params.get("token") or None)
+    return actor.role in ("host", "arbiter")
+
+
+async def report_page(request: Request) -> Response:
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return not_found(request)
+    if not await _may_see_report(request, owner):
+        return render_page(
+            request,
+            "quiz/report.html",
+            status_code=403,
+            report=None,
+        )
+    return render_page(
+        request,
+        "quiz/report.html",
+        report=owner.logic.report(),
+        room_id=request.path_params["room_id"],
+        token=request.query_params.get("token", ""),
+        print_view=request.query_params.get("print") == "1",
+    )
+
+
+async def report_csv(request: Request) -> Response:
+    """The report as CSV: one row per question with the chooser, the outcome, the presses with their times from the
+    question's start (mm:ss.s), the rulings, the host's tools and the running score of every team."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return not_found(request)
+    if not await _may_see_report(request, owner):
+        return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
+    data = owner.logic.report()
+    name = request.path_params["room_id"]
+    return csv_response(report_rows(data), f"{name}-report.csv")
+
+
+REPORT_COLUMNS = ("question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host")
+"""The report CSV's columns before the running score of each team."""
+
+
+def _host_cell(action: Mapping[str, object]) -> str:
+    """A host's action (or an audience ruling, SI-4.5) in one cell: its type, then its values (time aside)."""
+    return " ".join(str(v) for k, v in action.items() if k != "at_ms" and v is not None)
+
+
+def report_rows(data: Mapping[str, Any]) -> list[list[object]]:
+    """The report's CSV rows: a header, one row per question, then one row per audience ruling (SI-4.5) with its
+    question under ``question`` and the ruling under ``host`` (the host gives it), as wide as the header."""
+    teams = list(data.get("teams", []))
+    rows: list[list[object]] = [[*REPORT_COLUMNS, *teams]]
+    for q in data.get("questions", []):
+        presses = "; ".join(f"{p['team']} {format_clock(int(p.get('after_ms') or 0))}" for p in q["presses"])
+        rulings = "; ".join(
+            f"{r['team']} {'right' if r['correct'] else 'time' if r['timed_out'] else 'wrong'}" for r in q["rulings"]
+        )
+        host = "; ".join(_host_cell(h) for h in q["host"])
+        running = q.get("running", {})
+        head = [q["number"], q.get("theme_name") or "", q.get("value") or "", q.get("chooser") or ""]
+        rows.append([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+    blank = [""] * (len(REPORT_COLUMNS) - 2)
+    for a in data.get("audience", []):
+        ruling = {"type": a["type"], "person": a["person"], "scope": a.get("scope")}
+        rows.append([a.get("question") or "", *blank, _host_cell(ruling), *([""] * len(teams))])
+    return rows
+
+
+async def report_json(request: Request) -> Response:
+    """``GET /api/quiz/{room_id}/report``: a quiz game's report (SI-9), open to all once the game is over.
+
+    ---
+    summary: A quiz game's report
+    operationId: getQuizReport
+    tags: [quiz]
+    parameters:
+      - {name: room_id, in: path, required: true, schema: {type: string, maxLength: 64}}
+      - {name: token, in: query, required: false, description: "The host's link token", schema: {type: string}}
+    responses:
+      "200":
+        description: The report (scores, questions, presses and decisions)
+        content: {application/json: {schema: {type: object}}}
+      "403":
+        description: The game is not over and the visitor is neither its host nor an arbiter
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+      "404":
+        description: No such quiz game
+        content: {application/json: {schema: {$ref: "#/components/schemas/Error"}}}
+    """
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return _refused(Refusal(QuizCode.NO_SUCH_GAME), 404)
+    if not await _may_see_report(request, owner):
+        return _refused(Refusal(QuizCode.REPORT_CLOSED), 403)
+    return JSONResponse(owner.logic.report())
+
+
+def _refused(refusal: Refusal, status_code: int) -> JSONResponse:
+    """An API refusal: ``error`` (the sentence in the request's language) with its ``code`` and ``params``."""
+    message = refusals.as_message(refusal)
+    return JSONResponse({"error": message["message"], **message}, status_code=status_code)
+
+
+LIST_FILTERS = ("all", "live", "finished", "tour", "archived")
+"""The games list's filters: ``all`` (not archived), being played, finished, games of a club tour, the archive."""
+
+
+def _listed(game: GameSummary, chosen: str, in_tours: set[str]) -> bool:
+    if chosen == "archived":
+        return game.archived
+    if chosen == "tour":
+        return game.id in in_tours
+    if game.archived:
+        return False
+    if chosen == "live":
+        return game.status != "finished"
+    return chosen != "finished" or game.status == "finished"
+
+
+async def quiz_list(request: Request) -> Response:
+    services = services_of(request)
+    games = await quiz_games(services.store, services.rooms)
+    in_tours: set[str] = set()
+    if services.quiz_tours is not None:
+        for ref in await services.quiz_tours.tours():
+            in_tours.update(link.room_id for link in ref.state.links)
+    chosen = request.query_params.get("filter", "all")
+    chosen = chosen if chosen in LIST_FILTERS else "all"
+    shown = [g for g in games if _listed(g, chosen, in_tours)]
+    return render_page(
+        request,
+        "quiz/list.html",
+        games=shown,
+        filter=chosen,
+        filters=LIST_FILTERS,
+        in_tours=in_tours,
+    )
+
+
+async def _small_form(request: Request) -> dict[str, str]:
+    """The text fields of a game's small forms (archive, finish, reissue a link, the serial box)."""
+    form = await request.form(max_files=0, max_fields=5)
+    return {key: value for key, value in form.items() if isinstance(value, str)}
+
+
+@auth.arbiter_only
+async def archive_quiz(request: Request) -> Response:
+    """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return not_found(request)
+    fields = await _small_form(request)
+    if auth.csrf_ok(request, fields.get("csrf")):
+        archived = fields.get("archived", "1") != "0"
+        phase = owner.logic.game.phase.value
+        if not archived or phase in ("finished", "draw"):
+            await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+    return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
+
+
+@auth.arbiter_only
+async def finish_quiz(request: Request) -> Response:
+    """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
+    form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
+    refused with the refusal's sentence."""
+    room_id = request.path_params["room_id"]
+    owner = await _quiz_owner(request)
+    if owner is None or not isinstance(owner.logic, QuizRoom):
+        return not_found(request)
+    fields = await _small_form(request)
+    if auth.csrf_ok(request, fields.get("csrf")):
+        try:
+            await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
+                                fields.get("reason", "").strip())  # fmt: skip
+        except Refused as refused:
+            return _refused(refused.refusal, 400)
+    return RedirectResponse("/quiz?filter=finished", status_code=303)
+
+
+def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
+    return kept_on_app(request, "quiz_serial", dict[str, tuple[SerialButtons, asyncio.Task[None]]])
+
+
+def serial_status(request: Request, room_id: str) -> dict[str, Any] | None:
+    """The serial button box connected to a room: its port, presses read and bad lines; ``None`` if none."""
+    entry = _serial_readers(request).get(room_id)
+    if entry is None:
+        return None
+    buttons, task = entry
+    return {"port": buttons.url, "presses": buttons.presses, "bad_lines": buttons.bad_lines, "running": not task.done()}
+
+
+def _serial_error(request: Request) -> str:
+    """Why the serial port the host tried could not be connected (from the console's address), translated."""
+    reason = request.query_params.get("serial_error")
+    port = request.query_params.get("port", "")[:80]
+    if reason == "name":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_NAME))
+    if reason == "unavailable":
+        return refusals.text_of(Refused(QuizCode.SERIAL_PORT_UNAVAILABLE, port=port))
+    return ""
+
+
+@auth.arbiter_only
+async def reissue(request: Request) -> Response:
+    """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
+    opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
+    room_id = request.path_params["room_id"]
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return not_found(request)
+    fields = await _small_form(request)
+    target = f"/quiz/{room_id}/links"
+    if not auth.csrf_ok(request, fields.get("csrf")):
+        return RedirectResponse(target, status_code=303)
+    role = fields.get("role", "")
+    services = services_of(request)
+    try:
+        name, secret = await reissue_quiz_link(services.accounts, room_id, role)
+    except UnknownGrantError:
+        return _refused(Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), 400)
+    await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
+    stored = request.session.get(f"quiz:{room_id}")
+    tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
+    if role.startswith("team:"):
+        tokens["teams"] = {**tokens.get("teams", {}), name: secret}
+    else:
+        tokens[role] = secret
+    request.session[f"quiz:{room_id}"] = tokens
+    return RedirectResponse(target, status_code=303)
+
+
+@auth.arbiter_only
+async def serial_buttons(request: Request) -> Response:
+    """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
+    room_id = request.path_params["room_id"]
+    owner = await _quiz_owner(request)
+    if owner is None:
+        return not_found(request)
+    fields = await _small_form(request)
+    readers = _serial_readers(request)
+    target = f"/quiz/{room_id}/host"
+    if not auth.csrf_ok(request, fields.get("csrf")):
+        return RedirectResponse(target, status_code=303)
+    previous = readers.pop(room_id, None)
+    if previous is not None:
+        previous[0].stop()
+        await asyncio.wait([previous[1]], timeout=2)
+    port = fields.get("port", "").strip()
+    if fields.get("action") == "disconnect" or not port:
+        return RedirectResponse(target, status_code=303)
+    device = serial_port(port)
+    if device is None:
+        return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
+    buttons = SerialButtons(device, feed_owner(owner))
+    try:
+        buttons.open()
+    except Exception:  # serial.SerialException, OSError: the port is absent or busy
+        return RedirectResponse(
+            f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}", status_code=303
+        )
+    readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
+    return RedirectResponse(target, status_code=303)
+
+
+def item_names() -> dict[str, str]:
+    """The names of a pack's media types and SIGame's question types, in the page's language (a custom type keeps
+    the pack's own name)."""
+    return {
+        "image": _("image"),
+        "audio": _("audio"),
+        "video": _("video"),
+        "html": _("HTML page"),
+        "stake": _("stake"),
+        "stakeAll": _("stake for all"),
+        "secret": _("secret"),
+        "secretPublicPrice": _("secret, price known"),
+        "secretNoQuestion": _("secret, no question"),
+        "noRisk": _("no risk"),
+        "forAll": _("for all"),
+    }
+
+
+def client_strings() -> dict[str, str]:
+    """Texts the quiz scripts show, in the request's language; ``seconds`` (a unit pattern around ``{value}``) and
+    ``decimal`` let them write the host's timer as the page's language does (``4,6 с``)."""
+    language = current_language()
+    return {
+        "seconds": units.format_unit("{value}", "duration-second", "narrow", locale=language),
+        "decimal": numbers.get_decimal_symbol(language),
+        "source_web": _("phone"),
+        "source_keyboard": _("keyboard"),
+        "source_serial": _("serial port"),
+        "connecting": _("Connecting…"),
+        "online": _("Connected"),
+        "key_space": _("Space"),
+        "offline": _("Connection lost — reconnecting…"),
+        "no_connection": _("No connection"),
+        "press_not_sent": _("the press was not sent"),
+        "projector": _("Projector"),
+        "assistant": _("Assistant"),
+        "link_live": _("connected"),
+        "link_lost": _("connection lost"),
+        "link_never": _("not connected"),
+        "seen_ago": _("last seen {seconds} s ago"),
+        "ms": _("ms"),
+        "suspect": _("suspect: its round trip of {rtt} ms is over {limit} ms"),
+        "backdating": _("claims more delay than its link has ({count} presses)"),
+        "locked": _("Wait"),
+        "open": _("Press!"),
+        "pressed": _("Pressed…"),
+        "your_turn": _("Your answer!"),
+        "answered": _("Answered"),
+        "time": _("Time!"),
+        "right": _("Right"),
+        "wrong": _("Wrong"),
+        "answering": _("Answering"),
+        "too_late": _("too late"),
+        "chooses": _("chooses"),
+        "strikes": _("strikes a theme"),
+        "draw": _("Draw the first chooser"),
+        "waiting_draw": _("Waiting for the draw"),
+        "finish_reading": _("Reading finished"),
+        "clarify": _("Clarify"),
+        "extend": _("More time"),
+        "cancel_press": _("Cancel the press"),
+        "replace": _("Replace the question"),
+        "undo": _("Reverse the last ruling (right ↔ wrong)"),
+        "announce_score": _("Score announced"),
+        "score_due": _("The assistant must announce the score (SI-4.7)"),
+        "score": _("Score"),
+        "finished": _("End of the game"),
+        "final_strike": _("Final: themes are struck until 5 remain"),
+        "shootout": _("Shootout"),
+        "sudden_death": _("Single questions until the first difference"),
+        "answer": _("Answer"),
+        "comment": _("Comment"),
+        "sources": _("Sources"),
+        "presses": _("Presses"),
+        "reserve": _("Reserve question"),
+        "refused": _("Refused:"),
+        "team": _("Team"),
+        "question": _("Question"),
+        "keys_help": _("Keys"),
+        "no_question": _("Choose a question on the board"),
+        "reading": _("Reading"),
+        "window": _("Press window"),
+        "report": _("Game report"),
+        "request_score": _("Ask for the score"),
+        "outdated": _("The page is out of date; reloading…"),
+        "explanation": _("About the theme"),
+        "correct": _("Correct the score"),
+        "reason": _("Reason for the record"),
+        "all_answered": _("Everyone answered"),
+        "decided": _("The shootout is decided"),
+        "warned": _("warned"),
+        "winner": _("Winner"),
+        "removed_game": _("removed until the end of the game"),
+        "removed_round": _("removed until the end of the round of games"),
+        "spoken": _("Say aloud"),
+        "external_media": _("A link outside the pack: not shown (the screens load nothing from other sites)"),
+        "html_item": _("A page of the pack"),
+        "media_playing": _("Media playing"),
+        "lamp_pressed": _("Pressed"),
+        "lamp_answering": _("Answering"),
+        "lamp_locked": _("Already answered"),
+        "lamp_late": _("Too late"),
+        "pack_type": _("SIGame question type"),
+        "played_ordinary": _("played as an ordinary question"),
+        "mute": _("Mute"),
+        "unmute": _("Sound on"),
+        "reversed": _("ruling reversed"),
+        **{f"kind_{key}": name for key, name in item_names().items()},
+        "undo_confirm": _("Reverse the ruling on question {question}: {team}, {was} → {will}?"),
+        "strike_prompt": _("{team} strikes a theme: click the theme on the board"),
+        "strike_undo": _("Restore the last struck theme"),
+        "end_game": _("End the game"),
+        "end_game_confirm": _(
+            "End the game now with the scores as they stand: {scores}? Nothing more is played. A reason for the "
+            "report (may be left empty):"
+        ),
+        "your_strike": _("Your team strikes a theme: tell the host which one"),
+        # The host's own dialogs (issue 31: no more browser prompt() and confirm()).
+        "cancel": _("Cancel"),
+        "reverse": _("Reverse the ruling"),
+        "no_replacement": _("no question of the same value is left"),
+        "replace_with": _("Replace it with"),
+        "replace_reason": _("Why is it replaced?"),
+        "reason_host_error": _("host's error"),
+        "reason_audience_prompt": _("a prompt from the audience"),
+        "ask_question": _("Ask this question"),
+        "points": _("Points (+ or −)"),
+    }
+
+
+routes = [
+    Route("/quiz", quiz_list),
+    Route("/quiz/new", new_quiz, methods=["GET", "POST"]),
+    Route("/quiz/new/pick", pick_quiz, methods=["POST"]),
+    Route("/quiz/join", join),
+    Route("/j/{code}", join),
+    Route("/quiz/{room_id}/links", quiz_links),
+    Route("/quiz/{room_id}/report", report_page),
+    Route("/quiz/{room_id}/report.csv", report_csv),
+    Route("/quiz/{room_id}/serial", serial_buttons, methods=["POST"]),
+    Route("/quiz/{room_id}/archive", archive_quiz, methods=["POST"]),
+    Route("/quiz/{room_id}/finish", finish_quiz, methods=["POST"]),
+    Route("/quiz/{room_id}/links/reissue", reissue, methods=["POST"]),
+    Route("/api/quiz/{room_id}/report", report_json),
+    Route("/quiz/{room_id}/host", _screen("host")),
+    Route("/quiz/{room_id}/board", _screen("board")),
+    Route("/quiz/{room_id}/buzzer", _screen("buzzer")),
+    Route("/quiz/{room_id}/assistant", _screen("assistant")),
+    Route("/quiz/{room_id}", _screen("spectator")),
+]

@@ -1,0 +1,1 @@
+"""«Своя игра» tours: the team register, tours, the league table and ratings."""

@@ -1,0 +1,1 @@
+"""Live rooms over HTTP and WebSocket: the socket, the rooms' JSON API, who is connected."""
