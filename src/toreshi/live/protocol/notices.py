@@ -14,6 +14,7 @@ class AccessNotice(Frame):
 
     t: ClassVar[str] = "access"
     direction: ClassVar[Direction] = Direction.BETWEEN_SERVERS
+    since: ClassVar[int] = 2
     room: str
     role: str
 
@@ -25,4 +26,5 @@ class AnnounceNotice(Frame):
 
     t: ClassVar[str] = "announce"
     direction: ClassVar[Direction] = Direction.BETWEEN_SERVERS
+    since: ClassVar[int] = 2
     v: int

@@ -56,7 +56,7 @@ class RefusedFrame(Frame):
     code: str
     params: Mapping[str, Any]
     message: str
-    details: tuple[RefusalShown, ...] = field(default=(), metadata=spec(omit_default=True))
+    details: tuple[RefusalShown, ...] = field(default=(), metadata=since(2, **spec(omit_default=True)))
     """Several problems found at once, each a refusal of its own."""
 
     @classmethod
@@ -128,4 +128,4 @@ class ErrorFrame(Frame):
     direction: ClassVar[Direction] = Direction.TO_CLIENT
     code: str
     message: str
-    reason: str | None = field(default=None, metadata=spec(omit_default=True))
+    reason: str | None = field(default=None, metadata=since(2, **spec(omit_default=True)))

@@ -45,6 +45,7 @@ class EventsFrame(Frame):
 
     t: ClassVar[str] = "events"
     direction: ClassVar[Direction] = Direction.TO_CLIENT
+    since: ClassVar[int] = 2
     room: str
     events: tuple[EventFrame, ...]
 
