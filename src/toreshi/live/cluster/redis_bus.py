@@ -79,7 +79,7 @@ class RedisBus:
                 continue
             name = channel.removeprefix(self.prefix)
             for raw_message in decoded if isinstance(decoded, list) else [decoded]:
-                message = _bus_message(raw_message)
+                message = read_bus_message(raw_message)
                 if message is not None:
                     self._local.deliver(name, message)
 
@@ -107,7 +107,7 @@ class RedisBus:
         await self.redis.aclose()
 
 
-def _bus_message(raw: object) -> Message | None:
+def read_bus_message(raw: object) -> Message | None:
     """The frame of a JSON object read from a channel, if it is one that travels on a room's channel."""
     if not isinstance(raw, dict):
         return None
