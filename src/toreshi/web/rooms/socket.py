@@ -11,9 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
@@ -46,23 +44,28 @@ from toreshi.live.protocol import (
 )
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command, Withholding
-from toreshi.quiz.buzzer import BuzzerError, PingSample
-from toreshi.quiz.buzzer import ClockSync as LinkProfile
 from toreshi.texts import refusals
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.common.security import same_origin
+from toreshi.web.rooms.budget import COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR, ActorSockets, RateLimit
+from toreshi.web.rooms.clock_sync import ClockSync, server_ms
 from toreshi.web.rooms.presence import Presence
 from toreshi.web.rooms.wire import MAX_MESSAGE_BYTES, ProtocolError, encode, encode_events, parse
 
 log = logging.getLogger(__name__)
 
-__all__ = ["CLOSE_POLICY", "CLOSE_REVOKED", "MAX_MESSAGE_BYTES", "Connection", "ProtocolError", "serve_room"]
+__all__ = [
+    "ACTOR_SOCKETS",
+    "CLOSE_POLICY",
+    "CLOSE_REVOKED",
+    "COMMANDS_PER_SECOND",
+    "CONNECTIONS_PER_ACTOR",
+    "MAX_MESSAGE_BYTES",
+    "Connection",
+    "ProtocolError",
+    "serve_room",
+]
 
-COMMANDS_PER_SECOND = 20
-"""Per connection, and per person (role and name) in a room across all of their connections."""
-CONNECTIONS_PER_ACTOR = 6
-"""A player, a team, a host may hold this many sockets to one room at once (phones, a reconnect overlapping the old
-socket, a second device); one code opening hundreds of sockets must not multiply its share of the server."""
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
@@ -81,105 +84,9 @@ WATCHER_PING_INTERVAL_S = 10.0
 with 20 spectators otherwise spends more on pings than on play). A quiz projector is no spectator: the host's
 panel watches it (:data:`PHONE_PING_INTERVAL_S`)."""
 PING_BURST = 8
-PING_SAMPLES = 16
-PING_MAX_AGE_MS = 60_000
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation
 CLOSE_REVOKED = 4403
 """The connection's link was revoked (the arbiter reissued it): the page is told, then the socket is closed."""
-
-
-def server_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
-
-
-@dataclass
-class ClockSync:
-    """NTP-style offset estimate of one client's clock (docs/realtime.md §4.2): keep the minimum-RTT sample."""
-
-    samples: list[tuple[int, int]] = field(default_factory=list)  # (rtt, offset)
-    sent: dict[int, int] = field(default_factory=dict)
-    pings: list[PingSample] = field(default_factory=list)
-    """The raw exchanges (server monotonic ms, client ms) behind :meth:`profile`: the last 16, none over 60 s old."""
-
-    def on_pong(self, ping_id: int, client_ms: float, received_ms: int) -> tuple[int, int] | None:
-        sent = self.sent.pop(ping_id, None)
-        if sent is None:
-            return None
-        rtt = received_ms - sent
-        offset = round(client_ms - (sent + rtt / 2))
-        self.samples = [*self.samples[-15:], (rtt, offset)]
-        fresh = [p for p in self.pings[-(PING_SAMPLES - 1) :] if received_ms - p.received_ms <= PING_MAX_AGE_MS]
-        self.pings = [*fresh, PingSample(sent, round(client_ms), received_ms)]
-        return min(self.samples)
-
-    def profile(self, room_delta_ms: int) -> LinkProfile | None:
-        """The client's offset and latency profile against room time (``room = monotonic + room_delta_ms``),
-        for buzzer arbitration (docs/realtime.md §4.2); ``None`` before the first pong."""
-        if not self.pings:
-            return None
-        delta = room_delta_ms
-        shifted = [PingSample(p.sent_ms + delta, p.client_ms, p.received_ms + delta) for p in self.pings]
-        try:
-            return LinkProfile.from_samples(shifted)
-        except BuzzerError:
-            return None
-
-
-@dataclass
-class RateLimit:
-    """A token bucket: ``rate`` commands per second, bursts up to ``rate``."""
-
-    rate: float
-    tokens: float = 0.0
-    last: float = field(default_factory=time.monotonic)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.rate
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class ActorSockets:
-    """The sockets each person (role and name) holds in each room, and one command budget per person per room
-    shared by those sockets: opening more connections with one code gains no more of the server."""
-
-    def __init__(self, per_actor: int = CONNECTIONS_PER_ACTOR, rate: float = COMMANDS_PER_SECOND) -> None:
-        self.per_actor = per_actor
-        self.rate = rate
-        self._open: dict[tuple[str, str, str], int] = {}
-        self._limits: dict[tuple[str, str, str], RateLimit] = {}
-
-    def enter(self, room_id: str, actor: Actor) -> bool:
-        """Count one more socket of ``actor`` in the room; ``False`` (and nothing counted) over the cap.
-        Spectators are not counted: they hold no code and send nothing."""
-        if actor.role == "spectator":
-            return True
-        key = (room_id, actor.role, actor.name)
-        if self._open.get(key, 0) >= self.per_actor:
-            return False
-        self._open[key] = self._open.get(key, 0) + 1
-        self._limits.setdefault(key, RateLimit(self.rate))
-        return True
-
-    def leave(self, room_id: str, actor: Actor) -> None:
-        key = (room_id, actor.role, actor.name)
-        left = self._open.get(key, 0) - 1
-        if left > 0:
-            self._open[key] = left
-        else:
-            self._open.pop(key, None)
-            self._limits.pop(key, None)
-
-    def allow(self, room_id: str, actor: Actor) -> bool:
-        limit = self._limits.get((room_id, actor.role, actor.name))
-        return limit is None or limit.allow()
 
 
 ACTOR_SOCKETS = ActorSockets()
