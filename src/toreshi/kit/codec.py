@@ -55,6 +55,7 @@ V = TypeVar("V")
 
 TAG = "type"
 """The field of the JSON object that names its class."""
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 class CodecError(ValueError):
@@ -182,6 +183,8 @@ class Codec(Generic[T]):
         return encoded
 
     def _encode(self, value: Any) -> Any:
+        if type(value) in _PLAIN:  # most fields: nothing to convert (a StrEnum's type is not str)
+            return value
         converter = self._converters.get(type(value))
         if converter is not None:
             return converter.encode(value)
