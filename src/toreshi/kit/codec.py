@@ -378,13 +378,12 @@ class Codec(Generic[T]):
         if hint is str:
             if limits["name"]:
                 return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
-            return payload.read_text(
-                data,
-                key,
-                max_length=limits["max_length"] or payload.MAX_TEXT,
-                multiline=limits["multiline"],
-                strip=not limits["exact"],
-            )
+            max_length = limits["max_length"] or payload.MAX_TEXT
+            if limits["exact"]:  # taken as sent (an id echoed back): the same checks, nothing stripped
+                if not isinstance(data[key], str):
+                    raise Refused(Common.FIELD_NOT_TEXT, field=key)
+                return payload.check_text(data[key], key, max_length=max_length, multiline=limits["multiline"])
+            return payload.read_text(data, key, max_length=max_length, multiline=limits["multiline"])
         raise TypeError(f"{key}: the codec cannot read {hint!r} from a client")
 
     def _read_dataclass(self, cls: type[V], data: Mapping[str, Any], where: str) -> V:
