@@ -212,3 +212,13 @@ def test_a_member_of_the_family_inside_another_is_named_and_read_back() -> None:
 
 def test_an_exact_text_is_taken_as_sent() -> None:
     assert ENVELOPES.read("envelope", {"type": " x ", "body": {}, "token": " s "}) == Envelope("x", {}, None, " s ")
+
+
+def test_an_exact_text_is_neither_cleaned_nor_refused_for_what_it_holds_only_for_its_length() -> None:
+    token = "a\x00\u202eb"  # a NUL and a bidi override: a secret that opens nothing, not a malformed frame
+    assert ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": token}).token == token
+    assert ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": "t" * 500}).token == "t" * 500
+    with pytest.raises(Refused, match="field_too_long"):
+        ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": "t" * 501})
+    with pytest.raises(Refused, match="field_not_text"):
+        ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": 7})

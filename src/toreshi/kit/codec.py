@@ -102,7 +102,7 @@ def spec(
     (stripped, not empty), ``multiline`` for a text that may hold line breaks, ``max_items`` for a tuple;
     ``omit_default``: :meth:`Codec.encode` leaves the field out while it holds its default (a field added later
     keeps what older logs and views wrote, and costs nothing where it is unused); ``exact``: a text is taken as sent,
-    not stripped (an id that is echoed back)."""
+    neither stripped nor cleaned, only its length checked (an id that is echoed back, a secret that is compared)."""
     return {
         "toreshi.spec": {
             "omit_default": omit_default,
@@ -379,10 +379,13 @@ class Codec(Generic[T]):
             if limits["name"]:
                 return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
             max_length = limits["max_length"] or payload.MAX_TEXT
-            if limits["exact"]:  # taken as sent (an id echoed back): the same checks, nothing stripped
-                if not isinstance(data[key], str):
+            if limits["exact"]:  # taken as sent (an id echoed back, a secret compared): only its length is checked
+                value = data[key]
+                if not isinstance(value, str):
                     raise Refused(Common.FIELD_NOT_TEXT, field=key)
-                return payload.check_text(data[key], key, max_length=max_length, multiline=limits["multiline"])
+                if len(value) > max_length:
+                    raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=max_length)
+                return value
             return payload.read_text(data, key, max_length=max_length, multiline=limits["multiline"])
         raise TypeError(f"{key}: the codec cannot read {hint!r} from a client")
 

@@ -20,7 +20,9 @@ from toreshi.live.protocol.base import Direction, Frame
 CLIENT_CLOCK_LIMIT_MS = 10**14
 """A client's clock reading (``pong.tc``) beyond ±3,000 years of milliseconds is not a clock: the frame is malformed."""
 MAX_COMMAND_ID = 64
-MAX_COMMAND_TYPE = 100
+MAX_FRAME_TEXT = 4096
+"""A text no longer than a whole frame (``web.rooms.wire.MAX_MESSAGE_BYTES``): bounded there, not here. A command's
+``type`` is the room's to judge (an unknown one is ``unknown_command``), a hello's ``token`` the links'."""
 
 
 class MalformedFrameError(ValueError):
@@ -39,7 +41,7 @@ class HelloFrame(Frame):
     t: ClassVar[str] = "hello"
     direction: ClassVar[Direction] = Direction.TO_SERVER
     v: int = field(default=0, metadata=spec(minimum=0))
-    token: str | None = field(default=None, metadata=spec(exact=True, max_length=4096))
+    token: str | None = field(default=None, metadata=spec(exact=True, max_length=MAX_FRAME_TEXT))
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +61,7 @@ class CommandFrame(Frame):
     t: ClassVar[str] = "cmd"
     direction: ClassVar[Direction] = Direction.TO_SERVER
     id: str = field(metadata=spec(exact=True, max_length=MAX_COMMAND_ID))
-    type: str = field(metadata=spec(exact=True, max_length=MAX_COMMAND_TYPE))
+    type: str = field(metadata=spec(exact=True, max_length=MAX_FRAME_TEXT))
     data: Mapping[str, Any] = field(default_factory=dict)
 
 
