@@ -112,6 +112,10 @@ def test_an_events_frame_encoded_from_its_cached_parts_is_the_codec_s() -> None:
         ({"t": "pong", "id": 4, "tc": 1700000000123}, PongFrame(4, 1700000000123.0)),
         ({"t": "cmd", "id": "c 1", "type": "move", "data": {"hole": 7}}, CommandFrame("c 1", "move", {"hole": 7})),
         ({"t": "cmd", "id": "c1", "type": "resign"}, CommandFrame("c1", "resign", {})),
+        (
+            {"t": "cmd", "id": "c\x00", "type": "m\u202e"},
+            CommandFrame("c\x00", "m\u202e", {}),
+        ),  # as sent: the room judges
         ({"t": "cmd", "type": "move"}, UnreadableCommand(None)),
         ({"t": "cmd", "id": "", "type": "move"}, UnreadableCommand(None)),
         ({"t": "cmd", "id": 7, "type": "move"}, UnreadableCommand(None)),
