@@ -325,6 +325,24 @@ class Codec(Generic[T]):
     def _read(self, hint: Any, data: Mapping[str, Any], key: str, limits: Mapping[str, Any]) -> Any:
         if hint is Any:
             return data[key]  # JSON for a reader of its own (a room reads a command's data with its codec)
+        if hint is bool:  # the plain types first: most fields are one
+            return payload.read_bool(data, key)
+        if hint is int:
+            return payload.read_int(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is float:
+            return payload.read_number(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is str:
+            if limits["name"]:
+                return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
+            max_length = limits["max_length"] or payload.MAX_TEXT
+            if limits["exact"]:  # taken as sent (an id echoed back, a secret compared): only its length is checked
+                value = data[key]
+                if not isinstance(value, str):
+                    raise Refused(Common.FIELD_NOT_TEXT, field=key)
+                if len(value) > max_length:
+                    raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=max_length)
+                return value
+            return payload.read_text(data, key, max_length=max_length, multiline=limits["multiline"])
         origin = typing.get_origin(hint)
         if origin in (Union, types.UnionType):
             if data.get(key) is None:
@@ -369,24 +387,6 @@ class Codec(Generic[T]):
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             nested = payload.read_object(data, key)
             return self._read_dataclass(hint, nested, key)
-        if hint is bool:
-            return payload.read_bool(data, key)
-        if hint is int:
-            return payload.read_int(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
-        if hint is float:
-            return payload.read_number(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
-        if hint is str:
-            if limits["name"]:
-                return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
-            max_length = limits["max_length"] or payload.MAX_TEXT
-            if limits["exact"]:  # taken as sent (an id echoed back, a secret compared): only its length is checked
-                value = data[key]
-                if not isinstance(value, str):
-                    raise Refused(Common.FIELD_NOT_TEXT, field=key)
-                if len(value) > max_length:
-                    raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=max_length)
-                return value
-            return payload.read_text(data, key, max_length=max_length, multiline=limits["multiline"])
         raise TypeError(f"{key}: the codec cannot read {hint!r} from a client")
 
     def _read_dataclass(self, cls: type[V], data: Mapping[str, Any], where: str) -> V:

@@ -7,7 +7,6 @@ sees it (:meth:`EventFrame.with_state`).
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
@@ -32,7 +31,7 @@ class EventFrame(Frame):
 
     def with_state(self, state: Mapping[str, Any]) -> EventFrame:
         """The same event with ``state`` in place of the public one (a player's or an arbiter's own view)."""
-        return dataclasses.replace(self, data={**self.data, "state": state})
+        return EventFrame(self.room, self.v, self.type, {**self.data, "state": state}, self.ts, self.more)
 
     @property
     def has_state(self) -> bool:

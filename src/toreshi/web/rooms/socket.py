@@ -156,9 +156,10 @@ class Connection:
         events = self.withhold(events)
         if not events:
             return
-        events = [*events[:-1], self.personal(events[-1], at_ms)]
-        if len(events) == 1:
-            await self.send(events[0])
+        shared = events[-1]
+        events = [*events[:-1], self.personal(shared, at_ms)]
+        if len(events) == 1:  # the bus's own frame is encoded once for all; a connection's own state just for it
+            await self.send_text(encode(events[0], shared=events[0] is shared))
         else:
             await self.send_text(encode_events(EventsFrame(self.owner.room_id, tuple(events))))
 

@@ -55,9 +55,10 @@ def dumps(value: object) -> str:
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
-def encode(frame: Frame) -> str:
-    """JSON text of a frame (``FRAMES.encode``). An event frame from the bus is encoded once for every connection."""
-    if not isinstance(frame, EventFrame):
+def encode(frame: Frame, *, shared: bool = True) -> str:
+    """JSON text of a frame (``FRAMES.encode``). An event frame from the bus is encoded once for every connection;
+    one made for a single connection (``shared=False``: its own state) is not kept."""
+    if not shared or not isinstance(frame, EventFrame):
         return dumps(FRAMES.encode(frame))
     return _cached((frame,), lambda: dumps(FRAMES.encode(frame)))
 
