@@ -11,7 +11,8 @@ A post goes through the same steps on every page:
 4. redirect-after-POST (303) to the page the action belongs to, with the outcome as a flash (:func:`done`).
 
 A page is rendered with :func:`page`, which shows (and forgets) the pending flash; a not-found answer
-(:func:`not_found`) and every error page leave a pending flash for the next page. A form page that shows its own
+(:func:`not_found`), every error page and a page that shows no flash (:func:`plain`: a game's screen, an
+overlay, a form page with its own error line) leave a pending flash for the next page. A form page that shows its own
 error beside the typed values (a new tournament, sign-in) uses :func:`fresh`, :func:`expired_text` and
 :func:`refusal_text`. Error pages for what no handler answered are :mod:`toreshi.web.common.errors`.
 """
@@ -44,6 +45,7 @@ __all__ = [
     "not_found",
     "notice",
     "page",
+    "plain",
     "posted",
     "redirect",
     "refusal_text",
@@ -119,3 +121,9 @@ def page(
     shown_clauses = shows_clauses(request) if clauses is None else clauses
     shown = flash.take(request, clauses=shown_clauses, wording=wording) if status_code < 400 else flash.nothing()
     return render_page(request, name, status_code, clauses=shown_clauses, flash=shown, **context)
+
+
+def plain(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """A page that shows no flash (a game's screen, an overlay, a form page with its own error line): its header
+    and the reader's language, and the pending flash left for the next page that shows one."""
+    return render_page(request, name, status_code, **context)
