@@ -72,9 +72,12 @@ def keep_expired(request: Request) -> None:
 
 
 def _problem(detail: Refusal, *, clauses: bool) -> str:
+    """One detail of a refusal; its line first ("Line 3: …") unless its own sentence says the line."""
     line = detail.params.get("line")
     text = refusals.render(detail, clauses=clauses)
-    return _(LINE) % {"line": line, "problem": text} if line is not None else text
+    if line is None or "%(line)s" in refusals.MESSAGES.get(detail.code.value, ""):
+        return text
+    return _(LINE) % {"line": line, "problem": text}
 
 
 Wording = Callable[[dict[str, Any], bool], dict[str, Any]]
