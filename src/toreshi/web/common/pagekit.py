@@ -39,6 +39,7 @@ __all__ = [
     "Form",
     "Shown",
     "done",
+    "expired",
     "expired_text",
     "fresh",
     "keep",
@@ -50,6 +51,7 @@ __all__ = [
     "redirect",
     "refusal_text",
     "refused",
+    "safe_next",
     "shows_clauses",
 ]
 
@@ -60,6 +62,17 @@ keep = flash.keep
 def redirect(url: str) -> RedirectResponse:
     """Redirect-after-POST: the browser GETs ``url`` (303), so a reload never posts the form again."""
     return RedirectResponse(url, status_code=303)
+
+
+def safe_next(target: str | None) -> str:
+    """Where to go on after a form: a same-site path only (no open redirect), else the home page.
+
+    >>> safe_next("/games/new"), safe_next("//evil.example/"), safe_next("https://evil.example/"), safe_next(None)
+    ('/games/new', '/', '/', '/')
+    """
+    if target and target.startswith("/") and not target.startswith("//"):
+        return target
+    return "/"
 
 
 def fresh(request: Request, form: Form) -> bool:
@@ -73,10 +86,14 @@ async def posted(request: Request, back: str, **limits: Any) -> Form | Response:
     due: back to ``back`` with the "form has expired" flash, nothing looked up, read or changed. ``limits`` are
     :func:`~toreshi.web.common.forms.read_form`'s."""
     form = await forms.read_form(request, **limits)
-    if not fresh(request, form):
-        flash.keep_expired(request)
-        return redirect(back)
-    return form
+    return form if fresh(request, form) else expired(request, back)
+
+
+def expired(request: Request, back: str) -> RedirectResponse:
+    """A form whose token did not match (an old page, another session): nothing done; back to ``back``, which
+    says the form has expired."""
+    flash.keep_expired(request)
+    return redirect(back)
 
 
 def refused(request: Request, why: Refused | Refusal, back: str) -> RedirectResponse:
