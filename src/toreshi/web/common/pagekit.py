@@ -19,6 +19,7 @@ error beside the typed values (a new tournament, sign-in) uses :func:`fresh`, :f
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -45,7 +46,9 @@ __all__ = [
     "keep",
     "not_found",
     "notice",
+    "numbered_post",
     "page",
+    "path_number",
     "plain",
     "posted",
     "redirect",
@@ -62,6 +65,13 @@ keep = flash.keep
 def redirect(url: str) -> RedirectResponse:
     """Redirect-after-POST: the browser GETs ``url`` (303), so a reload never posts the form again."""
     return RedirectResponse(url, status_code=303)
+
+
+def path_number(request: Request, name: str) -> int | None:
+    """A whole number of the path (a round's, a board's), or ``None`` (the page answers 404): ASCII digits only,
+    at most six (``int("٣")`` is 3, ``int("²")`` fails: neither is a round's number)."""
+    typed = str(request.path_params.get(name, ""))
+    return int(typed) if typed.isascii() and typed.isdigit() and len(typed) <= 6 else None
 
 
 def safe_next(target: str | None) -> str:
@@ -94,6 +104,19 @@ def expired(request: Request, back: str) -> RedirectResponse:
     says the form has expired."""
     flash.keep_expired(request)
     return redirect(back)
+
+
+async def numbered_post(
+    request: Request, name: str, back: Callable[[int], str], **limits: Any
+) -> tuple[int, Form] | Response:
+    """A post to a numbered part of a record (a tournament's round): the path's number ``name`` and the form read
+    once, or the answer already due: a 404 for a number that is not one, else :func:`posted`'s expired redirect
+    (to ``back(number)``)."""
+    number = path_number(request, name)
+    if number is None:
+        return not_found(request)
+    form = await posted(request, back(number), **limits)
+    return form if isinstance(form, Response) else (number, form)
 
 
 def refused(request: Request, why: Refused | Refusal, back: str) -> RedirectResponse:
