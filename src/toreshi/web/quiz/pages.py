@@ -60,7 +60,7 @@ from toreshi.texts.i18n import current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
 from toreshi.web.common import pagekit
-from toreshi.web.common.forms import text
+from toreshi.web.common.forms import read_form, text, texts
 from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import kept_on_app, services_of
@@ -301,8 +301,7 @@ def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...
 @auth.arbiter_only
 async def pick_quiz(request: Request) -> Response:
     """The second step of a new game from a pack whose themes are not all of 5 questions: the host's picks."""
-    form = await request.form(max_files=0, max_fields=4000)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = texts(await read_form(request, max_files=0, max_fields=4000))
     values = dict(NEW_DEFAULTS)
     values.update({key: fields.get(key, "").strip() for key in values})
     packs = QuizPacks(services_of(request).store.engine)
@@ -319,7 +318,7 @@ async def pick_quiz(request: Request) -> Response:
             teams=range(1, MAX_TEAMS + 1),
         )
     package = read_pack(data, name=values["stem"])
-    rounds, picks = _picks_of(form)
+    rounds, picks = _picks_of(await request.form())  # the body already read: every repeated pick
     try:
         teams, kind, reading, arbitration, assistant = _form_parts(values)
         cut = apply_picks(package, rounds, picks)

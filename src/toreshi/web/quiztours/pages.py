@@ -130,10 +130,8 @@ async def teams_page(request: Request) -> Response:
 
 async def team_page(request: Request) -> Response:
     service = _service(request)
-    try:
-        team = await service.teams.get(int(request.path_params["team_id"]))
-    except ValueError:
-        team = None
+    number = pagekit.path_number(request, "team_id")
+    team = await service.teams.get(number) if number is not None else None
     if team is None:
         return pagekit.not_found(request)
     if request.method == "POST":

@@ -414,11 +414,9 @@ async def _round_response(request: Request, number: int | None = None, review: A
     if loaded is None:
         return not_found(request)
     tid, state = loaded
+    number = number if number is not None else pagekit.path_number(request, "number")
     if number is None:
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            return not_found(request)
+        return not_found(request)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return not_found(request)
@@ -693,11 +691,8 @@ async def link_sheet(request: Request) -> Response:
     if loaded is None:
         return not_found(request)
     tid, state = loaded
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if not 1 <= number <= len(state.t.rounds):
+    number = pagekit.path_number(request, "number")
+    if number is None or not 1 <= number <= len(state.t.rounds):
         return not_found(request)
     rooms = [room for g in state.t.round(number).games if (room := state.room_of(number, g.board)) is not None]
     games = await game_links.links_of_games(request, rooms)
