@@ -36,7 +36,9 @@ from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
 from toreshi.togyz.engine import Limits
+from toreshi.web.accounts import pages as account_pages
 from toreshi.web.accounts.sessions import ServerSessionMiddleware
+from toreshi.web.common import home as home_pages
 from toreshi.web.common import installable, log_redaction
 from toreshi.web.common.errors import EXCEPTION_HANDLERS
 from toreshi.web.common.middleware import (
@@ -175,6 +177,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 engine.close()
 
     routes = [
+        *home_pages.routes,
+        *account_pages.routes,
         *pages.routes,
         *replay_pages.routes,
         *practice_pages.routes,
