@@ -40,7 +40,9 @@ from toreshi.tournament.journal.commands import (
     AddParticipant,
     AddTeam,
     ByeKind,
+    CheckIn,
     Configure,
+    ConfirmRound,
     ConveneProtest,
     Create,
     DecideProtest,
@@ -85,7 +87,7 @@ from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, not_found, pages_of, render, render_page
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
-from toreshi.web.tournaments import pairing_tools, texts
+from toreshi.web.tournaments import pairing_tools, round_form, texts
 
 MAX_PROBLEMS = 25
 """A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
@@ -150,6 +152,8 @@ def _settings(form: Form) -> dict[str, Any]:
     if _text(form, "initial_colour"):
         values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
     cleared += pairing_tools.settings_of(form, values)
+    if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
+        values["check_in"] = _text(form, "check_in") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -270,6 +274,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                          unpaid_confirmed=_text(f, "unpaid_confirmed") == "yes"), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+    "check-in": (lambda f: CheckIn(number=_number(f, "number"), present=_text(f, "present") != "no"), "/check-in"),
+    "confirm-round": (lambda f: ConfirmRound(round=_number(f, "round")), "/rounds/{round}"),
     **pairing_tools.ACTIONS,
 }  # fmt: skip
 
@@ -357,7 +363,7 @@ PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
 CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
-_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
+_NOTICES: set[str] = set({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
                       PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
@@ -456,7 +462,13 @@ async def round_page(request: Request) -> Response:
     return await _round_response(request)
 
 
-async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
+async def _round_response(
+    request: Request,
+    number: int | None = None,
+    review: Any = None,
+    results_form: Any = None,
+    status_code: int = 200,
+) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return not_found(request)
@@ -478,6 +490,11 @@ async def _round_response(request: Request, number: int | None = None, review: A
     return _page(
         request,
         "tournaments/round.html",
+        status_code=status_code,
+        results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
+        reports=round_form.reports_of(state, number) if draft is None else {},
+        to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        round_form=round_form,
         tid=tid,
         state=state,
         t=state.t,
