@@ -154,9 +154,8 @@ def test_a_swiss_day_in_kazakh(browser: Browser, server: Server) -> None:
             if number == 1 and board == 3:
                 # One result typed in on the round's page itself.
                 arbiter.goto(f"{server.url}/tournaments/{tid}/rounds/1?lang=kk")
-                form = arbiter.locator("form[action$='/do/result']").nth(2)
-                form.locator("select[name=result]").select_option(result)
-                form.locator("button[type=submit]").click()
+                arbiter.locator("select[name=result_3]").select_option(result)
+                arbiter.locator("#round-results button[type=submit]").click()
                 expect(arbiter.locator("[role=status]")).to_be_visible()
                 continue
             desk.do(tid, "result", round=str(number), board=str(board), result=result)
