@@ -40,8 +40,11 @@ def test_check_in_pairing_players_results_and_the_arbiters_confirmation(browser:
     tid = arbiter.url.rsplit("/", 1)[-1]
     base = f"{server.url}/tournaments/{tid}"
     rows = "\n".join(f"{name},{1900 - 10 * i}" for i, name in enumerate(NAMES))
-    response = arbiter.request.post(f"{base}/do/import", form={"csv": f"name,rating\n{rows}\n",
-                                    "csrf": session_csrf(arbiter, server)}, headers={"origin": server.url})
+    response = arbiter.request.post(
+        f"{base}/do/import",
+        form={"csv": f"name,rating\n{rows}\n", "csrf": session_csrf(arbiter, server)},
+        headers={"origin": server.url},
+    )
     assert response.ok
 
     # The setting turns check-in on.

@@ -233,10 +233,18 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         tokens = {
             "anonymous": {},
             "spectator": {"togyz": "made-up", "quiz": "made-up", "tournament": "made-up", "tournament player": "x"},
-            "other player": {"togyz": others["white"], "quiz": others["black"], "tournament": players["white"],
-                             "tournament player": team_token},
-            "player": {"togyz": players["white"], "quiz": quiz_tokens["team"], "tournament": team_token,
-                       "tournament player": player_token},
+            "other player": {
+                "togyz": others["white"],
+                "quiz": others["black"],
+                "tournament": players["white"],
+                "tournament player": team_token,
+            },
+            "player": {
+                "togyz": players["white"],
+                "quiz": quiz_tokens["team"],
+                "tournament": team_token,
+                "tournament player": player_token,
+            },
             "arbiter": {},
         }
         # The table reissues Black's link ("role"): no visitor holds that one.

@@ -37,7 +37,9 @@ def _desk(players: int, system: TournamentSystem = TournamentSystem.SWISS, check
     return desk
 
 
-def _player_refused(desk: Desk, number: int, command: TournamentCommand, code: RefusalCode, **params: ParamValue) -> None:
+def _player_refused(
+    desk: Desk, number: int, command: TournamentCommand, code: RefusalCode, **params: ParamValue
+) -> None:
     before = desk.state
     decision = decide(desk.state, command, desk.context(str(number), PLAYER))
     assert isinstance(decision, Refusal), decision

@@ -7,12 +7,17 @@ import re
 
 from starlette.testclient import TestClient
 
+from toreshi.tournament.journal import TournamentState
 from toreshi.tournament.model import GameResult
 
 from .helpers import post, session_csrf
-from .test_tournament_pages import create, sign_in, tournaments
+from .test_tournament_pages import call, create, sign_in, tournaments
 
 LINK = re.compile(r'href="http://testserver(/tournaments/t-[0-9a-f]+/me\?token=([^"]+))"')
+
+
+def _state(web: TestClient, tid: str) -> TournamentState:
+    return call(web, lambda: tournaments(web).state(tid))
 
 
 def _player_client(web: TestClient) -> TestClient:
@@ -62,10 +67,10 @@ def test_players_check_in_from_their_links_and_only_they_are_paired(web: TestCli
     links = _links(web, csrf, tid)
     assert sorted(links) == [1, 2, 3, 4, 5]
     phone = _player_client(web)
-    before = len(web.portal.call(tournaments(web).state, tid).audit)  # type: ignore[union-attr]
+    before = len(_state(web, tid).audit)
     page = html.unescape(phone.get(links[1]).text)
     assert "1. Player 1" in page and "You are not checked in yet" in page
-    assert len(web.portal.call(tournaments(web).state, tid).audit) == before  # reading the page writes nothing
+    assert len(_state(web, tid).audit) == before  # reading the page writes nothing
     token_field = links[1].split("token=")[1]
     for number in (1, 2, 3):
         token = links[number].split("token=")[1]
@@ -80,9 +85,8 @@ def test_players_check_in_from_their_links_and_only_they_are_paired(web: TestCli
                                                    "action": "check-out"})  # fmt: skip
     post(web, f"/tournaments/{tid}/do/check-in", csrf, number="1")
     page = post(web, f"/tournaments/{tid}/do/pair", csrf)
-    state = tournaments(web)
     assert "Round 1" in page
-    snapshot = web.portal.call(state.state, tid)  # type: ignore[union-attr]
+    snapshot = _state(web, tid)
     assert snapshot.draft is not None and snapshot.absences[1] == (5,)
     # Check-in of a paired Swiss round is closed, from the link as from the desk.
     token5 = links[5].split("token=")[1]
@@ -105,8 +109,10 @@ def test_a_revoked_link_opens_nothing_and_the_new_one_works(web: TestClient) -> 
                            ("ru", "Эта ссылка не открывает страницу игрока")):  # fmt: skip
         refused = phone.get(old, headers={"accept-language": language})
         assert refused.status_code == 404 and text in html.unescape(refused.text)
-    response = phone.post(f"/tournaments/{tid}/me", data={"csrf": session_csrf(phone),
-                                                          "token": old.split("token=")[1], "action": "check-in"})
+    response = phone.post(
+        f"/tournaments/{tid}/me",
+        data={"csrf": session_csrf(phone), "token": old.split("token=")[1], "action": "check-in"},
+    )
     assert response.status_code == 404
     assert phone.get(f"/tournaments/{tid}/me?token=made-up").status_code == 404
     assert phone.get(new).status_code == 200
@@ -130,7 +136,7 @@ def _report(phone: TestClient, tid: str, link: str, outcome: str) -> str:
 def test_players_give_the_result_and_the_arbiter_confirms_the_round(web: TestClient) -> None:
     csrf, tid = _published(web)
     links = _links(web, csrf, tid)
-    state = web.portal.call(tournaments(web).state, tid)  # type: ignore[union-attr]
+    state = _state(web, tid)
     first, second = state.t.round(1).games
     phone = _player_client(web)
     page = _report(phone, tid, links[first.white], "win")
@@ -146,9 +152,9 @@ def test_players_give_the_result_and_the_arbiter_confirms_the_round(web: TestCli
     assert "Confirm the players' results of boards 1" in round_page
     standings = html.unescape(web.get(f"/tournaments/{tid}/standings").text)
     assert "Player" in standings
-    assert web.portal.call(tournaments(web).state, tid).t.round(1).game(1).result is None  # type: ignore[union-attr]
+    assert _state(web, tid).t.round(1).game(1).result is None
     page = post(web, f"/tournaments/{tid}/do/confirm-round", csrf, round="1")
-    after = web.portal.call(tournaments(web).state, tid)  # type: ignore[union-attr]
+    after = _state(web, tid)
     assert after.t.round(1).game(1).result is GameResult.WHITE_WINS
     assert after.t.round(1).game(2).result is None
     assert "(players)" in page
@@ -167,14 +173,14 @@ def test_the_round_form_saves_every_board_in_one_submit(web: TestClient) -> None
             "result_3": ""}  # fmt: skip
     response = web.post(f"/tournaments/{tid}/rounds/1/results", data=form, follow_redirects=True)
     assert response.status_code == 200 and "Results saved: 2." in html.unescape(response.text)
-    state = web.portal.call(tournaments(web).state, tid)  # type: ignore[union-attr]
+    state = _state(web, tid)
     assert state.t.round(1).game(1).kazans == (90, 50) and state.t.round(1).game(2).result is GameResult.DRAW
     assert state.t.round(1).game(3).result is None
     # The same form again (a double submit) changes nothing.
     events = len(state.audit)
     response = web.post(f"/tournaments/{tid}/rounds/1/results", data=form, follow_redirects=True)
     assert "Nothing changed" in html.unescape(response.text)
-    assert len(web.portal.call(tournaments(web).state, tid).audit) == events  # type: ignore[union-attr]
+    assert len(_state(web, tid).audit) == events
 
 
 def test_a_wrong_board_saves_nothing_names_board_and_field_and_keeps_what_was_typed(web: TestClient) -> None:
@@ -192,7 +198,7 @@ def test_a_wrong_board_saves_nothing_names_board_and_field_and_keeps_what_was_ty
     # Everything typed is still there to correct.
     assert 'name="kazan_white_3" form="round-results" inputmode="numeric" maxlength="3" size="3" value="abc"' in page
     assert re.search(r'name="result_3"[^>]*aria-invalid="true"|name="kazan_white_3"[^>]*aria-invalid="true"', page)
-    state = web.portal.call(tournaments(web).state, tid)  # type: ignore[union-attr]
+    state = _state(web, tid)
     assert state.t.round(1).game(1).result is GameResult.WHITE_WINS  # nothing saved, not even the good boards
     assert state.t.round(1).game(3).result is None
     # An expired form keeps what was typed too.

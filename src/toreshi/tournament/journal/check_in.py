@@ -270,15 +270,16 @@ def apply_reported(state: TournamentState, event: ResultReported) -> TournamentS
     return _replace(state, reports=MappingProxyType(reports), report_times=MappingProxyType(report_times))
 
 
-def decide_confirm(
-    state: TournamentState, command: ConfirmRound, stamp: Stamp
-) -> list[RoundConfirmed | ResultEntered]:
+def decide_confirm(state: TournamentState, command: ConfirmRound, stamp: Stamp) -> list[RoundConfirmed | ResultEntered]:
     agreed = to_confirm(state, command.round)
     if not agreed:
         raise Refused(Code.NOTHING_TO_CONFIRM, round=command.round)
     confirmed = RoundConfirmed(at=stamp.at, by=stamp.by, round=command.round, boards=tuple(b for b, _, _ in agreed))
-    entered = [ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=board, result=result,
-                             source=ResultSource.PLAYERS, ended_at=ended) for board, result, ended in agreed]  # fmt: skip
+    entered = [
+        ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=board, result=result,
+                      source=ResultSource.PLAYERS, ended_at=ended)
+        for board, result, ended in agreed
+    ]  # fmt: skip
     return [confirmed, *entered]
 
 

@@ -190,9 +190,7 @@ def decide_discard(state: TournamentState, command: DiscardPairing, stamp: Stamp
     return [PairingDiscarded(at=stamp.at, by=stamp.by, round=draft_of(state).round, reason=command.reason)]
 
 
-def decide_publish(
-    state: TournamentState, command: PublishRound, stamp: Stamp
-) -> list[RoundPublished | ResultEntered]:
+def decide_publish(state: TournamentState, command: PublishRound, stamp: Stamp) -> list[RoundPublished | ResultEntered]:
     draft = draft_of(state)
     # A round robin with check-in on: the games of players who have not checked in are lost by default (TK-R4).
     return [RoundPublished(at=stamp.at, by=stamp.by, round=draft.round), *absent_forfeits(state, draft, stamp)]

@@ -35,6 +35,7 @@ from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.togyz.links import base_url
 from toreshi.web.tournaments import round_form
+from toreshi.web.tournaments.pages import _NOTICES as NOTICES
 from toreshi.web.tournaments.pages import (
     DONE,
     _back,
@@ -45,7 +46,6 @@ from toreshi.web.tournaments.pages import (
     _round_response,
     service,
 )
-from toreshi.web.tournaments.pages import _NOTICES as NOTICES
 
 LINKS_MADE = N_("Player links made: %(count)s.")
 LINK_REISSUED = N_("A new link for %(player)s: the old one no longer opens the player's page.")

@@ -288,7 +288,10 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     "pairs_forbidden": (N_("Pairings forbidden"), N_("Pairs: %(pairs)s (%(source_term)s)")),
     "pairs_allowed": (N_("Forbidden pairing lifted"), N_("Pairs: %(pairs)s")),
     "checked_in": (N_("Check-in"), N_("%(player)s, round %(round)s: %(presence_term)s")),
-    "result_reported": (N_("Result given by a player"), N_("Round %(round)s, board %(board)s: %(player)s gave %(result)s")),
+    "result_reported": (
+        N_("Result given by a player"),
+        N_("Round %(round)s, board %(board)s: %(player)s gave %(result)s"),
+    ),
     "round_confirmed": (N_("Players' results confirmed"), N_("Round %(round)s, boards %(boards)s")),
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
