@@ -27,7 +27,7 @@ from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.journal import TournamentState
 from toreshi.tournament.journal.check_in import board_reports, check_in_open, check_in_round
 from toreshi.tournament.journal.commands import PLAYER, CheckIn, ReportResult
-from toreshi.tournament.model import Game, GameResult
+from toreshi.tournament.model import GameResult, PairedGame
 from toreshi.web.accounts import auth
 from toreshi.web.common.forms import read_form
 from toreshi.web.common.forms import text as _text
@@ -200,7 +200,7 @@ async def save_results(request: Request) -> Response:
 # --- the player's page ----------------------------------------------------------------------------------------
 
 
-def _current_game(state: TournamentState, player: int) -> Game | None:
+def _current_game(state: TournamentState, player: int) -> PairedGame | None:
     """The player's game in the last published round, if they play in it."""
     if not state.t.rounds:
         return None
