@@ -62,7 +62,7 @@ class Desk:
 
 def boards(page_html: str) -> list[tuple[int, int, int]]:
     """(board, White's number, Black's number) of a published round's page."""
-    rows = re.findall(r'<tr><td class="num">(\d+)</td><td>(\d+)\. .*?</td><td>(\d+)\. ', page_html)
+    rows = re.findall(r'<tr[^>]*><td class="num"[^>]*>(\d+)</td><td>(\d+)\. .*?</td><td>(\d+)\. ', page_html)
     return [(int(b), int(w), int(bl)) for b, w, bl in rows]
 
 
@@ -173,7 +173,9 @@ def test_a_swiss_day_in_kazakh(browser: Browser, server: Server) -> None:
             desk.do(tid, "decide", id="P1", upheld="yes", members="Әлия Сейітова, Болат Нұров",
                     reasons="Сағат қате қойылған.", corrected_result="½-½")  # fmt: skip
         page = desk.get(f"/tournaments/{tid}/rounds/{number}")
-        shown = re.findall(r'<tr><td class="num">\d+</td><td>\d+\. [^<]*</td><td>\d+\. [^<]*</td>\s*<td>([^<]*)', page)
+        shown = re.findall(
+            r'<tr[^>]*><td class="num"[^>]*>\d+</td><td>\d+\. [^<]*</td><td>\d+\. [^<]*</td>\s*<td[^>]*>([^<]*)', page
+        )
         assert len(shown) == 5 and all(result.strip() for result in shown), (number, shown)  # every result in
         if number == 3:
             assert shown[1].strip() == "½-½"  # corrected by the upheld protest
