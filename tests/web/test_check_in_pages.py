@@ -95,6 +95,10 @@ def test_players_check_in_from_their_links_and_only_they_are_paired(web: TestCli
     assert "check-in for it is closed" in page
     page = post(web, f"/tournaments/{tid}/do/publish", csrf)
     assert "Absent: not checked in (Z)" in page
+    # Every check-in is a line of the audit log, by the player's own link or by the arbiter.
+    audit = html.unescape(web.get(f"/tournaments/{tid}/audit").text)
+    assert audit.count("Player 2 (own link)") == 1 and "1. Player 1, round 1: checked out" in audit
+    assert "absent, not checked in: 5. Player 5" in audit
 
 
 def test_a_revoked_link_opens_nothing_and_the_new_one_works(web: TestClient) -> None:
