@@ -84,6 +84,8 @@ def test_players_check_in_from_their_links_and_only_they_are_paired(web: TestCli
         phone.post(f"/tournaments/{tid}/me", data={"csrf": session_csrf(phone), "token": token_field,
                                                    "action": "check-out"})  # fmt: skip
     post(web, f"/tournaments/{tid}/do/check-in", csrf, number="1")
+    overview = html.unescape(web.get(f"/tournaments/{tid}").text)
+    assert "Check-in for round 1: Checked in: 4 of 5" in overview  # beside the pairing button
     page = post(web, f"/tournaments/{tid}/do/pair", csrf)
     assert "Round 1" in page
     snapshot = _state(web, tid)
