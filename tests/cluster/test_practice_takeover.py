@@ -27,9 +27,9 @@ async def test_the_engine_plays_on_after_the_practice_games_owner_is_killed(serv
     async with running(servers) as (a, b), httpx.AsyncClient(base_url=a.url, timeout=10) as http:
         page = await http.get("/practice?lang=kk")
         form = {"csrf": csrf_in(page.text), "name": "Асқар", "level": "1", "side": "white", "control": "blitz"}
-        answer = await http.post("/practice", data=form)
-        assert answer.status_code == 303, answer.text
-        location = urlparse(answer.headers["location"])
+        created = await http.post("/practice", data=form)
+        assert created.status_code == 303, created.text
+        location = urlparse(created.headers["location"])
         room, token = location.path.rsplit("/", 1)[1], parse_qs(location.query)["token"][0]
         assert owned_by(await services.lease_holder(room), a)  # the instance that made it owns it, and its engine
 
