@@ -29,33 +29,25 @@ from toreshi.tournament.journal.check_in import board_reports, check_in_open, ch
 from toreshi.tournament.journal.commands import PLAYER, CheckIn, ReportResult
 from toreshi.tournament.model import GameResult, PairedGame
 from toreshi.web.accounts import auth
+from toreshi.web.common import pagekit
 from toreshi.web.common.forms import read_form
 from toreshi.web.common.forms import text as _text
+from toreshi.web.common.pagekit import DONE
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.togyz.links import base_url
 from toreshi.web.tournaments import round_form
-from toreshi.web.tournaments.pages import _NOTICES as NOTICES
-from toreshi.web.tournaments.pages import (
-    DONE,
-    _back,
-    _expired,
-    _flash,
-    _load,
-    _page,
-    _round_response,
-    service,
+from toreshi.web.tournaments.pages import _back, _load, _page, _round_response, service
+
+LINKS_MADE = pagekit.notice(N_("Player links made: %(count)s."))
+LINK_REISSUED = pagekit.notice(N_("A new link for %(player)s: the old one no longer opens the player's page."))
+RESULTS_SAVED = pagekit.notice(N_("Results saved: %(count)s."))
+NOTHING_CHANGED = pagekit.notice(N_("Nothing changed: every board is as it was."))
+CHECKED_IN = pagekit.notice(N_("You are checked in for round %(round)s."))
+CHECKED_OUT = pagekit.notice(N_("You are no longer checked in for round %(round)s."))
+REPORTED = pagekit.notice(
+    N_("Your result is sent. It counts once your opponent gives the same and the arbiter confirms it.")
 )
-
-LINKS_MADE = N_("Player links made: %(count)s.")
-LINK_REISSUED = N_("A new link for %(player)s: the old one no longer opens the player's page.")
-RESULTS_SAVED = N_("Results saved: %(count)s.")
-NOTHING_CHANGED = N_("Nothing changed: every board is as it was.")
-CHECKED_IN = N_("You are checked in for round %(round)s.")
-CHECKED_OUT = N_("You are no longer checked in for round %(round)s.")
-REPORTED = N_("Your result is sent. It counts once your opponent gives the same and the arbiter confirms it.")
-
-NOTICES.update({LINKS_MADE, LINK_REISSUED, RESULTS_SAVED, NOTHING_CHANGED, CHECKED_IN, CHECKED_OUT, REPORTED})
 
 OUTCOMES = ("win", "draw", "loss")
 """What a player says of their own game; the page turns it into the result from White's side."""
@@ -127,13 +119,12 @@ async def make_links(request: Request) -> Response:
     tid = request.path_params["tid"]
     form = await read_form(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid, "/player-links")
+        return pagekit.expired(request, f"/tournaments/{tid}/player-links")
     try:
         made = await player_links.issue_player_links(service(request), tid)
     except UnknownTournamentError:
         return not_found(request)
-    _flash(request, notice=LINKS_MADE, count=made)
+    pagekit.keep(request, notice=LINKS_MADE, count=made)
     return _back(tid, "/player-links")
 
 
@@ -142,8 +133,7 @@ async def reissue_link(request: Request) -> Response:
     tid = request.path_params["tid"]
     form = await read_form(request)
     if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid, "/player-links")
+        return pagekit.expired(request, f"/tournaments/{tid}/player-links")
     number_text = request.path_params["number"]
     if not number_text.isdigit() or len(number_text) > 5:
         return not_found(request)
@@ -153,9 +143,9 @@ async def reissue_link(request: Request) -> Response:
     except UnknownTournamentError:
         return not_found(request)
     except Refused as why:
-        _flash(request, why.refusal)
+        pagekit.keep(request, why.refusal)
         return _back(tid, "/player-links")
-    _flash(request, notice=LINK_REISSUED, player=state.t.label(int(number_text)))
+    pagekit.keep(request, notice=LINK_REISSUED, player=state.t.label(int(number_text)))
     return RedirectResponse(f"/tournaments/{tid}/player-links#player-{int(number_text)}", status_code=303)
 
 
@@ -174,8 +164,8 @@ async def save_results(request: Request) -> Response:
     form = await read_form(request)
     typed = round_form.ResultsForm.read(state, number, form)
     if not auth.csrf_ok(request, form.get("csrf")):
-        # What was typed is kept: the page comes back with it and the notice, to be sent again.
-        request.session["flash"] = {"expired": True}
+        # What was typed is kept: the page comes back with it and says the form expired, to be sent again.
+        typed.problems.append(round_form.BoardProblem(0, "", pagekit.expired_text()))
         return await _round_response(request, number=number, results_form=typed, status_code=400)
     by = auth.signed_in(request) or "arbiter"
     commands = typed.commands(state, number)
@@ -191,9 +181,9 @@ async def save_results(request: Request) -> Response:
             return await _round_response(request, number=number, results_form=typed, status_code=400)
         saved += 1
     if saved:
-        _flash(request, notice=RESULTS_SAVED, count=saved)
+        pagekit.keep(request, notice=RESULTS_SAVED, count=saved)
     else:
-        _flash(request, notice=NOTHING_CHANGED)
+        pagekit.keep(request, notice=NOTHING_CHANGED)
     return _back(tid, f"/rounds/{number}")
 
 
@@ -232,15 +222,15 @@ def _refused_link(request: Request) -> Response:
 async def player_page(request: Request) -> Response:
     form = await read_form(request) if request.method == "POST" else {}
     token = _text(form, "token") or request.query_params.get("token", "")
+    here = f"/tournaments/{request.path_params['tid']}/me?{urlencode({'token': token})}"
+    if request.method == "POST" and not pagekit.fresh(request, form):
+        return pagekit.expired(request, here)  # the form token first, before the link is looked up
     found = await _player(request, token)
     if found is None:
         return _refused_link(request)
     tid, state, number = found
-    back = RedirectResponse(f"/tournaments/{tid}/me?{urlencode({'token': token})}", status_code=303)
+    back = RedirectResponse(here, status_code=303)
     if request.method == "POST":
-        if not auth.csrf_ok(request, form.get("csrf")):
-            _expired(request)
-            return back
         await _player_action(request, tid, state, number, form)
         return back
     game = _current_game(state, number)
@@ -273,23 +263,23 @@ async def _player_action(request: Request, tid: str, state: TournamentState, num
             present = action == "check-in"
             await service(request).command(tid, CheckIn(number=number, present=present), by, role=PLAYER)
             notice = CHECKED_IN if present else CHECKED_OUT
-            _flash(request, notice=notice, round=check_in_round(state))
+            pagekit.keep(request, notice=notice, round=check_in_round(state))
         elif action == "report":
             game = _current_game(state, number)
             outcome = _text(form, "outcome")
             if game is None:
-                _flash(request, notice=DONE)
+                pagekit.keep(request, notice=DONE)
                 return
             if outcome not in OUTCOMES:
-                _flash(request, Refusal(Common.FIELD_REQUIRED if not outcome else Common.FIELD_NOT_CHOICE,
+                pagekit.keep(request, Refusal(Common.FIELD_REQUIRED if not outcome else Common.FIELD_NOT_CHOICE,
                                         {"field": "result", "value": outcome[:20]}))  # fmt: skip
                 return
             result = _result_of(outcome, game.white == number)
             command = ReportResult(round=game.round, board=game.board, number=number, result=result)
             await service(request).command(tid, command, by, role=PLAYER)
-            _flash(request, notice=REPORTED)
+            pagekit.keep(request, notice=REPORTED)
     except Refused as why:
-        _flash(request, why.refusal)
+        pagekit.keep(request, why.refusal)
 
 
 routes = [
