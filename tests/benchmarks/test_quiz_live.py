@@ -32,6 +32,8 @@ def test_a_tiny_run_prints_latencies_cpu_medians_ratios_and_the_goal(shared_data
     assert re.search(rf"tap -> lamp baseline, bare websocket relay \(8 sockets\): p50_ms={NUMBER} p99_ms={NUMBER}", out)
     for phase in ("baseline \\(1 room\\)", "load \\(2 rooms\\)"):
         for role in ("host", "projector"):
-            line = rf"tap -> lamp {phase}, {role}: p50_ms={NUMBER} \({NUMBER}x relay\) p99_ms={NUMBER} \({NUMBER}x relay\)"
+            line = (
+                rf"tap -> lamp {phase}, {role}: p50_ms={NUMBER} \({NUMBER}x relay\) p99_ms={NUMBER} \({NUMBER}x relay\)"
+            )
             assert re.search(line + rf" max_ms={NUMBER}", out), out
     assert re.search(rf"tap_lamp_projector_p50_ms={NUMBER} tap_lamp_projector_p99_ms={NUMBER}", out), out
