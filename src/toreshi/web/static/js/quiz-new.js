@@ -3,6 +3,10 @@
 // page says a large pack takes a while) and the server says what is missing, keeping an uploaded pack.
 
 const MiB = 1024 * 1024;
+const mebibytes = new Intl.NumberFormat(document.documentElement.lang || undefined, {
+  minimumFractionDigits: 1,
+  maximumFractionDigits: 1,
+});
 
 function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
@@ -49,10 +53,10 @@ document.addEventListener("submit", (event) => {
     if (percent >= lastSaid + 10 || percent === 100) { // a screen reader hears every tenth, not every packet
       lastSaid = percent;
       const said = fill(form.dataset.uploading, {
-        done: (progress.loaded / MiB).toFixed(1),
-        total: (progress.total / MiB).toFixed(1),
+        done: mebibytes.format(progress.loaded / MiB),
+        total: mebibytes.format(progress.total / MiB),
       });
-      status.textContent = `${said} (${percent} %)`;
+      status.textContent = `${said} (${percent}\u00a0%)`;
     }
   });
   request.upload.addEventListener("load", () => {
