@@ -101,5 +101,6 @@ def test_the_assistant_is_required_except_for_a_shootout(browser: Browser, serve
     expect(assistant).not_to_have_attribute("aria-required", "true")
     page.check("input[name=kind][value=final]")
     expect(assistant).to_have_js_property("required", True)
+    assistant.scroll_into_view_if_needed()
     screenshot(page, "quiz-new-required-kk-390")
     page.context.close()
