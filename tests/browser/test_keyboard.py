@@ -8,7 +8,6 @@ entered, a question chosen, a move played, by keyboard alone."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -21,7 +20,8 @@ from .test_page_walk import _create_quiz, _create_tournament
 MARK = """() => {
   // Number every element that should take the focus by Tab: visible, enabled, not taken out by tabindex=-1 and,
   // of a group of radios, only the checked one (or the first): arrows move within the group.
-  const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary, [tabindex], [contenteditable=true]";
+  const selector = ["a[href]", "button", "input:not([type=hidden])", "select", "textarea", "summary", "[tabindex]",
+                    "[contenteditable=true]"].join(", ");
   const seenGroups = new Set();
   const marked = [];
   for (const element of document.querySelectorAll("[data-kb]")) delete element.dataset.kb;
@@ -31,13 +31,16 @@ MARK = """() => {
     if (element.checkVisibility && !element.checkVisibility()) continue;  // in a closed <details>, say
     if (element.type === "radio") {
       const group = `${element.form ? "f" : "d"}:${element.name}`;
-      const others = [...document.querySelectorAll(`input[type=radio][name="${element.name}"]`)].filter((r) => r.form === element.form);
+      const others = [...document.querySelectorAll(`input[type=radio][name="${element.name}"]`)]
+        .filter((r) => r.form === element.form);
       const chosen = others.find((r) => r.checked) || others.find((r) => !r.disabled);
       if (element !== chosen || seenGroups.has(group)) continue;
       seenGroups.add(group);
     }
     element.dataset.kb = String(marked.length);
-    marked.push(`${element.tagName.toLowerCase()}${element.type ? "[" + element.type + "]" : ""} ${(element.getAttribute("aria-label") || element.textContent || element.name || "").trim().slice(0, 40)}`);
+    const name = (element.getAttribute("aria-label") || element.textContent || element.name || "").trim();
+    const type = element.type ? `[${element.type}]` : "";
+    marked.push(`${element.tagName.toLowerCase()}${type} ${name.slice(0, 40)}`);
   }
   return marked;
 }"""
