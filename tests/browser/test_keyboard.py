@@ -8,6 +8,7 @@ entered, a question chosen, a move played, by keyboard alone."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -239,4 +240,32 @@ def test_the_players_game_by_keyboard(browser: Browser, arbiter: Page, server: S
     phone.keyboard.press("Enter")
     expect(phone.locator("button.hole.side-white.legal")).to_have_count(0)
     screenshot(phone, f"keyboard-player-{language}")
+    phone.context.close()
+
+
+@pytest.mark.parametrize("language", ["kk", "ru"])
+def test_a_teams_buzzer_by_keyboard(browser: Browser, arbiter: Page, server: Server, language: str) -> None:
+    _room, codes, (host, *_others) = _create_quiz(arbiter, server)
+    team, code = next(iter(codes.items()))
+    phone = new_page(browser, viewport={"width": 390, "height": 844})
+    phone.goto(f"{server.url}/j/{code}?lang={language}")
+    expect(phone.locator(".q-team-name")).to_have_text(team)
+    assert_walked(phone)
+    # The host opens a question (by keyboard too); the phone's buzzer is pressed by Tab and Enter
+    arbiter.goto(f"{host}&lang={language}")
+    expect(arbiter.locator(".q-status")).not_to_be_empty()
+    arbiter.keyboard.press("d")
+    cell = arbiter.locator(".q-grid button.q-cell:enabled").first
+    expect(cell).to_be_visible()
+    cell.focus()
+    arbiter.keyboard.press("Enter")
+    expect(arbiter.locator(".q-answer")).to_be_visible()
+    expect(phone.locator("#quiz")).to_have_class(re.compile(r"\bstate-open\b"))
+    # (Not walked while open: the buzzer answers its keys itself, on keydown, and the walk would press it.)
+    from_the_top(phone)
+    expect(phone.locator("#quiz")).to_have_class(re.compile(r"\bstate-open\b"))
+    tab_to(phone, phone.locator("#buzz"))
+    phone.keyboard.press("Enter")
+    expect(phone.locator("#quiz")).to_have_class(re.compile(r"\bstate-(pressed|your_turn)\b"))
+    screenshot(phone, f"keyboard-buzzer-{language}")
     phone.context.close()
