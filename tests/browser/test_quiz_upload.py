@@ -76,6 +76,22 @@ def test_a_large_pack_uploads_with_progress_and_is_not_asked_for_again(
     page.context.close()
 
 
+def test_a_pack_that_needs_picking_shows_the_questions_in_place(
+    browser: Browser, server: Server, large_pack: Path
+) -> None:
+    page = new_page(browser, **PHONE)
+    sign_in_arbiter(page, server)
+    fill_with_twin_teams(page, server, "kk", large_pack)
+    page.fill("input[name=team2]", "Барыс")
+    page.locator("#quiz-new-form button[type=submit]").click()  # sent by the page's script, with its progress
+    expect(page.locator("form[action='/quiz/new/pick']")).to_be_visible(timeout=30_000)
+    expect(page.get_by_role("heading", level=1)).to_be_focused()
+    assert page.title().startswith("Сұрақтарды таңдау")
+    page.locator("form[action='/quiz/new/pick'] button[type=submit]").click()  # the default picks make a shootout
+    page.wait_for_url(lambda url: "/links" in url)
+    page.context.close()
+
+
 def test_without_javascript_the_form_still_keeps_the_pack(browser: Browser, server: Server, large_pack: Path) -> None:
     page = new_page(browser, java_script_enabled=False, **PHONE)
     sign_in_arbiter(page, server)
