@@ -80,6 +80,15 @@ class SetupError(ValueError):
     """A new-game form that cannot become a game (its message is already in the page's language)."""
 
 
+class PackKeptError(SetupError):
+    """Another field is wrong but the pack was read: it is kept as a draft (``token``) so that the form comes back
+    with "pack already uploaded" instead of asking for the file again."""
+
+    def __init__(self, message: str, token: str) -> None:
+        super().__init__(message)
+        self.token = token
+
+
 class ChoiceNeededError(Exception):
     """The pack has themes of other than 5 questions (or several rounds): the host picks before the game is made."""
 
@@ -122,6 +131,7 @@ NEW_DEFAULTS = {
     "assistant_team": "",
     "projector_keys": "",
     "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
+    "pack_token": "",
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
     **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
 }
@@ -136,6 +146,20 @@ def pack_size_error(request: Request) -> str:
     return ""
 
 
+KEPT_PACKS = "quiz:kept-packs"
+"""The session's list of the pack drafts it may use again by token (the newest few): a token alone is not enough."""
+KEPT_PER_SESSION = 3
+
+
+def _kept_tokens(request: Request) -> list[str]:
+    kept = request.session.get(KEPT_PACKS)
+    return [token for token in kept if isinstance(token, str)] if isinstance(kept, list) else []
+
+
+def _keep_token(request: Request, token: str) -> None:
+    request.session[KEPT_PACKS] = [*(t for t in _kept_tokens(request) if t != token), token][-KEPT_PER_SESSION:]
+
+
 @auth.arbiter_only
 async def new_quiz(request: Request) -> Response:
     values = dict(NEW_DEFAULTS)
@@ -145,10 +169,15 @@ async def new_quiz(request: Request) -> Response:
         if not error:
             form, upload = await _read_upload(request)
             values.update({key: form.get(key, "").strip() for key in values})
+            values["pack_token"] = values["pack_token"] if values["pack_token"] in _kept_tokens(request) else ""
             try:
                 if not pagekit.fresh(request, form):
                     raise SetupError(pagekit.expired_text())
                 links = await _create_from_form(request, values, upload)
+            except PackKeptError as problem:
+                error = str(problem)
+                values["pack_token"] = problem.token
+                _keep_token(request, problem.token)
             except SetupError as problem:
                 error = str(problem)
             except Refused as refused:  # the pack, the game it should give, the room's own checks
@@ -172,23 +201,53 @@ async def new_quiz(request: Request) -> Response:
 
 
 async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> GameLinks:
-    teams, kind, reading, arbitration, assistant = _form_parts(values)
-    if upload is None or not upload.filename:
-        raise SetupError(_("Choose a pack file (.siq or db.chgk.info text)."))
-    data = await upload.read(MAX_PACK_BYTES + 1)
-    if len(data) > MAX_PACK_BYTES:
-        raise SetupError(_("The pack is too large (at most 64 MiB)."))
-    stem = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    values["stem"] = stem[:MAX_NAME]
-    package = read_pack(data, name=stem)
+    """The game the form describes. The pack is read first: when it is good and another field is wrong, it is kept
+    as a draft under a token (:class:`PackKeptError`), and a form sent back with that token and no new file plays
+    it, so a host never uploads a pack twice. A new file replaces the kept one."""
     packs = QuizPacks(services_of(request).store.engine)
-    if needs_choice(package):
-        raise ChoiceNeededError(package, await packs.add_draft(data))
-    links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
-    if package.media:
-        await packs.put(links.room_id, data)  # its images, sounds and videos are served from it
+    token = values["pack_token"]
+    data: bytes | None = None
+    if upload is not None and upload.filename:
+        data = await upload.read(MAX_PACK_BYTES + 1)
+        if len(data) > MAX_PACK_BYTES:
+            raise SetupError(_("The pack is too large (at most 64 MiB)."))
+        values["stem"] = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0][:MAX_NAME]
+        token = values["pack_token"] = ""
+    elif token:
+        data = await packs.draft(token)  # None if it expired or was pushed out by newer drafts
+    if data is None:
+        values["pack_token"] = ""
+        raise SetupError(_both(_("Choose a pack file (.siq or db.chgk.info text)."), values))
+    try:
+        package = read_pack(data, name=values["stem"])
+    except Refused as refused:
+        values["pack_token"] = ""
+        raise SetupError(_both(refusals.text_of(refused), values)) from None
+    try:
+        teams, kind, reading, arbitration, assistant = _form_parts(values)
+        if needs_choice(package):
+            raise ChoiceNeededError(package, token or await packs.add_draft(data))
+        links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
+    except (SetupError, Refused) as problem:
+        message = str(problem) if isinstance(problem, SetupError) else refusals.text_of(problem)
+        raise PackKeptError(message, token or await packs.add_draft(data)) from None
+    if token and package.media:
+        await packs.attach(token, links.room_id)  # its images, sounds and videos are served from it
+    elif package.media:
+        await packs.put(links.room_id, data)
+    elif token:
+        await packs.discard(token)
     request.session[f"quiz:unplayed:{links.room_id}"] = [list(t) for t in unplayable_themes(package)[:60]]
     return links
+
+
+def _both(pack_problem: str, values: dict[str, str]) -> str:
+    """The pack's problem and, if any, the other fields' first one: everything that is wrong, said at once."""
+    try:
+        _form_parts(values)
+    except SetupError as problem:
+        return f"{pack_problem} {problem}"
+    return pack_problem
 
 
 def _form_parts(
