@@ -13,7 +13,8 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -60,7 +61,7 @@ from toreshi.texts.i18n import current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
 from toreshi.web.common import pagekit
-from toreshi.web.common.forms import read_form, text, texts
+from toreshi.web.common.forms import Form, read_form, text, texts
 from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import kept_on_app, services_of
@@ -655,37 +656,47 @@ async def quiz_list(request: Request) -> Response:
     )
 
 
-SMALL_FORM = {"max_files": 0, "max_fields": 5}
-"""The limits of a game's small forms (archive, finish, reissue a link, the serial box)."""
+GameAction = Callable[[Request, str, Any, Form], Awaitable[Response]]
+
+
+def _game_form(back: str) -> Callable[[GameAction], Callable[[Request], Awaitable[Response]]]:
+    """A game's small form (archive, finish, reissue a link, the serial box) through the page kit: the action gets
+    the room's id, its owner and the form (``action(request, room_id, owner, form)``), or the visitor the answer
+    already due (back to ``back`` — ``{room_id}`` filled — when the form expired, a 404 for no such quiz game)."""
+
+    def decorate(action: GameAction) -> Callable[[Request], Awaitable[Response]]:
+        @functools.wraps(action)
+        async def posted(request: Request) -> Response:
+            room_id = request.path_params["room_id"]
+            form = await pagekit.posted(request, back.format(room_id=room_id), max_files=0, max_fields=5)
+            if isinstance(form, Response):
+                return form
+            owner = await _quiz_owner(request)
+            return not_found(request) if owner is None else await action(request, room_id, owner, form)
+
+        return posted
+
+    return decorate
 
 
 @auth.arbiter_only
-async def archive_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def archive_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
-    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     archived = text(form, "archived") != "0"
     phase = owner.logic.game.phase.value
     if not archived or phase in ("finished", "draw"):
-        await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+        await services_of(request).store.set_archived(room_id, archived)
     return pagekit.redirect("/quiz" + ("" if archived else "?filter=archived"))
 
 
 @auth.arbiter_only
-async def finish_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def finish_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
     form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
     refused with the refusal's sentence on the games list."""
-    room_id = request.path_params["room_id"]
-    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None or not isinstance(owner.logic, QuizRoom):
+    if not isinstance(owner.logic, QuizRoom):
         return not_found(request)
     try:
         await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
@@ -720,17 +731,11 @@ def _serial_error(request: Request) -> str:
 
 
 @auth.arbiter_only
-async def reissue(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/links")
+async def reissue(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
     opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
-    room_id = request.path_params["room_id"]
     target = f"/quiz/{room_id}/links"
-    form = await pagekit.posted(request, target, **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     role = text(form, "role")
     services = services_of(request)
     try:
@@ -749,16 +754,10 @@ async def reissue(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def serial_buttons(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/host")
+async def serial_buttons(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
-    room_id = request.path_params["room_id"]
     target = f"/quiz/{room_id}/host"
-    form = await pagekit.posted(request, target, **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     readers = _serial_readers(request)
     previous = readers.pop(room_id, None)
     if previous is not None:
