@@ -223,6 +223,8 @@ _TERMS: dict[str, str] = {
     "forbidden.trf": N_("from a TRF"),
     "evaluation.shown": N_("shown to spectators"),
     "evaluation.off": N_("switched off"),
+    "colour.white": N_("the top seed has White"),
+    "colour.black": N_("the top seed has Black"),
 }
 _AMOUNTS = frozenset({"amount"})
 
@@ -254,6 +256,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     "participant_edited": (N_("Participant changed"), N_("Participant %(player)s")),
     "participants_imported": (N_("Participants imported from CSV"), N_("Participants: %(count)s")),
     "participants_renumbered": (N_("Numbered by rating"), N_("Participants: %(count)s")),
+    "lots_drawn": (N_("Lots drawn"), N_("Seed %(seed)s: %(count)s participants; %(colour_term)s in round 1")),
     "participant_withdrawn": (N_("Withdrawn"), N_("%(player)s after round %(round)s")),
     "entry_deleted": (N_("Entry deleted"), N_("Participant %(player)s")),
     "participant_expelled": (N_("Expelled"), N_("%(player)s after round %(round)s")),
