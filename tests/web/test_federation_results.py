@@ -206,7 +206,7 @@ def test_the_public_site_is_served_and_published_alike_with_relative_links_and_n
     with TestClient(web.app, headers={"accept-language": "en"}) as visitor:  # nobody signed in
         served = visitor.get(f"/results/{tid}/kk/standings.html")
         assert served.status_code == 200 and "Әлия Қасым" in served.text
-        assert visitor.get(f"/results/{tid}", follow_redirects=False).status_code == 308
+        assert visitor.get(f"/results/{tid}", follow_redirects=False).status_code == 303
         assert visitor.get(f"/results/{tid}/").status_code == 200
         assert visitor.get(f"/results/{tid}/kk/nothing.html").status_code == 404
         assert visitor.get("/results/no-such/").status_code == 404

@@ -113,11 +113,14 @@ def test_trf_2026_team_points_362_and_the_crosstable_records_801_802_read_back()
     assert (_cols(points, 23, 24), _cols(points, 26, 29)) == ("TL", " 0.0")
     short = {read_802(x)[0]: read_802(x) for x in lines if x.startswith("802")}
     assert set(short) == {1, 2, 3}
-    team, mp, gp, played = short[1]
-    assert (mp, gp) == (4, Fraction(7, 2))  # won both matches: 1.5 over the board, then 2 boards by default
-    assert [(r.opponent, r.colour, r.game_points, r.forfeited) for r in played] == [(2, "w", 1.5, False),
-                                                                                   (3, "b", 2, True)]  # fmt: skip
-    assert [(r.opponent, r.bye, r.game_points) for r in short[3][3]] == [(None, "PAB", 2), (1, "", 0)]
+    _, mp, gp, played = short[1]
+    assert (mp, gp) == (Fraction(4), Fraction(7, 2))  # won both matches: 1.5 over the board, then 2 boards by default
+    assert [(r.opponent, r.colour, r.game_points, r.forfeited) for r in played] == [
+        (2, "w", Fraction(3, 2), False), (3, "b", Fraction(2), True)]  # fmt: skip
+    assert [(r.opponent, r.bye, r.game_points) for r in short[3][3]] == [
+        (None, "PAB", Fraction(2)),
+        (1, "", Fraction(0)),
+    ]
     one = next(x for x in lines if x.startswith("802   1"))
     assert _cols(one, 29, 31) == "  2" and _cols(one, 33, 33) == "w" and _cols(one, 35, 38) == " 1.5"
     assert _cols(one, 42, 44) == "  3" and _cols(one, 46, 46) == "b" and _cols(one, 52, 52) == "f"

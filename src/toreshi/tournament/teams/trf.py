@@ -153,14 +153,13 @@ def _team_points_line(t: TeamTournament) -> str:
 
 
 _PLACES = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-_TEAM_CODES = {code: letters for code, letters in _CODES.items()}
 
 
 def _board_letters(match: Match, side: int) -> str:
     """The team's result on each board (``1 = 0 + -``), from its side."""
     letters = []
     for board, result in enumerate(match.results, start=1):
-        white, black = _TEAM_CODES[result]
+        white, black = _CODES[result]
         first_white = first_team_white(board)
         letters.append((white if first_white else black) if side == 0 else (black if first_white else white))
     return "".join(letters)
@@ -226,8 +225,9 @@ def read_802(line: str) -> tuple[int, Fraction, Fraction, list[TeamRound802]]:
     while at < len(line):
         block = line[at : at + 13].ljust(13)
         who = block[0:3].strip()
-        rounds.append(TeamRound802(int(who) if who.isdigit() else None, "" if who.isdigit() else who,
-                                   block[4].strip(), Fraction(block[6:10].strip() or "0"), block[10] in "fF"))  # fmt: skip
+        number = int(who) if who.isdigit() else None
+        points = Fraction(block[6:10].strip() or "0")
+        rounds.append(TeamRound802(number, "" if number else who, block[4].strip(), points, block[10] in "fF"))
         at += 13
     return team, mp, gp, rounds
 

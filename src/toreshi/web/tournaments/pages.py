@@ -557,7 +557,7 @@ async def results_site(request: Request) -> Response:
     from the store, never from a live room: reading it starts nothing)."""
     tid, path = request.path_params["tid"], request.path_params.get("path")
     if path is None:
-        return RedirectResponse(f"/results/{tid}/", status_code=308)
+        return RedirectResponse(f"/results/{tid}/", status_code=303)
     store = services_of(request).store
     try:
         state = await tournament_state(store, tid)
