@@ -16,7 +16,7 @@ from starlette.routing import Route
 from toreshi.services.broadcast import evaluation_for_spectators
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.texts.i18n import gettext as _
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.tournament.journal.state import EvaluationPolicy
 from toreshi.web.common.services import services_of
 from toreshi.web.common.templates import not_found, render_page
@@ -90,7 +90,7 @@ async def live_round(request: Request) -> Response:
 async def _shown(request: Request, room_id: str, policy: EvaluationPolicy | None) -> dict[str, object] | None:
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
-    if owner is None or not isinstance(game, Game):
+    if owner is None or not isinstance(game, MatchGame):
         return None
     shown = evaluation_for_spectators(services_of(request).engine, game.state, policy, owner.now_ms())
     return None if shown is None else shown.to_json()
