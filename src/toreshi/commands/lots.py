@@ -8,7 +8,6 @@ one line per new pairing number, so that the printout can be compared with the t
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Annotated
 
@@ -16,21 +15,12 @@ import typer
 
 from toreshi.commands.errors import CommandError
 from toreshi.commands.pairing_tools import read_trf
+from toreshi.commands.speech import say
 from toreshi.kit.refusal import Refusal
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.lots import MAX_SEED_LENGTH, METHOD, Entrant, LotsError, check_seed, draw_order, initial_colour
 from toreshi.tournament.model import Colour
 from toreshi.tournament.standings import is_round_robin_trf
-
-
-def say(refusal: Refusal) -> str:
-    """A refusal in the language of ``TORESHI_LANGUAGE`` (else ``LANG``: kk, ru; English otherwise), on one line."""
-    from toreshi.texts import i18n  # the catalogues are read only for a refusal to show
-    from toreshi.texts.refusals import render
-
-    wanted = (os.environ.get("TORESHI_LANGUAGE") or os.environ.get("LANG") or "en")[:2].lower()
-    i18n.activate(wanted if wanted in ("kk", "ru", "en") else "en")
-    return " ".join(render(refusal).split())
 
 
 def lots(

@@ -18,6 +18,7 @@ from toreshi.commands import GROUPS
 from toreshi.commands.checks import check_writable_folder
 from toreshi.commands.db import DataDirOption, DbOption, SchemaOption, _url
 from toreshi.commands.errors import CommandError
+from toreshi.commands.speech import said
 
 app = typer.Typer(help=GROUPS["publish"][1], add_completion=False)
 
@@ -25,13 +26,14 @@ app = typer.Typer(help=GROUPS["publish"][1], add_completion=False)
 async def _site(url: str, schema: str | None, event: str, site_url: str | None) -> dict[str, bytes]:
     from toreshi.services.results import NotATournamentError, game_states, tournament_state
     from toreshi.store import open_store
+    from toreshi.texts.i18n import N_
     from toreshi.web.tournaments.results import site_files
 
     async with open_store(url, schema=schema, migrate=False) as store:
         try:
             state = await tournament_state(store, event)
         except NotATournamentError:
-            raise CommandError(f"no tournament {event!r} in this database") from None
+            raise CommandError(said(N_("No tournament %(id)s in this database."), id=event)) from None
         return site_files(state, event, await game_states(store, state), url=site_url)
 
 
