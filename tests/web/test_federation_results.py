@@ -208,6 +208,7 @@ def test_the_public_site_is_served_and_published_alike_with_relative_links_and_n
         assert served.status_code == 200 and "Әлия Қасым" in served.text
         assert visitor.get(f"/results/{tid}", follow_redirects=False).status_code == 303
         assert visitor.get(f"/results/{tid}/").status_code == 200
+        assert "<svg" in visitor.get(f"/results/{tid}/ru/index.html").text  # the QR code for the hall
         assert visitor.get(f"/results/{tid}/kk/nothing.html").status_code == 404
         assert visitor.get("/results/no-such/").status_code == 404
     folder = tmp_path / "site"
@@ -217,6 +218,11 @@ def test_the_public_site_is_served_and_published_alike_with_relative_links_and_n
     for language in ("kk", "ru", "en"):
         for page in ("index", "standings", "crosstable", "round-1", "game-1-1"):
             assert f"{language}/{page}.html" in files, (language, page)
+    assert "<svg" not in files["kk/index.html"].decode()  # no address given: no QR code
+    with_url = tmp_path / "site-with-url"
+    CliRunner().invoke(app, ["publish", tid, str(with_url), "--data-dir", str(tmp_path), "--url", "https://club.kz/r/"])
+    assert "<svg" in (with_url / "kk" / "index.html").read_text() and "https://club.kz/r/" in (
+        with_url / "kk" / "index.html").read_text()  # fmt: skip
     # The app serves the same bytes the command wrote (the QR code aside: only the app knows its address).
     assert files["kk/standings.html"] == web.get(f"/results/{tid}/kk/standings.html").content
     for name, data in files.items():
