@@ -7,6 +7,8 @@ database the app is not serving (or a copy of it) and the app reads the same as 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from toreshi.live.room import Decided
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
@@ -37,11 +39,16 @@ async def tournament_state(store: EventStore, tournament_id: str) -> TournamentS
     return logic.state
 
 
-async def game_states(store: EventStore, state: TournamentState) -> dict[Board, GameState]:
-    """The game of every board linked to a game room, by ``(round, board)`` (a room that cannot be read is left out:
-    its result is the tournament's all the same)."""
+async def game_states(
+    store: EventStore, state: TournamentState, boards: Iterable[Board] | None = None
+) -> dict[Board, GameState]:
+    """The game of every board linked to a game room (only of ``boards`` when given), by ``(round, board)`` (a room
+    that cannot be read is left out: its result is the tournament's all the same)."""
     games: dict[Board, GameState] = {}
+    wanted = None if boards is None else set(boards)
     for board, room_id in sorted(state.game_rooms.items()):
+        if wanted is not None and board not in wanted:
+            continue
         try:
             stored_events = await store.load(room_id)
         except (UnknownRoomError, ValueError):

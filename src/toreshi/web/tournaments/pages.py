@@ -563,12 +563,15 @@ async def results_site(request: Request) -> Response:
         state = await tournament_state(store, tid)
     except NotATournamentError:
         return not_found(request)
+    path = path or "index.html"
+    boards = results.wanted_boards(path)  # a page reads only the game it shows
+    games = await game_states(store, state, boards)
+    linked = set(games) if boards is None else set(state.game_rooms)
     url = str(request.url_for("results_site", tid=tid))
-    files = results.site_files(state, tid, await game_states(store, state), url=url)
-    data = files.get(path or "index.html")
+    data = results.site_file(state, tid, path, games, linked, url=url)
     if data is None:
         return not_found(request)
-    suffix = "." + (path or "index.html").rsplit(".", 1)[-1]
+    suffix = "." + path.rsplit(".", 1)[-1]
     return Response(data, media_type=_SITE_TYPES.get(suffix, "application/octet-stream"))
 
 

@@ -15,8 +15,9 @@ page shows its record as any spectator of its room sees it: no sealed move, no e
 from __future__ import annotations
 
 import io
+import re
 import zipfile
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
@@ -203,14 +204,13 @@ class GameRow:
 _RESULT_SIGNS = {"1-0": "1 – 0", "0-1": "0 – 1", "½-½": "½ – ½", "+ −": "+ – −", "− +": "− – +", "− −": "− – −"}
 
 
-def _game_rows(state: TournamentState, games: Mapping[Board, GameState]) -> dict[int, list[GameRow]]:
+def _game_rows(state: TournamentState, linked: Collection[Board]) -> dict[int, list[GameRow]]:
     t = state.t
     names = {p.number: p.name for p in t.participants}
     rows: dict[int, list[GameRow]] = {}
     for rnd in t.rounds:
         for g in sorted(rnd.games, key=lambda x: x.board):
-            game = games.get((rnd.number, g.board))
-            page = f"game-{rnd.number}-{g.board}.html" if game is not None else None
+            page = f"game-{rnd.number}-{g.board}.html" if (rnd.number, g.board) in linked else None
             result = _RESULT_SIGNS.get(g.result.value, g.result.value) if g.result is not None else ""
             rows.setdefault(rnd.number, []).append(
                 GameRow(rnd.number, g.board, names.get(g.white, "?"), names.get(g.black, "?"), result, page)
@@ -218,46 +218,87 @@ def _game_rows(state: TournamentState, games: Mapping[Board, GameState]) -> dict
     return rows
 
 
+def site_paths(state: TournamentState, tid: str, linked: Iterable[Board]) -> list[str]:
+    """Every file of the site: ``linked`` are the boards whose game has a page (played in a game room)."""
+    paths = ["style.css", "index.html", f"{tid}.trf", "games.pgn"]
+    pages = ["index.html", "standings.html", "crosstable.html"]
+    pages += [f"round-{rnd.number}.html" for rnd in state.t.rounds]
+    pages += [f"game-{rnd}-{board}.html" for rnd, board in sorted(linked)]
+    return paths + [f"{language}/{page}" for language in LANGUAGES for page in pages]
+
+
+_GAME_PAGE = re.compile(r"game-(\d+)-(\d+)\.html")
+_ROUND_PAGE = re.compile(r"round-(\d+)\.html")
+
+
+def wanted_boards(path: str) -> list[Board] | None:
+    """The boards whose games ``path`` needs (``None``: every game, for ``games.pgn``; none for the others)."""
+    if path == "games.pgn":
+        return None
+    found = _GAME_PAGE.fullmatch(path.rsplit("/", 1)[-1])
+    return [(int(found[1]), int(found[2]))] if found else []
+
+
+def site_file(
+    state: TournamentState,
+    tid: str,
+    path: str,
+    games: Mapping[Board, GameState],
+    linked: Collection[Board],
+    *,
+    url: str | None = None,
+) -> bytes | None:
+    """One file of the public results site (None if the site has no such file). ``games``: at least the games
+    :func:`wanted_boards` names for ``path``; ``linked``: the boards whose games have pages; ``url``: where the
+    site will be read (its QR code for the hall is printed on the index pages; without it, no QR code)."""
+    t = state.t
+    if path not in site_paths(state, tid, linked):
+        return None
+    if path == "style.css":
+        return _CSS.encode()
+    if path == "index.html":
+        return _render("results/choose.html", "kk", t=t, languages=LANGUAGES, root="")
+    if path == f"{tid}.trf":
+        return tournament_trf(state).encode()
+    if path == "games.pgn":
+        return games_pgn(state, games).encode()
+    language, page = path.split("/", 1)
+    with speaking(language):
+        common: dict[str, Any] = {"t": t, "tid": tid, "rounds": _game_rows(state, linked), "root": "../",
+                                  "here": language, "languages": LANGUAGES, "system_names": texts.system_names(),
+                                  "time_control": time_control_text(t)}  # fmt: skip
+        if page == "index.html":
+            lots_seed = state.lots_seed if state.lots_drawn else None
+            return _render("results/index.html", language, page="index", qr=qr_svg(url) if url else "", url=url,
+                           lots_seed=lots_seed, **common)  # fmt: skip
+        if page in ("standings.html", "crosstable.html"):
+            context = {**_print_context(state), **common}
+            return _render(f"results/{page}", language, page=page.removesuffix(".html"),
+                           standings=state.standings(), **context)  # fmt: skip
+        found = _ROUND_PAGE.fullmatch(page)
+        if found:
+            number = int(found[1])
+            return _render("results/round.html", language, page="round", number=number,
+                           games=common["rounds"].get(number, []), **common)  # fmt: skip
+        found = _GAME_PAGE.fullmatch(page)
+        assert found is not None  # site_paths lists no other page
+        rnd, board = int(found[1]), int(found[2])
+        game = games.get((rnd, board))
+        if game is None:
+            return None
+        return _render("results/game.html", language, page="game", number=rnd, board=board, game=game,
+                       moves=_moves(game), **common)  # fmt: skip
+
+
 def site_files(
     state: TournamentState, tid: str, games: Mapping[Board, GameState], *, url: str | None = None
 ) -> dict[str, bytes]:
-    """Every file of the public results site by its relative path. ``url``: where the site will be read (its QR
-    code for the hall is printed on the index pages); without it, no QR code."""
-    t = state.t
-    rows = _game_rows(state, games)
-    over = dict(games)
-    files: dict[str, bytes] = {
-        "style.css": _CSS.encode(),
-        "index.html": _render("results/choose.html", "kk", t=t, languages=LANGUAGES, root=""),
-        f"{tid}.trf": tournament_trf(state).encode(),
-        "games.pgn": games_pgn(state, over).encode(),
-    }
-    qr = qr_svg(url) if url else ""
-    for language in LANGUAGES:
-        with speaking(language):
-            common: dict[str, Any] = {"t": t, "tid": tid, "rounds": rows, "root": "../", "here": language,
-                                      "languages": LANGUAGES, "system_names": texts.system_names(),
-                                      "time_control": time_control_text(t)}  # fmt: skip
-            context = _print_context(state)
-            pages = {
-                "index.html": _render("results/index.html", language, page="index", qr=qr, url=url,
-                                      lots_seed=state.lots_seed if state.lots_drawn else None, **common),
-                "standings.html": _render("results/standings.html", language, page="standings",
-                                          standings=state.standings(), **{**context, **common}),
-                "crosstable.html": _render("results/crosstable.html", language, page="crosstable",
-                                           **{**context, **common}),
-            }  # fmt: skip
-            for number, games_of_round in rows.items():
-                pages[f"round-{number}.html"] = _render(
-                    "results/round.html", language, page="round", number=number, games=games_of_round, **common
-                )
-            for (rnd, board), game in over.items():
-                pages[f"game-{rnd}-{board}.html"] = _render(
-                    "results/game.html", language, page="game", number=rnd, board=board, game=game,
-                    moves=_moves(game), **common,
-                )  # fmt: skip
-        for name, data in pages.items():
-            files[f"{language}/{name}"] = data
+    """Every file of the public results site by its relative path (what ``toreshi publish`` writes)."""
+    files = {}
+    for path in site_paths(state, tid, games):
+        data = site_file(state, tid, path, games, set(games), url=url)
+        if data is not None:
+            files[path] = data
     return files
 
 
