@@ -407,7 +407,6 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
         acceleration_names=pairing_tools.acceleration_names(),
         rules_note=pairing_tools.rules_note(state.t, choose_rules(state.t.tiebreak_rules, state.t.start)),
         suggested_seed=secrets.token_hex(4),
-        file_languages=[("kk", _("Kazakh")), ("ru", _("Russian")), ("en", _("English"))],
     )
 
 
