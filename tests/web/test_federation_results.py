@@ -240,3 +240,10 @@ def test_the_public_site_is_served_and_published_alike_with_relative_links_and_n
                                  env={"TORESHI_LANGUAGE": "kk"})  # fmt: skip
     assert missing.exit_code == 1 and "Traceback" not in missing.output
     assert missing.output.strip() == "error: Бұл дерекқорда no-such турнирі жоқ.", missing.output
+    nowhere = tmp_path / "no-database"
+    absent = CliRunner().invoke(app, ["publish", tid, str(tmp_path / "y"), "--data-dir", str(nowhere)],
+                                env={"TORESHI_LANGUAGE": "ru"})  # fmt: skip
+    assert (
+        absent.exit_code == 1 and absent.output.startswith("error: Базы данных ") and "\n" not in absent.output.strip()
+    )
+    assert not nowhere.exists()  # only read: no empty database is made

@@ -19,6 +19,8 @@ from toreshi.commands.checks import check_writable_folder
 from toreshi.commands.db import DataDirOption, DbOption, SchemaOption, _url
 from toreshi.commands.errors import CommandError
 from toreshi.commands.speech import said
+from toreshi.store.engine import parse_url, sqlite_path
+from toreshi.texts.i18n import N_
 
 app = typer.Typer(help=GROUPS["publish"][1], add_completion=False)
 
@@ -26,7 +28,6 @@ app = typer.Typer(help=GROUPS["publish"][1], add_completion=False)
 async def _site(url: str, schema: str | None, event: str, site_url: str | None) -> dict[str, bytes]:
     from toreshi.services.results import NotATournamentError, game_states, tournament_state
     from toreshi.store import open_store
-    from toreshi.texts.i18n import N_
     from toreshi.web.tournaments.results import site_files
 
     async with open_store(url, schema=schema, migrate=False) as store:
@@ -49,8 +50,13 @@ def publish(
     ] = None,
 ) -> None:
     """Write the public results site of tournament EVENT (kk, ru, en) to FOLDER."""
+    database = _url(db, data_dir)
+    parsed = parse_url(database)
+    if parsed.get_backend_name() == "sqlite" and not sqlite_path(parsed).is_file():
+        # Only read: a missing file is not made into an empty database.
+        raise CommandError(said(N_("No database at %(path)s."), path=str(sqlite_path(parsed))))
     check_writable_folder(folder, "the site's folder")
-    files = asyncio.run(_site(_url(db, data_dir), schema, event, url))
+    files = asyncio.run(_site(database, schema, event, url))
     for name, data in sorted(files.items()):
         target = folder / name
         target.parent.mkdir(parents=True, exist_ok=True)
