@@ -49,6 +49,7 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         tiebreak_rules=command.tiebreak_rules, acceleration=command.acceleration,
         late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
         lots_seed=_seed(command.lots_seed), language=command.language,
+        check_in=command.check_in,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
 
@@ -155,9 +156,10 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
             raise Refused(Code.LOTS_SEED_FIXED)
         seed = event.lots_seed
     language = event.language.value if event.language is not None else state.language
+    check_in = event.check_in if event.check_in is not None else state.check_in
     return replace(
         state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration,
-        lots_seed=seed, language=language,
+        lots_seed=seed, language=language, check_in=check_in,
     )  # fmt: skip
 
 

@@ -39,7 +39,9 @@ from toreshi.tournament.journal.commands import (
     AddParticipant,
     AddTeam,
     ByeKind,
+    CheckIn,
     Configure,
+    ConfirmRound,
     ConveneProtest,
     Create,
     DecideProtest,
@@ -82,7 +84,7 @@ from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
-from toreshi.web.tournaments import pairing_tools, results, texts
+from toreshi.web.tournaments import pairing_tools, results, round_form, texts
 
 MAX_CSV_BYTES = forms.MAX_UPLOAD_BYTES
 RESULTS = [r.value for r in GameResult]
@@ -149,6 +151,8 @@ def _settings(form: Form) -> dict[str, Any]:
     if _text(form, "language"):
         values["language"] = _choice(form, "language", FileLanguage, FileLanguage.KK)
     cleared += pairing_tools.settings_of(form, values)
+    if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
+        values["check_in"] = _text(form, "check_in") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -270,6 +274,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                          unpaid_confirmed=_text(f, "unpaid_confirmed") == "yes"), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+    "check-in": (lambda f: CheckIn(number=_number(f, "number"), present=_text(f, "present") != "no"), "/check-in"),
+    "confirm-round": (lambda f: ConfirmRound(round=_number(f, "round")), "/rounds/{round}"),
     **pairing_tools.ACTIONS,
 }  # fmt: skip
 
@@ -414,7 +420,13 @@ async def round_page(request: Request) -> Response:
     return await _round_response(request)
 
 
-async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
+async def _round_response(
+    request: Request,
+    number: int | None = None,
+    review: Any = None,
+    results_form: Any = None,
+    status_code: int = 200,
+) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return not_found(request)
@@ -434,6 +446,11 @@ async def _round_response(request: Request, number: int | None = None, review: A
     return _page(
         request,
         "tournaments/round.html",
+        status_code=status_code,
+        results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
+        reports=round_form.reports_of(state, number) if draft is None else {},
+        to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        round_form=round_form,
         tid=tid,
         state=state,
         t=state.t,
