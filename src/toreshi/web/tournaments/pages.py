@@ -12,8 +12,9 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
+import functools
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from enum import Enum
 from types import MappingProxyType
@@ -679,14 +680,27 @@ def round_url(tid: str, number: int, where: str = "") -> str:
     return f"/tournaments/{tid}/rounds/{number}{where}"
 
 
+RoundAction = Callable[[Request, str, int, Form], Awaitable[Response]]
+
+
+def round_post(action: RoundAction) -> Callable[[Request], Awaitable[Response]]:
+    """A round's form (make the games, start the clocks, answer a call) through the page kit: the action gets the
+    tournament's id, the round's number and the form (``action(request, tid, number, form)``), or the visitor the
+    answer already due (a 404 for a number that is not one, back to the round when the form expired)."""
+
+    @functools.wraps(action)
+    async def posted(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        read = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
+        return read if isinstance(read, Response) else await action(request, tid, *read)
+
+    return posted
+
+
 @auth.arbiter_only
-async def create_games(request: Request) -> Response:
+@round_post
+async def create_games(request: Request, tid: str, number: int, form: Form) -> Response:
     """Game rooms for the boards of a round; then the round's sheet of the players' links."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, form = posted
     back = round_url(tid, number)
     try:
         state = await service(request).state(tid)
@@ -712,13 +726,9 @@ async def create_games(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def start_clocks(request: Request) -> Response:
+@round_post
+async def start_clocks(request: Request, tid: str, number: int, _form: Form) -> Response:
     """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, _form = posted
     back = round_url(tid, number)
     try:
         started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
