@@ -38,6 +38,7 @@ __all__ = [
     "CancelPress",
     "Choose",
     "Clarify",
+    "CloseGame",
     "Command",
     "Correct",
     "CreateGame",
@@ -63,6 +64,7 @@ __all__ = [
     "Sync",
     "Tick",
     "Undo",
+    "UndoTo",
     "Warn",
     "Wrong",
 ]
@@ -245,6 +247,24 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class UndoTo:
+    """The game goes back to ``step`` (a moment between questions from the host's list of the game's events): every
+    later ruling, strike, choice and correction is undone, by an event; the log keeps them."""
+
+    type: ClassVar[str] = "undo_to"
+    step: int = field(metadata=spec(minimum=0, maximum=100_000))
+
+
+@dataclass(frozen=True, slots=True)
+class CloseGame:
+    """The game's result is closed (SI-6): after it, no undo, reversal or correction (the tour closes its games
+    when their stage moves on; the host may close a game of its own)."""
+
+    type: ClassVar[str] = "close_game"
+    reason: str = field(default="", metadata=spec(max_length=500))
+
+
+@dataclass(frozen=True, slots=True)
 class Correct:
     type: ClassVar[str] = "correct"
     team: str = field(metadata=spec(name=True))
@@ -363,15 +383,15 @@ TICK = Tick()
 
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
-    | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
+    | CancelPress | Replace | Reverse | Undo | UndoTo | CloseGame | Correct | Warn | Sanction | AnnounceScore
+    | RequestScore | Key | MapKeys | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
-    CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys, Press,
-    Sync, Media, MediaFinished, RestoreTheme, EndGame,
+    CancelPress, Replace, Reverse, Undo, UndoTo, CloseGame, Correct, Warn, Sanction, AnnounceScore, RequestScore,
+    Key, MapKeys, Press, Sync, Media, MediaFinished, RestoreTheme, EndGame,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 

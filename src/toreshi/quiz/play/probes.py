@@ -54,6 +54,7 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         _replacement(game),
         _reversal(game),
         cmd.Undo(),
+        cmd.UndoTo(_undo_point(state)),
         cmd.Correct(teams[0], 1, _ANYONE),
         cmd.Warn(_ANYONE),
         cmd.Sanction(game.warnings[0] if game.warnings else _ANYONE),
@@ -64,9 +65,17 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         cmd.RestoreTheme(),
         cmd.EndGame(),
     ]
+    if not state.closed:
+        found.append(cmd.CloseGame())  # closing again stores nothing and is not offered
     if state.keys:
         found.append(cmd.Key(next(iter(state.keys))))
     return found
+
+
+def _undo_point(state: PlayState) -> int:
+    """The latest moment between questions before now (the host's list offers every one)."""
+    earlier = [point.step for point in state.points if point.step < len(state.history)]
+    return earlier[-1] if earlier else len(state.history)
 
 
 def _replacement(game: GameState) -> cmd.Replace:

@@ -87,6 +87,12 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.QUESTION_IN_PLAY: N_("Question %(question)s is still in play: reverse a ruling once it is over."),
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),
     QuizCode.NOTHING_TO_UNDO: N_("There is no ruling to undo."),
+    QuizCode.UNDO_POINT: N_(
+        "The game can go back only to a moment between questions before now (step %(step)s is not one)."
+    ),
+    QuizCode.GAME_CLOSED: N_(
+        "The game's result is closed: its stage is over, so nothing of it may change any more (%(clause)s)."
+    ),
     QuizCode.NO_MEDIA: N_("This question has no audio or video to play."),
     QuizCode.NOTHING_TO_RESTORE: N_("There is no struck theme to restore (or a question has been chosen since)."),
     QuizCode.NOT_LAST_STRUCK: N_("Only the last struck theme can be restored: «%(theme)s»."),
