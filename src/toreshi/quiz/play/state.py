@@ -85,10 +85,17 @@ class UndoPoint:
     questions: int
     """How many questions had been chosen by then."""
     scores: tuple[tuple[str, int], ...]
+    last: tuple[str, int] | None = None
+    """The question played last by then: its theme's name and its value (what the host's list names)."""
 
 
 def _point(step: int, game: GameState, event: Event | None, questions: int) -> UndoPoint:
-    return UndoPoint(step, game.last_ms, event, questions, tuple(game.scores.items()))
+    last = None
+    if game.played:
+        played = game.played[-1]
+        theme = game._setup.board.themes[played.theme].name if played.theme is not None else played.question.theme
+        last = (theme, played.value)
+    return UndoPoint(step, game.last_ms, event, questions, tuple(game.scores.items()), last)
 
 
 def questions_chosen(events: Sequence[Event]) -> int:
@@ -229,12 +236,12 @@ def evolve(state: PlayState, event: Event) -> PlayState:
         kept = tuple(late for late in state.late if late.question == event.question)
         return replace(state, late=(*kept, event))
     if isinstance(event, UndoneTo):
-        kept = state.history[: event.step]
+        standing = state.history[: event.step]
         return replace(
             state,
-            game=replay(kept, state.origin),
-            history=kept,
-            chosen=questions_chosen(kept),
+            game=replay(standing, state.origin),
+            history=standing,
+            chosen=questions_chosen(standing),
             points=tuple(point for point in state.points if point.step <= event.step),
             pending=(),
             decision=None,

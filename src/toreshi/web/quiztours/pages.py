@@ -22,6 +22,7 @@ from toreshi.quiz.formats import read_pack
 from toreshi.quiz.tour.core import (
     ChangeFormula,
     ChangeTeams,
+    CloseStage,
     FileProtest,
     Formula,
     GameLink,
@@ -56,6 +57,7 @@ NOTICES = {
     "protest": N_("The protest is recorded. Results do not change (SI-6)."),
     "ruled": N_("The ruling is recorded."),
     "checked": N_("Results checked: %(count)s recorded."),
+    "closed": N_("The stage is closed: its results are final (SI-6)."),
 }
 REASONS = {
     "place": N_("advanced by its place in the game"),
@@ -74,6 +76,8 @@ LOG_TYPES = {
     "stage_seeded": N_("Stage seeded"),
     "game_linked": N_("Game room created"),
     "result_recorded": N_("Result recorded"),
+    "result_amended": N_("Result amended in its room (stage still open, SI-6)"),
+    "stage_closed": N_("Stage closed: its results are final (SI-6)"),
     "protest_filed": N_("Protest filed (SI-6)"),
     "protest_ruled": N_("Protest ruled"),
 }
@@ -272,6 +276,12 @@ def _stages(state: TourState) -> list[dict[str, Any]]:
                 "pending": [n.tie.teams for n in stage.pending_shootouts()],
                 "rows": rows,
                 "reasons": stage_outcome(state, index),
+                "closed": index in state.closed or index < state.stage_index,
+                "closable": index not in state.closed
+                and index == state.stage_index
+                and stage.complete
+                and not stage.pending_shootouts()
+                and all(x.scores is not None for x in state.links if x.stage == index),
             }
         )
     return shown
@@ -335,6 +345,9 @@ async def tour_action(request: Request, tour_id: str, _state: TourState) -> Resp
         elif action == "reconcile":
             count = await service.reconcile(tour_id)
             _flash(request, notice="checked", count=count)
+        elif action == "close":
+            await service.command(tour_id, CloseStage(int(fields.get("stage", "0") or 0) - 1), by)
+            _flash(request, notice="closed")
         elif action == "protest":
             await service.command(tour_id, FileProtest(fields.get("room", ""), fields.get("team", ""),
                                                        fields.get("text", "")), by)  # fmt: skip

@@ -223,6 +223,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
         "warnings": list(game.warnings),
         "sanctions": [{"person": p, "scope": s.value} for p, s in game.sanctions],
         "played": len(game.played),
+        "closed": state.closed,
         "at": now,
     }
     # Only a game that used them carries the host's media controls and the projector's volume.
@@ -277,6 +278,21 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
             if i not in game.used_reserve
         ]
         if game.sudden_death
+        else [],
+        # The moments between questions the host may undo to (issue 31), newest last; the current one is not.
+        "points": [
+            {
+                "step": point.step,
+                "at_ms": point.at_ms,
+                "event": None if point.event is None else EVENTS.encode(point.event),
+                "questions": point.questions,
+                "scores": dict(point.scores),
+                "last": None if point.last is None else {"theme_name": point.last[0], "value": point.last[1]},
+            }
+            for point in state.points
+            if point.step < len(state.history)
+        ]
+        if not state.closed
         else [],
         "answers": [
             {
