@@ -846,6 +846,25 @@ def client_strings() -> dict[str, str]:
         "reason_audience_prompt": _("a prompt from the audience"),
         "ask_question": _("Ask this question"),
         "points": _("Points (+ or −)"),
+        # Undo to any point (issue 31): the game's moments between questions, newest first.
+        "history": _("Game history: undo to any point"),
+        "undo_to_here": _("Undo to here"),
+        "undo_to_confirm": _(
+            "Take the game back to this moment ({moment})? Everything after it is undone: rulings, choices, "
+            "corrections. The scores become: {scores}. The log keeps what was undone."
+        ),
+        "undo_to_ok": _("Undo to this moment"),
+        "point_start": _("Start of the game"),
+        "point_first_chooser_drawn": _("{team} chooses first (lot)"),
+        "point_theme_struck": _("{team} struck a theme"),
+        "point_theme_restored": _("Struck theme restored"),
+        "point_theme_announced": _("Theme announced"),
+        "point_question": _("Question {number}: {theme} {value}"),
+        "point_score_corrected": _("Score corrected: {team} {delta}"),
+        "point_decision_reversed": _("Ruling reversed: {team}"),
+        "point_score_announced": _("Score announced"),
+        "point_other": _("Between questions"),
+        "game_closed": _("The game's result is closed (SI-6): nothing of it may change any more."),
     }
 
 

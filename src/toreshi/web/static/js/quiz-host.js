@@ -94,6 +94,66 @@ async function undo() {
   if (await ask({ title: t("undo"), text, ok: t("reverse"), cancel: t("cancel") })) send("undo");
 }
 
+/** What a moment of the game's history is, in the host's words: the last thing that happened before it. */
+function pointLabel(point) {
+  const event = point.event;
+  if (!event) return t("point_start");
+  if (["answer_judged", "answer_time_expired", "time_called", "question_replaced", "game_ended"].includes(event.type) && point.last) {
+    return t("point_question", { number: point.questions, theme: point.last.theme_name || t("reserve"), value: point.last.value });
+  }
+  switch (event.type) {
+    case "first_chooser_drawn":
+    case "theme_struck":
+      return t(`point_${event.type}`, { team: event.team });
+    case "score_corrected":
+      return t("point_score_corrected", { team: event.team, delta: event.delta > 0 ? `+${event.delta}` : String(event.delta) });
+    case "decision_reversed":
+      return t("point_decision_reversed", { team: event.team });
+    case "theme_restored":
+    case "theme_announced":
+    case "score_announced":
+      return t(`point_${event.type}`);
+    default:
+      return point.last
+        ? t("point_question", { number: point.questions, theme: point.last.theme_name || t("reserve"), value: point.last.value })
+        : t("point_other");
+  }
+}
+
+function scoresText(scores) {
+  return Object.entries(scores).map(([team, score]) => `${team} ${score}`).join(", ");
+}
+
+/** Undo to any point (issue 31): every moment between questions, newest first, each with "undo to here". */
+function renderHistory() {
+  const host = state.host || {};
+  const list = $(".q-history-list");
+  const points = host.points || [];
+  const may = state.can.includes("undo_to");
+  $(".q-history-closed").hidden = !state.closed;
+  list.replaceChildren();
+  for (const point of [...points].reverse()) {
+    const item = element("li", "q-history-point");
+    item.dataset.step = String(point.step);
+    const label = pointLabel(point);
+    item.append(element("span", "q-history-label", label), element("small", "q-history-scores", scoresText(point.scores)));
+    if (may) {
+      const button = element("button", "link q-undo-to", t("undo_to_here"));
+      button.type = "button";
+      button.addEventListener("click", () => undoTo(point, label));
+      item.append(button);
+    }
+    list.append(item);
+  }
+}
+
+async function undoTo(point, label) {
+  const text = t("undo_to_confirm", { moment: label, scores: scoresText(point.scores) });
+  if (await ask({ title: t("history"), text, ok: t("undo_to_ok"), cancel: t("cancel") })) {
+    send("undo_to", { step: point.step });
+  }
+}
+
 /** End the game before its board is played out: the host confirms the scores it ends with, and may give a reason
  * (kept in the report). Cancelling ends nothing. */
 async function endGame() {
@@ -220,6 +280,7 @@ function render() {
     ? `${t("too_late")}: ${state.late.map((late) => late.team).join(", ")}`
     : "";
   renderActions();
+  renderHistory();
   quiz.renderGrid($(".q-grid"), state, {
     onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
     onTheme: (theme) => send("strike", { theme: theme.index }),
