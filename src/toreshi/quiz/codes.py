@@ -127,6 +127,8 @@ class QuizCode(RefusalCode):
     TOO_FEW_THEMES = "quiz_too_few_themes"
     PICK_FIVE = "quiz_pick_five"
     """The host picked ``count`` questions of ``theme``: a board theme takes 5 (or 10, 15… for several)."""
+    PICK_SHORT = "quiz_pick_short"
+    """The host picked ``count`` questions of ``theme``: its last board theme would have fewer than ``minimum``."""
     NO_ROUND_PICKED = "quiz_no_round_picked"
     """From the chosen point the pack has ``available`` themes of 5 questions; the game needs ``needed``."""
     NO_FREE_CODE = "quiz_no_free_code"

@@ -123,6 +123,12 @@ class GameSetup:
     final_themes_kept: int = field(default=5, metadata=spec(minimum=1, maximum=30))
     shootout_cuts: tuple[int, ...] = field(default=(), metadata=spec(minimum=1, maximum=MAX_TEAMS, max_items=MAX_TEAMS))
     """For a shootout: after how many of the tied teams each advancing boundary falls (e.g. ``(1,)``)."""
+    show_prices: bool = field(default=False, metadata=spec(omit_default=True))
+    """The screens show each cell's price in the pack beside its value (issue 31: a pack of other prices mapped onto
+    the regulation's 1-5); the score stays in points (SI-3.1, SI-3.8)."""
+    special_questions: bool = field(default=False, metadata=spec(omit_default=True))
+    """SIGame's special questions (stake, secret, no risk) play as SIGame plays them (issue 31). Off by default: the
+    regulation's game has none, and with it off they play as ordinary questions (``docs/traceability.md``)."""
 
 
 @dataclass(frozen=True, slots=True)

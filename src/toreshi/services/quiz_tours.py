@@ -34,12 +34,11 @@ from toreshi.live.registry import RoomSource
 from toreshi.live.room import Command as RoomCommand
 from toreshi.live.rooms.quiz import KIND as QUIZ_KIND
 from toreshi.live.rooms.quiz import QuizRoom
-from toreshi.quiz.board import QUESTIONS_PER_THEME
 from toreshi.quiz.events import Assistant
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, Round, Theme
 from toreshi.quiz.play.commands import CreateGame
-from toreshi.quiz.play.setup import setup_from_pack
+from toreshi.quiz.play.setup import fitted_themes, setup_from_pack
 from toreshi.quiz.tour.codes import QuizTourCode
 from toreshi.quiz.tour.core import (
     EVENTS,
@@ -180,8 +179,9 @@ class _Held:
 
 
 def playable_themes(package: Package) -> list[Theme]:
-    """A pack's themes a game can play (5 questions), in pack order: the pool tours cut games from."""
-    return [t for r in package.rounds for t in r.themes if len(t.questions) == QUESTIONS_PER_THEME]
+    """A pack's themes on the regulation's grid, in pack order: the pool tours cut games from (themes of any shape,
+    :func:`~toreshi.quiz.play.setup.fitted_themes`)."""
+    return fitted_themes(package)
 
 
 class QuizTourService(AttachedRooms):

@@ -87,6 +87,9 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.QUESTION_IN_PLAY: N_("Question %(question)s is still in play: reverse a ruling once it is over."),
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),
     QuizCode.NOTHING_TO_UNDO: N_("There is no ruling to undo."),
+    QuizCode.PICK_SHORT: N_(
+        "«%(theme)s»: %(count)s questions picked would leave a board theme of fewer than %(minimum)s questions."
+    ),
     QuizCode.UNDO_POINT: N_(
         "The game can go back only to a moment between questions before now (step %(step)s is not one)."
     ),

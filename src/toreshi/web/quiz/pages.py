@@ -13,6 +13,7 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urlencode
@@ -118,6 +119,8 @@ NEW_DEFAULTS = {
     "assistant": "",
     "assistant_team": "",
     "projector_keys": "",
+    "show_prices": "",
+    "special_questions": "",
     "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
     **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
@@ -233,6 +236,9 @@ async def _create_game(
         first_theme=1 if picked else _int_field(values, "first_theme", 1, 1, 200),
         reading=reading,
         advancing=_int_field(values, "advancing", 1, 1, MAX_TEAMS - 1),
+    )
+    setup = dataclasses.replace(
+        setup, show_prices=values["show_prices"] == "on", special_questions=values["special_questions"] == "on"
     )
     keys = {}
     for i, team in enumerate(teams, start=1):
@@ -361,9 +367,19 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
+    # How the pack sits on the regulation's grid (issue 31): per theme, the pack's price behind each point 1-5.
+    setup = owner.logic.game.setup if owner is not None and isinstance(owner.logic, QuizRoom) else None
+    mapping = [] if setup is None else [
+        {"name": theme.name, "prices": [None if cell.empty else cell.source_price for cell in theme.cells]}
+        for theme in setup.board.themes
+    ]  # fmt: skip
     return render_page(
         request,
         "quiz/links.html",
+        mapping=mapping,
+        mapping_reshaped=any(None in theme["prices"] for theme in mapping),
+        show_prices=setup is not None and setup.show_prices,
+        special_questions=setup is not None and setup.special_questions,
         unplayed=unplayed if isinstance(unplayed, list) else [],
         room_id=room_id,
         teams=teams,

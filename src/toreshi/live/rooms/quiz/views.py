@@ -155,6 +155,13 @@ def _note(state: PlayState, theme: int | None, value: int, reserve: int | None =
     return state.notes.get(key, _NO_NOTE)
 
 
+def _cell(show_prices: bool, cell: BoardQuestion, open_: bool) -> Payload:
+    shown: Payload = {"value": cell.value, "open": open_, "empty": cell.empty}
+    if show_prices and not cell.empty:
+        shown["price"] = cell.source_price  # the pack's own price beside the regulation's point (issue 31)
+    return shown
+
+
 def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload:
     setup = game._setup
     current = game.current
@@ -182,8 +189,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
             "announced": index in game.announced,
             "explanation": theme.explanation if index in game.announced or host else "",
             "cells": [
-                {"value": value, "open": choosing and game.is_open(index, value), "empty": theme.cell(value).empty}
-                for value in VALUES
+                _cell(setup.show_prices, theme.cell(value), choosing and game.is_open(index, value)) for value in VALUES
             ],
         }
         for index, theme in enumerate(setup.board.themes)

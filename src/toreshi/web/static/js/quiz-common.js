@@ -109,6 +109,7 @@ export function renderGrid(container, state, { onCell = null, onTheme = null } =
       if (playing) node.classList.add("playing");
       if (!cell.open && !playing) node.classList.add("used");
       if (cell.empty) node.classList.add("empty");
+      if (cell.price !== undefined && (cell.open || playing)) node.append(element("small", "q-price", String(cell.price)));
       if (clickable) {
         node.type = "button";
         node.dataset.key = `${theme.index}:${cell.value}`;
