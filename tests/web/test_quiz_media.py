@@ -91,7 +91,8 @@ def test_a_pack_of_any_shape_asks_the_host_to_pick_and_gives_a_qualifying_game(
     assert '<td class="num">1400</td>' in links and "Табло показывает цены пакета рядом с очками." in links
     portal = web.portal
     assert portal is not None
-    owner = portal.call(web.app.state.services.rooms.get, room_id, "quiz")  # type: ignore[attr-defined]
+    rooms: Any = web.app.state.services.rooms  # type: ignore[attr-defined]
+    owner = portal.call(rooms.get, room_id, "quiz")
     setup = owner.logic.game.setup
     assert setup.kind.value == "qualifying" and len(setup.board.themes) == 5 and setup.show_prices
     view = owner.logic.view(None, owner.now_ms())
