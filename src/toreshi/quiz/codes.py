@@ -35,6 +35,18 @@ class QuizCode(RefusalCode):
     TIME_WENT_BACK = "quiz_time_went_back"
     """An event earlier than the previous one (``at_ms``, ``last_ms``): a log out of order."""
 
+    # SIGame's special questions (a game setting, issue 31)
+    NOT_YOUR_STAKE = "quiz_not_your_stake"
+    """It is ``turn``'s turn to stake, not ``team``'s."""
+    STAKE_FIRST = "quiz_stake_first"
+    """The chooser opens the stakes: it may not pass (``minimum``)."""
+    STAKE_RANGE = "quiz_stake_range"
+    """A stake from ``minimum`` to ``maximum``."""
+    SECRET_SELF = "quiz_secret_self"
+    """The chooser hands the secret question to another team."""
+    SOLO_QUESTION = "quiz_solo_question"
+    """One team answers this question alone: no press to cancel."""
+
     # the setup
     TEAM_COUNT = "quiz_team_count"
     """``count`` teams, not ``minimum`` to ``maximum`` (``clause`` SI-3.0.1)."""
@@ -266,6 +278,8 @@ ACTIONS = {
     "call_time": "quiz_action_call_time",
     "cancel_press": "quiz_action_cancel_press",
     "replace": "quiz_action_replace",
+    "stake": "quiz_action_stake",
+    "give": "quiz_action_give",
 }
 """What the game was asked to do, as the ``action_term`` of a refusal."""
 

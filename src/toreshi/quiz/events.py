@@ -53,6 +53,8 @@ __all__ = [
     "ScoreAnnounced",
     "ScoreCorrected",
     "ScoreRequested",
+    "SecretGiven",
+    "StakeMade",
     "ThemeAnnounced",
     "ThemeRestored",
     "ThemeStruck",
@@ -318,6 +320,25 @@ class ScoreAnnounced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StakeMade(Event):
+    """SIGame's stake question (a game setting, issue 31): ``team`` stakes ``amount`` points in its turn, or passes
+    (``None``); the highest stake answers alone for it once every other team has passed."""
+
+    type: ClassVar[str] = "stake_made"
+    team: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SecretGiven(Event):
+    """SIGame's secret question, «кот в мешке» (a game setting, issue 31): the chooser hands it to ``team``, which
+    answers alone for its value."""
+
+    type: ClassVar[str] = "secret_given"
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     """The host ends the game before its board is played out: the scores stand as they are, the game is over
     (its result goes wherever a finished game's goes, a tour's stage included). ``reason`` is for the record."""
@@ -350,6 +371,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ScoreRequested,
     ScoreAnnounced,
     GameEnded,
+    StakeMade,
+    SecretGiven,
 )
 GAME_EVENTS: Codec[Event] = Codec(*EVENT_TYPES)
 """The codec of the game's events (the live room's log adds its own events: :mod:`toreshi.quiz.play.events`)."""

@@ -46,6 +46,7 @@ __all__ = [
     "EndGame",
     "Extend",
     "FinishReading",
+    "Give",
     "Key",
     "MapKeys",
     "Media",
@@ -60,6 +61,7 @@ __all__ = [
     "Reverse",
     "Right",
     "Sanction",
+    "Stake",
     "Strike",
     "Sync",
     "Tick",
@@ -247,6 +249,24 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Stake:
+    """SIGame's stake question (a game setting): a team's stake in its turn, ``amount`` points or a pass (``None``).
+    A team's phone stakes for its own team; the host names ``team`` (or it is whose turn it is)."""
+
+    type: ClassVar[str] = "stake"
+    amount: int | None = field(default=None, metadata=spec(minimum=1, maximum=MAX_DELTA))
+    team: str | None = field(default=None, metadata=_TEAM)
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """SIGame's secret question (a game setting): the chooser (its phone, or the host) hands it to ``team``."""
+
+    type: ClassVar[str] = "give"
+    team: str = field(metadata=spec(name=True))
+
+
+@dataclass(frozen=True, slots=True)
 class UndoTo:
     """The game goes back to ``step`` (a moment between questions from the host's list of the game's events): every
     later ruling, strike, choice and correction is undone, by an event; the log keeps them."""
@@ -384,14 +404,14 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | UndoTo | CloseGame | Correct | Warn | Sanction | AnnounceScore
-    | RequestScore | Key | MapKeys | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
+    | RequestScore | Key | MapKeys | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Stake | Give | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
     CancelPress, Replace, Reverse, Undo, UndoTo, CloseGame, Correct, Warn, Sanction, AnnounceScore, RequestScore,
-    Key, MapKeys, Press, Sync, Media, MediaFinished, RestoreTheme, EndGame,
+    Key, MapKeys, Press, Sync, Media, MediaFinished, RestoreTheme, EndGame, Stake, Give,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 
@@ -402,7 +422,7 @@ _HOST = frozenset(COMMANDS.names) - {"press", "sync"}
 ROLE_COMMANDS: Mapping[str, frozenset[str]] = {
     "host": _HOST,
     "arbiter": _HOST,
-    "team": frozenset({"press", "sync", "request_score"}),
+    "team": frozenset({"press", "sync", "request_score", "stake", "give"}),
     "assistant": frozenset({"announce_score", "request_score"}),
     "projector": frozenset({"key", "media_finished"}),
     "buttons": frozenset({"press"}),

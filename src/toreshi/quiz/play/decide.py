@@ -95,6 +95,17 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return _media(state, command, now)
         case cmd.MediaFinished():
             return _media_finished(state, command, now)
+        case cmd.Stake():
+            game = state.game.at(now)
+            team = context.actor.name if role == TEAM else command.team or game.stake_turn()
+            if team is None:
+                raise game.not_now("stake")
+            return checked(state.game, [ev.StakeMade(now, team, command.amount)])
+        case cmd.Give():
+            game = state.game.at(now)
+            if role == TEAM and context.actor.name != game.chooser:
+                raise Refused(QuizCode.NOT_CHOOSER, chooser=str(game.chooser), team=context.actor.name)
+            return checked(state.game, [ev.SecretGiven(now, command.team)])
         case cmd.RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:

@@ -26,7 +26,7 @@ def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
     if role in cmd.HOST_ROLES:
         return _host(state, game)
     if role == "team":
-        return [cmd.Press(), cmd.RequestScore()]
+        return [cmd.Press(), cmd.RequestScore(), *_special(game, None)]
     if role == "assistant":
         return [cmd.AnnounceScore(), cmd.RequestScore(game.teams[0])]
     if role == "projector":
@@ -65,10 +65,23 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         cmd.RestoreTheme(),
         cmd.EndGame(),
     ]
+    found.extend(_special(game, game.stake_turn()))
     if not state.closed:
         found.append(cmd.CloseGame())  # closing again stores nothing and is not offered
     if state.keys:
         found.append(cmd.Key(next(iter(state.keys))))
+    return found
+
+
+def _special(game: GameState, team: str | None) -> list[Command]:
+    """A stake question's stake (the least one) and a secret question's handing over (to another team)."""
+    found: list[Command] = []
+    turn = game.stake_turn()
+    if turn is not None:
+        found.append(cmd.Stake(game.stake_bounds(turn)[0], team))
+    others = [t for t in game.teams if t != game.chooser]
+    if others:
+        found.append(cmd.Give(others[0]))
     return found
 
 

@@ -90,6 +90,11 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.PICK_SHORT: N_(
         "«%(theme)s»: %(count)s questions picked would leave a board theme of fewer than %(minimum)s questions."
     ),
+    QuizCode.NOT_YOUR_STAKE: N_("It is %(turn)s's turn to stake, not %(team)s's."),
+    QuizCode.STAKE_FIRST: N_("The team that chose the question opens the stakes: at least %(minimum)s, no pass."),
+    QuizCode.STAKE_RANGE: N_("A stake from %(minimum)s to %(maximum)s points."),
+    QuizCode.SECRET_SELF: N_("The secret question goes to another team than the one that chose it."),
+    QuizCode.SOLO_QUESTION: N_("One team answers this question alone: there is no press to cancel."),
     QuizCode.UNDO_POINT: N_(
         "The game can go back only to a moment between questions before now (step %(step)s is not one)."
     ),
@@ -242,6 +247,8 @@ TERMS: dict[str, str] = {
     ACTIONS["call_time"]: N_("call «время»"),
     ACTIONS["cancel_press"]: N_("cancel the press"),
     ACTIONS["replace"]: N_("replace the question"),
+    ACTIONS["stake"]: N_("make a stake"),
+    ACTIONS["give"]: N_("hand the secret question to a team"),
     # the game's stages (``phase_term``)
     phase_term("not_created"): N_("not created yet"),
     phase_term("draw"): N_("the draw of the first chooser"),
@@ -251,6 +258,8 @@ TERMS: dict[str, str] = {
     phase_term("press_window"): N_("the time to press"),
     phase_term("answering"): N_("answering"),
     phase_term("finished"): N_("game over"),
+    phase_term("staking"): N_("stakes on a stake question"),
+    phase_term("giving"): N_("handing the secret question"),
     # kinds of games (``game_term``)
     game_term("qualifying"): N_("qualifying game"),
     game_term("final"): N_("final"),

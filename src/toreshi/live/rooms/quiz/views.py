@@ -346,6 +346,18 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending) and audience != BLIND,
     }
+    if current.special:
+        # SIGame's special question played by its rules (a game setting, issue 31): the stakes, whose turn, the
+        # bounds of each team's stake, the price the one team answers for.
+        turn = game.stake_turn()
+        shown["special"] = {
+            "kind": current.special,
+            "stakes": [{"team": team, "amount": amount} for team, amount in current.stakes],
+            "turn": turn,
+            "bounds": {team: list(game.stake_bounds(team)) for team in game.teams} if turn is not None else {},
+            "price": current.price * (2 if current.special == "no_risk" else 1),
+            "solo": current.answering_team if current.solo else None,
+        }
     if current.clarifying:
         shown["clarifying"] = True  # «Уточните»: only while it holds (a view without it reads as before)
     question = current.question
