@@ -42,6 +42,8 @@ class QuizCode(RefusalCode):
     """The chooser opens the stakes: it may not pass (``minimum``)."""
     STAKE_RANGE = "quiz_stake_range"
     """A stake from ``minimum`` to ``maximum``."""
+    STAKE_PASS_ONLY = "quiz_stake_pass_only"
+    """The team cannot outbid (its score is below ``minimum``): it may only pass."""
     SECRET_SELF = "quiz_secret_self"
     """The chooser hands the secret question to another team."""
     SOLO_QUESTION = "quiz_solo_question"

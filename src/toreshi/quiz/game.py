@@ -645,6 +645,8 @@ class GameState:
         least, most = self.stake_bounds(event.team)
         if event.amount is None and not current.stakes:
             raise Refused(QuizCode.STAKE_FIRST, minimum=least)
+        if event.amount is not None and least > most:
+            raise Refused(QuizCode.STAKE_PASS_ONLY, minimum=least)
         if event.amount is not None and not least <= event.amount <= most:
             raise Refused(QuizCode.STAKE_RANGE, minimum=least, maximum=most)
         current = replace(current, stakes=(*current.stakes, (event.team, event.amount)))

@@ -93,6 +93,7 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.NOT_YOUR_STAKE: N_("It is %(turn)s's turn to stake, not %(team)s's."),
     QuizCode.STAKE_FIRST: N_("The team that chose the question opens the stakes: at least %(minimum)s, no pass."),
     QuizCode.STAKE_RANGE: N_("A stake from %(minimum)s to %(maximum)s points."),
+    QuizCode.STAKE_PASS_ONLY: N_("Your score cannot cover a stake of %(minimum)s: you may only pass."),
     QuizCode.SECRET_SELF: N_("The secret question goes to another team than the one that chose it."),
     QuizCode.SOLO_QUESTION: N_("One team answers this question alone: there is no press to cancel."),
     QuizCode.UNDO_POINT: N_(

@@ -881,6 +881,22 @@ def client_strings() -> dict[str, str]:
         "point_score_announced": _("Score announced"),
         "point_other": _("Between questions"),
         "game_closed": _("The game's result is closed (SI-6): nothing of it may change any more."),
+        # SIGame's special questions played by SIGame's rules (a game setting, issue 31)
+        "played_sigame": _("played by SIGame's rules (the game's setting)"),
+        "special_stake": _("Stake question"),
+        "special_secret": _("Secret question («кот в мешке»)"),
+        "special_no_risk": _("No-risk question"),
+        "stake_turn": _("{team} stakes now"),
+        "your_stake_turn": _("your turn to stake"),
+        "stake_pass": _("pass"),
+        "stake": _("Stake"),
+        "stake_for": _("Enter a stake"),
+        "stake_amount": _("Points at stake"),
+        "secret_giving": _("{team} hands it to another team"),
+        "give": _("Hand the secret question"),
+        "give_it": _("hand it to another team"),
+        "give_to": _("Give it to {team}"),
+        "answers_alone": _("{team} answers alone for {price}"),
     }
 
 

@@ -3,7 +3,7 @@
 // are forwarded as "key" commands (the room maps keys to teams).
 
 import * as quiz from "./quiz-common.js";
-import { $, config, element, root, t } from "./quiz-common.js";
+import { $, config, element, root, stakesText, t } from "./quiz-common.js";
 import { ask, dialogOpen } from "./quiz-dialog.js";
 import { MediaStage } from "./quiz-media.js";
 
@@ -30,7 +30,8 @@ function renderMedia(current) {
   const kind = $(".q-kind");
   kind.hidden = !(current && current.kind);
   const kindName = current && current.kind ? (config.strings[`kind_${current.kind}`] || current.kind) : "";
-  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${t("played_ordinary")}` : "";
+  const rules = current && current.special ? t("played_sigame") : t("played_ordinary");
+  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${rules}` : "";
   if (current) {
     preview.render(current.items, `q:${current.number}`);
     answerPreview.render(current.answer_items, `a:${current.number}`);
@@ -72,6 +73,8 @@ const ACTIONS = [
   ["undo", "undo", "Z"],
   ["restore_theme", "strike_undo", "U"],
   ["announce_score", "announce_score", "A"],
+  ["stake", "stake_for", ""],
+  ["give", "give", ""],
   ["end_game", "end_game", ""],
 ];
 
@@ -81,6 +84,8 @@ function act(type) {
   if (type === "reserve") return reserve();
   if (type === "end_game") return endGame();
   if (type === "undo") return undo();
+  if (type === "stake") return stakeFor();
+  if (type === "give") return giveSecret();
   send(type);
 }
 
@@ -92,6 +97,37 @@ async function undo() {
   const will = target.correct ? t("wrong") : t("right");
   const text = t("undo_confirm", { question: target.question, team: target.team, was, will });
   if (await ask({ title: t("undo"), text, ok: t("reverse"), cancel: t("cancel") })) send("undo");
+}
+
+/** A stake for the team whose turn it is (it told the host aloud): an amount in its bounds, or a pass. */
+async function stakeFor() {
+  const special = state.current && state.current.special;
+  if (!special || !special.turn) return;
+  const [least, most] = special.bounds[special.turn] || [1, 1];
+  const answer = await ask({
+    title: t("stake_for"),
+    text: `${t("stake_turn", { team: special.turn })} (${least}–${most}). ${stakesText(state.current)}`,
+    choices: [{ value: "stake", label: t("stake") }, ...(special.stakes.length ? [{ value: "pass", label: t("stake_pass") }] : [])],
+    fields: [{ name: "amount", label: t("stake_amount"), type: "number", value: least, min: least, max: most }],
+    ok: t("stake"),
+    cancel: t("cancel"),
+  });
+  if (!answer) return;
+  const amount = answer.choice === "pass" ? null : Number(answer.values.amount);
+  send("stake", { team: special.turn, amount });
+}
+
+/** The chooser names the team it hands the secret question to; the host enters it. */
+async function giveSecret() {
+  const others = (state.teams || []).filter((team) => team.name !== state.chooser);
+  const answer = await ask({
+    title: t("give"),
+    text: t("secret_giving", { team: state.chooser }),
+    choices: others.map((team) => ({ value: team.name, label: team.name })),
+    ok: t("give"),
+    cancel: t("cancel"),
+  });
+  if (answer) send("give", { team: answer.choice });
 }
 
 /** What a moment of the game's history is, in the host's words: the last thing that happened before it. */
