@@ -53,6 +53,7 @@ def test_stakes_come_from_the_phones_and_the_secret_is_handed_by_the_choosers_ph
         assert staking["status"] == "staking"
         special = staking["current"]["special"]
         assert special["kind"] == "stake" and special["turn"] == TEAMS[0] and special["bounds"][TEAMS[0]] == [5, 5]
+        assert staking["current"]["text"] == ""  # not read before the stakes (the host's view has it)
         refused = send(phones[TEAMS[1]], "stake", amount=5)  # not its turn
         assert refused["t"] == "refused" and refused["code"] == "quiz_not_your_stake"
         assert send(phones[TEAMS[0]], "stake", amount=5)["t"] == "ack"

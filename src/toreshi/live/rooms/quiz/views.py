@@ -346,6 +346,10 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending) and audience != BLIND,
     }
+    unread = bool(current.special) and game.phase in (Phase.STAKING, Phase.GIVING) and not host
+    if unread:
+        # Not read before its stakes or its handing over (SIGame): only the host sees the text until then.
+        shown.update(text="", revealed=0)
     if current.special:
         # SIGame's special question played by its rules (a game setting, issue 31): the stakes, whose turn, the
         # bounds of each team's stake, the price the one team answers for.
@@ -362,7 +366,7 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         shown["clarifying"] = True  # «Уточните»: only while it holds (a view without it reads as before)
     question = current.question
     # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
-    if question.items:
+    if question.items and not unread:
         shown["items"] = _items(key, "q", question.items, host)
         shown["waits"] = question.waits_for_media
     if host and question.kind:
