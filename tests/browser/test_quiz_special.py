@@ -42,7 +42,6 @@ def test_a_stake_and_a_secret_question_played_by_sigames_rules(browser: Browser,
     arbiter.check("input[name=show_prices]")
     arbiter.locator("form.stack button[type=submit]").click()
     arbiter.wait_for_url(re.compile(r"/quiz/q-[a-z0-9]{4}/links$"))
-    room_id = arbiter.url.rsplit("/", 2)[-2]
     expect(arbiter.locator(".q-mapping-table tbody tr")).to_have_count(5)  # the price behind each point
     codes = {
         card.locator("h2").inner_text(): card.locator(".join-code").inner_text()

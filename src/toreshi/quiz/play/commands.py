@@ -53,7 +53,7 @@ __all__ = [
     "MediaAction",
     "MediaFinished",
     "Note",
-    "Press",
+    "PressBuzzer",
     "Replace",
     "RequestScore",
     "Reserve",
@@ -339,7 +339,7 @@ class MapKeys:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class PressBuzzer:
     """A team's press with ``tc``, the touch on its phone's ping clock; a serial box's ``button``."""
 
     type: ClassVar[str] = "press"
@@ -404,14 +404,15 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | UndoTo | CloseGame | Correct | Warn | Sanction | AnnounceScore
-    | RequestScore | Key | MapKeys | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Stake | Give | Tick
+    | RequestScore | Key | MapKeys | PressBuzzer | Sync | Media | MediaFinished | RestoreTheme | EndGame | Stake | Give
+    | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
     CancelPress, Replace, Reverse, Undo, UndoTo, CloseGame, Correct, Warn, Sanction, AnnounceScore, RequestScore,
-    Key, MapKeys, Press, Sync, Media, MediaFinished, RestoreTheme, EndGame, Stake, Give,
+    Key, MapKeys, PressBuzzer, Sync, Media, MediaFinished, RestoreTheme, EndGame, Stake, Give,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 
