@@ -13,6 +13,7 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -131,6 +132,8 @@ NEW_DEFAULTS = {
     "assistant": "",
     "assistant_team": "",
     "projector_keys": "",
+    "show_prices": "",
+    "special_questions": "",
     "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
     "pack_token": "",
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
@@ -297,6 +300,9 @@ async def _create_game(
         reading=reading,
         advancing=_int_field(values, "advancing", 1, 1, MAX_TEAMS - 1),
     )
+    setup = dataclasses.replace(
+        setup, show_prices=values["show_prices"] == "on", special_questions=values["special_questions"] == "on"
+    )
     keys = {}
     for i, team in enumerate(teams, start=1):
         key = values.get(f"key{i}", "")[:20]
@@ -423,9 +429,19 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
+    # How the pack sits on the regulation's grid (issue 31): per theme, the pack's price behind each point 1-5.
+    setup = owner.logic.game.setup if owner is not None and isinstance(owner.logic, QuizRoom) else None
+    mapping = [] if setup is None else [
+        {"name": theme.name, "prices": [None if cell.empty else cell.source_price for cell in theme.cells]}
+        for theme in setup.board.themes
+    ]  # fmt: skip
     return pagekit.page(
         request,
         "quiz/links.html",
+        mapping=mapping,
+        mapping_reshaped=any(None in theme["prices"] for theme in mapping),
+        show_prices=setup is not None and setup.show_prices,
+        special_questions=setup is not None and setup.special_questions,
         unplayed=unplayed if isinstance(unplayed, list) else [],
         room_id=room_id,
         teams=teams,
@@ -905,6 +921,41 @@ def client_strings() -> dict[str, str]:
         "reason_audience_prompt": _("a prompt from the audience"),
         "ask_question": _("Ask this question"),
         "points": _("Points (+ or −)"),
+        # Undo to any point (issue 31): the game's moments between questions, newest first.
+        "history": _("Game history: undo to any point"),
+        "undo_to_here": _("Undo to here"),
+        "undo_to_confirm": _(
+            "Take the game back to this moment ({moment})? Everything after it is undone: rulings, choices, "
+            "corrections. The scores become: {scores}. The log keeps what was undone."
+        ),
+        "undo_to_ok": _("Undo to this moment"),
+        "point_start": _("Start of the game"),
+        "point_first_chooser_drawn": _("{team} chooses first (lot)"),
+        "point_theme_struck": _("{team} struck a theme"),
+        "point_theme_restored": _("Struck theme restored"),
+        "point_theme_announced": _("Theme announced"),
+        "point_question": _("Question {number}: {theme} {value}"),
+        "point_score_corrected": _("Score corrected: {team} {delta}"),
+        "point_decision_reversed": _("Ruling reversed: {team}"),
+        "point_score_announced": _("Score announced"),
+        "point_other": _("Between questions"),
+        "game_closed": _("The game's result is closed (SI-6): nothing of it may change any more."),
+        # SIGame's special questions played by SIGame's rules (a game setting, issue 31)
+        "played_sigame": _("played by SIGame's rules (the game's setting)"),
+        "special_stake": _("Stake question"),
+        "special_secret": _("Secret question («кот в мешке»)"),
+        "special_no_risk": _("No-risk question"),
+        "stake_turn": _("{team} stakes now"),
+        "your_stake_turn": _("your turn to stake"),
+        "stake_pass": _("pass"),
+        "stake": _("Stake"),
+        "stake_for": _("Enter a stake"),
+        "stake_amount": _("Points at stake"),
+        "secret_giving": _("{team} hands it to another team"),
+        "give": _("Hand the secret question"),
+        "give_it": _("hand it to another team"),
+        "give_to": _("Give it to {team}"),
+        "answers_alone": _("{team} answers alone for {price}"),
     }
 
 
