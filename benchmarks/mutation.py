@@ -52,6 +52,10 @@ PACKAGES = {
     for package in (
         Package("kit", ("src/toreshi/kit",), ("tests/kit", "tests/web/test_refusals.py", "src/toreshi/kit")),
         Package("clock", ("src/toreshi/clock",), ("tests/clock", "src/toreshi/clock")),
+        # The reconnect history is no core, but an event lost at its edge is the defect a client never sees.
+        Package(
+            "history", ("src/toreshi/live/history.py",), ("tests/live/test_history.py", "src/toreshi/live/history.py")
+        ),
         Package(
             "togyz",
             ("src/toreshi/togyz",),
