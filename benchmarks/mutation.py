@@ -78,6 +78,7 @@ PACKAGES = {
                 "tests/tournament/test_dutch_engine.py",
                 "tests/tournament/test_dutch_matching.py",
                 "tests/tournament/test_dutch_checker.py",
+                "tests/tournament/test_dutch_review.py",
             ),
         ),
     )
@@ -132,20 +133,32 @@ def in_annotation(module: Path, position: tuple[int, int], cache: dict[Path, lis
     return any(start <= tuple(position) <= end for start, end in cache[module])
 
 
-def copy_project(into: Path) -> None:
+SHARED = ROOT.parent / "shared"
+"""The reference data beside the project (``../shared/data``): PlayOK games, reference TRF files, SIGame packs."""
+
+
+def copy_project(into: Path) -> Path:
+    """Copy the project into ``into/project`` and link ``into/shared`` to the reference data, so that the tests that
+    read it (``tests/conftest.py`` looks beside the project) run against every mutant instead of skipping."""
+    project = into / "project"
+    project.mkdir()
     for part in ("src", "tests", "pyproject.toml"):
         source = ROOT / part
         if source.is_dir():
-            shutil.copytree(source, into / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            shutil.copytree(source, project / part, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
-            shutil.copy2(source, into / part)
+            shutil.copy2(source, project / part)
+    if SHARED.is_dir():
+        (into / "shared").symlink_to(SHARED.resolve(), target_is_directory=True)
+    else:
+        print(f"warning: no reference data at {SHARED}: the tests that need it skip", file=sys.stderr)
+    return project
 
 
 def run_package(package: Package, sample: int, seed: int, timeout: float) -> Score:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix=f"mutation-{package.name}-") as folder:
-        work = Path(folder)
-        copy_project(work)
+        work = copy_project(Path(folder))
         previous = Path.cwd()
         os.chdir(work)
         os.environ["PYTHONPATH"] = str(work / "src")  # the copy's mutated sources, never the installed ones
