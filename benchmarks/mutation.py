@@ -8,9 +8,10 @@ keyword at a time and runs the package's own tests against it. A mutant the test
 pass is a *survivor*: a change the suite would let through. The score is killed / (killed + survived), per package.
 
 Every package has thousands of possible mutants and each costs one run of its tests, so by default a seeded random
-sample is run (``--sample``; the same seed picks the same mutants, so runs before and after a change compare).
-Cosmic Ray changes the files it mutates, so everything happens in a copy of the project in a temporary folder; the
-working tree is never touched. Survivors are listed (file, line, operator) for a person to read: some are
+sample is run (``--sample``; the same seed picks the same mutants as long as the package's code is unchanged, so
+runs before and after new tests compare; a change to the code renumbers the mutants and draws another sample).
+Cosmic Ray changes the files it mutates, so everything happens in a copy of the project in a temporary folder, with
+the reference data (``../shared``) linked beside it as beside the project; the working tree is never touched. Survivors are listed (file, line, operator) for a person to read: some are
 equivalent mutants (a change that cannot alter behaviour), most are a missing assertion.
 """
 
@@ -79,6 +80,8 @@ PACKAGES = {
                 "tests/tournament/test_dutch_matching.py",
                 "tests/tournament/test_dutch_checker.py",
                 "tests/tournament/test_dutch_review.py",
+                "tests/tournament/test_dutch_generator.py",
+                "tests/tournament/test_dutch_prohibitions_and_acceleration.py",
             ),
         ),
     )
