@@ -11,8 +11,9 @@ Every package has thousands of possible mutants and each costs one run of its te
 sample is run (``--sample``; the same seed picks the same mutants as long as the package's code is unchanged, so
 runs before and after new tests compare; a change to the code renumbers the mutants and draws another sample).
 Cosmic Ray changes the files it mutates, so everything happens in a copy of the project in a temporary folder, with
-the reference data (``../shared``) linked beside it as beside the project; the working tree is never touched. Survivors are listed (file, line, operator) for a person to read: some are
-equivalent mutants (a change that cannot alter behaviour), most are a missing assertion.
+the reference data (``../shared``) linked beside it as beside the project; the working tree is never touched.
+Survivors are listed (file, line, operator) for a person to read: some are equivalent mutants (a change that
+cannot alter behaviour), most are a missing assertion.
 """
 
 from __future__ import annotations
