@@ -8,8 +8,8 @@ keyword at a time and runs the package's own tests against it. A mutant the test
 pass is a *survivor*: a change the suite would let through. The score is killed / (killed + survived), per package.
 
 Every package has thousands of possible mutants and each costs one run of its tests, so by default a seeded random
-sample is run (``--sample``; the same seed picks the same mutants as long as the package's code is unchanged, so
-runs before and after new tests compare; a change to the code renumbers the mutants and draws another sample).
+sample is run (``--sample``). The draw hashes what each mutant is (module, operator, the text of its line), not its
+number, so the same seed picks the same mutants before and after a change elsewhere: runs compare.
 Cosmic Ray changes the files it mutates, so everything happens in a copy of the project in a temporary folder, with
 the reference data (``../shared``) linked beside it as beside the project; the working tree is never touched.
 Survivors are listed (file, line, operator) for a person to read: some are equivalent mutants (a change that
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 import argparse
 import ast
+import hashlib
 import os
-import random
 import shutil
 import sys
 import tempfile
@@ -32,7 +32,7 @@ from pathlib import Path
 from cosmic_ray.commands import execute, init
 from cosmic_ray.config import ConfigDict
 from cosmic_ray.work_db import WorkDB, use_db
-from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkResult
+from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem, WorkResult
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -149,6 +149,35 @@ SHARED = ROOT.parent / "shared"
 """The reference data beside the project (``../shared/data``): PlayOK games, reference TRF files, SIGame packs."""
 
 
+def draw(items: list[WorkItem], seed: int, sample: int) -> list[WorkItem]:
+    """The seeded sample: each mutant's place is a hash of the seed and of what the mutant is (module, operator, the
+    text of its line, its column from the line's indent, and which of the same on identical lines), never of its
+    number, which every change above it in the module shifts. A sample then stays the same sample when code elsewhere
+    changes: a new line can only add a mutant to it."""
+    lines: dict[str, list[str]] = {}
+    keys: dict[str, list[WorkItem]] = {}
+
+    def where(item: WorkItem) -> tuple[str, tuple[int, int], int]:
+        spec = item.mutations[0]
+        return str(spec.module_path), tuple(spec.start_pos), spec.occurrence
+
+    for item in sorted(items, key=where):
+        spec = item.mutations[0]
+        module = str(spec.module_path)
+        if module not in lines:
+            lines[module] = Path(module).read_text(encoding="utf-8").splitlines()
+        line_number, column = spec.start_pos
+        text = lines[module][line_number - 1] if line_number <= len(lines[module]) else ""
+        indent = len(text) - len(text.lstrip())
+        keys.setdefault(f"{module}|{spec.operator_name}|{text.strip()}|{column - indent}", []).append(item)
+    ranked = sorted(
+        (hashlib.sha256(f"{seed}|{key}|{ordinal}".encode()).hexdigest(), item)
+        for key, same in keys.items()
+        for ordinal, item in enumerate(same)
+    )
+    return [item for _, item in ranked[:sample]]
+
+
 def copy_project(into: Path) -> Path:
     """Copy the project into ``into/project`` and link ``into/shared`` to the reference data, so that the tests that
     read it (``tests/conftest.py`` looks beside the project) run against every mutant instead of skipping."""
@@ -202,7 +231,7 @@ def run_package(package: Package, sample: int, seed: int, timeout: float) -> Sco
                 ]
                 equivalent = [item.job_id for item in db.pending_work_items if item not in items]
                 db.set_multiple_results(equivalent, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
-                chosen = items if sample <= 0 else random.Random(seed).sample(items, min(sample, len(items)))
+                chosen = items if sample <= 0 else draw(items, seed, sample)
                 keep = {item.job_id for item in chosen}
                 skipped = [item.job_id for item in items if item.job_id not in keep]
                 db.set_multiple_results(skipped, WorkResult(worker_outcome=WorkerOutcome.SKIPPED))
