@@ -15,7 +15,7 @@ from toreshi.togyz.match import core
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.export import format_clock, to_pgn
 from toreshi.togyz.match.game import MatchGame
-from toreshi.togyz.pgn import read_game
+from toreshi.togyz.pgn import read_game, write_game
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,13 @@ def test_before_a_game_exists_only_the_arbiters_create_is_admitted() -> None:
         assert core.admit(empty, core.ARBITER, name) == Refusal(TogyzCode.NO_GAME), name
     name = "x" * 100
     assert core.admit(empty, core.ARBITER, name) == Refusal(Common.UNKNOWN_COMMAND, {"command": name[:40]})
+
+
+def test_the_writer_numbers_every_white_move_and_wraps_at_its_width() -> None:
+    text = "1. 76(10) 98 2. 66 87 3. 12 76 4. 25 78 5. 48 36 *"
+    game = read_game(io.StringIO(f'[White "a"]\n\n{text}\n'))
+    assert game is not None and not game.errors
+    written = write_game(game, columns=20)
+    movetext = written.split("\n\n")[1].split("\n")
+    assert " ".join(movetext) == text
+    assert all(len(line) <= 20 for line in movetext) and len(movetext) > 2
