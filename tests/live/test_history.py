@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -42,3 +43,31 @@ def test_the_oldest_kept_event_is_given_to_a_client_just_before_it() -> None:
     assert history.since(2) == [{"v": 3}, {"v": 4}, {"v": 5}]
     assert history.since(1) is None  # version 2 is gone
     assert history.since(6) is None  # a client ahead of the room (a room rebuilt from an older log) starts again
+
+
+def test_an_empty_history_knows_a_new_client_is_current_and_a_returning_one_is_not() -> None:
+    history = History(capacity=1)
+    assert history.last_version is None
+    assert history.since(0) == []  # nothing happened yet: a client that saw nothing is current
+    assert history.since(1) is None  # a client that saw events this history never had must take a snapshot
+
+
+def test_a_history_holds_at_least_one_event() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        History(capacity=0)
+    history = History(capacity=1)
+    history.add(1, {"v": 1})
+    history.add(2, {"v": 2})
+    assert history.since(1) == [{"v": 2}] and history.since(0) is None and history.last_version == 2
+
+
+def test_a_gap_in_the_versions_forgets_what_came_before_it() -> None:
+    history = History(capacity=10)
+    for version in (1, 2, 3):
+        history.add(version, {"v": version})
+    history.add(7, {"v": 7})  # a resync: 4-6 were never seen here
+    assert history.last_version == 7
+    assert history.since(6) == [{"v": 7}]
+    assert history.since(3) is None and history.since(2) is None  # the events before the gap no longer connect
+    history.add(8, {"v": 8})
+    assert history.since(6) == [{"v": 7}, {"v": 8}] and history.since(7) == [{"v": 8}] and history.since(8) == []
