@@ -79,8 +79,13 @@ PACKAGES = {
                 "tests/togyz/match/test_export.py::test_playok_games_replayed_live_export_to_the_same_movetext",
             ),
         ),
-        Package("quiz", ("src/toreshi/quiz",), ("tests/quiz",)),
-        Package("tournament", ("src/toreshi/tournament",), ("tests/tournament",), excluded=("*/dutch/*",)),
+        Package("quiz", ("src/toreshi/quiz",), ("tests/quiz", "src/toreshi/quiz")),
+        Package(
+            "tournament",
+            ("src/toreshi/tournament",),
+            ("tests/tournament", "src/toreshi/tournament"),
+            excluded=("*/dutch/*",),
+        ),
         Package(
             "dutch",
             ("src/toreshi/tournament/dutch",),
@@ -91,6 +96,7 @@ PACKAGES = {
                 "tests/tournament/test_dutch_review.py",
                 "tests/tournament/test_dutch_generator.py",
                 "tests/tournament/test_dutch_prohibitions_and_acceleration.py",
+                "src/toreshi/tournament/dutch",
             ),
         ),
     )
