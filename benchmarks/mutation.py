@@ -70,6 +70,7 @@ PACKAGES = {
                 "tests/togyz/test_fen.py",
                 "tests/togyz/test_pgn.py",
                 "tests/togyz/test_replay.py",
+                "tests/togyz/test_record_edges.py",
                 "tests/togyz/match",
             ),
             excluded=("src/toreshi/togyz/engine/*",),
