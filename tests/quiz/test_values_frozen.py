@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from toreshi.kit.codec import Codec
+from toreshi.quiz import pack
 from toreshi.quiz.events import GAME_EVENTS
 from toreshi.quiz.play import commands as play_commands
 from toreshi.quiz.play import events as play_events
@@ -32,3 +33,25 @@ def test_every_command_and_event_is_frozen_with_slots(family: str) -> None:
         params = cls.__dataclass_params__  # type: ignore[attr-defined]
         assert params.frozen, f"{family}: {cls.__name__} is not frozen"
         assert "__slots__" in vars(cls), f"{family}: {cls.__name__} has no slots"
+
+
+PACK_VALUES = (
+    pack.ContentItem,
+    pack.NumberSet,
+    pack.Parameter,
+    pack.Step,
+    pack.Info,
+    pack.Question,
+    pack.Theme,
+    pack.Round,
+    pack.MediaFile,
+    pack.Package,
+)
+
+
+@pytest.mark.parametrize("cls", PACK_VALUES, ids=lambda cls: cls.__name__)
+def test_a_read_pack_is_made_of_frozen_values(cls: type) -> None:
+    """A pack read once is shared by the games cut from it: none of its parts can be changed under them."""
+    assert dataclasses.is_dataclass(cls)
+    assert cls.__dataclass_params__.frozen  # type: ignore[attr-defined]
+    assert "__slots__" in vars(cls)
