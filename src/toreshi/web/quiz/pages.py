@@ -13,14 +13,15 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
 from babel import numbers, units
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
@@ -59,10 +60,13 @@ from toreshi.texts.formatting import format_clock
 from toreshi.texts.i18n import current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
+from toreshi.web.common import pagekit
+from toreshi.web.common.forms import Form, read_form, text, texts
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import kept_on_app, services_of
 from toreshi.web.common.spreadsheets import csv_response
-from toreshi.web.common.templates import embed_json, not_found, render_page
+from toreshi.web.common.templates import embed_json
 from toreshi.web.rooms.api import actor_for, grant_for_token, owner_of
 from toreshi.web.togyz.links import REVOKED
 
@@ -75,6 +79,15 @@ DEFAULT_KEYS = ("1", "2", "3", "4")
 
 class SetupError(ValueError):
     """A new-game form that cannot become a game (its message is already in the page's language)."""
+
+
+class PackKeptError(SetupError):
+    """Another field is wrong but the pack was read: it is kept as a draft (``token``) so that the form comes back
+    with "pack already uploaded" instead of asking for the file again."""
+
+    def __init__(self, message: str, token: str) -> None:
+        super().__init__(message)
+        self.token = token
 
 
 class ChoiceNeededError(Exception):
@@ -119,6 +132,7 @@ NEW_DEFAULTS = {
     "assistant_team": "",
     "projector_keys": "",
     "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
+    "pack_token": "",
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
     **{f"key{i}": key for i, key in enumerate(DEFAULT_KEYS, start=1)},
 }
@@ -133,6 +147,20 @@ def pack_size_error(request: Request) -> str:
     return ""
 
 
+KEPT_PACKS = "quiz:kept-packs"
+"""The session's list of the pack drafts it may use again by token (the newest few): a token alone is not enough."""
+KEPT_PER_SESSION = 3
+
+
+def _kept_tokens(request: Request) -> list[str]:
+    kept = request.session.get(KEPT_PACKS)
+    return [token for token in kept if isinstance(token, str)] if isinstance(kept, list) else []
+
+
+def _keep_token(request: Request, token: str) -> None:
+    request.session[KEPT_PACKS] = [*(t for t in _kept_tokens(request) if t != token), token][-KEPT_PER_SESSION:]
+
+
 @auth.arbiter_only
 async def new_quiz(request: Request) -> Response:
     values = dict(NEW_DEFAULTS)
@@ -142,14 +170,19 @@ async def new_quiz(request: Request) -> Response:
         if not error:
             form, upload = await _read_upload(request)
             values.update({key: form.get(key, "").strip() for key in values})
+            values["pack_token"] = values["pack_token"] if values["pack_token"] in _kept_tokens(request) else ""
             try:
-                if not auth.csrf_ok(request, form.get("csrf")):
-                    raise SetupError(_("The form has expired; please try again."))
+                if not pagekit.fresh(request, form):
+                    raise SetupError(pagekit.expired_text())
                 links = await _create_from_form(request, values, upload)
+            except PackKeptError as problem:
+                error = str(problem)
+                values["pack_token"] = problem.token
+                _keep_token(request, problem.token)
             except SetupError as problem:
                 error = str(problem)
             except Refused as refused:  # the pack, the game it should give, the room's own checks
-                error = refusals.text_of(refused)
+                error = pagekit.refusal_text(refused)
             except ChoiceNeededError as choice:
                 picks = default_picks(choice.package)
                 start = _int_field(values, "round", 1, 1, 50) - 1
@@ -157,8 +190,8 @@ async def new_quiz(request: Request) -> Response:
                 return _pick_page(request, values, choice.package, choice.draft, picks, rounds, "")
             else:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
-                return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
-    return render_page(
+                return pagekit.redirect(f"/quiz/{links.room_id}/links")
+    return pagekit.plain(
         request,
         "quiz/new.html",
         status_code=400 if error else 200,
@@ -169,23 +202,53 @@ async def new_quiz(request: Request) -> Response:
 
 
 async def _create_from_form(request: Request, values: dict[str, str], upload: UploadFile | None) -> GameLinks:
-    teams, kind, reading, arbitration, assistant = _form_parts(values)
-    if upload is None or not upload.filename:
-        raise SetupError(_("Choose a pack file (.siq or db.chgk.info text)."))
-    data = await upload.read(MAX_PACK_BYTES + 1)
-    if len(data) > MAX_PACK_BYTES:
-        raise SetupError(_("The pack is too large (at most 64 MiB)."))
-    stem = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    values["stem"] = stem[:MAX_NAME]
-    package = read_pack(data, name=stem)
+    """The game the form describes. The pack is read first: when it is good and another field is wrong, it is kept
+    as a draft under a token (:class:`PackKeptError`), and a form sent back with that token and no new file plays
+    it, so a host never uploads a pack twice. A new file replaces the kept one."""
     packs = QuizPacks(services_of(request).store.engine)
-    if needs_choice(package):
-        raise ChoiceNeededError(package, await packs.add_draft(data))
-    links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
-    if package.media:
-        await packs.put(links.room_id, data)  # its images, sounds and videos are served from it
+    token = values["pack_token"]
+    data: bytes | None = None
+    if upload is not None and upload.filename:
+        data = await upload.read(MAX_PACK_BYTES + 1)
+        if len(data) > MAX_PACK_BYTES:
+            raise SetupError(_("The pack is too large (at most 64 MiB)."))
+        values["stem"] = (upload.filename or "").rsplit("/", 1)[-1].rsplit(".", 1)[0][:MAX_NAME]
+        token = values["pack_token"] = ""
+    elif token:
+        data = await packs.draft(token)  # None if it expired or was pushed out by newer drafts
+    if data is None:
+        values["pack_token"] = ""
+        raise SetupError(_both(_("Choose a pack file (.siq or db.chgk.info text)."), values))
+    try:
+        package = read_pack(data, name=values["stem"])
+    except Refused as refused:
+        values["pack_token"] = ""
+        raise SetupError(_both(refusals.text_of(refused), values)) from None
+    try:
+        teams, kind, reading, arbitration, assistant = _form_parts(values)
+        if needs_choice(package):
+            raise ChoiceNeededError(package, token or await packs.add_draft(data))
+        links = await _create_game(request, values, package, teams, kind, reading, arbitration, assistant)
+    except (SetupError, Refused) as problem:
+        message = str(problem) if isinstance(problem, SetupError) else refusals.text_of(problem)
+        raise PackKeptError(message, token or await packs.add_draft(data)) from None
+    if token and package.media:
+        await packs.attach(token, links.room_id)  # its images, sounds and videos are served from it
+    elif package.media:
+        await packs.put(links.room_id, data)
+    elif token:
+        await packs.discard(token)
     request.session[f"quiz:unplayed:{links.room_id}"] = [list(t) for t in unplayable_themes(package)[:60]]
     return links
+
+
+def _both(pack_problem: str, values: dict[str, str]) -> str:
+    """The pack's problem and, if any, the other fields' first one: everything that is wrong, said at once."""
+    try:
+        _form_parts(values)
+    except SetupError as problem:
+        return f"{pack_problem} {problem}"
+    return pack_problem
 
 
 def _form_parts(
@@ -266,7 +329,7 @@ def _pick_page(
     error: str,
 ) -> Response:
     """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/pick.html",
         status_code=400 if error else 200,
@@ -298,16 +361,15 @@ def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...
 @auth.arbiter_only
 async def pick_quiz(request: Request) -> Response:
     """The second step of a new game from a pack whose themes are not all of 5 questions: the host's picks."""
-    form = await request.form(max_files=0, max_fields=4000)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = texts(await read_form(request, max_files=0, max_fields=4000))
     values = dict(NEW_DEFAULTS)
     values.update({key: fields.get(key, "").strip() for key in values})
     packs = QuizPacks(services_of(request).store.engine)
     draft = fields.get("draft", "")
     data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
-    if data is None or not auth.csrf_ok(request, fields.get("csrf")):
-        error = _("The form has expired; please try again.")
-        return render_page(
+    if data is None or not pagekit.fresh(request, fields):
+        error = pagekit.expired_text()
+        return pagekit.plain(
             request,
             "quiz/new.html",
             status_code=400,
@@ -316,7 +378,7 @@ async def pick_quiz(request: Request) -> Response:
             teams=range(1, MAX_TEAMS + 1),
         )
     package = read_pack(data, name=values["stem"])
-    rounds, picks = _picks_of(form)
+    rounds, picks = _picks_of(await request.form())  # the body already read: every repeated pick
     try:
         teams, kind, reading, arbitration, assistant = _form_parts(values)
         cut = apply_picks(package, rounds, picks)
@@ -324,10 +386,10 @@ async def pick_quiz(request: Request) -> Response:
     except SetupError as problem:
         return _pick_page(request, values, package, draft, picks, rounds, str(problem))
     except Refused as refused:
-        return _pick_page(request, values, package, draft, picks, rounds, refusals.text_of(refused))
+        return _pick_page(request, values, package, draft, picks, rounds, pagekit.refusal_text(refused))
     await packs.attach(draft, links.room_id)
     request.session[f"quiz:{links.room_id}"] = links.to_session()
-    return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
+    return pagekit.redirect(f"/quiz/{links.room_id}/links")
 
 
 @auth.arbiter_only
@@ -340,7 +402,7 @@ async def quiz_links(request: Request) -> Response:
     stored = await quiz_room_links(services_of(request).accounts, room_id)
     tokens: Any = stored.to_session() if stored is not None else request.session.get(f"quiz:{room_id}")
     if not isinstance(tokens, dict):
-        return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
+        return pagekit.redirect(f"/quiz/{room_id}/host")
     base = str(request.base_url).rstrip("/")
     owner = await _quiz_owner(request)
     seats = list(owner.logic.game.teams) if owner is not None and isinstance(owner.logic, QuizRoom) else []
@@ -361,7 +423,7 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
-    return render_page(
+    return pagekit.page(
         request,
         "quiz/links.html",
         unplayed=unplayed if isinstance(unplayed, list) else [],
@@ -380,9 +442,9 @@ async def join(request: Request) -> Response:
     if code:
         target = await _resolve_code(request, code)
         if target is not None:
-            return RedirectResponse(target, status_code=303)
+            return pagekit.redirect(target)
         error = _("No team has this code. Check it with the host.")
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/join.html",
         status_code=404 if error else 200,
@@ -427,7 +489,7 @@ def _screen(screen: str) -> Any:
         room_id = request.path_params["room_id"]
         actor = await actor_for(request, room_id, token or None)
         if screen == "host" and actor.role not in ("host", "arbiter"):
-            return RedirectResponse(f"/login?next=/quiz/{room_id}/host", status_code=303)
+            return pagekit.redirect(f"/login?next=/quiz/{room_id}/host")
         config = {
             "room": room_id,
             "token": token,
@@ -436,7 +498,8 @@ def _screen(screen: str) -> Any:
             "name": actor.name,
             "strings": client_strings(),
         }
-        return render_page(
+        # The host's console shows what came of its forms (the serial box); the other screens show no flash.
+        return (pagekit.page if screen == "host" else pagekit.plain)(
             request,
             SCREENS[screen],
             room_id=room_id,
@@ -463,13 +526,13 @@ async def report_page(request: Request) -> Response:
     if owner is None:
         return not_found(request)
     if not await _may_see_report(request, owner):
-        return render_page(
+        return pagekit.plain(
             request,
             "quiz/report.html",
             status_code=403,
             report=None,
         )
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/report.html",
         report=owner.logic.report(),
@@ -583,7 +646,7 @@ async def quiz_list(request: Request) -> Response:
     chosen = request.query_params.get("filter", "all")
     chosen = chosen if chosen in LIST_FILTERS else "all"
     shown = [g for g in games if _listed(g, chosen, in_tours)]
-    return render_page(
+    return pagekit.page(
         request,
         "quiz/list.html",
         games=shown,
@@ -593,44 +656,54 @@ async def quiz_list(request: Request) -> Response:
     )
 
 
-async def _small_form(request: Request) -> dict[str, str]:
-    """The text fields of a game's small forms (archive, finish, reissue a link, the serial box)."""
-    form = await request.form(max_files=0, max_fields=5)
-    return {key: value for key, value in form.items() if isinstance(value, str)}
+GameAction = Callable[[Request, str, Any, Form], Awaitable[Response]]
+
+
+def _game_form(back: str) -> Callable[[GameAction], Callable[[Request], Awaitable[Response]]]:
+    """A game's small form (archive, finish, reissue a link, the serial box) through the page kit: the action gets
+    the room's id, its owner and the form (``action(request, room_id, owner, form)``), or the visitor the answer
+    already due (back to ``back`` — ``{room_id}`` filled — when the form expired, a 404 for no such quiz game)."""
+
+    def decorate(action: GameAction) -> Callable[[Request], Awaitable[Response]]:
+        @functools.wraps(action)
+        async def posted(request: Request) -> Response:
+            room_id = request.path_params["room_id"]
+            form = await pagekit.posted(request, back.format(room_id=room_id), max_files=0, max_fields=5)
+            if isinstance(form, Response):
+                return form
+            owner = await _quiz_owner(request)
+            return not_found(request) if owner is None else await action(request, room_id, owner, form)
+
+        return posted
+
+    return decorate
 
 
 @auth.arbiter_only
-async def archive_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def archive_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
-    fields = await _small_form(request)
-    if auth.csrf_ok(request, fields.get("csrf")):
-        archived = fields.get("archived", "1") != "0"
-        phase = owner.logic.game.phase.value
-        if not archived or phase in ("finished", "draw"):
-            await services_of(request).store.set_archived(request.path_params["room_id"], archived)
-    return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
+    archived = text(form, "archived") != "0"
+    phase = owner.logic.game.phase.value
+    if not archived or phase in ("finished", "draw"):
+        await services_of(request).store.set_archived(room_id, archived)
+    return pagekit.redirect("/quiz" + ("" if archived else "?filter=archived"))
 
 
 @auth.arbiter_only
-async def finish_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def finish_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
     form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
-    refused with the refusal's sentence."""
-    room_id = request.path_params["room_id"]
-    owner = await _quiz_owner(request)
-    if owner is None or not isinstance(owner.logic, QuizRoom):
+    refused with the refusal's sentence on the games list."""
+    if not isinstance(owner.logic, QuizRoom):
         return not_found(request)
-    fields = await _small_form(request)
-    if auth.csrf_ok(request, fields.get("csrf")):
-        try:
-            await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
-                                fields.get("reason", "").strip())  # fmt: skip
-        except Refused as refused:
-            return _refused(refused.refusal, 400)
-    return RedirectResponse("/quiz?filter=finished", status_code=303)
+    try:
+        await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
+                            text(form, "reason"))  # fmt: skip
+    except Refused as refused:
+        return pagekit.refused(request, refused, "/quiz")
+    return pagekit.redirect("/quiz?filter=finished")
 
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
@@ -658,23 +731,17 @@ def _serial_error(request: Request) -> str:
 
 
 @auth.arbiter_only
-async def reissue(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/links")
+async def reissue(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
     opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
-    room_id = request.path_params["room_id"]
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
-    fields = await _small_form(request)
     target = f"/quiz/{room_id}/links"
-    if not auth.csrf_ok(request, fields.get("csrf")):
-        return RedirectResponse(target, status_code=303)
-    role = fields.get("role", "")
+    role = text(form, "role")
     services = services_of(request)
     try:
         name, secret = await reissue_quiz_link(services.accounts, room_id, role)
     except UnknownGrantError:
-        return _refused(Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), 400)
+        return pagekit.refused(request, Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), target)
     await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
     stored = request.session.get(f"quiz:{room_id}")
     tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
@@ -683,40 +750,32 @@ async def reissue(request: Request) -> Response:
     else:
         tokens[role] = secret
     request.session[f"quiz:{room_id}"] = tokens
-    return RedirectResponse(target, status_code=303)
+    return pagekit.redirect(target)
 
 
 @auth.arbiter_only
-async def serial_buttons(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/host")
+async def serial_buttons(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
-    room_id = request.path_params["room_id"]
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
-    fields = await _small_form(request)
-    readers = _serial_readers(request)
     target = f"/quiz/{room_id}/host"
-    if not auth.csrf_ok(request, fields.get("csrf")):
-        return RedirectResponse(target, status_code=303)
+    readers = _serial_readers(request)
     previous = readers.pop(room_id, None)
     if previous is not None:
         previous[0].stop()
         await asyncio.wait([previous[1]], timeout=2)
-    port = fields.get("port", "").strip()
-    if fields.get("action") == "disconnect" or not port:
-        return RedirectResponse(target, status_code=303)
+    port = text(form, "port")
+    if text(form, "action") == "disconnect" or not port:
+        return pagekit.redirect(target)
     device = serial_port(port)
     if device is None:
-        return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
+        return pagekit.redirect(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}")
     buttons = SerialButtons(device, feed_owner(owner))
     try:
         buttons.open()
     except Exception:  # serial.SerialException, OSError: the port is absent or busy
-        return RedirectResponse(
-            f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}", status_code=303
-        )
+        return pagekit.redirect(f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}")
     readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
-    return RedirectResponse(target, status_code=303)
+    return pagekit.redirect(target)
 
 
 def item_names() -> dict[str, str]:

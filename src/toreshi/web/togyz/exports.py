@@ -24,8 +24,10 @@ from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.export import score_sheet, to_pgn
 from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.position import Position
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import club_timezone, not_found, render_page
+from toreshi.web.common.templates import club_timezone
 from toreshi.web.togyz import timecontrols
 from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline
 
@@ -76,7 +78,7 @@ async def sheet(request: Request) -> Response:
     if game is None:
         return not_found(request)
     state = game.state
-    return render_page(
+    return pagekit.plain(
         request,
         "togyz/sheet.html",
         room_id=room_id,

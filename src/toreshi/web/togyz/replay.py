@@ -21,8 +21,9 @@ from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.rooms.api import owner_of
 from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
@@ -74,7 +75,7 @@ async def replay_page(request: Request) -> Response:
         "ply": _("Move {number} of {total}"),
         "copied": _("Copied"),
     }
-    return render_page(
+    return pagekit.plain(
         request,
         "togyz/replay.html",
         room_id=room_id,

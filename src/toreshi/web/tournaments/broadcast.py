@@ -18,8 +18,9 @@ from toreshi.services.tournament import UnknownTournamentError
 from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.match.game import MatchGame
 from toreshi.tournament.journal.state import EvaluationPolicy
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.rooms.api import owner_of
 from toreshi.web.togyz.pages import client_strings
 from toreshi.web.tournaments.pages import service
@@ -57,11 +58,8 @@ async def live_round(request: Request) -> Response:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return not_found(request)
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if state.tournament is None or not 1 <= number <= len(state.t.rounds):
+    number = pagekit.path_number(request, "number")
+    if state.tournament is None or number is None or not 1 <= number <= len(state.t.rounds):
         return not_found(request)
     names = {p.number: p.name for p in state.t.participants}
     boards = [
@@ -75,7 +73,7 @@ async def live_round(request: Request) -> Response:
         )
         for game in state.t.round(number).games
     ]
-    return render_page(
+    return pagekit.plain(
         request,
         "tournaments/live.html",
         tid=tid,
