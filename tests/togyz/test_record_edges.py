@@ -39,6 +39,7 @@ def test_a_long_move_number_is_quoted_up_to_20_characters() -> None:
     assert game is not None
     (error,) = game.errors
     assert f"move number {number[:20]} where 1. was expected" in str(error)
+    assert (error.ply, error.line) == (1, 3)  # the ply the number stands before, on the record's third line
 
 
 def test_a_game_without_a_round_is_written_with_round_dash() -> None:
