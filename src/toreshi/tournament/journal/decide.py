@@ -13,9 +13,10 @@ from toreshi.kit.core import Context, proven
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import commands as c
-from toreshi.tournament.journal.commands import SYSTEM, TournamentCommand
+from toreshi.tournament.journal.commands import ARBITER, SYSTEM, TournamentCommand
 from toreshi.tournament.journal.csv_import import decide_import
-from toreshi.tournament.journal.events import EvaluationSet, Stamp, TournamentEvent
+from toreshi.tournament.journal.departures import departure_of, require
+from toreshi.tournament.journal.events import DepartureRecorded, EvaluationSet, Stamp, TournamentEvent
 from toreshi.tournament.journal.evolve import evolve
 from toreshi.tournament.journal.pairing import decide_discard, decide_override, decide_pairing, decide_publish
 from toreshi.tournament.journal.pairing_tools import (
@@ -105,4 +106,18 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
     actor = context.actor
     # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
     stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
-    return proven(evolve, state, lambda: _events(state, command, stamp, actor.role))
+    events = proven(evolve, state, lambda: _events(state, command, stamp, actor.role))
+    if isinstance(events, Refusal) or not events or actor.role != ARBITER:
+        return events
+    # The action itself applies; if it departs from the regulation it needs what its level asks, and is recorded.
+    departure = departure_of(state, command)
+    if departure is None:
+        return events
+    try:
+        require(departure, command)
+    except Refused as refused:
+        return refused.refusal
+    recorded = DepartureRecorded(at=stamp.at, by=stamp.by, kind=departure.kind, level=departure.level,
+                                 reason=departure.reason, round=departure.round, board=departure.board,
+                                 player=departure.player)  # fmt: skip
+    return [recorded, *events]  # first: the action's own line stays the last of the audit log

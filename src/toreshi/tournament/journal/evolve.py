@@ -75,6 +75,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_forbidden(state, event)
         case ev.PairsAllowed():
             return apply_allowed(state, event)
+        case ev.DepartureRecorded():
+            return state  # only its audit line
 
 
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:

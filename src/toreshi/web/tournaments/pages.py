@@ -314,6 +314,9 @@ def _take_flash(request: Request, *, clauses: bool = True) -> dict[str, Any]:
         values = dict(params) if isinstance(params, dict) else {}
         if isinstance(values.get("step"), dict):  # a protest's decisive step, worded in the reader's language
             values["why"] = _protest_reason(values.pop("step"), clauses=clauses)
+        for key, value in list(values.items()):  # the audit log's words (a departure's kind and level)
+            if key.endswith("_term") and isinstance(value, str):
+                values[key] = texts.term(value)
         shown["notice"] = _(notice) % values
     return shown
 
@@ -357,8 +360,11 @@ PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
 CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
+DEPARTURE_LOGGED = N_("Done. The audit log records it as a departure from the regulation (%(level_term)s): "
+                      "%(departure_term)s.")
 _NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
-                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED})  # fmt: skip
+                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED,
+                      DEPARTURE_LOGGED})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 
@@ -510,7 +516,8 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
         leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
         return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
                      codes=texts.table_codes(table), time_control=_time_control_text(t),
-                     leavings=leavings, rules_note=rules_note, overrides=override_audit(state))  # fmt: skip
+                     leavings=leavings, rules_note=rules_note, overrides=override_audit(state),
+                     departures=texts.departures(state.audit))  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 
@@ -576,7 +583,8 @@ async def protests_page(request: Request, tid: str, state: TournamentState) -> R
 @_reading
 async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state),
-                 team_names={team.name for team in state.t.teams})  # fmt: skip
+                 team_names={team.name for team in state.t.teams},
+                 departures=texts.departures(state.audit))  # fmt: skip
 
 
 @_reading
@@ -650,28 +658,72 @@ async def act(request: Request) -> Response:
         _expired(request)
         return RedirectResponse(back or f"/tournaments/{tid}", status_code=303)
     try:
-        command = read(form)
+        command = _confirmed(read(form), form)
         if isinstance(command, FileProtest):
             white, black = await svc.signed_times(tid, command.round, command.board)
             command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
-        before = len(state.protests)
+        before, lines = len(state.protests), len(state.audit)
         state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
         if refused.refusal.code is TournamentCode.OVERRIDE_BREAKS_CRITERIA and state.draft is not None:
             # The arbiter sees which criteria the change breaks, with the change kept in the form, to confirm it.
             return await _round_response(request, number=state.draft.round, review=pairing_tools.review_of(
                 refused.refusal, form))  # fmt: skip
+        if refused.refusal.code in DEPARTURE_CODES:
+            # The action departs from the regulation: the warning with its level, the form kept, to confirm it
+            # (or to write the reason) and send it again.
+            return _departure_response(request, tid, state, action, refused.refusal, form)
         _flash(request, refused.refusal)
         if action == "pair":
             where = ""  # nothing was paired: back to the tournament, where the reason is shown (not a missing round)
     else:
         if isinstance(command, FileProtest) and len(state.protests) > before:
             _filed_notice(request, state, command.id or f"P{before + 1}")
+        elif departed := texts.departures(state.audit[lines:]):
+            recorded = departed[0].params
+            _flash(request, notice=DEPARTURE_LOGGED, departure_term=str(recorded["departure_term"]),
+                   level_term=str(recorded["level_term"]))  # fmt: skip
         else:
             _flash(request, notice=DONE)
         if state.draft is None and action == "pair":
             where = ""
     return RedirectResponse(back or f"/tournaments/{tid}{_where(where, state, form)}", status_code=303)
+
+
+DEPARTURE_CODES = frozenset({TournamentCode.DEPARTURE_UNCONFIRMED, TournamentCode.DEPARTURE_NEEDS_REASON})
+_NOT_RESENT = frozenset({"csrf", "confirmed", "file"})
+
+
+def _confirmed(command: TournamentCommand, form: Form) -> TournamentCommand:
+    """The command with the arbiter's confirmation of a departure's warning, when the form confirms it (the
+    confirmation page's box) and the command takes one."""
+    if _text(form, "confirmed") == "yes" and any(f.name == "confirmed" for f in dataclasses.fields(command)):
+        return dataclasses.replace(command, confirmed=True)  # type: ignore[call-arg]
+    return command
+
+
+def _departure_response(
+    request: Request, tid: str, state: TournamentState, action: str, refusal: Refusal, form: Form
+) -> Response:
+    """The warning of an action that departs from the regulation: what it is, its level (confirmation, or a written
+    reason), the form's fields kept to send again. Nothing was changed."""
+    level = str(refusal.params.get("level", ""))
+    kept = [(key, value) for key, value in form.items() if key not in _NOT_RESENT and key != "reason"
+            and isinstance(value, str)]  # fmt: skip
+    return _page(
+        request,
+        "tournaments/departure.html",
+        tid=tid,
+        state=state,
+        t=state.t,
+        action=action,
+        warning=refusals.render(refusal),
+        level=level,
+        level_text=texts.term(f"level.{level}"),
+        kept=kept,
+        reason=_text(form, "reason"),
+        needs_reason=refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON,
+    )
 
 
 async def _round_post(request: Request) -> tuple[str, int, Form] | Response:
