@@ -360,11 +360,13 @@ PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters
 PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
 PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
 CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
+FAIRPLAY_STARTED = N_("The engine is analysing the tournament's games.")
+FAIRPLAY_RUNNING = N_("A report is being computed already.")
 DEPARTURE_LOGGED = N_("Done. The audit log records it as a departure from the regulation (%(level_term)s): "
                       "%(departure_term)s.")
 _NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
                       PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED,
-                      DEPARTURE_LOGGED})  # fmt: skip
+                      DEPARTURE_LOGGED, FAIRPLAY_STARTED, FAIRPLAY_RUNNING})  # fmt: skip
 EXPIRED = N_("The form has expired; please try again.")
 
 

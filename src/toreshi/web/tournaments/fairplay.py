@@ -1,0 +1,126 @@
+"""The arbiter's fair-play report of a tournament (issue 28): ``GET /tournaments/{tid}/fairplay`` reads the stored
+report (its progress while the engine works), ``POST`` asks for a new one. Arbiters only, never public: the figures
+are evidence for an arbiter, not a verdict, and the page says so.
+
+The GET only reads ``fairplay_reports``; the POST (CSRF-checked) starts the computation in the engine's worker
+processes (:mod:`toreshi.services.fairplay`), after the new report's row is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from babel import numbers
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from toreshi.services.fairplay import FairPlayService, Report
+from toreshi.texts import i18n
+from toreshi.togyz.engine.fairplay import BOOK_PLIES, MIN_MOVES, OUTLIER_SPREAD
+from toreshi.tournament.journal import TournamentState
+from toreshi.web.accounts import auth
+from toreshi.web.common.forms import read_form
+from toreshi.web.common.services import services_of
+from toreshi.web.common.templates import not_found, pages_of
+from toreshi.web.tournaments.pages import FAIRPLAY_RUNNING, FAIRPLAY_STARTED, _back, _expired, _flash, _load, _page, _players
+
+REFRESH_SECONDS = 5
+"""While a report is computed, its page reloads itself this often (no script: a meta refresh)."""
+
+_reading = pages_of(_load)
+
+
+def _service(request: Request) -> FairPlayService | None:
+    return services_of(request).fairplay
+
+
+def _decimal(value: float, digits: int) -> str:
+    """A number with ``digits`` decimals in the reader's language (``12,5`` in Kazakh and Russian)."""
+    pattern = "0." + "0" * digits if digits else "0"
+    return numbers.format_decimal(round(value, digits), format=pattern, locale=i18n.current_language())
+
+
+def _percent(part: int, whole: int) -> str:
+    if not whole:
+        return "—"
+    return _decimal(100 * part / whole, 1) + " %"
+
+
+def _kumalaks(loss: int, moves: int) -> str:
+    if not moves:
+        return "—"
+    return _decimal(loss / moves / 100, 2)
+
+
+def _row(figures: list[int]) -> dict[str, Any]:
+    moves, matches, loss = figures
+    return {"moves": moves, "share": _percent(matches, moves), "loss": _kumalaks(loss, moves)}
+
+
+def _shown(report: Report | None, state: TournamentState) -> dict[str, Any] | None:
+    """The stored figures as the page shows them, worded in the reader's language."""
+    if report is None or report.stored.report is None:
+        return None
+    data = report.stored.report
+    names = _players(state)
+    return {
+        "depth": data["depth"],
+        "seconds": _decimal(float(data["seconds"]), 1),
+        "skipped": data["skipped"],
+        "field": _row(data["field"]),
+        "players": [{**player, **_row(player["figures"])} for player in data["players"]],
+        "games": [
+            {**game, "white_name": names.get(game["white"], ""), "black_name": names.get(game["black"], ""),
+             "white_row": _row(game["white_figures"]), "black_row": _row(game["black_figures"])}
+            for game in data["games"]
+        ],  # fmt: skip
+    }
+
+
+@auth.arbiter_only
+@_reading
+async def fairplay_page(request: Request, tid: str, state: TournamentState) -> Response:
+    """The report as stored (or none yet), and the button that asks for a new one. Writes nothing."""
+    service = _service(request)
+    if service is None:
+        return not_found(request)
+    report = await service.report(tid)
+    running = report is not None and report.computing
+    return _page(
+        request,
+        "tournaments/fairplay.html",
+        tid=tid,
+        state=state,
+        t=state.t,
+        report=report,
+        running=running,
+        refresh=REFRESH_SECONDS if running else None,
+        shown=_shown(report, state),
+        book_moves=BOOK_PLIES // 2,
+        min_moves=MIN_MOVES,
+        spread=_decimal(OUTLIER_SPREAD, 0),
+    )
+
+
+@auth.arbiter_only
+async def ask_for_report(request: Request) -> Response:
+    """``POST /tournaments/{tid}/fairplay``: a new report; back to its page, which shows the progress."""
+    loaded = await _load(request)
+    service = _service(request)
+    if loaded is None or service is None:
+        return not_found(request)
+    tid, _state = loaded
+    form = await read_form(request)
+    if not auth.csrf_ok(request, form.get("csrf")):
+        _expired(request)
+        return _back(tid, "/fairplay")
+    started = await service.start(tid, auth.signed_in(request) or "arbiter")
+    _flash(request, notice=FAIRPLAY_STARTED if started else FAIRPLAY_RUNNING)
+    return _back(tid, "/fairplay")
+
+
+routes = [
+    Route("/tournaments/{tid}/fairplay", fairplay_page),
+    Route("/tournaments/{tid}/fairplay", ask_for_report, methods=["POST"]),
+]
