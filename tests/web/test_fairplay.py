@@ -39,7 +39,7 @@ def fast(tmp_path: Path) -> Iterator[TestClient]:
 
 def _moves(seed: int) -> list[int]:
     """A legal game of PLIES plies: each side plays its (seed + ply)-th legal move."""
-    position, moves = Position(), []
+    position, moves = Position(), list[int]()
     for ply in range(PLIES):
         legal = position.legal_moves()
         hole = legal[(seed + ply) % len(legal)]

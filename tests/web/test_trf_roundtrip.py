@@ -65,8 +65,9 @@ def test_every_override_travels_in_the_trf_as_comments_the_reader_and_checker_sk
             post(web, f"/tournaments/{tid}/do/override", csrf, pairs="1 2\n3 4\n5 6", reason="TV", confirmed="yes")
         post(web, f"/tournaments/{tid}/do/publish", csrf)
         for board in (1, 2, 3):
-            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board),
-                 result=GameResult.WHITE_WINS.value if board != 3 else GameResult.WHITE_FORFEIT_WIN.value, confirmed="yes")  # fmt: skip
+            played = GameResult.WHITE_WINS if board != 3 else GameResult.WHITE_FORFEIT_WIN
+            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board), result=played.value,
+                 confirmed="yes")  # fmt: skip
     post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.DRAW.value,
          reason="the scoresheet")  # fmt: skip
     post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="6", after_round="2", reason="ill")

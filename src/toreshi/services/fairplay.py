@@ -173,12 +173,12 @@ class FairPlayService:
         done.sort(key=lambda item: (item[0].round, item[0].board))
         players, field = summarise([(game.white, game.black, figures) for game, figures in done])
         t = state.t
-        rows = []
-        for number, figures in players.items():
+        rows: list[dict[str, Any]] = []
+        by_share = sorted(players.items(), key=lambda item: (-(item[1].figures.share or 0.0), item[0]))
+        for number, figures in by_share:  # the highest share of engine moves first
             person = t.participant(number)
             rows.append({"number": number, "name": person.name, "rating": person.rating, "games": figures.games,
                          "figures": _side(figures.figures), "outlier": figures.outlier})  # fmt: skip
-        rows.sort(key=lambda row: (-(row["figures"][1] / row["figures"][0]) if row["figures"][0] else 1, row["number"]))
         return {
             "depth": self.limits.depth,
             "seconds": round(sum(figures.seconds for _, figures in done), 2),
@@ -186,11 +186,19 @@ class FairPlayService:
             "field": _side(field),
             "players": rows,
             "games": [
-                {"round": game.round, "board": game.board, "room": game.room, "white": game.white,
-                 "black": game.black, "white_figures": _side(figures.white), "black_figures": _side(figures.black),
-                 "plies": figures.plies, "seconds": round(figures.seconds, 2)}
+                {
+                    "round": game.round,
+                    "board": game.board,
+                    "room": game.room,
+                    "white": game.white,
+                    "black": game.black,
+                    "white_figures": _side(figures.white),
+                    "black_figures": _side(figures.black),
+                    "plies": figures.plies,
+                    "seconds": round(figures.seconds, 2),
+                }
                 for game, figures in done
-            ],  # fmt: skip
+            ],
         }
 
     def close(self) -> None:

@@ -56,9 +56,15 @@ class FairPlayReports:
             await connection.execute(delete(fairplay_reports).where(fairplay_reports.c.tournament_id == tournament_id))
             await connection.execute(
                 insert(fairplay_reports).values(
-                    tournament_id=tournament_id, status=RUNNING, requested_by=by, requested_at=at, finished_at=None,
-                    done=0, total=total, report=None,
-                )  # fmt: skip
+                    tournament_id=tournament_id,
+                    status=RUNNING,
+                    requested_by=by,
+                    requested_at=at,
+                    finished_at=None,
+                    done=0,
+                    total=total,
+                    report=None,
+                )
             )
 
     async def progress(self, tournament_id: str, done: int) -> None:

@@ -63,8 +63,8 @@ from toreshi.web.togyz import exports, pages
 from toreshi.web.togyz import replay as replay_pages
 from toreshi.web.tournaments import broadcast as broadcast_pages
 from toreshi.web.tournaments import calls as board_calls
-from toreshi.web.tournaments import pages as tournament_pages
 from toreshi.web.tournaments import fairplay as fairplay_pages
+from toreshi.web.tournaments import pages as tournament_pages
 
 ROOM_KINDS: dict[str, LogicFactory] = {
     "togyz": TogyzRoom,

@@ -28,7 +28,7 @@ def _clock() -> float:
 
 def _engine_game(plies: int) -> list[int]:
     """A game in which every move is the engine's first choice at LIMITS."""
-    position, moves = Position(), []
+    position, moves = Position(), list[int]()
     while len(moves) < plies and not position.is_game_over():
         best = analyse(position, LIMITS, clock=_clock).best_move
         position.play(best)
@@ -38,7 +38,7 @@ def _engine_game(plies: int) -> list[int]:
 
 def _worst_game(plies: int) -> list[int]:
     """A game in which, after the book, every move is the one the engine scores lowest among the legal ones."""
-    position, moves = Position(), []
+    position, moves = Position(), list[int]()
     while len(moves) < plies and not position.is_game_over():
         legal = position.legal_moves()
         if len(moves) < BOOK_PLIES:

@@ -150,9 +150,8 @@ def departure_of(state: TournamentState, command: c.TournamentCommand) -> Depart
 def require(departure: Departure, command: c.TournamentCommand) -> None:
     """Refuse ``command`` unless it brings what ``departure``'s level asks: a written reason, or the
     confirmation. The refusal names the departure (its ``term``) and its level, for the page's warning."""
-    params = {"term": f"departure.{departure.kind.value}", "level": departure.level.value}
+    term, level = f"departure.{departure.kind.value}", departure.level.value
     if departure.level is Level.REASON and not departure.reason:
-        raise Refused(Code.DEPARTURE_NEEDS_REASON, **params)
+        raise Refused(Code.DEPARTURE_NEEDS_REASON, term=term, level=level)
     if departure.level is Level.CONFIRM and not getattr(command, "confirmed", False):
-        raise Refused(Code.DEPARTURE_UNCONFIRMED, **params)
-
+        raise Refused(Code.DEPARTURE_UNCONFIRMED, term=term, level=level)

@@ -23,7 +23,16 @@ from toreshi.web.accounts import auth
 from toreshi.web.common.forms import read_form
 from toreshi.web.common.services import services_of
 from toreshi.web.common.templates import not_found, pages_of
-from toreshi.web.tournaments.pages import FAIRPLAY_RUNNING, FAIRPLAY_STARTED, _back, _expired, _flash, _load, _page, _players
+from toreshi.web.tournaments.pages import (
+    FAIRPLAY_RUNNING,
+    FAIRPLAY_STARTED,
+    _back,
+    _expired,
+    _flash,
+    _load,
+    _page,
+    _players,
+)
 
 REFRESH_SECONDS = 5
 """While a report is computed, its page reloads itself this often (no script: a meta refresh)."""
@@ -71,10 +80,15 @@ def _shown(report: Report | None, state: TournamentState) -> dict[str, Any] | No
         "field": _row(data["field"]),
         "players": [{**player, **_row(player["figures"])} for player in data["players"]],
         "games": [
-            {**game, "white_name": names.get(game["white"], ""), "black_name": names.get(game["black"], ""),
-             "white_row": _row(game["white_figures"]), "black_row": _row(game["black_figures"])}
+            {
+                **game,
+                "white_name": names.get(game["white"], ""),
+                "black_name": names.get(game["black"], ""),
+                "white_row": _row(game["white_figures"]),
+                "black_row": _row(game["black_figures"]),
+            }
             for game in data["games"]
-        ],  # fmt: skip
+        ],
     }
 
 

@@ -362,8 +362,9 @@ PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered
 CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
 FAIRPLAY_STARTED = N_("The engine is analysing the tournament's games.")
 FAIRPLAY_RUNNING = N_("A report is being computed already.")
-DEPARTURE_LOGGED = N_("Done. The audit log records it as a departure from the regulation (%(level_term)s): "
-                      "%(departure_term)s.")
+DEPARTURE_LOGGED = N_(
+    "Done. The audit log records it as a departure from the regulation (%(level_term)s): %(departure_term)s."
+)
 _NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
                       PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED,
                       DEPARTURE_LOGGED, FAIRPLAY_STARTED, FAIRPLAY_RUNNING})  # fmt: skip
@@ -700,7 +701,7 @@ def _confirmed(command: TournamentCommand, form: Form) -> TournamentCommand:
     """The command with the arbiter's confirmation of a departure's warning, when the form confirms it (the
     confirmation page's box) and the command takes one."""
     if _text(form, "confirmed") == "yes" and any(f.name == "confirmed" for f in dataclasses.fields(command)):
-        return dataclasses.replace(command, confirmed=True)  # type: ignore[call-arg]
+        return dataclasses.replace(command, confirmed=True)  # type: ignore[arg-type]
     return command
 
 

@@ -26,9 +26,7 @@ def upgrade() -> None:
         sa.Column("total", sa.Integer(), nullable=False),
         sa.Column("report", sa.JSON().with_variant(postgresql.JSONB(), "postgresql"), nullable=True),
         sa.CheckConstraint("status IN ('running', 'ready', 'failed')", name=op.f("ck_fairplay_reports_status")),
-        sa.ForeignKeyConstraint(
-            ["tournament_id"], ["rooms.id"], name=op.f("fk_fairplay_reports_tournament_id_rooms")
-        ),
+        sa.ForeignKeyConstraint(["tournament_id"], ["rooms.id"], name=op.f("fk_fairplay_reports_tournament_id_rooms")),
         sa.PrimaryKeyConstraint("tournament_id", name=op.f("pk_fairplay_reports")),
     )
 
