@@ -47,8 +47,8 @@ def test_a_forfeit_by_hand_asks_for_confirmation_and_the_audit_page_and_report_l
             "by default by the arbiter.") in _text(page)  # fmt: skip
     audit = _text(web.get(f"/tournaments/{tid}/audit").text)
     assert "Departures from the regulation" in audit
-    assert re.search(r"Arbiter \(Chief\) needs confirmation a game scored by default by the arbiter; round 1; board 1 —",
-                     audit), audit  # fmt: skip
+    row = "Arbiter (Chief) needs confirmation a game scored by default by the arbiter; round 1; board 1 —"
+    assert row in audit, audit
     report = _text(web.get(f"/tournaments/{tid}/standings?print=1").text)
     assert "needs confirmation: a game scored by default by the arbiter; round 1; board 1" in report
     web.post("/logout", data={"csrf": csrf})  # the public audit page lists it too, by the role only
@@ -61,6 +61,7 @@ def test_a_written_reason_is_asked_for_and_kept(web: TestClient) -> None:
     tid = _paired(web, csrf)
     page = post(web, f"/tournaments/{tid}/do/expel", csrf, number="2", after_round="1")
     assert "Warning level: needs a written reason" in _text(page)
+    assert "round 1; player 2. P2" in _text(page)  # whom it concerns
     assert '<textarea name="reason" rows="3" maxlength="500" required></textarea>' in page
     assert 'name="confirmed"' not in page  # the reason is the confirmation
     page = post(web, f"/tournaments/{tid}/do/expel", csrf, number="2", after_round="1", reason="insulted the arbiter")

@@ -111,6 +111,7 @@ async def fairplay_page(request: Request, tid: str, state: TournamentState) -> R
         running=running,
         refresh=REFRESH_SECONDS if running else None,
         shown=_shown(report, state),
+        depth=service.limits.depth,
         book_moves=BOOK_PLIES // 2,
         min_moves=MIN_MOVES,
         spread=_decimal(OUTLIER_SPREAD, 0),

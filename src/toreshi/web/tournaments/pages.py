@@ -705,6 +705,21 @@ def _confirmed(command: TournamentCommand, form: Form) -> TournamentCommand:
     return command
 
 
+def _departure_where(state: TournamentState, form: Form) -> str:
+    """Whom and what the action concerns (the player, the round, the board), as the warning page names them."""
+    params: dict[str, str | int] = {}
+    number = _text(form, "number")
+    if number.isdigit() and int(number) in _players(state):
+        params["player"] = state.t.label(int(number))
+    elif _text(form, "name"):
+        params["player"] = _text(form, "name")
+    for key in ("round", "after_round", "board"):
+        value = _text(form, key)
+        if value.isdigit():
+            params["round" if key == "after_round" else key] = int(value)
+    return texts.particulars(params)
+
+
 def _departure_response(
     request: Request, tid: str, state: TournamentState, action: str, refusal: Refusal, form: Form
 ) -> Response:
@@ -716,6 +731,7 @@ def _departure_response(
     return _page(
         request,
         "tournaments/departure.html",
+        where=_departure_where(state, form),
         tid=tid,
         state=state,
         t=state.t,

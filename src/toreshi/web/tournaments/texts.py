@@ -263,6 +263,12 @@ def departure_where(line: AuditLine) -> str:
     return "; ".join(parts)
 
 
+def particulars(params: Mapping[str, ParamValue]) -> str:
+    """The player, the round and the board among ``params``, worded (``player 2. Бекзат; round 1``)."""
+    return "; ".join(_worded(msgid, params) for key, msgid in _EXTRAS if key in ("player", "round", "board")
+                     and key in params)  # fmt: skip
+
+
 def _worded(msgid: str, params: Mapping[str, ParamValue]) -> str:
     return _(msgid) % _values(params)
 
