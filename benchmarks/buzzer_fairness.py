@@ -34,7 +34,7 @@ import random
 import statistics
 from dataclasses import dataclass
 
-from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ArbitrationMode, ClockSync, PingSample, Press
+from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ArbitrationMode, ClockSync, PingSample, ReceivedPress
 
 GAPS_MS = (10, 20, 50)
 TEAMS = ("A", "B", "C", "D")
@@ -91,7 +91,7 @@ def trial(
     for team, pressed in true_times.items():
         link = links[team]
         client_ms = round(pressed + rng.uniform(0, 2)) + link.offset_ms  # event-loop noise in the client
-        presses.append(Press(team, round(pressed + link.up(rng)), client_ms))
+        presses.append(ReceivedPress(team, round(pressed + link.up(rng)), client_ms))
     presses.sort(key=lambda p: p.received_ms)
     results: dict[ArbitrationMode, tuple[bool, int]] = {}
     for mode in MODES:
@@ -178,8 +178,8 @@ def duel(rng: random.Random, cheat: str, cap: int, shown: bool) -> tuple[bool, b
         claim_c = open_ms + syncs["C"].offset_ms
     presses = sorted(
         [
-            Press("H", round(arrival_h), round(touch["H"] + rng.uniform(0, 2)) + link.offset_ms),
-            Press("C", round(arrival_c), claim_c),
+            ReceivedPress("H", round(arrival_h), round(touch["H"] + rng.uniform(0, 2)) + link.offset_ms),
+            ReceivedPress("C", round(arrival_c), claim_c),
         ],
         key=lambda p: p.received_ms,
     )
@@ -208,7 +208,9 @@ def club_fairness(rng: random.Random, cap: int, gap_ms: int, trials: int) -> flo
             times[team] = first + gap_ms + rng.uniform(1, 500)
         presses = sorted(
             (
-                Press(team, round(at + links[team].up(rng)), round(at + rng.uniform(0, 2)) + links[team].offset_ms)
+                ReceivedPress(
+                    team, round(at + links[team].up(rng)), round(at + rng.uniform(0, 2)) + links[team].offset_ms
+                )
                 for team, at in times.items()
             ),
             key=lambda p: p.received_ms,
@@ -271,7 +273,10 @@ def claim_duel(
     else:
         claim_c = round(touch_c + rng.uniform(0, 2)) + link.offset_ms
     presses = sorted(
-        [Press("H", arrival_h, round(touch_h + rng.uniform(0, 2)) + link.offset_ms), Press("C", arrival_c, claim_c)],
+        [
+            ReceivedPress("H", arrival_h, round(touch_h + rng.uniform(0, 2)) + link.offset_ms),
+            ReceivedPress("C", arrival_c, claim_c),
+        ],
         key=lambda p: p.received_ms,
     )
     for press in presses:

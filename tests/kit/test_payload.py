@@ -38,8 +38,8 @@ def refusal_of(call: object, *args: object, **kwargs: object) -> tuple[str, dict
 
 def test_whole_numbers_are_json_integers_within_bounds() -> None:
     assert read_int({"n": 0}, "n", minimum=0) == 0
-    assert read_int({}, "n", default=5) == 5
     assert refusal_of(read_int, {}, "n") == ("field_required", {"field": "n"})
+    assert refusal_of(read_int, {"n": None}, "n") == ("field_required", {"field": "n"})
     assert refusal_of(read_int, {"n": True}, "n") == ("field_not_integer", {"field": "n"})
     assert refusal_of(read_int, {"n": 1.0}, "n") == ("field_not_integer", {"field": "n"})
     assert refusal_of(read_int, {"n": "1"}, "n") == ("field_not_integer", {"field": "n"})
@@ -70,6 +70,11 @@ def test_booleans_and_choices() -> None:
 )
 def test_control_characters_are_refused_in_names(text: str) -> None:
     assert refusal_of(read_name, {"name": text}, "name")[0] == "field_control_characters"
+
+
+@pytest.mark.parametrize("text", ["Асқар\u00a0Жұмабай", "Ә\u0301", "a\u200db", "soft\u00adhyphen", "a\u3000b"])
+def test_no_break_spaces_joiners_and_combining_marks_are_text(text: str) -> None:
+    assert check_text(text, "t") == text
 
 
 def test_multiline_texts_may_hold_line_breaks_but_no_other_control() -> None:

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toreshi.kit.payload import MAX_INTEGER, int_from_text, read_int, read_number, read_optional_int
+from toreshi.kit.payload import MAX_INTEGER, int_from_text, read_int, read_number
 from toreshi.kit.refusal import Common, Refused
 from toreshi.quiz.play.commands import COMMANDS
 
@@ -26,7 +26,7 @@ def test_a_press_with_a_3000_digit_touch_is_refused_naming_the_field() -> None:
 
 @pytest.mark.parametrize("value", [HUGE, -HUGE, MAX_INTEGER + 1, -(MAX_INTEGER + 1)])
 def test_readers_without_bounds_still_refuse_what_no_client_sends(value: int) -> None:
-    for read in (read_int, read_number, read_optional_int):
+    for read in (read_int, read_number):
         with pytest.raises(Refused) as refused:
             read({"n": value}, "n")
         code = Common.FIELD_TOO_LARGE if value > 0 else Common.FIELD_TOO_SMALL

@@ -13,7 +13,7 @@ from toreshi.quiz.buzzer import (
     BuzzerError,
     ClockSync,
     PingSample,
-    Press,
+    ReceivedPress,
     TieRule,
 )
 
@@ -48,7 +48,7 @@ def test_clock_sync_uses_the_fastest_ping_and_bounds_the_offset() -> None:
 def test_arrival_order_favours_the_short_link() -> None:
     syncs = {"near": link_sync(0, 5, 5), "far": link_sync(0, 120, 120)}
     arbiter = Arbiter.open(0, syncs, syncs, ARRIVAL)
-    arbiter = arbiter.press(Press("near", 1_035, 1_030)).press(Press("far", 1_120, 1_000))
+    arbiter = arbiter.press(ReceivedPress("near", 1_035, 1_030)).press(ReceivedPress("far", 1_120, 1_000))
     assert arbiter.decision_due_ms == 1_035
     assert arbiter.decide(1_035).winner == "near"
 
@@ -56,12 +56,12 @@ def test_arrival_order_favours_the_short_link() -> None:
 def test_compensated_mode_recognises_the_far_team_that_pressed_first() -> None:
     syncs = {"near": link_sync(-7_000, 5, 5), "far": link_sync(123_456, 120, 120)}
     arbiter = Arbiter.open(0, syncs, syncs, WIDE)
-    arbiter = arbiter.press(Press("near", 1_035, 1_030 - 7_000))
+    arbiter = arbiter.press(ReceivedPress("near", 1_035, 1_030 - 7_000))
     # A far press made at the same moment arrives within its worst round trip (240 ms) plus slack: wait for it.
     assert arbiter.decision_due_ms == 1_030 + 240 + 20
     with pytest.raises(BuzzerError, match="too early"):
         arbiter.decide(1_100)
-    arbiter = arbiter.press(Press("far", 1_120, 1_000 + 123_456))
+    arbiter = arbiter.press(ReceivedPress("far", 1_120, 1_000 + 123_456))
     assert arbiter.decision_due_ms == 1_120  # everyone eligible has pressed: decide at once
     decision = arbiter.decide(1_120)
     assert decision.winner == "far"
@@ -72,32 +72,32 @@ def test_compensated_mode_recognises_the_far_team_that_pressed_first() -> None:
 def test_a_lying_client_gains_nothing_from_a_claim_beyond_its_measured_link() -> None:
     syncs = {"liar": link_sync(0, 10, 10), "honest": link_sync(0, 100, 100)}
     arbiter = Arbiter.open(0, syncs, syncs, WIDE)
-    arbiter = arbiter.press(Press("liar", 2_010, client_ms=1))  # claims it pressed at 1 ms
+    arbiter = arbiter.press(ReceivedPress("liar", 2_010, client_ms=1))  # claims it pressed at 1 ms
     placed = arbiter.presses[0]
     assert placed.clamped and placed.backdated
     assert placed.time_ms == 2_010  # not believed at all: placed at its arrival
-    arbiter = arbiter.press(Press("honest", 2_060, client_ms=1_960))
+    arbiter = arbiter.press(ReceivedPress("honest", 2_060, client_ms=1_960))
     assert arbiter.decide(arbiter.decision_due_ms or 0).winner == "honest"
 
 
 def test_claim_before_the_buttons_opened_or_after_arrival_is_clamped() -> None:
     syncs = {"A": link_sync(0, 200, 200), "B": ClockSync.exact()}
-    arbiter = Arbiter.open(1_000, syncs, syncs, WIDE).press(Press("A", 1_100, client_ms=900))
+    arbiter = Arbiter.open(1_000, syncs, syncs, WIDE).press(ReceivedPress("A", 1_100, client_ms=900))
     assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_000, True)
-    arbiter = Arbiter.open(1_000, syncs, syncs).press(Press("A", 1_100, client_ms=1_500))
+    arbiter = Arbiter.open(1_000, syncs, syncs).press(ReceivedPress("A", 1_100, client_ms=1_500))
     assert (arbiter.presses[0].time_ms, arbiter.presses[0].clamped) == (1_100, True)
 
 
 def test_hardware_buttons_are_exact() -> None:
     syncs = {"A": ClockSync.exact(), "B": ClockSync.exact()}
-    arbiter = Arbiter.open(0, syncs, syncs).press(Press("B", 501)).press(Press("A", 502))
+    arbiter = Arbiter.open(0, syncs, syncs).press(ReceivedPress("B", 501)).press(ReceivedPress("A", 502))
     decision = arbiter.decide(502)
     assert decision.winner == "B" and not decision.tie
 
 
 def test_wait_is_capped() -> None:
     syncs = {"A": ClockSync.exact(), "B": link_sync(0, 2_000, 2_000)}
-    arbiter = Arbiter.open(0, syncs, syncs, WIDE).press(Press("A", 100))
+    arbiter = Arbiter.open(0, syncs, syncs, WIDE).press(ReceivedPress("A", 100))
     assert arbiter.decision_due_ms == 1_100  # max_window_ms, not 4,020 ms
 
 
@@ -109,13 +109,13 @@ def test_compensation_is_capped_and_a_team_over_the_cap_is_suspect() -> None:
     assert settings.max_compensation_ms == 10
     assert settings.suspect(inflated) and not settings.suspect(honest)
     syncs = {"Bravo": inflated, "Alpha": honest}
-    arbiter = Arbiter.open(0, syncs, syncs).press(Press("Alpha", 1_005, client_ms=1_000))
+    arbiter = Arbiter.open(0, syncs, syncs).press(ReceivedPress("Alpha", 1_005, client_ms=1_000))
     assert arbiter.decision_due_ms == 1_005 + 30  # the shortest wait, not the 1 s the inflated link asked for
     # Pressing 500 ms after Alpha (the issue's reproduction) comes after the decision: Alpha is recognised.
     assert arbiter.decide(1_035).winner == "Alpha"
     # What remains of the lie is bounded by the cap: a claim placed no earlier than arrival - 10 ms (this one, a
     # second before its arrival, is more than its link took even inflated: placed at its arrival).
-    arbiter = arbiter.press(Press("Bravo", 1_030, client_ms=10))
+    arbiter = arbiter.press(ReceivedPress("Bravo", 1_030, client_ms=10))
     placed = arbiter.presses[1]
     assert placed.time_ms >= 1_030 - 10 and placed.clamped
 
@@ -124,10 +124,10 @@ def test_only_eligible_teams_press_once() -> None:
     syncs = {"A": ClockSync.exact(), "B": ClockSync.exact()}
     arbiter = Arbiter.open(0, ("A",), syncs)
     with pytest.raises(BuzzerError, match="may not press"):
-        arbiter.press(Press("B", 10))
-    arbiter = arbiter.press(Press("A", 10))
+        arbiter.press(ReceivedPress("B", 10))
+    arbiter = arbiter.press(ReceivedPress("A", 10))
     with pytest.raises(BuzzerError, match="already pressed"):
-        arbiter.press(Press("A", 20))
+        arbiter.press(ReceivedPress("A", 20))
     with pytest.raises(BuzzerError, match="nobody has pressed"):
         Arbiter.open(0, ("A",), syncs).decide(100)
     with pytest.raises(BuzzerError, match="no clock sync for B"):
@@ -137,7 +137,7 @@ def test_only_eligible_teams_press_once() -> None:
 def test_random_window_picks_among_presses_in_the_window_reproducibly() -> None:
     syncs = {t: ClockSync.exact() for t in "ABC"}
     arbiter = Arbiter.open(0, "ABC", syncs, RANDOM)
-    arbiter = arbiter.press(Press("A", 100)).press(Press("B", 350)).press(Press("C", 450))
+    arbiter = arbiter.press(ReceivedPress("A", 100)).press(ReceivedPress("B", 350)).press(ReceivedPress("C", 450))
     assert arbiter.decision_due_ms == 400
     winners = {arbiter.decide(400, random.Random(seed)).winner for seed in range(50)}
     assert winners == {"A", "B"}  # C came after the 300 ms window
@@ -147,12 +147,14 @@ def test_random_window_picks_among_presses_in_the_window_reproducibly() -> None:
 def test_simultaneous_presses_follow_the_tie_rule() -> None:
     syncs = {"A": link_sync(0, 50, 50), "B": ClockSync.exact()}
     settings = ArbiterSettings(tie_margin_ms=5, max_compensation_ms=1_000)
-    arbiter = Arbiter.open(0, syncs, syncs, settings).press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
+    arbiter = (
+        Arbiter.open(0, syncs, syncs, settings).press(ReceivedPress("B", 1_002)).press(ReceivedPress("A", 1_050, 1_000))
+    )
     decision = arbiter.decide(1_050)
     assert decision.tie and decision.winner == "B"  # A placed 2 ms earlier, within the margin: B arrived first
     random_rule = ArbiterSettings(tie_margin_ms=5, tie_rule=TieRule.RANDOM, max_compensation_ms=1_000)
     random_ties = Arbiter.open(0, syncs, syncs, random_rule)
-    random_ties = random_ties.press(Press("B", 1_002)).press(Press("A", 1_050, 1_000))
+    random_ties = random_ties.press(ReceivedPress("B", 1_002)).press(ReceivedPress("A", 1_050, 1_000))
     assert {random_ties.decide(1_050, random.Random(s)).winner for s in range(30)} == {"A", "B"}
 
 
@@ -168,7 +170,7 @@ def test_with_symmetric_links_the_true_first_press_always_wins(
     syncs = {t: link_sync(offsets[i], one_way[i], one_way[i]) for i, t in enumerate(teams)}
     presses = sorted(
         (
-            Press(t, 1_000 + press_times[i] + one_way[i], 1_000 + press_times[i] + offsets[i])
+            ReceivedPress(t, 1_000 + press_times[i] + one_way[i], 1_000 + press_times[i] + offsets[i])
             for i, t in enumerate(teams)
         ),
         key=lambda p: p.received_ms,
@@ -199,7 +201,7 @@ def test_arbiter_feeds_the_game_with_the_recognised_press() -> None:
     state = state.apply(QuestionChosen(1_000, "near", 0, 1))  # buttons open as reading starts (SI-3.6)
     syncs = {"near": link_sync(0, 5, 5), "far": link_sync(0, 120, 120)}
     arbiter = Arbiter.open(1_000, state.eligible, syncs, WIDE)
-    arbiter = arbiter.press(Press("near", 2_035, 2_030)).press(Press("far", 2_120, 2_000))
+    arbiter = arbiter.press(ReceivedPress("near", 2_035, 2_030)).press(ReceivedPress("far", 2_120, 2_000))
     decision = arbiter.decide(arbiter.decision_due_ms or 0)
     state = state.apply(Buzzed(decision.decided_ms, decision.winner, decision.order[0].time_ms))
     assert state.phase is Phase.ANSWERING
@@ -222,9 +224,9 @@ def twins(later_ms: int, claim_lag_ms: int) -> tuple[Arbiter, str]:
     1,000 ms) and claims its press was made ``claim_lag_ms`` before it arrived. Returns the decided winner."""
     syncs = {"Honest": link_sync(0, *LAN), "Claimer": link_sync(0, *LAN)}
     arbiter = Arbiter.open(0, syncs, syncs)
-    honest = Press("Honest", 1_000 + LAN[0], client_ms=1_000)
+    honest = ReceivedPress("Honest", 1_000 + LAN[0], client_ms=1_000)
     arrival = 1_000 + later_ms + LAN[0]
-    claimer = Press("Claimer", arrival, client_ms=arrival - claim_lag_ms)
+    claimer = ReceivedPress("Claimer", arrival, client_ms=arrival - claim_lag_ms)
     for press in sorted((honest, claimer), key=lambda p: p.received_ms):
         arbiter = arbiter.press(press)
     return arbiter, arbiter.decide(arbiter.decision_due_ms or 0).winner
@@ -264,7 +266,7 @@ def test_no_claim_places_a_press_earlier_than_its_measured_one_way_trip(up: int,
     syncs = {"A": sync}
     arbiter = Arbiter.open(0, syncs, syncs, ArbiterSettings(max_compensation_ms=cap))
     received = 5_000
-    placed = arbiter.press(Press("A", received, client_ms=received - lag + sync.offset_ms)).presses[0]
+    placed = arbiter.press(ReceivedPress("A", received, client_ms=received - lag + sync.offset_ms)).presses[0]
     assert received - min(sync.uplink_ms, cap) <= placed.time_ms <= received
     assert placed.backdated == (lag > sync.plausible_lag_ms)
     if placed.backdated:

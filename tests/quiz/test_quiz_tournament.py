@@ -11,8 +11,8 @@ from toreshi.quiz.codes import StageCode
 from toreshi.quiz.shootout import Tie
 from toreshi.quiz.tournament import (
     LeagueTable,
-    Protest,
     ProtestLog,
+    QuizProtest,
     Scoring,
     Seeding,
     ShootoutNeed,
@@ -204,16 +204,16 @@ def test_openskill_ratings_rank_teams_by_results() -> None:
 def test_protests_are_recorded_but_cannot_change_results() -> None:
     tour = play_tour("Тур 1", {"T01": 3, "T05": 9, "T03": -2, "T02": 1})
     places = tour.final_places()
-    log = ProtestLog().file(tour, Protest(1_000, "Тур 1", 1, 0, "T01", "ответ «Волга» должны были засчитать"))
+    log = ProtestLog().file(tour, QuizProtest(1_000, "Тур 1", 1, 0, "T01", "ответ «Волга» должны были засчитать"))
     log = log.rule(0, "отклонён: ведущий решает (SI-4.4)", note_for_future="уточнять формулировку ответов в теме")
     assert tour.final_places() == places
     assert log.notes_for_future() == ("уточнять формулировку ответов в теме",)
     with refused(StageCode.PROTEST_RULED, number=1):
         log.rule(0, "принят")
     with refused(StageCode.PROTEST_NOT_PLAYED, team="T10", stage=2, game=1):
-        log.file(tour, Protest(1_000, "Тур 1", 1, 0, "T10", "..."))
+        log.file(tour, QuizProtest(1_000, "Тур 1", 1, 0, "T10", "..."))
     with refused(StageCode.PROTEST_NO_GAME, tour="Тур 1", stage=1, game=4):
-        log.file(tour, Protest(1_000, "Тур 1", 0, 3, "T01", "..."))
+        log.file(tour, QuizProtest(1_000, "Тур 1", 0, 3, "T01", "..."))
     # The log has no handle on the tour: recording results again is refused whoever asks.
     with refused(StageCode.ALREADY_RECORDED, stage="Финал", game=1, clause="SI-6"):
         tour.stages[-1].record(0, {"T01": 10, "T05": 0, "T03": 0, "T02": 0})

@@ -13,6 +13,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 import httpx
@@ -142,4 +143,7 @@ def test_one_code_floods_without_slowing_another_room(server: Server, shared_dat
     assert counts["sent"] > 300 and counts["rate_limited"] > counts["acks"]  # the shared budget held the flood
     assert after - before == 1  # a team's score request is pending or not: one event, however many were sent
     assert requests_size < 100
-    assert p99(loaded) <= 2 * max(p99(idle), 5.0)
+    # The median says whether the flood slows the other room; the tail, on a shared machine, is noisy on both sides
+    # alike, so it gets a wider bound: an unthrottled flood takes the event loop and fails both.
+    assert median(loaded) <= 2 * max(median(idle), 5.0)
+    assert p99(loaded) <= 4 * max(p99(idle), 5.0)

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from toreshi.togyz.notation import MoveToken
-from toreshi.togyz.pgn import Game, HeadersOnly, Visitor, read_game, read_games, write_game
+from toreshi.togyz.pgn import HeadersOnly, PgnGame, Visitor, read_game, read_games, write_game
 
 GAME_1 = """[Event "9245757"]
 [Site "PlayOK"]
@@ -103,7 +103,7 @@ def test_writer_round_trip_keeps_moves_annotations_and_tags() -> None:
 
 
 def test_writer_escapes_tag_values() -> None:
-    game = Game(headers={"White": 'Ким "Ақ"'}, moves=[MoveToken(7, 6, kazan=10)], result="*")
+    game = PgnGame(headers={"White": 'Ким "Ақ"'}, moves=[MoveToken(7, 6, kazan=10)], result="*")
     again = read_game(io.StringIO(write_game(game)))
     assert again is not None and again.headers["White"] == 'Ким "Ақ"'
 

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from toreshi.togyz import BLACK, WHITE, Position
 from toreshi.togyz.fen import from_fen, to_fen
 from toreshi.togyz.notation import MoveToken
-from toreshi.togyz.pgn import Game, read_game, write_game
+from toreshi.togyz.pgn import PgnGame, read_game, write_game
 from toreshi.togyz.replay import replay
 
 from .random_games import game_choices, picked_moves, play_out
@@ -78,7 +78,7 @@ def test_pgn_round_trip_of_a_played_game(picks: list[int]) -> None:
     for hole in picked_moves(pos, picks):
         tokens.append(MoveToken.from_played(pos.play(hole)))
     outcome = pos.outcome()
-    game = Game(
+    game = PgnGame(
         headers={"White": "w", "Black": "b"},
         moves=tokens,
         result=outcome.result() if outcome else "*",

@@ -9,7 +9,7 @@ from toreshi.tournament.model import Colour, GameResult, ResultCode, Tournament
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, TrfRound
 
 R = ResultCode
-Game = tuple[int, int, ResultCode]
+GameLine = tuple[int, int, ResultCode]
 """(white, black, White's result); for a bye or an absence (player, 0, code)."""
 
 _REPLY = {R.WIN: R.LOSS, R.LOSS: R.WIN, R.DRAW: R.DRAW, R.FORFEIT_WIN: R.FORFEIT_LOSS, R.FORFEIT_LOSS: R.FORFEIT_WIN}
@@ -24,7 +24,7 @@ def play_round(t: Tournament, pairs: Sequence[tuple[int, int]], results: Sequenc
     return t
 
 
-def tournament(header: list[str], rounds: list[list[Game]], players: int = 8) -> TrfFile:
+def tournament(header: list[str], rounds: list[list[GameLine]], players: int = 8) -> TrfFile:
     """Players 1..n rated 2400, 2300, … (pairing number order); ``rounds`` of games, byes as (player, 0, code)."""
     blocks: dict[int, list[TrfRound]] = {n: [] for n in range(1, players + 1)}
     for games in rounds:

@@ -19,8 +19,8 @@ from toreshi.tournament.protests import (
     FeeStatus,
     FilerRole,
     GameFacts,
-    Protest,
     ProtestAction,
+    ProtestCase,
     ProtestDesk,
     ProtestError,
     ProtestSettings,
@@ -67,7 +67,7 @@ def desk(minutes_after_end: float = 10) -> tuple[ProtestDesk, FakeClock]:
     return ProtestDesk(clock, officials=OFFICIALS, filers=("Serik", "Aigul")), clock
 
 
-def file(d: ProtestDesk, facts: GameFacts | None = None, fee: int = 1000) -> Protest:
+def file(d: ProtestDesk, facts: GameFacts | None = None, fee: int = 1000) -> ProtestCase:
     return d.file("P-1", facts or game(), "Serik", FilerRole.REPRESENTATIVE, "Kumalaks were miscounted.", "Astana", fee)
 
 

@@ -10,7 +10,7 @@ from starlette.testclient import TestClient
 
 from toreshi.clock import BLITZ
 from toreshi.services.broadcast import shown_ply
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal.state import EvaluationPolicy
 
@@ -112,7 +112,7 @@ def test_a_live_game_outside_a_tournament_has_no_evaluation(client: TestClient, 
 
 
 def test_the_delay_counts_from_each_move() -> None:
-    game = Game.create("Абай", "Болат", BLITZ, now_ms=0).start(now_ms=0)
+    game = MatchGame.create("Абай", "Болат", BLITZ, now_ms=0).start(now_ms=0)
     game = game.move(WHITE, 7, now_ms=60_000).move(BLACK, 3, now_ms=120_000).move(WHITE, 9, now_ms=300_000)
     state = game.state
     policy = EvaluationPolicy(shown=True, delay_minutes=2)

@@ -57,6 +57,8 @@ ALLOWED = {
 }  # fmt: skip
 """Latin words a Kazakh page may show (as in tests/browser/test_page_walk.py)."""
 URL = re.compile(r"\b(?:https?|wss?)://\S+|/dev/\S+|\b[\w.-]+\.(?:info|ru|kz|com|org)\b|\.siq\b")
+JOIN_CODE = re.compile(r"\b[0-9A-Z]{4}-[0-9A-Z]{5}\b")
+"""A quiz team's join code (``7KDM-X4PQR``, the links page a refused reissue goes back to): data, not words."""
 SCRIPT = re.compile(r"<(script|style)\b.*?</\1>", re.S | re.I)
 FORM = re.compile(r"<form\b[^>]*\bmethod=\"post\"[^>]*>.*?</form>", re.S | re.I)
 ACTION = re.compile(r"\baction=\"([^\"]+)\"")
@@ -108,7 +110,7 @@ def english_words(page: str) -> list[str]:
         return []
     main = page[page.index("<main") : page.index("</main>")]
     main = SCRIPT.sub(" ", main)
-    text = URL.sub(" ", html.unescape(re.sub(r"<[^>]+>", " ", main)))
+    text = JOIN_CODE.sub(" ", URL.sub(" ", html.unescape(re.sub(r"<[^>]+>", " ", main))))
     return [word for word in re.findall(r"[A-Za-z][A-Za-z_]+", text) if word not in ALLOWED]
 
 

@@ -31,7 +31,7 @@ def test_the_extraction_finds_the_interface_texts() -> None:
         "Connection lost — reconnecting…",
     ):
         assert text in used
-    assert used["Wrong name or password."].startswith("web/togyz/pages.py")
+    assert used["Wrong name or password."].startswith("web/accounts/pages.py")
 
 
 @pytest.mark.parametrize("language", ["kk", "ru"])

@@ -4,6 +4,7 @@ and their results reach the tour by themselves, from the rooms' ends."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from pathlib import Path
@@ -13,7 +14,10 @@ import pytest
 from starlette.testclient import TestClient
 
 from toreshi.kit.core import Actor
+from toreshi.kit.refusal import Refusal
 from toreshi.live.room import Command
+from toreshi.quiz.codes import QuizCode
+from toreshi.texts import i18n, refusals
 from toreshi.web.app import create_app
 from toreshi.web.common.settings import Settings
 
@@ -289,12 +293,15 @@ def test_the_games_list_finishes_a_live_tour_game_and_its_result_reaches_the_tou
     report = web.get(f"/api/quiz/{first.room_id}/report").json()
     assert report["status"] == "finished" and report["ended"]["question"] == 3
     assert "Ведущий завершил игру досрочно" in web.get(f"/quiz/{first.room_id}/report").text
-    # Over already, or never started: refused with the refusal's sentence, nothing changes.
+    # Over already, or never started: refused with the refusal's sentence on the games list, nothing changes.
     again = web.post(f"/quiz/{first.room_id}/finish", data={"csrf": token}, follow_redirects=False)
-    assert again.status_code == 400 and again.json()["code"] == "quiz_finished"
-    early = web.post(f"/quiz/{second.room_id}/finish", data={"csrf": token}, follow_redirects=False)
-    assert early.status_code == 400 and early.json()["code"] == "quiz_not_started"
-    assert early.json()["error"].startswith("Игра не началась")
+    assert again.status_code == 303 and again.headers["location"] == "/quiz"
+    i18n.activate("ru")
+    assert refusals.render(Refusal(QuizCode.FINISHED)) in html.unescape(web.get("/quiz").text)
+    early = web.post(f"/quiz/{second.room_id}/finish", data={"csrf": token}, follow_redirects=True)
+    i18n.activate("ru")
+    assert refusals.render(Refusal(QuizCode.NOT_STARTED)).startswith("Игра не началась")
+    assert early.status_code == 200 and refusals.render(Refusal(QuizCode.NOT_STARTED)) in html.unescape(early.text)
     untouched = on_app(web, services.quiz_tours.state, tour).link(second.room_id)
     assert untouched is not None and untouched.scores is None
     # Without the form's token nothing happens.

@@ -8,7 +8,7 @@
 
 from toreshi.clock.codes import ClockCode
 from toreshi.clock.flag import FlagCheck, FlagMode, check_required_moves
-from toreshi.clock.gameclock import ClockError, ClockState, GameClock, Press, SideTime
+from toreshi.clock.gameclock import ClockError, ClockState, GameClock, PressOutcome, SideTime
 from toreshi.clock.lag import NO_LAG_COMPENSATION, LagCompensation, reported_lag
 from toreshi.clock.presets import BLITZ, CLASSICAL_40_2H_1H, CLASSICAL_60, CLASSICAL_90, PRESETS, RAPID
 from toreshi.clock.timecontrol import (
@@ -37,7 +37,7 @@ __all__ = [
     "GameClock",
     "LagCompensation",
     "Period",
-    "Press",
+    "PressOutcome",
     "SideTime",
     "TimeControl",
     "TimeSource",

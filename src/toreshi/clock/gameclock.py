@@ -57,7 +57,7 @@ class SideTime:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class PressOutcome:
     """What one press did: the new clock, the time charged and the lag compensation applied (kept for the record)."""
 
     clock: GameClock
@@ -164,7 +164,7 @@ class GameClock:
             raise ClockError(f"the clock has already been started (it is {self.state.value})")
         return replace(self, state=ClockState.RUNNING, active=side, running_since_ms=now_ms)
 
-    def press(self, side: Side, now_ms: int, *, lag_ms: int = 0) -> Press:
+    def press(self, side: Side, now_ms: int, *, lag_ms: int = 0) -> PressOutcome:
         """``side`` stops its own dial and starts the opponent's (TK-C7). Only the running side may press (TK-C9).
 
         ``lag_ms`` is the network lag the client reported for this move; it is forgiven up to the lag quota.
@@ -200,7 +200,7 @@ class GameClock:
             running_since_ms=now_ms,
             delay_left_ms=self.control.delay_ms,
         )
-        return Press(clock, min(charged, self.times[side].remaining_ms), compensation, flagged)
+        return PressOutcome(clock, min(charged, self.times[side].remaining_ms), compensation, flagged)
 
     def pause(self, now_ms: int) -> GameClock:
         """Stop both dials: an arbiter stop or a player addressing the arbiter (TK-C15), an adjournment (TK-A2)."""

@@ -33,21 +33,13 @@ import math
 import unicodedata
 from collections.abc import Callable, Mapping
 from enum import Enum
-from typing import Any, Final, TypeVar
+from typing import Any, TypeVar
 
 from toreshi.kit.refusal import Common, Refused
 
 E = TypeVar("E", bound=Enum)
 T = TypeVar("T")
 
-
-class _Required:
-    def __repr__(self) -> str:
-        return "REQUIRED"
-
-
-REQUIRED: Final[Any] = _Required()
-"""The default of a field that must be present."""
 
 MAX_TEXT = 500
 """Texts from clients are at most this long unless a reader says otherwise."""
@@ -62,12 +54,13 @@ _BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u20
 _MULTILINE_ALLOWED = frozenset("\n\t")
 
 
-def _get(data: Mapping[str, Any], key: str, default: Any) -> Any:
-    if key in data and data[key] is not None:
-        return data[key]
-    if default is REQUIRED:
+def _get(data: Mapping[str, Any], key: str) -> Any:
+    """The field's value; absent or ``null`` is ``field_required`` (a field with a default is never read: the
+    codec keeps the default of a field the client left out)."""
+    value = data.get(key)
+    if value is None:
         raise Refused(Common.FIELD_REQUIRED, field=key)
-    return default
+    return value
 
 
 def _bounded(value: int | float, key: str, minimum: int | float | None, maximum: int | float | None) -> None:
@@ -85,41 +78,20 @@ def _shown(bound: int | float) -> int | str:
     return bound if isinstance(bound, int) else repr(bound)
 
 
-def read_int(
-    data: Mapping[str, Any],
-    key: str,
-    *,
-    default: int | None = REQUIRED,
-    minimum: int | None = None,
-    maximum: int | None = None,
-) -> int:
+def read_int(data: Mapping[str, Any], key: str, *, minimum: int | None = None, maximum: int | None = None) -> int:
     """A JSON whole number within ``[minimum, maximum]``."""
-    value = _get(data, key, default)
+    value = _get(data, key)
     if isinstance(value, bool) or not isinstance(value, int):
         raise Refused(Common.FIELD_NOT_INTEGER, field=key)
     _bounded(value, key, minimum, maximum)
     return value
 
 
-def read_optional_int(
-    data: Mapping[str, Any], key: str, *, minimum: int | None = None, maximum: int | None = None
-) -> int | None:
-    """A whole number, or ``None`` when the field is absent or ``null``."""
-    if data.get(key) is None:
-        return None
-    return read_int(data, key, minimum=minimum, maximum=maximum)
-
-
 def read_number(
-    data: Mapping[str, Any],
-    key: str,
-    *,
-    default: float | None = REQUIRED,
-    minimum: float | None = None,
-    maximum: float | None = None,
+    data: Mapping[str, Any], key: str, *, minimum: float | None = None, maximum: float | None = None
 ) -> float:
     """A finite JSON number (integer or not) within ``[minimum, maximum]``."""
-    value = _get(data, key, default)
+    value = _get(data, key)
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise Refused(Common.FIELD_NOT_NUMBER, field=key)
     if isinstance(value, int):
@@ -131,8 +103,8 @@ def read_number(
     return number
 
 
-def read_bool(data: Mapping[str, Any], key: str, *, default: bool | None = REQUIRED) -> bool:
-    value = _get(data, key, default)
+def read_bool(data: Mapping[str, Any], key: str) -> bool:
+    value = _get(data, key)
     if not isinstance(value, bool):
         raise Refused(Common.FIELD_NOT_BOOLEAN, field=key)
     return value
@@ -143,38 +115,28 @@ def check_text(value: str, key: str, *, max_length: int = MAX_TEXT, multiline: b
     if len(value) > max_length:
         raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=max_length)
     for char in value:
-        if char.isprintable() or char == " ":
-            if char in _BIDI_CONTROLS:
-                raise Refused(Common.FIELD_CONTROL_CHARACTERS, field=key)
+        if char.isprintable():  # letters, marks, symbols and the space; never a bidi control (those are Cf)
             continue
         if multiline and char in _MULTILINE_ALLOWED:
             continue
-        if unicodedata.category(char) in ("Zs", "Mn", "Mc", "Me", "Cf") and char not in _BIDI_CONTROLS:
-            continue  # no-break and other spaces, combining marks, joiners: printable in context
+        if unicodedata.category(char) in ("Zs", "Cf") and char not in _BIDI_CONTROLS:
+            continue  # no-break and other spaces, joiners: printable in context
         raise Refused(Common.FIELD_CONTROL_CHARACTERS, field=key)
     return value
 
 
-def read_text(
-    data: Mapping[str, Any],
-    key: str,
-    *,
-    default: str | None = REQUIRED,
-    max_length: int = MAX_TEXT,
-    multiline: bool = False,
-    strip: bool = True,
-) -> str:
-    """A text (stripped of surrounding white space unless ``strip`` is false); may be empty."""
-    value = _get(data, key, default)
+def read_text(data: Mapping[str, Any], key: str, *, max_length: int = MAX_TEXT, multiline: bool = False) -> str:
+    """A text, stripped of surrounding white space; may be empty."""
+    value = _get(data, key)
     if not isinstance(value, str):
         raise Refused(Common.FIELD_NOT_TEXT, field=key)
     check_text(value, key, max_length=max_length, multiline=multiline)
-    return value.strip() if strip else value
+    return value.strip()
 
 
-def read_name(data: Mapping[str, Any], key: str, *, default: str | None = REQUIRED, max_length: int = MAX_NAME) -> str:
+def read_name(data: Mapping[str, Any], key: str, *, max_length: int = MAX_NAME) -> str:
     """A one-line name, stripped, not empty, inner runs of white space folded to one space."""
-    value = read_text(data, key, default=default, max_length=max_length)
+    value = read_text(data, key, max_length=max_length)
     return check_name(value, key, max_length=max_length)
 
 
@@ -187,11 +149,9 @@ def check_name(value: str, key: str, *, max_length: int = MAX_NAME) -> str:
     return folded
 
 
-def read_choice(data: Mapping[str, Any], key: str, choices: type[E], *, default: E | None = REQUIRED) -> E:
-    """A member of the enumeration ``choices``, given by its value."""
-    value = _get(data, key, default)
-    if isinstance(value, choices):
-        return value
+def read_choice(data: Mapping[str, Any], key: str, choices: type[E]) -> E:
+    """A member of the enumeration ``choices``, given by its value (``"1"`` is not the value ``1``)."""
+    value = _get(data, key)
     for member in choices:
         if member.value == value and type(member.value) is type(value):
             return member
@@ -203,11 +163,10 @@ def read_list(
     key: str,
     item: Callable[[Any, str], T],
     *,
-    default: list[Any] | None = REQUIRED,
     max_items: int = 100,
 ) -> tuple[T, ...]:
     """A JSON list, each element read by ``item(element, field)`` where ``field`` is ``key[index]``."""
-    value = _get(data, key, default)
+    value = _get(data, key)
     if not isinstance(value, list):
         raise Refused(Common.FIELD_NOT_LIST, field=key)
     if len(value) > max_items:
@@ -215,11 +174,9 @@ def read_list(
     return tuple(item(element, f"{key}[{index}]") for index, element in enumerate(value))
 
 
-def read_object(
-    data: Mapping[str, Any], key: str, *, default: Mapping[str, Any] | None = REQUIRED
-) -> Mapping[str, Any]:
+def read_object(data: Mapping[str, Any], key: str) -> Mapping[str, Any]:
     """A nested JSON object (its fields are read with these readers in turn)."""
-    value = _get(data, key, default)
+    value = _get(data, key)
     if not isinstance(value, Mapping) or not all(isinstance(name, str) for name in value):
         raise Refused(Common.BAD_REQUEST, field=key)
     return value

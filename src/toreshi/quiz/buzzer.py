@@ -17,15 +17,15 @@ decide, and calls :meth:`Arbiter.decide` then. Three modes (``docs/realtime.md``
   than the cap on compensation (:attr:`ArbiterSettings.max_compensation_ms`): a client that delays its pongs to
   look slow is compensated no more than the cap, and the host is told (:meth:`ArbiterSettings.suspect`).
 
-Hardware buttons wired to the server carry exact server times: a :class:`Press` without ``client_ms``.
+Hardware buttons wired to the server carry exact server times: a :class:`ReceivedPress` without ``client_ms``.
 
 >>> sync = ClockSync.from_samples([PingSample(sent_ms=0, client_ms=1_000_040, received_ms=80)])
 >>> sync.offset_ms, sync.rtt_max_ms
 (1000000, 80)
 >>> remote = ArbiterSettings(max_compensation_ms=1_000)   # a link over the internet: 80 ms round trips are honest
 >>> arbiter = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()}, remote)
->>> arbiter = arbiter.press(Press("B", received_ms=1_010))              # a hardware button at 1,010 ms
->>> arbiter = arbiter.press(Press("A", received_ms=1_040, client_ms=1_001_000))   # pressed at 1,000 ms
+>>> arbiter = arbiter.press(ReceivedPress("B", received_ms=1_010))              # a hardware button at 1,010 ms
+>>> arbiter = arbiter.press(ReceivedPress("A", received_ms=1_040, client_ms=1_001_000))   # pressed at 1,000 ms
 >>> decision = arbiter.decide(arbiter.decision_due_ms or 0)
 >>> decision.winner, [p.time_ms for p in decision.order]
 ('A', [1000, 1010])
@@ -33,7 +33,8 @@ Hardware buttons wired to the server carry exact server times: a :class:`Press` 
 On a club network (the default cap, 10 ms) the same claim is not believed beyond the cap, and the button wins:
 
 >>> club = Arbiter.open(0, ("A", "B"), {"A": sync, "B": ClockSync.exact()})
->>> club = club.press(Press("B", received_ms=1_010)).press(Press("A", received_ms=1_040, client_ms=1_001_000))
+>>> club = club.press(ReceivedPress("B", received_ms=1_010))
+>>> club = club.press(ReceivedPress("A", received_ms=1_040, client_ms=1_001_000))
 >>> club.decide(club.decision_due_ms or 0).winner
 'B'
 """
@@ -55,7 +56,7 @@ __all__ = [
     "Decision",
     "PingSample",
     "PlacedPress",
-    "Press",
+    "ReceivedPress",
     "TieRule",
 ]
 
@@ -172,7 +173,7 @@ class ClockSync:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class ReceivedPress:
     """A press as the server received it. ``client_ms`` is the client's timestamp on its own clock; ``None``
     for a source on the server's clock (a hardware button), whose press time is ``received_ms``."""
 
@@ -185,7 +186,7 @@ class Press:
 class PlacedPress:
     """A press placed on the server's clock, with everything an appeal needs to check the placement."""
 
-    press: Press
+    press: ReceivedPress
     time_ms: int
     uncertainty_ms: int = 0
     clamped: bool = False
@@ -266,7 +267,7 @@ class Arbiter:
             raise BuzzerError(f"no clock sync for {', '.join(missing)}; ping them before opening the buttons")
         return Arbiter(open_ms, teams, dict(syncs), settings)
 
-    def press(self, press: Press) -> Arbiter:
+    def press(self, press: ReceivedPress) -> Arbiter:
         if press.team not in self.eligible:
             raise BuzzerError(f"{press.team!r} may not press now (already answered, or not in this game)")
         if any(p.team == press.team for p in self.presses):
@@ -275,7 +276,7 @@ class Arbiter:
             raise BuzzerError("presses must be fed in the order the server received them")
         return replace(self, presses=(*self.presses, self._place(press)))
 
-    def _place(self, press: Press) -> PlacedPress:
+    def _place(self, press: ReceivedPress) -> PlacedPress:
         if press.client_ms is None or self.settings.mode is not ArbitrationMode.COMPENSATED:
             return PlacedPress(press, press.received_ms)
         sync = self.syncs[press.team]

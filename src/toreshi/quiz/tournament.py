@@ -35,8 +35,8 @@ __all__ = [
     "GameResult",
     "LeagueRow",
     "LeagueTable",
-    "Protest",
     "ProtestLog",
+    "QuizProtest",
     "Scoring",
     "Seeding",
     "ShootoutNeed",
@@ -461,7 +461,7 @@ _MODEL = PlackettLuce()
 
 
 @dataclass(frozen=True, slots=True)
-class Protest:
+class QuizProtest:
     """A protest (SI-6): recorded with the host's ruling and a note on how later games should be run."""
 
     at_ms: int
@@ -479,9 +479,9 @@ class ProtestLog:
     """Protests, kept apart from the results: they are recorded and inform later games, but nothing in this
     class can reach a :class:`Tour`'s results, which are final (SI-6)."""
 
-    protests: tuple[Protest, ...] = field(default=())
+    protests: tuple[QuizProtest, ...] = field(default=())
 
-    def file(self, tour: Tour, protest: Protest) -> ProtestLog:
+    def file(self, tour: Tour, protest: QuizProtest) -> ProtestLog:
         if protest.tour != tour.name:
             raise Refused(StageCode.PROTEST_OTHER_TOUR, protest_tour=protest.tour, tour=tour.name)
         if protest.stage not in range(len(tour.stages)) or protest.game not in range(

@@ -24,7 +24,7 @@ from toreshi.live.registry import RoomSource
 from toreshi.live.room import Actor, Command
 from toreshi.services.engine import EngineService
 from toreshi.services.practice_quota import Admission, PracticeLimits, Seat, admit, idle_rooms
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import WHITE
 
@@ -36,7 +36,7 @@ SWEEP_EVERY_S = 30.0
 """How often idle practice games are looked for (besides when someone asks for a new game)."""
 
 
-def is_practice(game: Game | None) -> bool:
+def is_practice(game: MatchGame | None) -> bool:
     return game is not None and game.state.settings.practice_level > 0
 
 
@@ -92,7 +92,7 @@ class PracticeService:
     async def _resign_person(self, room_id: str) -> None:
         owner = await self._rooms.get(room_id, "togyz")
         game = getattr(owner.logic, "game", None)
-        if not isinstance(game, Game) or game.state.is_over or game.state.settings.engine_side is None:
+        if not isinstance(game, MatchGame) or game.state.is_over or game.state.settings.engine_side is None:
             return
         person = game.state.settings.engine_side.other
         role = "white" if person is WHITE else "black"
@@ -148,7 +148,7 @@ class PracticeService:
             return
         owner = await self._rooms.get(room_id, "togyz")
         game = getattr(owner.logic, "game", None)
-        if isinstance(game, Game) and game.state.is_over and not game.state.settings.practice_listed:
+        if isinstance(game, MatchGame) and game.state.is_over and not game.state.settings.practice_listed:
             try:
                 await self._archive(room_id)
             except Exception:  # the game is over either way; a listed practice game is no harm
@@ -158,7 +158,7 @@ class PracticeService:
         """Play the engine's move if it is its turn; False once the game is over."""
         owner = await self._rooms.get(room_id, "togyz")
         game = getattr(owner.logic, "game", None)
-        if not isinstance(game, Game) or not is_practice(game):
+        if not isinstance(game, MatchGame) or not is_practice(game):
             return False
         state = game.state
         if state.status is GameStatus.FINISHED:
@@ -175,7 +175,7 @@ class PracticeService:
         moves = [ply.hole for ply in state.plies]
         choice = await self._engine.move(moves, state.settings.practice_level, f"{room_id}:{len(moves)}")
         again = getattr(owner.logic, "game", None)
-        if not isinstance(again, Game) or [ply.hole for ply in again.state.plies] != moves:
+        if not isinstance(again, MatchGame) or [ply.hole for ply in again.state.plies] != moves:
             return True  # the game moved on while the engine thought (a takeback, a resignation): ask again
         role = "white" if engine is WHITE else "black"
         command = Command(

@@ -70,7 +70,7 @@ class RecordError:
 
 
 @dataclass
-class Game:
+class PgnGame:
     """One game as written: tags, move tokens with their annotations, the result token and comments."""
 
     headers: dict[str, str] = field(default_factory=dict)
@@ -141,11 +141,11 @@ SKIP = object()
 """Return from :meth:`Visitor.end_headers` to skip the movetext of a game."""
 
 
-class GameBuilder(Visitor[Game]):
-    """Builds a :class:`Game`; after the first bad move token it collects no more moves for that game."""
+class GameBuilder(Visitor[PgnGame]):
+    """Builds a :class:`PgnGame`; after the first bad move token it collects no more moves for that game."""
 
     def begin_game(self) -> None:
-        self.game = Game()
+        self.game = PgnGame()
         self._broken = False
 
     def visit_header(self, name: str, value: str) -> None:
@@ -166,7 +166,7 @@ class GameBuilder(Visitor[Game]):
             self._broken = True  # moves after an unreadable one cannot be trusted
         self.game.errors.append(error)
 
-    def result(self) -> Game:
+    def result(self) -> PgnGame:
         return self.game
 
 
@@ -334,11 +334,11 @@ def _visit(visitor: Visitor[T], tags: list[tuple[int, str, str, str]], movetext:
 
 
 @overload
-def read_games(handle: TextIO) -> Iterator[Game]: ...
+def read_games(handle: TextIO) -> Iterator[PgnGame]: ...
 @overload
 def read_games(handle: TextIO, visitor: type[Visitor[T]]) -> Iterator[T]: ...
 def read_games(handle: TextIO, visitor: type[Visitor[Any]] = GameBuilder) -> Iterator[Any]:
-    """Yield every game of a stream, one visitor result per game (a :class:`Game` by default).
+    """Yield every game of a stream, one visitor result per game (a :class:`PgnGame` by default).
 
     Reads line by line, so a file of any size streams through in constant memory per game.
     """
@@ -347,7 +347,7 @@ def read_games(handle: TextIO, visitor: type[Visitor[Any]] = GameBuilder) -> Ite
 
 
 @overload
-def read_game(handle: TextIO) -> Game | None: ...
+def read_game(handle: TextIO) -> PgnGame | None: ...
 @overload
 def read_game(handle: TextIO, visitor: type[Visitor[T]]) -> T | None: ...
 def read_game(handle: TextIO, visitor: type[Visitor[Any]] = GameBuilder) -> Any:
@@ -358,6 +358,6 @@ def read_game(handle: TextIO, visitor: type[Visitor[Any]] = GameBuilder) -> Any:
     return None
 
 
-def write_game(game: Game, columns: int = 80) -> str:
+def write_game(game: PgnGame, columns: int = 80) -> str:
     """The game as PlayOK PGN text."""
     return game.accept(StringExporter(columns))

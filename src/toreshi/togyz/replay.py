@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from toreshi.togyz.fen import InvalidFenError, from_fen
 from toreshi.togyz.notation import MoveToken, annotation_mismatch, format_token
-from toreshi.togyz.pgn import Game, RecordError
+from toreshi.togyz.pgn import PgnGame, RecordError
 from toreshi.togyz.position import IllegalMoveError, Outcome, Position, Side, Termination
 
 ATSYZ_COMMENT = "zero"
@@ -57,13 +57,13 @@ def _describe(ply: int, side: Side, move: MoveToken) -> str:
     return f"{name}'s move {(ply + 1) // 2}, {format_token(move)!r}"
 
 
-def start_position(game: Game) -> Position:
+def start_position(game: PgnGame) -> Position:
     """The position a record starts from: its ``FEN`` tag, or the initial position."""
     fen = game.headers.get("FEN")
     return Position() if fen is None else from_fen(fen)
 
 
-def replay(game: Game) -> Replay:
+def replay(game: PgnGame) -> Replay:
     """Play a record through and check every annotation; stops at the first problem."""
     try:
         position = start_position(game)
@@ -99,7 +99,7 @@ def _ending(outcome: Outcome) -> str:
     return f"atsyz, {outcome.score[0]}:{outcome.score[1]} after the sweep"
 
 
-def _check_ending(game: Game, outcome: Outcome | None) -> RecordError | None:
+def _check_ending(game: PgnGame, outcome: Outcome | None) -> RecordError | None:
     marked_atsyz = any(comment.strip().lower() == ATSYZ_COMMENT for comment in game.comments)
     is_atsyz = outcome is not None and outcome.termination is Termination.ATSYZ
     if marked_atsyz and not is_atsyz:

@@ -316,7 +316,7 @@ _GAME_CODES = {
 
 
 @dataclass(frozen=True)
-class Game:
+class PairedGame:
     """One pairing on one board. ``kazans`` are the final kazans (White, Black) of a game played out."""
 
     round: int
@@ -343,12 +343,12 @@ class Bye:
 @dataclass(frozen=True)
 class Round:
     number: int
-    games: tuple[Game, ...]
+    games: tuple[PairedGame, ...]
     byes: tuple[Bye, ...] = ()
     paired_at: datetime | None = None
     """When the pairing was published: a protest about the previous round filed later is void (TK-P3)."""
 
-    def game(self, board: int) -> Game:
+    def game(self, board: int) -> PairedGame:
         for game in self.games:
             if game.board == board:
                 return game
@@ -684,7 +684,7 @@ class Tournament:
             raise TournamentError(
                 Code.PAIRING_MISMATCH, round=number, missing=self.labels(missing), extra=self.labels(extra)
             )
-        games = tuple(Game(number, board, w, b) for board, (w, b) in enumerate(pairs, start=1))
+        games = tuple(PairedGame(number, board, w, b) for board, (w, b) in enumerate(pairs, start=1))
         byes = [Bye(pairing_bye, ResultCode.PAIRING_BYE)] if pairing_bye is not None else []
         byes += [Bye(b.player, b.code) for b in self.bye_requests if b.round == number]
         new_round = Round(number, games, tuple(byes), paired_at)

@@ -197,7 +197,7 @@ class Notification:
 
 
 @dataclass(frozen=True)
-class Protest:
+class ProtestCase:
     id: str
     game: GameFacts
     filed_by: str
@@ -221,7 +221,7 @@ class Protest:
         actor: str = "",
         params: Mapping[str, ParamValue] | None = None,
         **changes: object,
-    ) -> Protest:
+    ) -> ProtestCase:
         entry = AuditEntry(at, action, actor, MappingProxyType(dict(params or {})))
         return replace(self, log=(*self.log, entry), **changes)  # type: ignore[arg-type]
 
@@ -267,7 +267,7 @@ class ProtestDesk:
         team: str | None = None,
         fee_paid: int = 0,
         fee_currency: str | None = None,
-    ) -> Protest:
+    ) -> ProtestCase:
         """Receive a written protest and decide at once whether it is accepted (TK-P1..P4)."""
         now = self.now()
         if not text.strip():
@@ -284,7 +284,7 @@ class ProtestDesk:
         paid = fee_paid >= self.settings.fee_amount
         if fee_paid and not paid:
             raise _fee_refused(self.settings.fee_amount, self.settings.fee_currency, fee_paid, currency)
-        protest = Protest(
+        protest = ProtestCase(
             protest_id,
             game,
             filed_by,
@@ -324,7 +324,7 @@ class ProtestDesk:
         due = _money(self.settings.fee_amount, self.settings.fee_currency)
         return protest._step(now, ProtestAction.AWAITING_FEE, params=due)
 
-    def pay_fee(self, protest: Protest, amount: int, currency: str, by: str) -> Protest:
+    def pay_fee(self, protest: ProtestCase, amount: int, currency: str, by: str) -> ProtestCase:
         now = self.now()
         self._require(protest, ProtestStatus.AWAITING_FEE, "pay_fee")
         if currency != protest.fee_currency or amount < protest.fee_amount:
@@ -332,7 +332,9 @@ class ProtestDesk:
         paid = _money(amount, currency)
         return protest._step(now, ProtestAction.FEE_PAID, by, paid, status=ProtestStatus.ACCEPTED, fee=FeeStatus.PAID)
 
-    def convene(self, protest: Protest, board_members: Iterable[str], committee_members: Iterable[str]) -> Protest:
+    def convene(
+        self, protest: ProtestCase, board_members: Iterable[str], committee_members: Iterable[str]
+    ) -> ProtestCase:
         """The board and the committee meet (TK-P6). An unpaid protest is closed instead (TK-P4)."""
         now = self.now()
         if protest.status is ProtestStatus.AWAITING_FEE:
@@ -353,12 +355,12 @@ class ProtestDesk:
 
     def decide(
         self,
-        protest: Protest,
+        protest: ProtestCase,
         upheld: bool,
         members: Iterable[str],
         reasons: str,
         corrected_result: GameResult | None = None,
-    ) -> Protest:
+    ) -> ProtestCase:
         """The decision, with the members who took it; the fee is refunded or transferred (TK-P5)."""
         now = self.now()
         self._require(protest, ProtestStatus.UNDER_CONSIDERATION, "decide")
@@ -384,7 +386,7 @@ class ProtestDesk:
         action = ProtestAction.UPHELD if upheld else ProtestAction.REJECTED
         return protest._step(now, action, params=verdict, status=ProtestStatus.DECIDED, decision=decision, fee=fee)
 
-    def notify(self, protest: Protest, recipient: str | None = None) -> Protest:
+    def notify(self, protest: ProtestCase, recipient: str | None = None) -> ProtestCase:
         """The board tells the representative or coach the decision (TK-P7)."""
         now = self.now()
         self._require(protest, ProtestStatus.DECIDED, "notify")
@@ -394,12 +396,12 @@ class ProtestDesk:
             now, ProtestAction.NOTIFIED, params={"recipient": to}, status=ProtestStatus.NOTIFIED, notification=note
         )
 
-    def appeal(self, protest: Protest, by: str) -> Protest:
+    def appeal(self, protest: ProtestCase, by: str) -> ProtestCase:
         """There is no appeal: the board's decision is final (TK-P8)."""
         raise ProtestError(Code.FINAL, protest=protest.id, person=by)
 
     @staticmethod
-    def _require(protest: Protest, status: ProtestStatus, step: str) -> None:
+    def _require(protest: ProtestCase, status: ProtestStatus, step: str) -> None:
         if protest.status is not status:
             raise ProtestError(
                 Code.WRONG_STATUS,
@@ -433,7 +435,7 @@ def _minutes(delta: timedelta) -> int:
     return -int(-delta.total_seconds() // 60)
 
 
-def apply_decision(tournament: Tournament, protest: Protest) -> Tournament:
+def apply_decision(tournament: Tournament, protest: ProtestCase) -> Tournament:
     """The tournament with an upheld protest's corrected result entered (unchanged otherwise)."""
     decision = protest.decision
     if decision is None or not decision.upheld or decision.corrected_result is None:
@@ -447,7 +449,7 @@ def apply_decision(tournament: Tournament, protest: Protest) -> Tournament:
 
 def score_sheet_warnings(
     game: GameFacts,
-    protests: Iterable[Protest],
+    protests: Iterable[ProtestCase],
     now: datetime,
     settings: ProtestSettings | None = None,
 ) -> list[int]:

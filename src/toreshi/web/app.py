@@ -21,6 +21,7 @@ from toreshi.live import heap
 from toreshi.live.bus import Bus, InProcessBus
 from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.rooms import ClusterRooms
+from toreshi.live.owner import RoomOwner
 from toreshi.live.registry import LogicFactory, Rooms, RoomSource
 from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.live.rooms.teams import TeamTournamentRoom
@@ -37,7 +38,9 @@ from toreshi.store import RoomStatus, open_store
 from toreshi.store.accounts import Accounts, link_key
 from toreshi.store.sessions import Sessions
 from toreshi.togyz.engine import Limits
+from toreshi.web.accounts import pages as account_pages
 from toreshi.web.accounts.sessions import ServerSessionMiddleware
+from toreshi.web.common import home as home_pages
 from toreshi.web.common import installable, log_redaction
 from toreshi.web.common.errors import EXCEPTION_HANDLERS
 from toreshi.web.common.middleware import (
@@ -120,6 +123,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 cluster = ClusterRooms(store, bus, ROOM_KINDS, on_finished=finished)
                 tournaments.attach(cluster)
                 quiz_tours.attach(cluster)
+                # Practice games this instance takes at start are watched once the practice service exists (below);
+                # the ones it takes later, from an instance that died, at once (issue 32).
+                cluster.on_taken = lambda room_id, owner: (
+                    resumed_games.append(room_id) if is_practice(getattr(owner.logic, "game", None)) else None
+                )
                 await cluster.start()
                 rooms = cluster
             else:
@@ -161,6 +169,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 owner = await rooms.get(room_id, "togyz")
                 if is_practice(getattr(owner.logic, "game", None)):
                     practice.watch(room_id)
+            if isinstance(rooms, ClusterRooms):
+                watching = practice
+
+                def follow_practice(room_id: str, owner: RoomOwner) -> None:
+                    if is_practice(getattr(owner.logic, "game", None)):
+                        watching.watch(room_id)
+
+                rooms.on_taken = follow_practice
             # Results that finished games could not push (an instance died between the two): at start, then often.
             reconciler = asyncio.get_running_loop().create_task(tournaments.keep_reconciled())
             sweeper = asyncio.get_running_loop().create_task(practice.keep_swept())  # idle practice games end
@@ -184,6 +200,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 fairplay.close()
 
     routes = [
+        *home_pages.routes,
+        *account_pages.routes,
         *pages.routes,
         *replay_pages.routes,
         *practice_pages.routes,

@@ -15,17 +15,18 @@ from toreshi.quiz.buzzer import ArbitrationMode
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Assistant, FirstChooserDrawn, GameSetup
 from toreshi.quiz.play.commands import (
+    COMMANDS,
     TICK,
     Arbitration,
     Choose,
     CreateGame,
     Draw,
     FinishReading,
-    Press,
+    PressBuzzer,
     Right,
 )
 from toreshi.quiz.play.decide import decide
-from toreshi.quiz.play.events import BuzzDecided, PressReceived, QuizCreated
+from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressReceived, QuizCreated
 from toreshi.quiz.play.state import PlayState, evolve
 
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
@@ -82,7 +83,7 @@ def test_a_random_pick_among_presses_comes_from_the_generator_and_the_decision_r
     state = play(state, Choose(0, 1), context(now=100))
     state = play(state, FinishReading(), context(now=200))
     for offset, team in enumerate(TEAMS):
-        state = play(state, Press(), context(Actor("team", team), now=300 + offset, received_ms=300 + offset))
+        state = play(state, PressBuzzer(), context(Actor("team", team), now=300 + offset, received_ms=300 + offset))
     assert [p.team for p in state.pending] == list(TEAMS)
     due = state.deadline_ms()
     assert due == 500  # the first arrival and the 200 ms window
@@ -102,10 +103,12 @@ def test_a_random_pick_among_presses_comes_from_the_generator_and_the_decision_r
 def test_what_the_socket_measured_is_read_from_the_context_never_from_the_command() -> None:
     state = play(play(created(), Draw(TEAMS[0]), context(now=10)), Choose(0, 1), context(now=100))
     sync = {"offset_ms": 1_000, "offset_low_ms": 990, "offset_high_ms": 1_010, "rtt_median_ms": 20, "rtt_max_ms": 30}
-    (pressed,) = decide(state, Press(tc=1_450.4), context(Actor("team", TEAMS[1]), now=600, received_ms=480, sync=sync))  # type: ignore[misc]
+    (pressed,) = decide(
+        state, PressBuzzer(tc=1_450.4), context(Actor("team", TEAMS[1]), now=600, received_ms=480, sync=sync)
+    )  # type: ignore[misc]
     assert isinstance(pressed, PressReceived)
     assert (pressed.received_ms, pressed.client_ms, pressed.sync is not None) == (480, 1_450, True)
-    (unsynced,) = decide(state, Press(tc=1_450.4), context(Actor("team", TEAMS[1]), now=600))  # type: ignore[misc]
+    (unsynced,) = decide(state, PressBuzzer(tc=1_450.4), context(Actor("team", TEAMS[1]), now=600))  # type: ignore[misc]
     assert isinstance(unsynced, PressReceived) and (unsynced.received_ms, unsynced.client_ms) == (600, None)
 
 
@@ -116,3 +119,25 @@ def test_the_creation_event_carries_what_the_room_needs_to_rebuild() -> None:
     assert decide(PlayState(), replace(command, keys={"1": "Тұлпар"}), context()) == Refusal(
         QuizCode.KEY_TEAM, {"key": "1", "team": "Тұлпар"}
     )
+
+
+def test_the_buzzer_press_keeps_its_wire_name_and_a_stored_press_still_reads() -> None:
+    """The command class was renamed ``PressBuzzer`` and the arbiter's ``ReceivedPress`` (four ``Press`` classes
+    clashed): the phones still send ``press``, and a ``press_received`` row stored before the rename reads back into
+    the same pending press for the arbiter."""
+    assert COMMANDS.read("press", {"tc": 1_450.5}) == PressBuzzer(tc=1_450.5)
+    assert COMMANDS.encode(PressBuzzer(button="F1")) == {"type": "press", "tc": None, "button": "F1"}
+    state = play(play(created(), Draw(TEAMS[0]), context(now=10)), Choose(0, 1), context(now=100))
+    stored = {
+        "type": "press_received",
+        "at_ms": 480,
+        "team": TEAMS[1],
+        "question": 1,
+        "received_ms": 480,
+        "client_ms": 470,
+    }
+    event = EVENTS.decode(stored)
+    assert event == PressReceived(480, TEAMS[1], 1, 480, 470)
+    after = fold(evolve, state, [event])
+    (pending,) = after.pending
+    assert (pending.press().team, pending.press().received_ms, pending.press().client_ms) == (TEAMS[1], 480, 470)

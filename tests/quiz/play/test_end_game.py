@@ -12,7 +12,16 @@ from toreshi.quiz.board import Board
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import GAME_EVENTS, AnswerJudged, Buzzed, GameEnded, GameKind, GameSetup, ScoreCorrected
 from toreshi.quiz.game import Phase, final_scores
-from toreshi.quiz.play.commands import COMMANDS, AnnounceScore, Choose, CreateGame, Draw, EndGame, FinishReading, Press
+from toreshi.quiz.play.commands import (
+    COMMANDS,
+    AnnounceScore,
+    Choose,
+    CreateGame,
+    Draw,
+    EndGame,
+    FinishReading,
+    PressBuzzer,
+)
 from toreshi.quiz.play.decide import decide
 from toreshi.quiz.play.probes import probes
 from toreshi.quiz.play.state import PlayState
@@ -66,7 +75,7 @@ def test_ending_in_the_middle_of_a_question_keeps_its_answers_and_drops_the_ques
     assert [q.number for q in ended.game.played] == [1]  # the open question was not played out
     assert ended.game.scores == {A: 1, B: -4, C: 0}
     # Nothing is played after it: a press, a choice, a second end.
-    assert decide(ended, Press(), context(Actor("team", C), now=1_400)) == Refusal(QuizCode.FINISHED)
+    assert decide(ended, PressBuzzer(), context(Actor("team", C), now=1_400)) == Refusal(QuizCode.FINISHED)
     assert decide(ended, Choose(1, 1), context(now=1_400)) == Refusal(QuizCode.FINISHED)
     assert decide(ended, EndGame(), context(now=1_400)) == Refusal(QuizCode.FINISHED)
 

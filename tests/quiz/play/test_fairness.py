@@ -22,7 +22,7 @@ from toreshi.quiz.play.commands import (
     Draw,
     Key,
     MapKeys,
-    Press,
+    PressBuzzer,
     RequestScore,
 )
 from toreshi.quiz.play.decide import decide
@@ -65,11 +65,11 @@ def test_a_press_that_waited_offline_is_refused_not_taken_as_first() -> None:
     state = in_play()
     team = Actor("team", TEAMS[1])
     # Touched at room time 450 (its clock reads 1,450), reached the server 3 s later after a reconnect.
-    late = decide(state, Press(tc=1_450), Context(team, 3_450, None, {"received_ms": 3_450, "sync": SYNC}))
+    late = decide(state, PressBuzzer(tc=1_450), Context(team, 3_450, None, {"received_ms": 3_450, "sync": SYNC}))
     assert late == Refusal(QuizCode.PRESS_STALE, {"delay_ms": 3_000, "limit_ms": STALE_PRESS_MS})
     # Delayed less than the limit: the arbiter places it, no earlier than the cap on compensation allows (450 ms is
     # more lag than this link has: not believed at all, placed at its arrival, issue 26).
-    fresh = decide(state, Press(tc=1_450), Context(team, 900, None, {"received_ms": 900, "sync": SYNC}))
+    fresh = decide(state, PressBuzzer(tc=1_450), Context(team, 900, None, {"received_ms": 900, "sync": SYNC}))
     assert isinstance(fresh, list) and isinstance(fresh[0], PressReceived)
     arbiter = fold(evolve, state, fresh).arbiter()
     assert arbiter is not None and 900 - DEFAULT_MAX_COMPENSATION_MS <= arbiter.presses[0].time_ms <= 900
@@ -155,8 +155,8 @@ def test_a_team_that_backdates_its_presses_is_marked_on_the_hosts_panel() -> Non
         state = play(state, Sync(), team, 150, sync=lan)
     # Honest touched at room time 400 (its clock: 1,400), arrived at 402; the claimer touched at 403, arrived at
     # 405 and claims 395 (the cap's 10 ms before its arrival).
-    state = play(state, Press(tc=1_400), honest, 402, received_ms=402, sync=lan)
-    state = play(state, Press(tc=1_395), claimer, 405, received_ms=405, sync=lan)
+    state = play(state, PressBuzzer(tc=1_400), honest, 402, received_ms=402, sync=lan)
+    state = play(state, PressBuzzer(tc=1_395), claimer, 405, received_ms=405, sync=lan)
     due = state.deadline_ms()
     assert due is not None
     decided = decide(state, TICK, Context(Actor("timer"), due, random.Random(1)))

@@ -10,17 +10,17 @@ import pytest
 from toreshi.clock import BLITZ, TimeControl
 from toreshi.kit.refusal import ParamValue, RefusalCode, Refused
 from toreshi.togyz import Position, Side
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.settings import GameSettings
 
 SALT = "5eed" * 8
 
 
-def new_game(control: TimeControl = BLITZ, settings: GameSettings | None = None, *, at: int = 0) -> Game:
-    return Game.create("Abay", "Bolat", control, settings, now_ms=at)
+def new_game(control: TimeControl = BLITZ, settings: GameSettings | None = None, *, at: int = 0) -> MatchGame:
+    return MatchGame.create("Abay", "Bolat", control, settings, now_ms=at)
 
 
-def started(control: TimeControl = BLITZ, settings: GameSettings | None = None, *, at: int = 0) -> Game:
+def started(control: TimeControl = BLITZ, settings: GameSettings | None = None, *, at: int = 0) -> MatchGame:
     return new_game(control, settings, at=at).start(now_ms=at)
 
 
@@ -55,7 +55,7 @@ def find_playout(accept: Callable[[list[int], Position], bool], tries: int = 200
     raise AssertionError("no playout found")
 
 
-def play(game: Game, holes: list[int], *, at: int, step: int = 1000) -> tuple[Game, int]:
+def play(game: MatchGame, holes: list[int], *, at: int, step: int = 1000) -> tuple[MatchGame, int]:
     """Play ``holes`` with a press after each, ``step`` ms apart; returns the game and the time reached."""
     for hole in holes:
         at += step

@@ -14,7 +14,7 @@ from toreshi.clock.flag import FlagMode
 from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
 from toreshi.togyz import BLACK
 from toreshi.togyz.match.codes import TogyzCode
-from toreshi.togyz.match.commands import COMMANDS, AddTime, Create, Move, Start, TogyzCommand
+from toreshi.togyz.match.commands import COMMANDS, AddTime, Create, Move, PressClock, Start, TogyzCommand
 from toreshi.togyz.match.settings import GameSettings
 
 
@@ -31,6 +31,14 @@ def test_every_socket_command_has_its_class() -> None:
         "set_clocks", "extend_both_flags", "request_adjournment", "cancel_adjournment", "open_envelope", "decide",
         "confirm_setup", "complain_setup", "take_back", "call_arbiter", "acknowledge_call",
     }  # fmt: skip
+
+
+def test_the_clock_press_keeps_its_wire_name_press_whatever_the_class_is_called() -> None:
+    """The class was renamed ``PressClock`` (three other ``Press`` classes clashed); pages and logs still say
+    ``press``, both ways."""
+    assert COMMANDS.read("press", {"lag_ms": 40}) == PressClock(lag_ms=40)
+    assert COMMANDS.decode({"type": "press", "lag_ms": 40}) == PressClock(lag_ms=40)
+    assert COMMANDS.encode(PressClock(lag_ms=40)) == {"type": "press", "lag_ms": 40}
 
 
 def test_commands_are_read_typed_with_their_defaults() -> None:

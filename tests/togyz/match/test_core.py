@@ -24,7 +24,7 @@ from toreshi.togyz.match.commands import (
     Move,
     OfferDraw,
     Pause,
-    Press,
+    PressClock,
     RequestAdjournment,
     Resign,
     Resume,
@@ -34,7 +34,7 @@ from toreshi.togyz.match.commands import (
 )
 from toreshi.togyz.match.core import Match, decide, evolve, fold
 from toreshi.togyz.match.events import GameEvent
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.settings import GameSettings
 
 ARBITER, WHITE, BLACK = Actor("arbiter"), Actor("white"), Actor("black")
@@ -87,7 +87,7 @@ def test_decide_then_evolve_is_the_game_fold() -> None:
         match = fold(match, decided)
     assert match.game is not None
     assert match.game.events[1:] == tuple(event for event in events if event.type != "adjournment_requested")
-    assert Game.replay(match.game.events).state == match.game.state
+    assert MatchGame.replay(match.game.events).state == match.game.state
     assert not match.adjournment_requested  # sealing settles the request
 
 
@@ -96,7 +96,7 @@ def test_a_refusal_names_the_players() -> None:
     match = fold(match, decide(match, Move(7), at(WHITE, 100)))
     refusal = decide(match, Move(1), at(BLACK, 200))
     assert refusal == Refusal(TogyzCode.NOT_ARRIVED, {"player": "Бекзат", "clause": "TK-C6"})
-    refusal = decide(match, Press(), at(WHITE, 300))
+    refusal = decide(match, PressClock(), at(WHITE, 300))
     assert refusal == Refusal(TogyzCode.NOT_YOUR_CLOCK, {"player": "Асқар", "opponent": "Бекзат"})
 
 
@@ -106,7 +106,7 @@ PROBES: list[tuple[TogyzCommand, tuple[Actor, ...]]] = [
     (DeclineDraw(), (WHITE, BLACK)),
     (Resign(), (WHITE, BLACK)),
     (Sign(), (WHITE, BLACK)),
-    (Press(), (WHITE, BLACK)),
+    (PressClock(), (WHITE, BLACK)),
     (ClaimFlag(), (WHITE, BLACK)),
     (Start(), (ARBITER,)),
     (Pause(), (ARBITER,)),
@@ -193,7 +193,7 @@ def test_adjourned_after_a_move_on_the_board_the_press_completes_it_and_the_oppo
     match = fold(match, decide(match, Move(7, press=False), at(WHITE, 1_000)))
     match = _adjourning(match, 1_500)
     assert match.sealer is core.PLAYERS["black"]
-    match = fold(match, decide(match, Press(), at(WHITE, 2_000)))
+    match = fold(match, decide(match, PressClock(), at(WHITE, 2_000)))
     assert decide(match, Move(1), at(BLACK, 2_500)) == Refusal(
         TogyzCode.SEAL_ONLY_WHILE_ADJOURNING, {"player": "Бекзат", "clause": "TK-A2"}
     )

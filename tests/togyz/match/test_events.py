@@ -27,7 +27,7 @@ from toreshi.togyz.match.events import (
     event_from_dict,
     event_to_dict,
 )
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.settings import GameSettings, StartMode
 
@@ -36,9 +36,9 @@ from .game_fixtures import SALT, started
 ONE_PERIOD = {"periods": [{"moves": None, "time_ms": 1}]}
 
 
-def _long_game() -> Game:
+def _long_game() -> MatchGame:
     settings = GameSettings(flag_mode=FlagMode.CLAIM, start_mode=StartMode.ROUND_START, lag_compensation=True)
-    game = Game.create("Абай", "Болат", CLASSICAL_40_2H_1H, settings, now_ms=0).postpone("reason", now_ms=1)
+    game = MatchGame.create("Абай", "Болат", CLASSICAL_40_2H_1H, settings, now_ms=0).postpone("reason", now_ms=1)
     game = game.start(now_ms=10, absent=[BLACK]).arrive(BLACK, now_ms=20)
     game = game.move(WHITE, 7, now_ms=30, offer_draw=True, lag_ms=15).decline_draw(BLACK, now_ms=40)
     game = game.pause(Actor.BLACK, now_ms=50).add_time(BLACK, -5, now_ms=60, reason="C15").resume(now_ms=70)
@@ -51,7 +51,7 @@ def _long_game() -> Game:
 def test_every_event_of_a_long_game_round_trips_through_json() -> None:
     game = _long_game()
     text = json.dumps(game.to_dicts(), ensure_ascii=False)
-    again = Game.from_dicts(json.loads(text))
+    again = MatchGame.from_dicts(json.loads(text))
     assert again.events == game.events and again.state == game.state
     assert len({type(event) for event in game.events}) >= 15
     assert all(data["type"] == event.type for data, event in zip(game.to_dicts(), game.events, strict=True))
@@ -159,9 +159,9 @@ ADDED_TO_SETTINGS: dict[str, Any] = {
 and whether it is listed (an old log's practice game is private)."""
 
 
-def _same_game_today() -> Game:
+def _same_game_today() -> MatchGame:
     settings = GameSettings(flag_mode=FlagMode.CLAIM, lag_compensation=True)
-    game = Game.create("Асқар", "Бекзат", CLASSICAL_40_2H_1H, settings, now_ms=0)
+    game = MatchGame.create("Асқар", "Бекзат", CLASSICAL_40_2H_1H, settings, now_ms=0)
     game = game.start(now_ms=10, absent=[BLACK]).arrive(BLACK, now_ms=20)
     game = game.move(WHITE, 7, now_ms=30, offer_draw=True, lag_ms=15).decline_draw(BLACK, now_ms=40)
     game = game.pause(Actor.BLACK, now_ms=50).add_time(BLACK, -5, now_ms=60, reason="C15").resume(now_ms=70)
@@ -189,4 +189,4 @@ def test_a_log_written_before_the_kit_replays_identically() -> None:
     today_form[0] = {**today_form[0], **ADDED_TO_GAME_CREATED}
     today_form[0]["settings"] = {**today_form[0]["settings"], **ADDED_TO_SETTINGS}
     assert rewritten == today_form
-    assert Game.from_dicts(legacy).state == today.state
+    assert MatchGame.from_dicts(legacy).state == today.state

@@ -10,7 +10,7 @@ from pathlib import Path
 from toreshi.clock import CLASSICAL_40_2H_1H, CLASSICAL_60, TimeControl, minutes, seconds
 from toreshi.togyz import BLACK, WHITE, Termination
 from toreshi.togyz.match.export import SheetMove, format_clock, pgn_time_control, score_sheet, to_pgn
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.pgn import read_game, read_games
 from toreshi.togyz.replay import replay
@@ -61,7 +61,7 @@ def test_pgn_time_control_tags() -> None:
 
 
 def test_score_sheet_has_the_columns_marks_result_and_signatures() -> None:
-    g = Game.create("Abay", "Bolat", CLASSICAL_60, now_ms=0, event="Club cup", round="3", board=2).start(now_ms=0)
+    g = MatchGame.create("Abay", "Bolat", CLASSICAL_60, now_ms=0, event="Club cup", round="3", board=2).start(now_ms=0)
     g = g.move(WHITE, 7, now_ms=1_000, offer_draw=True).move(BLACK, 9, now_ms=2_000).move(WHITE, 1, now_ms=2_500)
     g = g.resign(WHITE, now_ms=3_000).sign(BLACK, now_ms=4_000)
     sheet = score_sheet(g.state)
@@ -88,7 +88,7 @@ def test_playok_games_replayed_live_export_to_the_same_movetext(shared_data: Pat
     board_endings = 0
     for record in records:
         control = TimeControl.sudden_death(seconds(int(record.headers["TimeControl"])))
-        game = Game.create(record.headers["White"], record.headers["Black"], control, now_ms=0).start(now_ms=0)
+        game = MatchGame.create(record.headers["White"], record.headers["Black"], control, now_ms=0).start(now_ms=0)
         game, _ = play(game, [move.hole for move in record.moves], at=0, step=100)
         exported = read_game(io.StringIO(to_pgn(game.state, {"Event": record.headers["Event"]})))
         assert exported is not None and not exported.errors

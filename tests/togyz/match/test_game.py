@@ -9,7 +9,7 @@ from toreshi.kit.refusal import Common
 from toreshi.togyz import BLACK, WHITE, Position, Termination
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.events import Actor, ClockPressed, MovePlayed
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.settings import GameSettings, StartMode
 from toreshi.togyz.match.state import EndNote, GameStatus
@@ -64,7 +64,7 @@ def test_both_players_check_the_setup_before_the_start_and_cannot_complain_after
     assert refusal(lambda: live.confirm_setup(BLACK, now_ms=8))[0] is TogyzCode.SETUP_COMPLAINT_TOO_LATE
     # At the round start (classical) the clock runs without waiting; the set-up still cannot be complained of after.
     assert refusal(lambda: started().complain_setup(WHITE, now_ms=10))[0] is TogyzCode.SETUP_COMPLAINT_TOO_LATE
-    assert Game.replay(live.events).state == live.state
+    assert MatchGame.replay(live.events).state == live.state
 
 
 def test_moves_only_by_the_player_to_move() -> None:
@@ -252,7 +252,7 @@ def test_automatic_flag_fall_loses_below_81() -> None:
     assert game.state.clock.remaining(WHITE, 10_000) == 0
 
 
-def _game_with_81_to_move(flag_with_81_draws: bool) -> tuple[Game, int]:
+def _game_with_81_to_move(flag_with_81_draws: bool) -> tuple[MatchGame, int]:
     def reaches_81(holes: list[int], _: Position) -> bool:
         pos = Position()
         for hole in holes:
@@ -509,7 +509,7 @@ def test_postponed_game_starts_later() -> None:
 # --- signing and protests ----------------------------------------------------------------------------
 
 
-def _finished(control: TimeControl = CLASSICAL_60) -> Game:
+def _finished(control: TimeControl = CLASSICAL_60) -> MatchGame:
     """A game over at 2 s; classical by default: score sheets are kept and signed (not in blitz, TK-B2)."""
     return started(control).move(WHITE, 7, now_ms=1_000).resign(BLACK, now_ms=2_000)
 
@@ -557,7 +557,7 @@ def test_one_protest_per_game_and_side() -> None:
 
 
 def test_the_two_players_must_have_different_names() -> None:
-    assert refusal(lambda: Game.create("Асқар  Бек", "асқар бек", BLITZ, now_ms=0)) == (
+    assert refusal(lambda: MatchGame.create("Асқар  Бек", "асқар бек", BLITZ, now_ms=0)) == (
         TogyzCode.SAME_NAMES,
         {"name": "Асқар  Бек"},
     )
@@ -584,22 +584,22 @@ def test_protest_window_is_30_minutes() -> None:
 def test_replay_rebuilds_state_and_clocks() -> None:
     game = started().move(WHITE, 7, now_ms=3_000, offer_draw=True).decline_draw(BLACK, now_ms=4_000)
     game = game.move(BLACK, 9, now_ms=9_000).pause(Actor.ARBITER, now_ms=10_000).resume(now_ms=20_000)
-    again = Game.replay(game.events)
+    again = MatchGame.replay(game.events)
     assert again.state == game.state and again.events == game.events
-    assert Game.from_dicts(game.to_dicts()).state == game.state
+    assert MatchGame.from_dicts(game.to_dicts()).state == game.state
 
 
 def test_a_corrupt_log_is_refused() -> None:
     game = started()
-    assert refusal(lambda: Game.replay([*game.events, MovePlayed(10, BLACK, 1)])) == (
+    assert refusal(lambda: MatchGame.replay([*game.events, MovePlayed(10, BLACK, 1)])) == (
         TogyzCode.NOT_YOUR_TURN,
         {"player": "Bolat", "to_move": "Abay"},
     )
-    assert refusal(lambda: Game.replay([*game.events, ClockPressed(10, WHITE)])) == (
+    assert refusal(lambda: MatchGame.replay([*game.events, ClockPressed(10, WHITE)])) == (
         TogyzCode.PRESS_WITHOUT_MOVE,
         {"player": "Abay", "opponent": "Bolat", "clause": "TK-C9"},
     )
     with pytest.raises(ValueError, match="starts with game_created"):
-        Game.replay(game.events[1:])
+        MatchGame.replay(game.events[1:])
     assert refusal(lambda: game.apply(game.events[0])) == (TogyzCode.ALREADY_CREATED, {})
-    assert refusal(lambda: Game.create(" ", "b", BLITZ, now_ms=0)) == (Common.FIELD_EMPTY, {"field": "white"})
+    assert refusal(lambda: MatchGame.create(" ", "b", BLITZ, now_ms=0)) == (Common.FIELD_EMPTY, {"field": "white"})

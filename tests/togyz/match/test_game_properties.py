@@ -14,7 +14,7 @@ from toreshi.kit.refusal import Refused
 from toreshi.togyz import BLACK, WHITE, Side
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.events import Actor, ProtestFiled, ResultSigned
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
 from toreshi.togyz.match.state import GameStatus
@@ -69,7 +69,9 @@ game_settings = st.builds(
 absent: st.SearchStrategy[set[Side]] = st.one_of(st.just(set()), st.sets(st.sampled_from([WHITE, BLACK]), max_size=2))
 
 
-def _run(game: Game, command: str, side: Side, hole: int, now: int, flag: bool, sealed: dict[str, int]) -> Game:
+def _run(
+    game: MatchGame, command: str, side: Side, hole: int, now: int, flag: bool, sealed: dict[str, int]
+) -> MatchGame:
     state = game.state
     if command == "move":
         return game.move(side, hole, now_ms=now, offer_draw=flag, press=not flag or hole % 2 == 0, lag_ms=hole * 50)
@@ -123,7 +125,7 @@ def _run(game: Game, command: str, side: Side, hole: int, now: int, flag: bool, 
     raise AssertionError(command)
 
 
-def _check_invariants(game: Game, now: int) -> None:
+def _check_invariants(game: MatchGame, now: int) -> None:
     state = game.state
     clock = state.clock
     for side in (WHITE, BLACK):
@@ -157,7 +159,7 @@ def test_random_commands_keep_the_invariants(
     opening_plies: int,
     commands: list[tuple[str, Side, int, int, bool]],
 ) -> None:
-    game = Game.create("A", "B", TimeControl.sudden_death(base_ms), rules, now_ms=0)
+    game = MatchGame.create("A", "B", TimeControl.sudden_death(base_ms), rules, now_ms=0)
     try:
         game = game.start(now_ms=0, absent=missing)
     except Refused:
@@ -189,5 +191,5 @@ def test_random_commands_keep_the_invariants(
         _check_invariants(game, now)
     event(f"status {game.state.status.value}")
     event(f"{len(game.state.plies) // 50 * 50}+ plies")
-    replayed = Game.from_dicts(game.to_dicts())
+    replayed = MatchGame.from_dicts(game.to_dicts())
     assert replayed.state == game.state

@@ -7,7 +7,7 @@ from toreshi.togyz import BLACK, WHITE, Termination
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.events import GameAdjourned, event_to_dict
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.result import GameResult
 from toreshi.togyz.match.sealed import commit, new_salt, verify
 from toreshi.togyz.match.settings import GameSettings, SealedMovePolicy
@@ -16,7 +16,7 @@ from toreshi.togyz.match.state import GameStatus
 from .game_fixtures import SALT, play, refusal, started
 
 
-def _adjourned(policy: SealedMovePolicy = SealedMovePolicy.REFUSE_ILLEGAL, hole: int = 9) -> Game:
+def _adjourned(policy: SealedMovePolicy = SealedMovePolicy.REFUSE_ILLEGAL, hole: int = 9) -> MatchGame:
     game = started(CLASSICAL_60, GameSettings(sealed_move_policy=policy))
     game = game.move(WHITE, 7, now_ms=minutes(3)).move(BLACK, 9, now_ms=minutes(5))
     # White thinks 4 more minutes, then seals.
@@ -86,7 +86,7 @@ def test_resumption_restores_clocks_and_accepts_only_the_sealed_move() -> None:
     )
     game = game.move(WHITE, 9, now_ms=resumed_at + 5_000)
     assert game.state.sealed_hole is None and game.state.clock.running_side is BLACK
-    assert Game.replay(game.events).state == game.state
+    assert MatchGame.replay(game.events).state == game.state
 
 
 def test_illegal_sealed_move_loses_in_paper_mode() -> None:

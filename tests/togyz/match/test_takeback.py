@@ -10,7 +10,7 @@ from toreshi.kit.refusal import Refusal
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.commands import Create, Move, Start, TakeBack
 from toreshi.togyz.match.core import Match, can, decide, fold
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.settings import GameSettings
 from toreshi.togyz.position import BLACK, WHITE, Position
 
@@ -46,7 +46,7 @@ def test_a_takeback_undoes_the_players_move_and_the_reply_and_keeps_the_clocks()
     assert state.clock.remaining(WHITE, 6_000) == before.clock.remaining(WHITE, 6_000)
     assert state.board.turn is WHITE and state.clock.running_side is WHITE
     # Replayed from the log, the same state.
-    assert after.game is not None and Game.replay(after.game.events).state == state
+    assert after.game is not None and MatchGame.replay(after.game.events).state == state
     # Twice more: one pair left, then nothing to take back.
     again = fold(after, decide(after, TakeBack(), white))
     assert again.state is not None and again.state.plies == ()

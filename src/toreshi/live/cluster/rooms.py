@@ -40,7 +40,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -156,6 +156,9 @@ class ClusterRooms:
         self._closing = False
         self.takeovers: list[tuple[str, int]] = []
         """(room, version) of every room this instance took over, in order (for logs and tests)."""
+        self.on_taken: Callable[[str, RoomOwner], None] | None = None
+        """Told of every room this instance takes over (a lease it claimed, a log it loaded), after the owner is
+        here: what runs beside a room on its owner's instance (the practice engine's seat) follows it there."""
 
     @property
     def bus(self) -> Bus:
@@ -401,6 +404,11 @@ class ClusterRooms:
                 raise
             self._owners[room_id] = owner
             self.takeovers.append((room_id, owner.version))
+            if self.on_taken is not None:
+                try:
+                    self.on_taken(room_id, owner)
+                except Exception:  # the room is taken either way; what follows it must not undo that
+                    log.exception("instance %s: what follows room %s here failed", self.instance, room_id)
             log.log(
                 logging.WARNING if suspect and suspect != self.instance else logging.INFO,
                 "instance %s owns room %s at version %d (lease was %s; loaded in %d ms)",

@@ -24,7 +24,7 @@ from toreshi.togyz.match import core
 from toreshi.togyz.match.commands import COMMANDS
 from toreshi.togyz.match.core import Match
 from toreshi.togyz.match.events import EnvelopeOpened, GameEvent, event_from_dict, event_to_dict
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.settings import StartMode
 from toreshi.togyz.match.state import EndNote, GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position, Side
@@ -67,7 +67,7 @@ class TogyzRoom:
         """The matches :meth:`finishes` folded, each with its event: applying those events folds nothing twice."""
 
     @property
-    def game(self) -> Game | None:
+    def game(self) -> MatchGame | None:
         """The game once created (its state is what pages and the tournament read)."""
         return self.match.game
 

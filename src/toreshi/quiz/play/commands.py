@@ -51,7 +51,7 @@ __all__ = [
     "MediaAction",
     "MediaFinished",
     "Note",
-    "Press",
+    "PressBuzzer",
     "Replace",
     "RequestScore",
     "Reserve",
@@ -299,7 +299,7 @@ class MapKeys:
 
 
 @dataclass(frozen=True, slots=True)
-class Press:
+class PressBuzzer:
     """A team's press with ``tc``, the touch on its phone's ping clock; a serial box's ``button``."""
 
     type: ClassVar[str] = "press"
@@ -364,14 +364,14 @@ TICK = Tick()
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
     | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | Press | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
+    | PressBuzzer | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
-    CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys, Press,
-    Sync, Media, MediaFinished, RestoreTheme, EndGame,
+    CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys,
+    PressBuzzer, Sync, Media, MediaFinished, RestoreTheme, EndGame,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 

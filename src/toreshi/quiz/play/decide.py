@@ -60,7 +60,7 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             raise Refused(QuizCode.ALREADY_CREATED)
         case cmd.Tick():
             return presses.tick(state, now, context.random)
-        case cmd.Press():
+        case cmd.PressBuzzer():
             return _press(state, command, context, now)
         case cmd.Key():
             if role == PROJECTOR and not state.projector_keys:
@@ -155,7 +155,7 @@ def _key_map(mapping: KeyMap, teams: Sequence[str]) -> dict[str, str]:
     return dict(mapping)
 
 
-def _press(state: PlayState, command: cmd.Press, context: Context, now: int) -> Sequence[Event]:
+def _press(state: PlayState, command: cmd.PressBuzzer, context: Context, now: int) -> Sequence[Event]:
     received = presses.received_ms(context.meta, now)
     if context.actor.role == BUTTONS:
         button = command.button or ""

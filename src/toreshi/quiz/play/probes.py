@@ -26,7 +26,7 @@ def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
     if role in cmd.HOST_ROLES:
         return _host(state, game)
     if role == "team":
-        return [cmd.Press(), cmd.RequestScore()]
+        return [cmd.PressBuzzer(), cmd.RequestScore()]
     if role == "assistant":
         return [cmd.AnnounceScore(), cmd.RequestScore(game.teams[0])]
     if role == "projector":

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, Press
+from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, ReceivedPress
 from toreshi.quiz.events import Event, GameCreated
 from toreshi.quiz.game import GameState, Phase, replay
 from toreshi.quiz.play.commands import KeyMap, MediaAction, Note
@@ -58,8 +58,8 @@ class PendingPress:
     client_ms: int | None
     source: str
 
-    def press(self) -> Press:
-        return Press(self.team, self.received_ms, self.client_ms)
+    def press(self) -> ReceivedPress:
+        return ReceivedPress(self.team, self.received_ms, self.client_ms)
 
 
 def checked(game: GameState, events: Sequence[Event]) -> list[Event]:

@@ -31,8 +31,8 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.quiz.events import MAX_TEAMS, GameKind
 from toreshi.quiz.tour.codes import QuizTourCode
 from toreshi.quiz.tournament import (
-    Protest,
     ProtestLog,
+    QuizProtest,
     Scoring,
     Seeding,
     ShootoutNeed,
@@ -638,7 +638,7 @@ def evolve(state: TourState, event: Event) -> TourState:
     if isinstance(event, ProtestFiled):
         found = state.link(event.room_id)
         assert found is not None
-        protest = Protest(0, state.tour.name, event.stage, _protest_game(state, found), event.team, event.text)
+        protest = QuizProtest(0, state.tour.name, event.stage, _protest_game(state, found), event.team, event.text)
         return replace(
             state, protests=state.protests.file(state.tour, protest),
             log=_logged(state, event, team=event.team, text=event.text, room=event.room_id),

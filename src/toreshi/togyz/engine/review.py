@@ -23,7 +23,7 @@ from toreshi.togyz.engine.board import state_of, terminal_score
 from toreshi.togyz.engine.search import WIN, Limits
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.notation import MoveToken, format_token
-from toreshi.togyz.pgn import Game
+from toreshi.togyz.pgn import PgnGame
 from toreshi.togyz.position import Position, Side
 from toreshi.togyz.replay import start_position
 
@@ -149,7 +149,7 @@ def review(
 
 
 def review_game(
-    game: Game,
+    game: PgnGame,
     limits: Limits,
     *,
     clock: Callable[[], float],

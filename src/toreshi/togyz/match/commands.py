@@ -125,7 +125,7 @@ class Move(TogyzCommand):
 
 
 @dataclass(frozen=True, slots=True)
-class Press(TogyzCommand):
+class PressClock(TogyzCommand):
     type: ClassVar[str] = "press"
     lag_ms: int = field(default=0, metadata=spec(minimum=0, maximum=MAX_LAG_MS))
 
@@ -305,7 +305,7 @@ COMMANDS: Codec[TogyzCommand] = Codec(
     ConfirmSetup,
     ComplainSetup,
     Move,
-    Press,
+    PressClock,
     OfferDraw,
     AcceptDraw,
     DeclineDraw,

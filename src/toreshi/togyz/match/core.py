@@ -1,6 +1,6 @@
 """The togyz room's core on the room kit: ``decide(match, command, context)`` and ``evolve(match, event)``.
 
-A :class:`Match` is the game (:class:`~toreshi.togyz.match.game.Game`, the fold of its events) plus the one thing
+A :class:`Match` is the game (:class:`~toreshi.togyz.match.game.MatchGame`, the fold of its events) plus the one thing
 the arbiters decide around it, an adjournment asked for (TK-A2). :func:`decide` takes a typed command
 (:mod:`toreshi.togyz.match.commands`) from an actor — ``white``, ``black`` (the players' links), ``arbiter``, anyone
 else a spectator — and returns the events it causes or a :class:`~toreshi.kit.refusal.Refusal`; the game's fold
@@ -56,7 +56,7 @@ from toreshi.togyz.match.commands import (
     OpenEnvelope,
     Pause,
     Postpone,
-    Press,
+    PressClock,
     RequestAdjournment,
     Resign,
     Resume,
@@ -74,7 +74,7 @@ from toreshi.togyz.match.events import (
     CallAcknowledged,
     GameEvent,
 )
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.state import GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Side
 
@@ -144,7 +144,7 @@ class ArbiterCall:
 class Match:
     """The state of a togyz room: the game once created, and whether the arbiters have asked to adjourn."""
 
-    game: Game | None = None
+    game: MatchGame | None = None
     adjournment_requested: bool = False
     """The arbiters have decided to adjourn (TK-A2): the player to move may seal a move. Cleared by the sealing,
     the end of the game, or ``cancel_adjournment``."""
@@ -200,7 +200,7 @@ def evolve(match: Match, event: GameEvent) -> Match:
         return replace(match, adjournment_requested=False, sealer=None)
     if isinstance(event, ArbiterCalled | CallAcknowledged):
         return _evolve_call(match, event)
-    game = Game.replay([event]) if match.game is None else match.game.apply(event)
+    game = MatchGame.replay([event]) if match.game is None else match.game.apply(event)
     settled = game.state.status in (GameStatus.ADJOURNED, GameStatus.FINISHED)
     still = match.adjournment_requested and not settled
     return replace(match, game=game, adjournment_requested=still, sealer=match.sealer if still else None)
@@ -295,8 +295,8 @@ def can(match: Match, actor: Actor, now_ms: int) -> tuple[str, ...]:
     else:
         holes = playable_holes(state)
         probes = [Move(holes[0])] if holes else []
-        probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), Press(), ClaimFlag(), ConfirmSetup(),
-                   ComplainSetup(), TakeBack(), CallArbiter()]  # fmt: skip
+        probes += [OfferDraw(), AcceptDraw(), DeclineDraw(), Resign(), Sign(), PressClock(), ClaimFlag(),
+                   ConfirmSetup(), ComplainSetup(), TakeBack(), CallArbiter()]  # fmt: skip
         if holes:
             probes.append(Adjourn(holes[0], PROBE_SALT))
     now = max(now_ms, state.last_at_ms)
@@ -325,7 +325,7 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
             return not state.settings.practice_level or side is not state.board.turn
         case AcceptDraw() | DeclineDraw():
             return side is None or state.draw_offer is not side.other
-        case Press() | OfferDraw():
+        case PressClock() | OfferDraw():
             return not state.move_pending or state.clock.active is not side
         case ClaimFlag() if side is not None and state.settings.flag_mode is FlagMode.AUTOMATIC:
             return True
@@ -351,7 +351,7 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
 
 def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequence[GameEvent]:
     if isinstance(command, Create):
-        created = Game.create(
+        created = MatchGame.create(
             command.white,
             command.black,
             command.control,
@@ -381,7 +381,7 @@ def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequenc
     if match.adjournment_requested:
         _refuse_open_play(match, state, command, side)
     # The game's own commands: played on the game as it stands, keeping only the events they add.
-    game = Game((), state)
+    game = MatchGame((), state)
     after = _by_player(game, side, command, now) if side is not None else _by_arbiter(game, command, now)
     return after.events
 
@@ -398,29 +398,29 @@ def _refuse_open_play(match: Match, state: GameState, command: TogyzCommand, sid
 
 
 class _SideAction(Protocol):
-    def __call__(self, game: Game, side: Side, /, *, now_ms: int) -> Game: ...
+    def __call__(self, game: MatchGame, side: Side, /, *, now_ms: int) -> MatchGame: ...
 
 
 _BY_SIDE: dict[type[TogyzCommand], _SideAction] = {
-    ConfirmSetup: Game.confirm_setup,
-    ComplainSetup: Game.complain_setup,
-    OfferDraw: Game.offer_draw,
-    AcceptDraw: Game.accept_draw,
-    DeclineDraw: Game.decline_draw,
-    Resign: Game.resign,
-    TakeBack: Game.take_back,
-    Sign: Game.sign,
-    FileProtest: Game.file_protest,
+    ConfirmSetup: MatchGame.confirm_setup,
+    ComplainSetup: MatchGame.complain_setup,
+    OfferDraw: MatchGame.offer_draw,
+    AcceptDraw: MatchGame.accept_draw,
+    DeclineDraw: MatchGame.decline_draw,
+    Resign: MatchGame.resign,
+    TakeBack: MatchGame.take_back,
+    Sign: MatchGame.sign,
+    FileProtest: MatchGame.file_protest,
 }
 """A player's commands that carry no data: each is the game's method for the sender's side."""
 
 
-def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
+def _by_player(game: MatchGame, side: Side, command: TogyzCommand, now: int) -> MatchGame:
     caller = Caller.player(side)
     match command:
         case Move(hole=hole, press=press, offer_draw=offer, lag_ms=lag):
             return game.move(side, hole, now_ms=now, press=press, offer_draw=offer, lag_ms=lag)
-        case Press(lag_ms=lag):
+        case PressClock(lag_ms=lag):
             return game.press(side, now_ms=now, lag_ms=lag)
         case Adjourn(hole=hole, salt=salt):
             return game.adjourn(side, hole, salt, now_ms=now)
@@ -437,7 +437,7 @@ def _by_player(game: Game, side: Side, command: TogyzCommand, now: int) -> Game:
     raise TypeError(f"a player's {command.type!r} was admitted but has no action")  # a programming error
 
 
-def _by_arbiter(game: Game, command: TogyzCommand, now: int) -> Game:
+def _by_arbiter(game: MatchGame, command: TogyzCommand, now: int) -> MatchGame:
     match command:
         case Start(absent=absent):
             return game.start(now_ms=now, absent=absent)

@@ -6,9 +6,9 @@ result, ``{zero}`` after an atsyz ending — plus a comment after each pressed m
 (TK-R8). Comments are where PGN readers expect unknown annotations, so a plain PlayOK reader still gets the moves.
 
 >>> from toreshi.clock import BLITZ
->>> from toreshi.togyz.match.game import Game
+>>> from toreshi.togyz.match.game import MatchGame
 >>> from toreshi.togyz.position import BLACK, WHITE
->>> game = Game.create("Abay", "Bolat", BLITZ, now_ms=0).start(now_ms=0)
+>>> game = MatchGame.create("Abay", "Bolat", BLITZ, now_ms=0).start(now_ms=0)
 >>> game = game.move(WHITE, 7, now_ms=5_000, offer_draw=True).move(BLACK, 9, now_ms=12_000)
 >>> print(to_pgn(game.state, {"Event": "Club", "Date": "2026.11.30"}), end="")
 [Event "Club"]
@@ -155,8 +155,8 @@ def score_sheet(state: GameState) -> ScoreSheet:
     """The score sheet of a game as it stands.
 
     >>> from toreshi.clock import CLASSICAL_60
-    >>> from toreshi.togyz.match.game import Game
-    >>> game = Game.create("Abay", "Bolat", CLASSICAL_60, now_ms=0).start(now_ms=0)
+    >>> from toreshi.togyz.match.game import MatchGame
+    >>> game = MatchGame.create("Abay", "Bolat", CLASSICAL_60, now_ms=0).start(now_ms=0)
     >>> game = game.move(WHITE, 7, now_ms=1_000, offer_draw=True).move(WHITE.other, 9, now_ms=2_000)
     >>> score_sheet(game.state).moves
     (SheetMove(number=1, white='76(10)', black='98', white_offer=True, black_offer=False),)

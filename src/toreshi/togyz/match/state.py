@@ -115,7 +115,7 @@ class Ending:
 
 
 @dataclass(frozen=True, slots=True)
-class Protest:
+class MatchProtest:
     side: Side
     at_ms: int
     considered: bool
@@ -171,7 +171,7 @@ class GameState:
     flag_check: FlagCheck | None = None
     ending: Ending | None = None
     signed_at: tuple[int | None, int | None] = (None, None)
-    protests: tuple[Protest, ...] = ()
+    protests: tuple[MatchProtest, ...] = ()
     event: str = ""
     round: str = ""
     board_number: int | None = None
@@ -669,7 +669,7 @@ class GameState:
                 clause="TK-P1",
             )
         considered = self.signed_at[event.side] is None
-        return replace(self, protests=(*self.protests, Protest(event.side, event.at_ms, considered)))
+        return replace(self, protests=(*self.protests, MatchProtest(event.side, event.at_ms, considered)))
 
 
 def _handler(method: Callable[[GameState, _S], GameState]) -> Callable[[GameState, Any], GameState]:

@@ -28,7 +28,7 @@ from toreshi.tournament.journal.events import (
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
 from toreshi.tournament.model import Team
-from toreshi.tournament.protests import FilerRole, GameFacts, Protest, ProtestDesk, ProtestStatus, apply_decision
+from toreshi.tournament.protests import FilerRole, GameFacts, ProtestCase, ProtestDesk, ProtestStatus, apply_decision
 
 ProtestEvent = ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided | ProtestNotified
 ProtestCommand = FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
@@ -47,7 +47,7 @@ def _desk(state: TournamentState, at: datetime) -> ProtestDesk:
     return ProtestDesk.for_tournament(state.t, lambda: at, state.protest_settings)
 
 
-def _stored(state: TournamentState, protest: Protest) -> TournamentState:
+def _stored(state: TournamentState, protest: ProtestCase) -> TournamentState:
     others = tuple(p for p in state.protests if p.id != protest.id)
     return replace(state, protests=tuple(sorted((*others, protest), key=lambda p: (p.filed_at, p.id))))
 

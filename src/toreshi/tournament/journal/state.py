@@ -12,7 +12,7 @@ from types import MappingProxyType
 from toreshi.kit.refusal import ParamValue, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.model import Colour, Tournament
-from toreshi.tournament.protests import Protest, ProtestSettings
+from toreshi.tournament.protests import ProtestCase, ProtestSettings
 from toreshi.tournament.standings import Standings, standings_for
 
 Board = tuple[int, int]
@@ -141,7 +141,7 @@ class TournamentState:
     draft: DraftRound | None = None
     game_rooms: Mapping[Board, str] = field(default_factory=lambda: MappingProxyType({}))
     result_sources: Mapping[Board, ResultOrigin] = field(default_factory=lambda: MappingProxyType({}))
-    protests: tuple[Protest, ...] = ()
+    protests: tuple[ProtestCase, ...] = ()
     warnings: tuple[PlayerWarning, ...] = ()
     audit: tuple[AuditLine, ...] = ()
     forbidden: tuple[ForbiddenPair, ...] = ()
@@ -160,7 +160,7 @@ class TournamentState:
     def standings(self) -> Standings:
         return standings_for(self.t)
 
-    def protest(self, protest_id: str) -> Protest:
+    def protest(self, protest_id: str) -> ProtestCase:
         for protest in self.protests:
             if protest.id == protest_id:
                 return protest

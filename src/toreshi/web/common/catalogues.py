@@ -25,7 +25,8 @@ from toreshi.web.common.templates import TEMPLATE_DIR
 WEB = Path(__file__).parent.parent
 SOURCES = WEB.parent
 PYTHON_DIRS = (WEB, SOURCES / "texts", SOURCES / "texts" / "refusals")
-"""The modules whose ``_``/``N_``/``gettext`` calls hold interface texts: the web's and the texts'."""
+"""The modules whose ``_``/``N_``/``gettext`` calls hold interface texts: the web's (every area package of it) and
+the texts'."""
 TRANSLATED = ("kk", "ru")
 
 
@@ -44,7 +45,7 @@ def used_messages() -> dict[str, str]:
     ):
         found.setdefault(_msgid(message), f"templates/{filename}:{line}")
     for folder in PYTHON_DIRS:
-        for module in sorted(folder.glob("*.py")):
+        for module in sorted(folder.rglob("*.py") if folder == WEB else folder.glob("*.py")):
             for line, message, _comments, _context in extract_from_file("python", str(module)):
                 found.setdefault(_msgid(message), f"{module.relative_to(SOURCES)}:{line}")
     return found

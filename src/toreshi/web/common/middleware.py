@@ -52,7 +52,7 @@ class SameOriginPostMiddleware:
     """Refuses state-changing requests whose ``Origin`` (or ``Referer``) is another site.
 
     Browsers send ``Origin`` with every cross-site POST, so this stops cross-site form posts even before the
-    per-form token is checked (:func:`toreshi.web.common.forms.check_csrf`).
+    per-form token is checked (:func:`toreshi.web.common.pagekit.fresh`).
     """
 
     def __init__(self, app: ASGIApp, extra_origins: tuple[str, ...] = ()) -> None:

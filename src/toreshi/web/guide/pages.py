@@ -17,11 +17,12 @@ from pathlib import Path
 from markdown_it import MarkdownIt
 from markupsafe import Markup
 from starlette.requests import Request
-from starlette.responses import FileResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Route
 
 from toreshi.texts import i18n
-from toreshi.web.common.templates import not_found, render_page
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 
 GUIDE_DIR = Path(__file__).parent
 PAGES = ("index", "arbiter", "quiz-host")
@@ -52,7 +53,7 @@ async def show_index(request: Request) -> Response:
     """``GET /guide``: the guide's contents in the reader's language."""
     language = request.scope.get("state", {}).get("language", i18n.DEFAULT_LANGUAGE)
     heading, body = guide_page(language, "index")
-    return render_page(request, "guide.html", heading=heading, body=body, page="index")
+    return pagekit.plain(request, "guide.html", heading=heading, body=body, page="index")
 
 
 async def show_page(request: Request) -> Response:
@@ -63,10 +64,10 @@ async def show_page(request: Request) -> Response:
         return not_found(request)
     chosen = request.query_params.get("lang")
     if chosen in i18n.LANGUAGES and chosen != language:
-        return RedirectResponse(f"/guide/{chosen}/{page}", status_code=303)
+        return pagekit.redirect(f"/guide/{chosen}/{page}")
     request.scope.setdefault("state", {})["language"] = language
     heading, body = guide_page(language, page)
-    return render_page(request, "guide.html", heading=heading, body=body, page=page)
+    return pagekit.plain(request, "guide.html", heading=heading, body=body, page=page)
 
 
 async def screenshot(request: Request) -> Response:

@@ -25,7 +25,9 @@ from toreshi.live.rooms.quiz import KIND as QUIZ
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.journal.state import TournamentState
-from toreshi.web.common.templates import embed_json, not_found, render_page
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
+from toreshi.web.common.templates import embed_json
 from toreshi.web.quiz.pages import client_strings as quiz_strings
 from toreshi.web.rooms.api import owner_of
 from toreshi.web.tournaments.broadcast import broadcast_strings
@@ -73,7 +75,7 @@ async def board_overlay(request: Request) -> Response:
         return not_found(request)
     tid = request.path_params["tid"]
     strings = {**broadcast_strings(), "round": _("Round %(n)s") % {"n": "{n}"}, "waiting": _("No live game")}
-    return render_page(
+    return pagekit.plain(
         request,
         "overlays/board.html",
         source=f"/tournaments/{tid}/overlay/board/{board}.json",
@@ -112,7 +114,7 @@ async def standings_overlay(request: Request) -> Response:
     if state is None:
         return not_found(request)
     tid = request.path_params["tid"]
-    return render_page(
+    return pagekit.plain(
         request,
         "overlays/standings.html",
         source=f"/tournaments/{tid}/overlay/standings.json",
@@ -135,7 +137,7 @@ async def quiz_overlay(request: Request) -> Response:
     # A spectator whatever the URL carries: a host's or a team's token pasted here must not put their view on air.
     config = {"room": room_id, "token": "", "screen": "overlay", "role": "spectator", "name": "",
               "strings": quiz_strings()}  # fmt: skip
-    return render_page(request, "overlays/quiz.html", config=embed_json(config))
+    return pagekit.plain(request, "overlays/quiz.html", config=embed_json(config))
 
 
 async def overlay_list(request: Request) -> Response:
@@ -146,7 +148,7 @@ async def overlay_list(request: Request) -> Response:
     base = str(request.base_url).rstrip("/")
     number = len(state.t.rounds)
     boards = len(state.t.round(number).games) if number else (len(state.t.participants) + 1) // 2
-    return render_page(
+    return pagekit.plain(
         request,
         "overlays/list.html",
         tid=tid,

@@ -11,18 +11,17 @@ import secrets
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Refused
 from toreshi.services.practice_quota import Refusal
-from toreshi.texts import refusals
 from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.engine import LEVELS
-from toreshi.web.accounts import auth
+from toreshi.web.common import pagekit
+from toreshi.web.common.forms import read_form, text
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import render_page
 from toreshi.web.rooms.api import create_togyz_game
 from toreshi.web.togyz.links import player_url
 
@@ -91,10 +90,10 @@ async def practice(request: Request) -> Response:
     error = ""
     at_quota = False
     if request.method == "POST":
-        form = await request.form()
-        values.update({key: str(form.get(key, values[key])).strip() for key in values})
-        if not auth.csrf_ok(request, str(form.get("csrf", ""))):
-            error = _("The form has expired; please try again.")
+        form = await read_form(request)
+        values.update({key: text(form, key) if key in form else values[key] for key in values})
+        if not pagekit.fresh(request, form):
+            error = pagekit.expired_text()
         elif values["level"] not in {str(level) for level in LEVELS}:  # "²".isdigit(), but int("²") fails
             error = _("Choose a level.")
         elif values["side"] not in SIDES or values["control"] not in CONTROLS:
@@ -125,7 +124,7 @@ async def practice(request: Request) -> Response:
                     settings,
                 )
             except Refused as refused:
-                error = refusals.text_of(refused)
+                error = pagekit.refusal_text(refused)
             else:
                 address = request.client.host if request.client else ""
                 await services_of(request).practice.begin(room_id, browser_of(request), address)
@@ -133,8 +132,8 @@ async def practice(request: Request) -> Response:
                 playing = {seat.room_id for seat in services_of(request).practice.seats()}
                 kept = [[game["room"], game["url"]] for game in held_games(request) if game["room"] in playing]
                 request.session[GAMES_KEY] = [*kept, [room_id, url]]
-                return RedirectResponse(url, status_code=303)
-    return render_page(
+                return pagekit.redirect(url)
+    return pagekit.plain(
         request,
         "togyz/practice.html",
         values=values,

@@ -20,7 +20,7 @@ from urllib.parse import urlencode
 from babel import numbers, units
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
@@ -59,10 +59,13 @@ from toreshi.texts.formatting import format_clock
 from toreshi.texts.i18n import current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
+from toreshi.web.common import pagekit
+from toreshi.web.common.forms import read_form, text, texts
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import kept_on_app, services_of
 from toreshi.web.common.spreadsheets import csv_response
-from toreshi.web.common.templates import embed_json, not_found, render_page
+from toreshi.web.common.templates import embed_json
 from toreshi.web.rooms.api import actor_for, grant_for_token, owner_of
 from toreshi.web.togyz.links import REVOKED
 
@@ -143,13 +146,13 @@ async def new_quiz(request: Request) -> Response:
             form, upload = await _read_upload(request)
             values.update({key: form.get(key, "").strip() for key in values})
             try:
-                if not auth.csrf_ok(request, form.get("csrf")):
-                    raise SetupError(_("The form has expired; please try again."))
+                if not pagekit.fresh(request, form):
+                    raise SetupError(pagekit.expired_text())
                 links = await _create_from_form(request, values, upload)
             except SetupError as problem:
                 error = str(problem)
             except Refused as refused:  # the pack, the game it should give, the room's own checks
-                error = refusals.text_of(refused)
+                error = pagekit.refusal_text(refused)
             except ChoiceNeededError as choice:
                 picks = default_picks(choice.package)
                 start = _int_field(values, "round", 1, 1, 50) - 1
@@ -157,8 +160,8 @@ async def new_quiz(request: Request) -> Response:
                 return _pick_page(request, values, choice.package, choice.draft, picks, rounds, "")
             else:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
-                return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
-    return render_page(
+                return pagekit.redirect(f"/quiz/{links.room_id}/links")
+    return pagekit.plain(
         request,
         "quiz/new.html",
         status_code=400 if error else 200,
@@ -266,7 +269,7 @@ def _pick_page(
     error: str,
 ) -> Response:
     """The host picks the game's rounds and, in each theme, its questions (five to a board theme)."""
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/pick.html",
         status_code=400 if error else 200,
@@ -298,16 +301,15 @@ def _picks_of(form: Any) -> tuple[set[int], dict[tuple[int, int], tuple[int, ...
 @auth.arbiter_only
 async def pick_quiz(request: Request) -> Response:
     """The second step of a new game from a pack whose themes are not all of 5 questions: the host's picks."""
-    form = await request.form(max_files=0, max_fields=4000)
-    fields = {key: value for key, value in form.items() if isinstance(value, str)}
+    fields = texts(await read_form(request, max_files=0, max_fields=4000))
     values = dict(NEW_DEFAULTS)
     values.update({key: fields.get(key, "").strip() for key in values})
     packs = QuizPacks(services_of(request).store.engine)
     draft = fields.get("draft", "")
     data = await packs.draft(draft) if draft.startswith("d-") and len(draft) <= 64 else None
-    if data is None or not auth.csrf_ok(request, fields.get("csrf")):
-        error = _("The form has expired; please try again.")
-        return render_page(
+    if data is None or not pagekit.fresh(request, fields):
+        error = pagekit.expired_text()
+        return pagekit.plain(
             request,
             "quiz/new.html",
             status_code=400,
@@ -316,7 +318,7 @@ async def pick_quiz(request: Request) -> Response:
             teams=range(1, MAX_TEAMS + 1),
         )
     package = read_pack(data, name=values["stem"])
-    rounds, picks = _picks_of(form)
+    rounds, picks = _picks_of(await request.form())  # the body already read: every repeated pick
     try:
         teams, kind, reading, arbitration, assistant = _form_parts(values)
         cut = apply_picks(package, rounds, picks)
@@ -324,10 +326,10 @@ async def pick_quiz(request: Request) -> Response:
     except SetupError as problem:
         return _pick_page(request, values, package, draft, picks, rounds, str(problem))
     except Refused as refused:
-        return _pick_page(request, values, package, draft, picks, rounds, refusals.text_of(refused))
+        return _pick_page(request, values, package, draft, picks, rounds, pagekit.refusal_text(refused))
     await packs.attach(draft, links.room_id)
     request.session[f"quiz:{links.room_id}"] = links.to_session()
-    return RedirectResponse(f"/quiz/{links.room_id}/links", status_code=303)
+    return pagekit.redirect(f"/quiz/{links.room_id}/links")
 
 
 @auth.arbiter_only
@@ -340,7 +342,7 @@ async def quiz_links(request: Request) -> Response:
     stored = await quiz_room_links(services_of(request).accounts, room_id)
     tokens: Any = stored.to_session() if stored is not None else request.session.get(f"quiz:{room_id}")
     if not isinstance(tokens, dict):
-        return RedirectResponse(f"/quiz/{room_id}/host", status_code=303)
+        return pagekit.redirect(f"/quiz/{room_id}/host")
     base = str(request.base_url).rstrip("/")
     owner = await _quiz_owner(request)
     seats = list(owner.logic.game.teams) if owner is not None and isinstance(owner.logic, QuizRoom) else []
@@ -361,7 +363,7 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
-    return render_page(
+    return pagekit.page(
         request,
         "quiz/links.html",
         unplayed=unplayed if isinstance(unplayed, list) else [],
@@ -380,9 +382,9 @@ async def join(request: Request) -> Response:
     if code:
         target = await _resolve_code(request, code)
         if target is not None:
-            return RedirectResponse(target, status_code=303)
+            return pagekit.redirect(target)
         error = _("No team has this code. Check it with the host.")
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/join.html",
         status_code=404 if error else 200,
@@ -427,7 +429,7 @@ def _screen(screen: str) -> Any:
         room_id = request.path_params["room_id"]
         actor = await actor_for(request, room_id, token or None)
         if screen == "host" and actor.role not in ("host", "arbiter"):
-            return RedirectResponse(f"/login?next=/quiz/{room_id}/host", status_code=303)
+            return pagekit.redirect(f"/login?next=/quiz/{room_id}/host")
         config = {
             "room": room_id,
             "token": token,
@@ -436,7 +438,8 @@ def _screen(screen: str) -> Any:
             "name": actor.name,
             "strings": client_strings(),
         }
-        return render_page(
+        # The host's console shows what came of its forms (the serial box); the other screens show no flash.
+        return (pagekit.page if screen == "host" else pagekit.plain)(
             request,
             SCREENS[screen],
             room_id=room_id,
@@ -463,13 +466,13 @@ async def report_page(request: Request) -> Response:
     if owner is None:
         return not_found(request)
     if not await _may_see_report(request, owner):
-        return render_page(
+        return pagekit.plain(
             request,
             "quiz/report.html",
             status_code=403,
             report=None,
         )
-    return render_page(
+    return pagekit.plain(
         request,
         "quiz/report.html",
         report=owner.logic.report(),
@@ -583,7 +586,7 @@ async def quiz_list(request: Request) -> Response:
     chosen = request.query_params.get("filter", "all")
     chosen = chosen if chosen in LIST_FILTERS else "all"
     shown = [g for g in games if _listed(g, chosen, in_tours)]
-    return render_page(
+    return pagekit.page(
         request,
         "quiz/list.html",
         games=shown,
@@ -593,44 +596,44 @@ async def quiz_list(request: Request) -> Response:
     )
 
 
-async def _small_form(request: Request) -> dict[str, str]:
-    """The text fields of a game's small forms (archive, finish, reissue a link, the serial box)."""
-    form = await request.form(max_files=0, max_fields=5)
-    return {key: value for key, value in form.items() if isinstance(value, str)}
+SMALL_FORM = {"max_files": 0, "max_fields": 5}
+"""The limits of a game's small forms (archive, finish, reissue a link, the serial box)."""
 
 
 @auth.arbiter_only
 async def archive_quiz(request: Request) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
+    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
+    if isinstance(form, Response):
+        return form
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    fields = await _small_form(request)
-    if auth.csrf_ok(request, fields.get("csrf")):
-        archived = fields.get("archived", "1") != "0"
-        phase = owner.logic.game.phase.value
-        if not archived or phase in ("finished", "draw"):
-            await services_of(request).store.set_archived(request.path_params["room_id"], archived)
-    return RedirectResponse("/quiz" + ("?filter=archived" if fields.get("archived") == "0" else ""), status_code=303)
+    archived = text(form, "archived") != "0"
+    phase = owner.logic.game.phase.value
+    if not archived or phase in ("finished", "draw"):
+        await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+    return pagekit.redirect("/quiz" + ("" if archived else "?filter=archived"))
 
 
 @auth.arbiter_only
 async def finish_quiz(request: Request) -> Response:
     """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
     form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
-    refused with the refusal's sentence."""
+    refused with the refusal's sentence on the games list."""
     room_id = request.path_params["room_id"]
+    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
+    if isinstance(form, Response):
+        return form
     owner = await _quiz_owner(request)
     if owner is None or not isinstance(owner.logic, QuizRoom):
         return not_found(request)
-    fields = await _small_form(request)
-    if auth.csrf_ok(request, fields.get("csrf")):
-        try:
-            await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
-                                fields.get("reason", "").strip())  # fmt: skip
-        except Refused as refused:
-            return _refused(refused.refusal, 400)
-    return RedirectResponse("/quiz?filter=finished", status_code=303)
+    try:
+        await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
+                            text(form, "reason"))  # fmt: skip
+    except Refused as refused:
+        return pagekit.refused(request, refused, "/quiz")
+    return pagekit.redirect("/quiz?filter=finished")
 
 
 def _serial_readers(request: Request) -> dict[str, tuple[SerialButtons, asyncio.Task[None]]]:
@@ -662,19 +665,19 @@ async def reissue(request: Request) -> Response:
     """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
     opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
     room_id = request.path_params["room_id"]
+    target = f"/quiz/{room_id}/links"
+    form = await pagekit.posted(request, target, **SMALL_FORM)
+    if isinstance(form, Response):
+        return form
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    fields = await _small_form(request)
-    target = f"/quiz/{room_id}/links"
-    if not auth.csrf_ok(request, fields.get("csrf")):
-        return RedirectResponse(target, status_code=303)
-    role = fields.get("role", "")
+    role = text(form, "role")
     services = services_of(request)
     try:
         name, secret = await reissue_quiz_link(services.accounts, room_id, role)
     except UnknownGrantError:
-        return _refused(Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), 400)
+        return pagekit.refused(request, Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), target)
     await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
     stored = request.session.get(f"quiz:{room_id}")
     tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
@@ -683,40 +686,38 @@ async def reissue(request: Request) -> Response:
     else:
         tokens[role] = secret
     request.session[f"quiz:{room_id}"] = tokens
-    return RedirectResponse(target, status_code=303)
+    return pagekit.redirect(target)
 
 
 @auth.arbiter_only
 async def serial_buttons(request: Request) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
     room_id = request.path_params["room_id"]
+    target = f"/quiz/{room_id}/host"
+    form = await pagekit.posted(request, target, **SMALL_FORM)
+    if isinstance(form, Response):
+        return form
     owner = await _quiz_owner(request)
     if owner is None:
         return not_found(request)
-    fields = await _small_form(request)
     readers = _serial_readers(request)
-    target = f"/quiz/{room_id}/host"
-    if not auth.csrf_ok(request, fields.get("csrf")):
-        return RedirectResponse(target, status_code=303)
     previous = readers.pop(room_id, None)
     if previous is not None:
         previous[0].stop()
         await asyncio.wait([previous[1]], timeout=2)
-    port = fields.get("port", "").strip()
-    if fields.get("action") == "disconnect" or not port:
-        return RedirectResponse(target, status_code=303)
+    port = text(form, "port")
+    if text(form, "action") == "disconnect" or not port:
+        return pagekit.redirect(target)
     device = serial_port(port)
     if device is None:
-        return RedirectResponse(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}", status_code=303)
+        return pagekit.redirect(f"{target}?{urlencode({'serial_error': 'name', 'port': port[:80]})}")
     buttons = SerialButtons(device, feed_owner(owner))
     try:
         buttons.open()
     except Exception:  # serial.SerialException, OSError: the port is absent or busy
-        return RedirectResponse(
-            f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}", status_code=303
-        )
+        return pagekit.redirect(f"{target}?{urlencode({'serial_error': 'unavailable', 'port': port[:80]})}")
     readers[room_id] = (buttons, asyncio.get_running_loop().create_task(buttons.run()))
-    return RedirectResponse(target, status_code=303)
+    return pagekit.redirect(target)
 
 
 def item_names() -> dict[str, str]:

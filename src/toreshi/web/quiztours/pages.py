@@ -13,9 +13,10 @@ from typing import Any
 
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
-from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.rooms.quiz import QuizRoom
 from toreshi.quiz.formats import read_pack
@@ -33,30 +34,33 @@ from toreshi.quiz.tour.core import (
     stage_outcome,
 )
 from toreshi.quiz.tournament import Scoring
-from toreshi.refusal_codes import EVERY_CODE
 from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
-from toreshi.texts import refusals
 from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
+from toreshi.web.common import forms, pagekit
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
-from toreshi.web.common.templates import pages_of, render_page
+from toreshi.web.common.templates import pages_of
 from toreshi.web.quiz.pages import MAX_PACK_BYTES, pack_size_error
 from toreshi.web.rooms.api import owner_of
 
 MAX_CSV_BYTES = 1024 * 1024
 
 NOTICES = {
-    "imported": N_("Teams imported: %(added)s new, %(updated)s updated."),
-    "saved": N_("The team is saved."),
-    "rooms": N_("Game rooms created: %(count)s."),
-    "seeded": N_("The stage is seeded."),
-    "formula": N_("The formula is changed."),
-    "protest": N_("The protest is recorded. Results do not change (SI-6)."),
-    "ruled": N_("The ruling is recorded."),
-    "checked": N_("Results checked: %(count)s recorded."),
+    key: pagekit.notice(msgid)
+    for key, msgid in {
+        "imported": N_("Teams imported: %(added)s new, %(updated)s updated."),
+        "saved": N_("The team is saved."),
+        "rooms": N_("Game rooms created: %(count)s."),
+        "seeded": N_("The stage is seeded."),
+        "formula": N_("The formula is changed."),
+        "protest": N_("The protest is recorded. Results do not change (SI-6)."),
+        "ruled": N_("The ruling is recorded."),
+        "checked": N_("Results checked: %(count)s recorded."),
+    }.items()
 }
+"""The notices of the tour's pages (msgids registered with the page kit), by the action that gives them."""
 REASONS = {
     "place": N_("advanced by its place in the game"),
     "shootout": N_("advanced after a shootout (SI-2.2)"),
@@ -85,50 +89,11 @@ def _service(request: Request) -> QuizTourService:
     return service
 
 
-def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", **params: int) -> None:
-    request.session["quiztour:flash"] = {
-        "refusal": refusal.to_dict() if refusal is not None else None,
-        "notice": notice,
-        "params": params,
-    }
-
-
-def _take_flash(request: Request) -> dict[str, str]:
-    flash = request.session.pop("quiztour:flash", None)
-    shown = {"error": "", "notice": ""}
-    if not isinstance(flash, dict):
-        return shown
-    if isinstance(flash.get("refusal"), dict):
-        shown["error"] = refusals.render(Refusal.from_dict(flash["refusal"], EVERY_CODE))
-    notice = flash.get("notice")
-    if isinstance(notice, str) and notice in NOTICES:
-        params = flash.get("params")
-        shown["notice"] = _(NOTICES[notice]) % (params if isinstance(params, dict) else {})
-    return shown
-
-
-def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render_page(
-        request,
-        name,
-        status_code=status_code,
-        flash=_take_flash(request),
-        points=points_text,
-        **context,
-    )
-
-
 def points_text(value: Fraction | int | float) -> str:
     """Battle and league points: whole numbers as they are, halves as ``2.5``."""
     if isinstance(value, Fraction) and value.denominator != 1:
         return f"{float(value):.2f}".rstrip("0").rstrip(".")
     return str(int(value))
-
-
-async def _form(request: Request) -> dict[str, str] | None:
-    form = await request.form(max_files=0, max_fields=200)
-    fields = {key: value.strip() for key, value in form.items() if isinstance(value, str)}
-    return fields if auth.csrf_ok(request, fields.get("csrf")) else None
 
 
 # --- the register ----------------------------------------------------------------------------------------------
@@ -138,47 +103,49 @@ async def teams_page(request: Request) -> Response:
     service = _service(request)
     if request.method == "POST":
         if not auth.signed_in(request):
-            return RedirectResponse("/login?next=/quiz/teams", status_code=303)
-        form = await request.form(max_files=1, max_fields=20)
-        fields = {key: value.strip() for key, value in form.items() if isinstance(value, str)}
-        if not auth.csrf_ok(request, fields.get("csrf")):
-            return RedirectResponse("/quiz/teams", status_code=303)
+            return pagekit.redirect("/login?next=/quiz/teams")
+        form = await pagekit.posted(request, "/quiz/teams", max_upload=MAX_CSV_BYTES, max_files=1, max_fields=20)
+        if isinstance(form, Response):
+            return form
+        fields = forms.texts(form)
         upload = form.get("csv")
+        if upload is None and "csv" in form:
+            return pagekit.refused(request, Refusal(Common.FIELD_TOO_LONG, {"field": "csv", "maximum": MAX_CSV_BYTES}),
+                                   "/quiz/teams")  # fmt: skip
         text = fields.get("csv_text", "")
-        if isinstance(upload, UploadFile) and upload.filename:
-            text = (await upload.read(MAX_CSV_BYTES)).decode("utf-8-sig", errors="replace")
+        if isinstance(upload, bytes) and upload:
+            text = upload.decode("utf-8-sig", errors="replace")
         if text:
             added, updated, _skipped = await service.teams.import_csv(text)
-            _flash(request, notice="imported", added=added, updated=updated)
-        elif fields.get("name"):
+            return pagekit.done(request, "/quiz/teams", NOTICES["imported"], added=added, updated=updated)
+        if fields.get("name"):
             players = [p for line in fields.get("players", "").splitlines() for p in line.split(";")]
             await service.teams.save(fields["name"], players, fields.get("contact", ""), "active" in fields)
-            _flash(request, notice="saved")
-        return RedirectResponse("/quiz/teams", status_code=303)
+            return pagekit.done(request, "/quiz/teams", NOTICES["saved"])
+        return pagekit.redirect("/quiz/teams")
     teams = await service.teams.all()
     ratings, _history = await service.ratings()
-    return _page(request, "quiztour/teams.html", teams=teams, ratings=dict(ratings.ratings))
+    return pagekit.page(request, "quiztour/teams.html", points=points_text, teams=teams, ratings=dict(ratings.ratings))
 
 
 async def team_page(request: Request) -> Response:
     service = _service(request)
-    try:
-        team = await service.teams.get(int(request.path_params["team_id"]))
-    except ValueError:
-        team = None
+    number = pagekit.path_number(request, "team_id")
+    team = await service.teams.get(number) if number is not None else None
     if team is None:
-        return _page(request, "not_found.html", status_code=404)
+        return pagekit.not_found(request)
     if request.method == "POST":
         if not auth.signed_in(request):
-            return RedirectResponse(f"/login?next=/quiz/teams/{team.id}", status_code=303)
-        fields = await _form(request)
-        if fields is not None:
-            players = [p for line in fields.get("players", "").splitlines() for p in line.split(";")]
-            await service.teams.save(team.name, players, fields.get("contact", ""), "active" in fields)
-            _flash(request, notice="saved")
-        return RedirectResponse(f"/quiz/teams/{team.id}", status_code=303)
+            return pagekit.redirect(f"/login?next=/quiz/teams/{team.id}")
+        form = await pagekit.posted(request, f"/quiz/teams/{team.id}", max_files=0, max_fields=200)
+        if isinstance(form, Response):
+            return form
+        fields = forms.texts(form)
+        players = [p for line in fields.get("players", "").splitlines() for p in line.split(";")]
+        await service.teams.save(team.name, players, fields.get("contact", ""), "active" in fields)
+        return pagekit.done(request, f"/quiz/teams/{team.id}", NOTICES["saved"])
     record = await service.team_record(team.name)
-    return _page(request, "quiztour/team.html", team=team, record=record, kinds=KINDS)
+    return pagekit.page(request, "quiztour/team.html", points=points_text, team=team, record=record, kinds=KINDS)
 
 
 # --- tours ------------------------------------------------------------------------------------------------------
@@ -201,7 +168,7 @@ def formula_of(fields: dict[str, str]) -> Formula:
 
 async def tours_page(request: Request) -> Response:
     tours = await _service(request).tours()
-    return _page(request, "quiztour/tours.html", tours=tours)
+    return pagekit.page(request, "quiztour/tours.html", points=points_text, tours=tours)
 
 
 @auth.arbiter_only
@@ -225,8 +192,8 @@ async def new_tour(request: Request) -> Response:
                     data = await upload.read(MAX_PACK_BYTES + 1)
                     stem = upload.filename.rsplit("/", 1)[-1].rsplit(".", 1)[0]
                     packs.append((stem, data))
-            if not auth.csrf_ok(request, fields.get("csrf")):
-                error = _("The form has expired; please try again.")
+            if not pagekit.fresh(request, fields):
+                error = pagekit.expired_text()
             else:
                 try:
                     for _stem, data in packs:
@@ -236,11 +203,11 @@ async def new_tour(request: Request) -> Response:
                         packs, formula_of(fields),
                     )  # fmt: skip
                 except Refused as refused:
-                    error = refusals.text_of(refused)
+                    error = pagekit.refusal_text(refused)
                 else:
-                    return RedirectResponse(f"/quiz/tours/{tour_id}", status_code=303)
-    return _page(request, "quiztour/new.html", status_code=400 if error else 200, teams=teams, values=values,
-                 error=error)  # fmt: skip
+                    return pagekit.redirect(f"/quiz/tours/{tour_id}")
+    return pagekit.page(request, "quiztour/new.html", 400 if error else 200, points=points_text, teams=teams,
+                        values=values, error=error)  # fmt: skip
 
 
 async def _tour(request: Request) -> tuple[str, TourState] | None:
@@ -288,33 +255,35 @@ async def tour_page(request: Request, tour_id: str, state: TourState) -> Respons
         owner = await owner_of(request, link.room_id)
         if owner is not None and isinstance(owner.logic, QuizRoom):
             audience.extend((link, entry) for entry in owner.logic.report().get("audience", []))
-    return _page(
-        request, "quiztour/tour.html", tid=tour_id, state=state, stages=_stages(state), places=places,
-        reasons=REASONS, kinds=KINDS, methods=METHODS, log_types=LOG_TYPES, register=register, audience=audience,
-        print_view=request.query_params.get("print") == "1",
+    return pagekit.page(
+        request, "quiztour/tour.html", points=points_text, tid=tour_id, state=state, stages=_stages(state),
+        places=places, reasons=REASONS, kinds=KINDS, methods=METHODS, log_types=LOG_TYPES, register=register,
+        audience=audience, print_view=request.query_params.get("print") == "1",
     )  # fmt: skip
 
 
-@_of_tour
-async def tour_action(request: Request, tour_id: str, _state: TourState) -> Response:
+async def tour_action(request: Request) -> Response:
+    tour_id = request.path_params["tour_id"]
     target = f"/quiz/tours/{tour_id}"
     by = auth.signed_in(request)
     if by is None:
-        return RedirectResponse(f"/login?next={target}", status_code=303)
-    fields = await _form(request)
-    if fields is None:
-        return RedirectResponse(target, status_code=303)
+        return pagekit.redirect(f"/login?next={target}")
+    form = await pagekit.posted(request, target, max_files=0, max_fields=200)
+    if isinstance(form, Response):
+        return form
+    if await _tour(request) is None:
+        return pagekit.not_found(request)
+    fields = forms.texts(form)
     service = _service(request)
     action = request.path_params["action"]
     try:
         if action == "formula":
             await service.command(tour_id, ChangeFormula(formula_of(fields)), by)
-            _flash(request, notice="formula")
+            pagekit.keep(request, notice=NOTICES["formula"])
         elif action == "teams":
-            form = await request.form(max_files=0, max_fields=200)
-            chosen = tuple(v for k, v in form.multi_items() if k == "team" and isinstance(v, str))
+            chosen = tuple(await forms.repeated(request, "team"))
             await service.command(tour_id, ChangeTeams(chosen), by)
-            _flash(request, notice="saved")
+            pagekit.keep(request, notice=NOTICES["saved"])
         elif action == "seed":
             method = fields.get("method", "rating")
             order = tuple(await service.rating_order()) if method == "rating" else ()
@@ -326,28 +295,28 @@ async def tour_action(request: Request, tour_id: str, _state: TourState) -> Resp
                     if line.strip()
                 )
             await service.command(tour_id, SeedStage(method, order, games), by)
-            _flash(request, notice="seeded")
+            pagekit.keep(request, notice=NOTICES["seeded"])
         elif action == "rooms":
             made = await service.create_rooms(tour_id, by)
             for links in made:
                 request.session[f"quiz:{links.room_id}"] = links.to_session()
-            _flash(request, notice="rooms", count=len(made))
+            pagekit.keep(request, notice=NOTICES["rooms"], count=len(made))
         elif action == "reconcile":
             count = await service.reconcile(tour_id)
-            _flash(request, notice="checked", count=count)
+            pagekit.keep(request, notice=NOTICES["checked"], count=count)
         elif action == "protest":
             await service.command(tour_id, FileProtest(fields.get("room", ""), fields.get("team", ""),
                                                        fields.get("text", "")), by)  # fmt: skip
-            _flash(request, notice="protest")
+            pagekit.keep(request, notice=NOTICES["protest"])
         elif action == "rule":
-            number = int(fields.get("number", "0") or 0)
+            number = payload.int_from_text(fields.get("number") or "0", "id")  # a bad one names the protest
             await service.command(tour_id, RuleProtest(number, fields.get("ruling", ""), fields.get("note", "")), by)
-            _flash(request, notice="ruled")
+            pagekit.keep(request, notice=NOTICES["ruled"])
     except Refused as refused:
-        _flash(request, refused.refusal)
+        return pagekit.refused(request, refused, target)
     except ValueError:
-        _flash(request, Refusal(Common.BAD_REQUEST))
-    return RedirectResponse(target, status_code=303)
+        return pagekit.refused(request, Refusal(Common.BAD_REQUEST), target)
+    return pagekit.redirect(target)
 
 
 @_of_tour
@@ -379,8 +348,9 @@ async def league_page(request: Request) -> Response:
             "league.csv",
         )  # fmt: skip
     teams = {t.name: t.id for t in await service.teams.all()}
-    return _page(request, "quiztour/league.html", rows=rows, tours=done, ratings=ratings, history=history,
-                 team_ids=teams, print_view=request.query_params.get("print") == "1")  # fmt: skip
+    return pagekit.page(request, "quiztour/league.html", points=points_text, rows=rows, tours=done, ratings=ratings,
+                        history=history, team_ids=teams,
+                        print_view=request.query_params.get("print") == "1")  # fmt: skip
 
 
 async def ratings_csv(request: Request) -> Response:

@@ -11,18 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import datetime
-from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from toreshi.kit import payload
-from toreshi.kit.refusal import Common, Refusal, Refused
-from toreshi.refusal_codes import EVERY_CODE
+from toreshi.kit.refusal import Common, Refused
 from toreshi.services.teams import TeamService, UnknownTeamTournamentError
-from toreshi.texts import refusals
-from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.journal.teams import (
     CreateTeams,
@@ -50,28 +46,22 @@ from toreshi.tournament.teams.tables import board_rows, crosstable, crosstable_r
 from toreshi.tournament.teams.trf import team_trf
 from toreshi.tournament.tiebreak_rules import TieBreakRules
 from toreshi.web.accounts import auth
-from toreshi.web.common.forms import Form, optional_int, read_form
+from toreshi.web.common import pagekit
+from toreshi.web.common.forms import Form, optional_int
 from toreshi.web.common.forms import text as _text
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
-from toreshi.web.common.templates import competition_loader, not_found, pages_of, render_page
+from toreshi.web.common.templates import competition_loader, pages_of
 from toreshi.web.tournaments import texts
 
 MAX_CSV_BYTES = 256 * 1024
 RESULTS = [r.value for r in GameResult]
 
 
-EXPIRED = N_("The form has expired; please try again.")
-DONE = N_("Done.")
-
-
 def service(request: Request) -> TeamService:
     s = services_of(request)
     return TeamService(s.store, s.rooms)
-
-
-async def _form(request: Request) -> Form:
-    return await read_form(request, MAX_CSV_BYTES)
 
 
 def _int(form: Form, key: str, default: int = 0) -> int:
@@ -167,33 +157,6 @@ ACTIONS: dict[str, Callable[[Form], TeamCommand]] = {
 }
 
 
-def _flash(request: Request, refusal: Refusal | None = None) -> None:
-    request.session["flash"] = {"refusal": refusal.to_dict() if refusal else None, "done": refusal is None}
-
-
-def _take_flash(request: Request) -> dict[str, Any]:
-    flash = request.session.pop("flash", None)
-    shown: dict[str, Any] = {"error": "", "problems": [], "notice": ""}
-    if not isinstance(flash, dict):
-        return shown
-    if flash.get("expired"):
-        shown["error"] = _(EXPIRED)
-    stored = flash.get("refusal")
-    if isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored, EVERY_CODE)
-        shown["error"] = refusals.render(refusal)
-        shown["problems"] = [refusals.render(d) for d in refusal.details[:25]]
-    elif flash.get("done"):
-        shown["notice"] = _(DONE)
-    return shown
-
-
-def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
-    return render_page(
-        request, name, status_code=status_code, flash=_take_flash(request), format_points=texts.points, **context
-    )
-
-
 def audit_lines(state: TeamJournalState, *, signed_in: bool = False) -> list[tuple[datetime, str, str, str]]:
     """(time, who, action, details) of every event, newest first, in the reader's language; who is the arbiter's
     role, never their login, unless a signed-in arbiter reads it (:func:`.tournament_texts.arbiter_shown`)."""
@@ -249,45 +212,47 @@ async def team_list(request: Request) -> Response:
     for tid, state in await service(request).tournaments():
         if state.tournament is not None:
             items.append({"id": tid, "t": state.tournament})
-    return _page(request, "tournaments/teams/list.html", items=items, values={"boards": "4", "rounds": "5"})
+    return pagekit.page(request, "tournaments/teams/list.html", items=items, values={"boards": "4", "rounds": "5"},
+                        format_points=texts.points)  # fmt: skip
 
 
 @auth.arbiter_only
 async def new_team_tournament(request: Request) -> Response:
-    form = await _form(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        request.session["flash"] = {"expired": True}
-        return RedirectResponse("/teams", status_code=303)
+    form = await pagekit.posted(request, "/teams", max_upload=MAX_CSV_BYTES)
+    if isinstance(form, Response):
+        return form
     try:
         tid = await service(request).create(auth.signed_in(request) or "arbiter", _create(form))
     except Refused as refused:
-        _flash(request, refused.refusal)
-        return RedirectResponse("/teams", status_code=303)
-    return RedirectResponse(f"/teams/{tid}", status_code=303)
+        return pagekit.refused(request, refused, "/teams")
+    return pagekit.redirect(f"/teams/{tid}")
 
 
 @_reading
 async def overview(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     can_pair = len(t.rounds) < max(t.rounds_planned, 1) and (not t.rounds or t.rounds[-1].finished)
-    return _page(request, "tournaments/teams/overview.html", tid=tid, t=t, results=RESULTS,
-                 first_white=first_team_white, can_register=not t.rounds, can_pair=can_pair,
-                 protests=state.protests, statuses=texts.status_names())  # fmt: skip
+    return pagekit.page(request, "tournaments/teams/overview.html", tid=tid, t=t, results=RESULTS,
+                        first_white=first_team_white, can_register=not t.rounds, can_pair=can_pair,
+                        protests=state.protests, statuses=texts.status_names(),
+                        format_points=texts.points)  # fmt: skip
 
 
 @_reading
 async def standings_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     t = state.t
     standings, cross = crosstable(t)
-    return _page(request, "tournaments/teams/standings.html", tid=tid, t=t, standings=standings, cross=cross,
-                 boards=board_records(t), prizes=board_prizes(t), least=minimum_games(t), players=player_records(t),
-                 printing=request.query_params.get("print") == "1")  # fmt: skip
+    return pagekit.page(request, "tournaments/teams/standings.html", tid=tid, t=t, standings=standings, cross=cross,
+                        boards=board_records(t), prizes=board_prizes(t), least=minimum_games(t),
+                        players=player_records(t), printing=request.query_params.get("print") == "1",
+                        format_points=texts.points)  # fmt: skip
 
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
     lines = audit_lines(state, signed_in=auth.signed_in(request) is not None)
-    return _page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=lines)
+    return pagekit.page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=lines,
+                        format_points=texts.points)  # fmt: skip
 
 
 CSV_EXPORTS: dict[str, Callable[[TeamTournament], list[list[str]]]] = {
@@ -321,20 +286,18 @@ async def act(request: Request) -> Response:
     tid, action = request.path_params["tid"], request.path_params["action"]
     if action not in ACTIONS:
         return not_found(request)
-    form = await _form(request)
     back = f"/teams/{tid}"
-    if not auth.csrf_ok(request, form.get("csrf")):
-        request.session["flash"] = {"expired": True}
-        return RedirectResponse(back, status_code=303)
+    form = await pagekit.posted(request, back, max_upload=MAX_CSV_BYTES)
+    if isinstance(form, Response):
+        return form
+    back += f"#round-{_text(form, 'round')}" if _text(form, "round") else ""
     try:
         await service(request).command(tid, ACTIONS[action](form), auth.signed_in(request) or "arbiter")
     except UnknownTeamTournamentError:
         return not_found(request)
     except Refused as refused:
-        _flash(request, refused.refusal)
-    else:
-        _flash(request)
-    return RedirectResponse(back + (f"#round-{_text(form, 'round')}" if _text(form, "round") else ""), status_code=303)
+        return pagekit.refused(request, refused, back)
+    return pagekit.done(request, back)
 
 
 routes = [

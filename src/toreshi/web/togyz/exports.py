@@ -22,21 +22,23 @@ from toreshi.services import board_calls
 from toreshi.texts import formatting
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.export import score_sheet, to_pgn
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.position import Position
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import club_timezone, not_found, render_page
+from toreshi.web.common.templates import club_timezone
 from toreshi.web.togyz import timecontrols
 from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline
 
 
-async def game_of(request: Request) -> Game | None:
+async def game_of(request: Request) -> MatchGame | None:
     """The created togyz game of the request's ``room_id``, or ``None``."""
     from toreshi.web.rooms.api import owner_of
 
     owner = await owner_of(request, request.path_params["room_id"])
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
-    return game if isinstance(game, Game) else None
+    return game if isinstance(game, MatchGame) else None
 
 
 async def created_at(request: Request, room_id: str) -> datetime | None:
@@ -45,7 +47,7 @@ async def created_at(request: Request, room_id: str) -> datetime | None:
     return events[0].created_at if events else None
 
 
-def _filename(game: Game, room_id: str, extension: str) -> str:
+def _filename(game: MatchGame, room_id: str, extension: str) -> str:
     """``attachment`` with an ASCII name and the players' names for browsers that read ``filename*``."""
     state = game.state
     readable = f"{state.white} – {state.black}.{extension}"
@@ -76,7 +78,7 @@ async def sheet(request: Request) -> Response:
     if game is None:
         return not_found(request)
     state = game.state
-    return render_page(
+    return pagekit.plain(
         request,
         "togyz/sheet.html",
         room_id=room_id,
@@ -90,7 +92,7 @@ async def sheet(request: Request) -> Response:
     )
 
 
-def position_after(game: Game, ply: int) -> Position:
+def position_after(game: MatchGame, ply: int) -> Position:
     """The position after the first ``ply`` plies of the game (clamped to the plies played)."""
     position = Position()
     for record in game.state.plies[: max(0, ply)]:

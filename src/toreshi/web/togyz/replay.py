@@ -18,11 +18,12 @@ from toreshi.live.rooms.togyz import side_name
 from toreshi.services.engine import review_payload
 from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.fen import to_fen
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.togyz.match.state import GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.rooms.api import owner_of
 from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline, status_label
 
@@ -45,7 +46,7 @@ def _frame(
     }
 
 
-def replay_frames(game: Game) -> list[dict[str, Any]]:
+def replay_frames(game: MatchGame) -> list[dict[str, Any]]:
     """The start position, then the position after each ply with the ply's mover, hole and token."""
     position = Position()
     frames = [_frame(position, 0, None, None, None)]
@@ -59,7 +60,7 @@ async def replay_page(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
-    if not isinstance(game, Game):
+    if not isinstance(game, MatchGame):
         return not_found(request)
     state = game.state
     ending = state.ending
@@ -74,7 +75,7 @@ async def replay_page(request: Request) -> Response:
         "ply": _("Move {number} of {total}"),
         "copied": _("Copied"),
     }
-    return render_page(
+    return pagekit.plain(
         request,
         "togyz/replay.html",
         room_id=room_id,
@@ -116,7 +117,7 @@ async def review_json(request: Request) -> Response:
     room_id = request.path_params["room_id"]
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
-    if not isinstance(game, Game):
+    if not isinstance(game, MatchGame):
         return JSONResponse({"status": "not_found"}, status_code=404)
     state = game.state
     if state.status is not GameStatus.FINISHED or not state.plies:

@@ -6,10 +6,10 @@ The live game page says the same in its script from the same msgids (``{name}`` 
 regulation's clause: players and spectators read these pages, and clause numbers are for the arbiter's console.
 
 >>> from toreshi.clock import BLITZ
->>> from toreshi.togyz.match.game import Game
+>>> from toreshi.togyz.match.game import MatchGame
 >>> from toreshi.togyz.position import WHITE
 >>> from toreshi.texts import i18n
->>> game = Game.create("Асқар", "Бекзат", BLITZ, now_ms=0).start(now_ms=0).resign(WHITE, now_ms=5)
+>>> game = MatchGame.create("Асқар", "Бекзат", BLITZ, now_ms=0).start(now_ms=0).resign(WHITE, now_ms=5)
 >>> i18n.activate("en")
 >>> result_headline(game.state), ending_text(game.state)
 ('Бекзат wins', 'Resignation — Асқар resigned')

@@ -16,10 +16,11 @@ from starlette.routing import Route
 from toreshi.services.broadcast import evaluation_for_spectators
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.texts.i18n import gettext as _
-from toreshi.togyz.match.game import Game
+from toreshi.togyz.match.game import MatchGame
 from toreshi.tournament.journal.state import EvaluationPolicy
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import not_found, render_page
 from toreshi.web.rooms.api import owner_of
 from toreshi.web.togyz.pages import client_strings
 from toreshi.web.tournaments.pages import service
@@ -57,11 +58,8 @@ async def live_round(request: Request) -> Response:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return not_found(request)
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if state.tournament is None or not 1 <= number <= len(state.t.rounds):
+    number = pagekit.path_number(request, "number")
+    if state.tournament is None or number is None or not 1 <= number <= len(state.t.rounds):
         return not_found(request)
     names = {p.number: p.name for p in state.t.participants}
     boards = [
@@ -75,7 +73,7 @@ async def live_round(request: Request) -> Response:
         )
         for game in state.t.round(number).games
     ]
-    return render_page(
+    return pagekit.plain(
         request,
         "tournaments/live.html",
         tid=tid,
@@ -90,7 +88,7 @@ async def live_round(request: Request) -> Response:
 async def _shown(request: Request, room_id: str, policy: EvaluationPolicy | None) -> dict[str, object] | None:
     owner = await owner_of(request, room_id)
     game = getattr(owner.logic, "game", None) if owner is not None and owner.logic.kind == "togyz" else None
-    if owner is None or not isinstance(game, Game):
+    if owner is None or not isinstance(game, MatchGame):
         return None
     shown = evaluation_for_spectators(services_of(request).engine, game.state, policy, owner.now_ms())
     return None if shown is None else shown.to_json()

@@ -6,16 +6,18 @@ the answer is the room's own ``acknowledge_call``, refused by the room as it wou
 from __future__ import annotations
 
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.web.accounts import auth
-from toreshi.web.common.forms import read_form, text
-from toreshi.web.common.templates import competition_loader, not_found
-from toreshi.web.tournaments.pages import CALL_ANSWERED, _flash, service
+from toreshi.web.common import pagekit
+from toreshi.web.common.forms import text
+from toreshi.web.common.pagekit import not_found
+from toreshi.web.common.templates import competition_loader
+from toreshi.web.tournaments.pages import CALL_ANSWERED, round_url, service
 
 _load = competition_loader(lambda request, tid: service(request).state(tid), UnknownTournamentError)
 
@@ -23,35 +25,29 @@ _load = competition_loader(lambda request, tid: service(request).state(tid), Unk
 @auth.arbiter_only
 async def acknowledge_call(request: Request) -> Response:
     """The arbiter answers a board's open call; back to the round page, which says so (or why not)."""
+    tid = request.path_params["tid"]
+    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
+    if isinstance(posted, Response):
+        return posted
+    number, form = posted
+    back = round_url(tid, number)
     loaded = await _load(request)
     if loaded is None:
         return not_found(request)
-    tid, state = loaded
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    back = RedirectResponse(f"/tournaments/{tid}/rounds/{number}", status_code=303)
-    form = await read_form(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        request.session["flash"] = {"expired": True}
-        return back
+    _tid, state = loaded
     board_text, side = text(form, "board"), text(form, "side")
-    if not board_text.isdigit() or len(board_text) > 4:
-        _flash(request, Refusal(Common.BAD_REQUEST, {"field": "board"}))
-        return back
+    if not (board_text.isascii() and board_text.isdigit()) or len(board_text) > 4:  # int("²") fails
+        return pagekit.refused(request, Refusal(Common.BAD_REQUEST, {"field": "board"}), back)
     board = int(board_text)
     by = auth.signed_in(request) or "arbiter"
     try:
         found = await board_calls.acknowledge(service(request), state, number, board, side, by)
     except Refused as why:
-        _flash(request, why.refusal)
-        return back
+        return pagekit.refused(request, why, back)
     if not found:  # no live game on that board, or no such side: nothing to answer
-        _flash(request, Refusal(Common.BAD_REQUEST, {"field": "board" if side in board_calls.SIDES else "side"}))
-        return back
-    _flash(request, notice=CALL_ANSWERED, board=board)
-    return back
+        field = "board" if side in board_calls.SIDES else "side"
+        return pagekit.refused(request, Refusal(Common.BAD_REQUEST, {"field": field}), back)
+    return pagekit.done(request, back, CALL_ANSWERED, board=board)
 
 
 routes = [Route("/tournaments/{tid}/rounds/{number}/calls", acknowledge_call, methods=["POST"])]

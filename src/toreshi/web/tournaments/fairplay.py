@@ -20,19 +20,11 @@ from toreshi.texts import i18n
 from toreshi.togyz.engine.fairplay import BOOK_PLIES, MIN_MOVES, OUTLIER_SPREAD
 from toreshi.tournament.journal import TournamentState
 from toreshi.web.accounts import auth
-from toreshi.web.common.forms import read_form
+from toreshi.web.common import pagekit
+from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
-from toreshi.web.common.templates import not_found, pages_of
-from toreshi.web.tournaments.pages import (
-    FAIRPLAY_RUNNING,
-    FAIRPLAY_STARTED,
-    _back,
-    _expired,
-    _flash,
-    _load,
-    _page,
-    _players,
-)
+from toreshi.web.common.templates import pages_of
+from toreshi.web.tournaments.pages import FAIRPLAY_RUNNING, FAIRPLAY_STARTED, _load, _page, _players
 
 REFRESH_SECONDS = 5
 """While a report is computed, its page reloads itself this often (no script: a meta refresh)."""
@@ -121,18 +113,17 @@ async def fairplay_page(request: Request, tid: str, state: TournamentState) -> R
 @auth.arbiter_only
 async def ask_for_report(request: Request) -> Response:
     """``POST /tournaments/{tid}/fairplay``: a new report; back to its page, which shows the progress."""
+    back = f"/tournaments/{request.path_params['tid']}/fairplay"
+    form = await pagekit.posted(request, back)  # the form's token first, before the tournament is looked up
+    if isinstance(form, Response):
+        return form
     loaded = await _load(request)
     service = _service(request)
     if loaded is None or service is None:
         return not_found(request)
     tid, _state = loaded
-    form = await read_form(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid, "/fairplay")
     started = await service.start(tid, auth.signed_in(request) or "arbiter")
-    _flash(request, notice=FAIRPLAY_STARTED if started else FAIRPLAY_RUNNING)
-    return _back(tid, "/fairplay")
+    return pagekit.done(request, back, FAIRPLAY_STARTED if started else FAIRPLAY_RUNNING)
 
 
 routes = [

@@ -25,12 +25,10 @@ from starlette.routing import Route
 
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
-from toreshi.refusal_codes import EVERY_CODE
 from toreshi.services import board_calls
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n, refusals
 from toreshi.texts.i18n import N_
-from toreshi.texts.i18n import gettext as _
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.filing import one_line, with_header
@@ -74,21 +72,19 @@ from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web.accounts import auth
-from toreshi.web.common import forms
-from toreshi.web.common.forms import Form
+from toreshi.web.common import forms, pagekit
+from toreshi.web.common.forms import Form, read_form
 from toreshi.web.common.forms import optional_int as _int
-from toreshi.web.common.forms import read_form as _form
 from toreshi.web.common.forms import required_int as _number
 from toreshi.web.common.forms import text as _text
+from toreshi.web.common.pagekit import DONE, not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
-from toreshi.web.common.templates import competition_loader, not_found, pages_of, render, render_page
+from toreshi.web.common.templates import competition_loader, pages_of
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
 from toreshi.web.tournaments import pairing_tools, texts
 
-MAX_PROBLEMS = 25
-"""A flash lists at most this many of a refusal's details (it travels in the session cookie)."""
 MAX_CSV_BYTES = forms.MAX_UPLOAD_BYTES
 RESULTS = [r.value for r in GameResult]
 E = TypeVar("E", bound=Enum)
@@ -277,48 +273,15 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
 # --- messages of the last action ------------------------------------------------------------------------------
 
 
-def _flash(request: Request, refusal: Refusal | None = None, notice: str = "", **params: Any) -> None:
-    """Keep the outcome for the next page as codes and msgids: the page words it in its reader's language."""
-    flash: dict[str, Any] = {"notice": notice, "params": params}
-    if refusal is not None:
-        shown = refusal.details[:MAX_PROBLEMS]
-        if len(refusal.details) > MAX_PROBLEMS:
-            rest = len(refusal.details) - MAX_PROBLEMS
-            shown += (Refusal(TournamentCode.CSV_MORE_PROBLEMS, {"count": rest}),)
-        flash["refusal"] = Refusal(refusal.code, refusal.params, shown).to_dict()
-    request.session["flash"] = flash
-
-
-def _problem(detail: Refusal, *, clauses: bool = True) -> str:
-    line = detail.params.get("line")
-    text = refusals.render(detail, clauses=clauses)
-    return _("Line %(line)s: %(problem)s") % {"line": line, "problem": text} if line is not None else text
-
-
-def _take_flash(request: Request, *, clauses: bool = True) -> dict[str, Any]:
-    """The last action's outcome, worded; ``clauses``: the regulation's clause numbers shown (the arbiter's pages;
-    a team's page reads what the rule says without them)."""
-    flash = request.session.pop("flash", None)
-    shown: dict[str, Any] = {"error": "", "problems": [], "notice": ""}
-    if not isinstance(flash, dict):
-        return shown
-    stored = flash.get("refusal")
-    if flash.get("expired"):
-        shown["error"] = _(EXPIRED)
-    elif isinstance(stored, dict):
-        refusal = Refusal.from_dict(stored, EVERY_CODE)
-        shown["error"] = refusals.render(refusal, clauses=clauses)
-        shown["problems"] = [_problem(detail, clauses=clauses) for detail in refusal.details]
-    notice, params = flash.get("notice"), flash.get("params")
-    if isinstance(notice, str) and notice in _NOTICES:
-        values = dict(params) if isinstance(params, dict) else {}
-        if isinstance(values.get("step"), dict):  # a protest's decisive step, worded in the reader's language
-            values["why"] = _protest_reason(values.pop("step"), clauses=clauses)
-        for key, value in list(values.items()):  # the audit log's words (a departure's kind and level)
-            if key.endswith("_term") and isinstance(value, str):
-                values[key] = texts.term(value)
-        shown["notice"] = _(notice) % values
-    return shown
+def _notice_values(values: dict[str, Any], clauses: bool) -> dict[str, Any]:
+    """A protest's decisive step (kept with its notice) worded in the reader's language; the audit log's words (a
+    departure's kind and level)."""
+    if isinstance(values.get("step"), dict):
+        values["why"] = _protest_reason(values.pop("step"), clauses=clauses)
+    for key, value in list(values.items()):
+        if key.endswith("_term") and isinstance(value, str):
+            values[key] = texts.term(value)
+    return values
 
 
 def _filed_notice(request: Request, state: TournamentState, protest_id: str) -> None:
@@ -326,18 +289,18 @@ def _filed_notice(request: Request, state: TournamentState, protest_id: str) -> 
     the notice tells the truth first ("not accepted: filed after the next round was paired")."""
     protest = next((p for p in state.protests if p.id == protest_id), None)
     if protest is None:  # pragma: no cover - a filed protest is in the state
-        _flash(request, notice=DONE)
+        pagekit.keep(request, notice=DONE)
         return
     last = protest.log[-1]
     step = {"action": last.action.value, "params": dict(last.params)}
     if protest.status is ProtestStatus.NOT_ACCEPTED:
-        _flash(request, notice=PROTEST_NOT_ACCEPTED, step=step)
+        pagekit.keep(request, notice=PROTEST_NOT_ACCEPTED, step=step)
     elif protest.status is ProtestStatus.ACCEPTED_NOT_CONSIDERED:
-        _flash(request, notice=PROTEST_NOT_CONSIDERED, step=step)
+        pagekit.keep(request, notice=PROTEST_NOT_CONSIDERED, step=step)
     elif protest.status is ProtestStatus.ACCEPTED:
-        _flash(request, notice=PROTEST_ACCEPTED)
+        pagekit.keep(request, notice=PROTEST_ACCEPTED)
     else:
-        _flash(request, notice=PROTEST_RECEIVED)
+        pagekit.keep(request, notice=PROTEST_RECEIVED)
 
 
 def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
@@ -350,29 +313,22 @@ def _protest_reason(step: dict[str, Any], *, clauses: bool) -> str:
     return texts.protest_reason(entry, clauses=clauses)
 
 
-DONE = N_("Done.")
-ROOMS_MADE = N_("Game rooms created: %(count)s.")
-CLOCKS_STARTED = N_("Clocks started: %(count)s.")
-CLOCKS_ALREADY_RUNNING = N_("Every live game of this round has already started.")
-COLLECTED = N_("Results collected from live games: %(count)s.")
-PROTEST_RECEIVED = N_("The protest was received. Pay the fee to the chief arbiter.")
-PROTEST_ACCEPTED = N_("The protest was received and accepted; the chief arbiters' board will consider it.")
-PROTEST_NOT_ACCEPTED = N_("The protest was received but not accepted: %(why)s.")
-PROTEST_NOT_CONSIDERED = N_("The protest was received but will not be considered: %(why)s.")
-CALL_ANSWERED = N_("The call on board %(board)s is answered: the players see that you are coming.")
-FAIRPLAY_STARTED = N_("The engine is analysing the tournament's games.")
-FAIRPLAY_RUNNING = N_("A report is being computed already.")
-DEPARTURE_LOGGED = N_(
-    "Done. The audit log records it as a departure from the regulation (%(level_term)s): %(departure_term)s."
+ROOMS_MADE = pagekit.notice(N_("Game rooms created: %(count)s."))
+CLOCKS_STARTED = pagekit.notice(N_("Clocks started: %(count)s."))
+CLOCKS_ALREADY_RUNNING = pagekit.notice(N_("Every live game of this round has already started."))
+COLLECTED = pagekit.notice(N_("Results collected from live games: %(count)s."))
+PROTEST_RECEIVED = pagekit.notice(N_("The protest was received. Pay the fee to the chief arbiter."))
+PROTEST_ACCEPTED = pagekit.notice(
+    N_("The protest was received and accepted; the chief arbiters' board will consider it.")
 )
-_NOTICES = frozenset({DONE, ROOMS_MADE, CLOCKS_STARTED, CLOCKS_ALREADY_RUNNING, COLLECTED, PROTEST_RECEIVED,
-                      PROTEST_ACCEPTED, PROTEST_NOT_ACCEPTED, PROTEST_NOT_CONSIDERED, CALL_ANSWERED,
-                      DEPARTURE_LOGGED, FAIRPLAY_STARTED, FAIRPLAY_RUNNING})  # fmt: skip
-EXPIRED = N_("The form has expired; please try again.")
-
-
-def _expired(request: Request) -> None:
-    request.session["flash"] = {"expired": True}
+PROTEST_NOT_ACCEPTED = pagekit.notice(N_("The protest was received but not accepted: %(why)s."))
+PROTEST_NOT_CONSIDERED = pagekit.notice(N_("The protest was received but will not be considered: %(why)s."))
+CALL_ANSWERED = pagekit.notice(N_("The call on board %(board)s is answered: the players see that you are coming."))
+FAIRPLAY_STARTED = pagekit.notice(N_("The engine is analysing the tournament's games."))
+FAIRPLAY_RUNNING = pagekit.notice(N_("A report is being computed already."))
+DEPARTURE_LOGGED = pagekit.notice(
+    N_("Done. The audit log records it as a departure from the regulation (%(level_term)s): %(departure_term)s.")
+)
 
 
 # --- pages ----------------------------------------------------------------------------------------------------
@@ -381,16 +337,13 @@ def _expired(request: Request) -> None:
 def _page(request: Request, name: str, status_code: int = 200, **context: Any) -> Response:
     """A tournament page. Regulation clause numbers (TK-…) are for the arbiter's console: ``clauses`` is whether
     this reader sees them (a signed-in arbiter, not on a team's own page)."""
-    arbiter = auth.signed_in(request)
-    clauses = bool(arbiter) and not context.pop("for_team", False)
-    return render(
+    clauses = pagekit.shows_clauses(request) and not context.pop("for_team", False)
+    return pagekit.page(
         request,
         name,
-        status_code=status_code,
-        arbiter=arbiter,
+        status_code,
         clauses=clauses,
-        csrf=auth.csrf_token(request),
-        flash=_take_flash(request, clauses=clauses),
+        wording=_notice_values,
         system_names=texts.system_names(),
         texts=texts,
         format_points=texts.points,
@@ -399,7 +352,7 @@ def _page(request: Request, name: str, status_code: int = 200, **context: Any) -
 
 
 def _back(tid: str, where: str = "") -> RedirectResponse:
-    return RedirectResponse(f"/tournaments/{tid}{where}", status_code=303)
+    return pagekit.redirect(f"/tournaments/{tid}{where}")
 
 
 async def tournament_list(request: Request) -> Response:
@@ -470,11 +423,9 @@ async def _round_response(request: Request, number: int | None = None, review: A
     if loaded is None:
         return not_found(request)
     tid, state = loaded
+    number = number if number is not None else pagekit.path_number(request, "number")
     if number is None:
-        try:
-            number = int(request.path_params["number"])
-        except ValueError:
-            return not_found(request)
+        return not_found(request)
     draft = state.draft if state.draft is not None and state.draft.round == number else None
     if draft is None and not 1 <= number <= len(state.t.rounds):
         return not_found(request)
@@ -610,21 +561,21 @@ async def new_tournament(request: Request) -> Response:
     }  # fmt: skip
     error = ""
     if request.method == "POST":
-        form = await _form(request)
+        form = await read_form(request)
         values.update({k: _text(form, k) for k in values if k not in control_form.FIELDS})
         values.update({k: _text(form, k) for k in control_form.FIELDS if k in form})
         if "control" not in form and "time_control" in form:
             values["control"] = _text(form, "time_control")  # a preset's key, as the form before custom controls sent
-        if not auth.csrf_ok(request, form.get("csrf")):
-            error = _(EXPIRED)
+        if not pagekit.fresh(request, form):
+            error = pagekit.expired_text()
         else:
             try:
                 tid = await service(request).create(auth.signed_in(request) or "arbiter", _create(values))
             except Refused as refused:
-                error = refusals.render(refused.refusal)
+                error = pagekit.refusal_text(refused)
             else:
                 return _back(tid)
-    return render_page(
+    return pagekit.plain(
         request,
         "tournaments/new.html",
         values=values,
@@ -650,16 +601,15 @@ async def act(request: Request) -> Response:
     if action not in ACTIONS:
         return not_found(request)
     read, where = ACTIONS[action]
-    form = await _form(request)
+    form = await read_form(request)
     back = _text(form, "back") if _text(form, "back").startswith("/tournaments/") else ""
+    if not pagekit.fresh(request, form):
+        return pagekit.expired(request, back or f"/tournaments/{tid}")
     svc = service(request)
     try:
         state = await svc.state(tid)
     except UnknownTournamentError:
         return not_found(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return RedirectResponse(back or f"/tournaments/{tid}", status_code=303)
     try:
         command = _confirmed(read(form), form)
         if isinstance(command, FileProtest):
@@ -676,7 +626,7 @@ async def act(request: Request) -> Response:
             # The action departs from the regulation: the warning with its level, the form kept, to confirm it
             # (or to write the reason) and send it again.
             return _departure_response(request, tid, state, action, refused.refusal, form)
-        _flash(request, refused.refusal)
+        pagekit.keep(request, refused.refusal)
         if action == "pair":
             where = ""  # nothing was paired: back to the tournament, where the reason is shown (not a missing round)
     else:
@@ -684,13 +634,13 @@ async def act(request: Request) -> Response:
             _filed_notice(request, state, command.id or f"P{before + 1}")
         elif departed := texts.departures(state.audit[lines:]):
             recorded = departed[0].params
-            _flash(request, notice=DEPARTURE_LOGGED, departure_term=str(recorded["departure_term"]),
-                   level_term=str(recorded["level_term"]))  # fmt: skip
+            pagekit.keep(request, notice=DEPARTURE_LOGGED, departure_term=str(recorded["departure_term"]),
+                         level_term=str(recorded["level_term"]))  # fmt: skip
         else:
-            _flash(request, notice=DONE)
+            pagekit.keep(request, notice=DONE)
         if state.draft is None and action == "pair":
             where = ""
-    return RedirectResponse(back or f"/tournaments/{tid}{_where(where, state, form)}", status_code=303)
+    return pagekit.redirect(back or f"/tournaments/{tid}{_where(where, state, form)}")
 
 
 DEPARTURE_CODES = frozenset({TournamentCode.DEPARTURE_UNCONFIRMED, TournamentCode.DEPARTURE_NEEDS_REASON})
@@ -745,28 +695,19 @@ def _departure_response(
     )
 
 
-async def _round_post(request: Request) -> tuple[str, int, Form] | Response:
-    """A round's action form read once: the tournament, the round's number and the form, or the answer already due
-    (an unknown round is not found; an expired form token goes back to the round with a notice)."""
-    tid = request.path_params["tid"]
-    form = await _form(request)
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid, f"/rounds/{number}")
-    return tid, number, form
+def round_url(tid: str, number: int, where: str = "") -> str:
+    return f"/tournaments/{tid}/rounds/{number}{where}"
 
 
 @auth.arbiter_only
 async def create_games(request: Request) -> Response:
     """Game rooms for the boards of a round; then the round's sheet of the players' links."""
-    posted = await _round_post(request)
+    tid = request.path_params["tid"]
+    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
     if isinstance(posted, Response):
         return posted
-    tid, number, form = posted
+    number, form = posted
+    back = round_url(tid, number)
     try:
         state = await service(request).state(tid)
     except UnknownTournamentError:
@@ -776,43 +717,40 @@ async def create_games(request: Request) -> Response:
         typed = {key: _text(form, key) for key in control_form.FIELDS}
         control = control_form.control_from_form(typed) if "control" in form else state.t.control
     except Refused as refused:
-        _flash(request, refused.refusal)
-        return _back(tid, f"/rounds/{number}")
+        return pagekit.refused(request, refused, back)
     if control is None:
-        _flash(request, Refusal(Common.FIELD_REQUIRED, {"field": "time_control"}))
-        return _back(tid, f"/rounds/{number}")
+        return pagekit.refused(request, Refusal(Common.FIELD_REQUIRED, {"field": "time_control"}), back)
     flag = "claim" if form.get("flag") == "claim" else "automatic"
     try:
         made = await service(request).create_game_rooms(
             tid, number, auth.signed_in(request) or "arbiter", control.to_dict(), {"flag_mode": flag}
         )
     except Refused as refused:
-        _flash(request, refused.refusal)
-        return _back(tid, f"/rounds/{number}")
+        return pagekit.refused(request, refused, back)
     # The links are derived on the server: the round's sheet shows (and prints) them now and at any time after.
-    _flash(request, notice=ROOMS_MADE, count=len(made))
-    return _back(tid, f"/rounds/{number}/links")
+    return pagekit.done(request, round_url(tid, number, "/links"), ROOMS_MADE, count=len(made))
 
 
 @auth.arbiter_only
 async def start_clocks(request: Request) -> Response:
     """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
-    posted = await _round_post(request)
+    tid = request.path_params["tid"]
+    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
     if isinstance(posted, Response):
         return posted
-    tid, number, _ = posted
+    number, _form = posted
+    back = round_url(tid, number)
     try:
         started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
     except UnknownTournamentError:
         return not_found(request)
     except Refused as why:
-        _flash(request, why.refusal)
-        return _back(tid, f"/rounds/{number}")
+        return pagekit.refused(request, why, back)
     boards = ", ".join(str(board) for board in refused)
     problems = Refusal(TournamentCode.CLOCKS_NOT_STARTED, {"boards": boards}, tuple(refused.values()))
     notice = CLOCKS_STARTED if started or refused else CLOCKS_ALREADY_RUNNING
-    _flash(request, problems if refused else None, notice=notice, count=started)
-    return _back(tid, f"/rounds/{number}")
+    pagekit.keep(request, problems if refused else None, notice=notice, count=started)
+    return pagekit.redirect(back)
 
 
 @auth.arbiter_only
@@ -824,11 +762,8 @@ async def link_sheet(request: Request) -> Response:
     if loaded is None:
         return not_found(request)
     tid, state = loaded
-    try:
-        number = int(request.path_params["number"])
-    except ValueError:
-        return not_found(request)
-    if not 1 <= number <= len(state.t.rounds):
+    number = pagekit.path_number(request, "number")
+    if number is None or not 1 <= number <= len(state.t.rounds):
         return not_found(request)
     rooms = [room for g in state.t.round(number).games if (room := state.room_of(number, g.board)) is not None]
     games = await game_links.links_of_games(request, rooms)
@@ -840,27 +775,25 @@ async def collect(request: Request) -> Response:
     """The arbiter asks now for the results of finished live games that have not reached the tournament yet
     (they are pushed when a game ends; this is the same reconciliation the app runs in the background)."""
     tid = request.path_params["tid"]
-    form = await _form(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid)
+    form = await pagekit.posted(request, f"/tournaments/{tid}")
+    if isinstance(form, Response):
+        return form
     try:
         count = await service(request).reconcile(tid)
     except UnknownTournamentError:
         return not_found(request)
-    _flash(request, notice=COLLECTED, count=count)
     back = _text(form, "back")
-    return RedirectResponse(back if back.startswith("/tournaments/") else f"/tournaments/{tid}", status_code=303)
+    return pagekit.done(request, back if back.startswith("/tournaments/") else f"/tournaments/{tid}", COLLECTED,
+                        count=count)  # fmt: skip
 
 
 @auth.arbiter_only
 async def team_link(request: Request) -> Response:
     """A new secret protest link for a team's representatives and coaches, shown once (with a QR code)."""
     tid = request.path_params["tid"]
-    form = await _form(request)
-    if not auth.csrf_ok(request, form.get("csrf")):
-        _expired(request)
-        return _back(tid)
+    form = await pagekit.posted(request, f"/tournaments/{tid}")
+    if isinstance(form, Response):
+        return form
     team = _text(form, "team")
     try:
         state = await service(request).state(tid)
@@ -868,8 +801,7 @@ async def team_link(request: Request) -> Response:
     except UnknownTournamentError:
         return not_found(request)
     except Refused as refused:
-        _flash(request, refused.refusal)
-        return _back(tid)
+        return pagekit.refused(request, refused, f"/tournaments/{tid}")
     url = f"{str(request.base_url).rstrip('/')}/tournaments/{tid}/protest?token={token}"
     qr = segno.make(url, error="m").svg_inline(scale=4, dark="#1b1b1b", light="#ffffff")
     return _page(request, "tournaments/team_link.html", tid=tid, state=state, t=state.t, team=team, url=url, qr=qr)
@@ -879,8 +811,11 @@ async def team_protest(request: Request) -> Response:
     """The team's own page: its protests and their status, and the form to file one (TK-P1)."""
     tid = request.path_params["tid"]
     svc = service(request)
-    form = await _form(request) if request.method == "POST" else {}
+    form = await read_form(request) if request.method == "POST" else {}
     token = _text(form, "token") or request.query_params.get("token", "")
+    back = f"/tournaments/{tid}/protest?token={token}"
+    if request.method == "POST" and not pagekit.fresh(request, form):
+        return pagekit.expired(request, back)
     try:
         team = await svc.team_of(tid, token)
         state = await svc.state(tid)
@@ -890,23 +825,19 @@ async def team_protest(request: Request) -> Response:
         return not_found(request)
     if team is None:
         # A forged link and one replaced by a newer link look alike: neither says whether the token ever worked.
-        return render_page(request, "tournaments/protest_link_refused.html", status_code=404)
+        return pagekit.plain(request, "tournaments/protest_link_refused.html", status_code=404)
     if request.method == "POST":
-        if not auth.csrf_ok(request, form.get("csrf")):
-            _expired(request)
-        else:
-            try:
-                command = _protest({key: form[key] for key in ("round", "board", "filed_by", "role", "text")
-                                    if key in form})  # fmt: skip
-                white, black = await svc.signed_times(tid, command.round, command.board)
-                command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
-                before = len(state.protests)
-                state = await svc.command(tid, command, team, role=TEAM)
-            except Refused as refused:
-                _flash(request, refused.refusal)
-            else:
-                _filed_notice(request, state, f"P{before + 1}")
-        return RedirectResponse(f"/tournaments/{tid}/protest?token={token}", status_code=303)
+        try:
+            command = _protest({key: form[key] for key in ("round", "board", "filed_by", "role", "text")
+                                if key in form})  # fmt: skip
+            white, black = await svc.signed_times(tid, command.round, command.board)
+            command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
+            before = len(state.protests)
+            state = await svc.command(tid, command, team, role=TEAM)
+        except Refused as refused:
+            return pagekit.refused(request, refused, back)
+        _filed_notice(request, state, f"P{before + 1}")
+        return pagekit.redirect(back)
     return _page(
         request,
         "tournaments/team_protest.html",
