@@ -26,6 +26,7 @@ PARAMS: dict[str, str | int] = {
           "count": 4, "team": "Алматы", "room": "g-1", "code": "H", "protest": "P1", "person": "Өкіл",
           "amount": 1000, "verdict_term": "protest.upheld", "penalty": "2 минут", "kazans": "82:40",
           "name": "Кубок", "evaluation_term": "evaluation.shown", "minutes": 15,
+          "departure_term": "departure.result_after_next_pairing", "level_term": "level.reason",
 }  # fmt: skip
 
 
