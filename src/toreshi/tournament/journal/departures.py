@@ -13,13 +13,13 @@ with a warning level (issue 29, "a regulation mode an arbiter can be audited on"
 :func:`~toreshi.tournament.journal.decide.decide` refuses a departure without what its level asks
 (``departure_unconfirmed``, ``departure_needs_reason``) and records an allowed one as a
 :class:`~toreshi.tournament.journal.events.DepartureRecorded` before the action's own events: who, when, the kind,
-the level and the reason land in the audit log, the printed report and the TRF's ``###`` lines.
+the level and the reason land in the audit log and the printed report.
 
->>> from toreshi.tournament.journal.commands import Withdraw
+>>> from toreshi.tournament.journal.commands import DeleteEntry
 >>> from toreshi.tournament.journal.state import TournamentState
->>> departure_of(TournamentState(), Withdraw(number=1))
-Departure(kind=<DepartureKind.WITHDRAWN: 'withdrawn'>, level=<Level.INFO: 'info'>, reason='', round=None, \
-board=None, player=1)
+>>> departure_of(TournamentState(), DeleteEntry(number=1, reason="entered twice"))
+Departure(kind=<DepartureKind.ENTRY_DELETED: 'entry_deleted'>, level=<Level.CONFIRM: 'confirm'>, \
+reason='entered twice', round=None, board=None, player=1)
 """
 
 from __future__ import annotations

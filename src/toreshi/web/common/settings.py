@@ -9,8 +9,11 @@ from pathlib import Path
 
 
 def default_fairplay_workers(cores: int | None) -> int:
-    """>>> [default_fairplay_workers(n) for n in (None, 2, 4, 8, 32)]
-    [1, 1, 1, 2, 8]"""
+    """The fair-play report's engine processes on a machine of ``cores`` cores (``None``: not known).
+
+    >>> [default_fairplay_workers(n) for n in (None, 2, 4, 8, 32)]
+    [1, 1, 1, 2, 8]
+    """
     return 1 if not cores or cores <= 4 else cores // 4
 
 
