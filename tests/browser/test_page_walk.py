@@ -225,7 +225,8 @@ def test_every_page_reads_in_kazakh_and_russian(browser: Browser, server: Server
         f"/tournaments/{tid}/rounds/1", f"/tournaments/{tid}/standings", f"/tournaments/{tid}/standings?print=1",
         f"/tournaments/{tid}/protests", f"/tournaments/{tid}/audit", f"/tournaments/{tid}/rounds/1/live",
         "/quiz", "/quiz/new", f"/quiz/{quiz}/links", f"/quiz/{quiz}/report", "/games/g-0000000000/links",
-        f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links",
+        f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links", f"/tournaments/{tid}/check-in",
+        f"/tournaments/{tid}/player-links",
         "/teams", f"/teams/{teams}", f"/teams/{teams}/standings", f"/teams/{teams}/audit",
         "/quiz/teams", "/quiz/tours", "/quiz/tours/new", f"/quiz/tours/{tour}", "/quiz/league", "/practice",
         "/guide/kk/index", "/guide/kk/arbiter", "/guide/kk/quiz-host",  # ?lang= opens the guide's page in that language

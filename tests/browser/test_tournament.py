@@ -127,8 +127,8 @@ def test_a_round_robin_of_six_paired_played_and_printed(browser: Browser, server
             met.add(frozenset((white, black)))
             result = result_for(white, black)
             row = arbiter.locator("table.grid tbody tr").nth(board - 1)
-            row.locator("select[name=result]").select_option(result)
-            row.locator("button[type=submit]").click()
+            row.locator("select[name^=result_]").select_option(result)
+            arbiter.locator("#round-results button[type=submit]").click()
             expect(arbiter.locator("table.grid tbody tr").nth(board - 1).locator("td").nth(3)).to_have_text(result)
             no_error(arbiter)
             white_score, black_score = SCORES[result]

@@ -77,9 +77,8 @@ def test_forbidden_pairs_and_a_confirmed_change_in_kazakh(browser: Browser, serv
     page.locator("form[action$='/do/publish'] button").click()
     no_error(page)
     for board in (1, 2):
-        form = page.locator("form[action$='/do/result']", has=page.locator(f"input[name=board][value='{board}']"))
-        form.locator("select[name=result]").select_option("1-0")
-        form.locator("button[type=submit]").click()
+        page.locator(f"select[name=result_{board}]").select_option("1-0")
+        page.locator("#round-results button[type=submit]").click()
         no_error(page)
     page.locator("form[action$='/do/pair'] button").click()
     page.wait_for_url(re.compile(r"/rounds/2$"))

@@ -37,6 +37,8 @@ REPORT = "report"
 """A quiz report: the arbiter (or host) while the game runs; 403 for anyone else until it is over."""
 TEAM_LINK = "team link"
 """A tournament team's protest page: only through the team's secret link (404 without it)."""
+PLAYER_LINK = "player link"
+"""A tournament player's own page: only through that player's secret link (404 without it)."""
 MEDIA = "media"
 """A quiz pack's content item: never writes; 404 unless the room's pack has it and the visitor may see it now
 (this table's quiz is a text pack: 404 for all; who may load which item: tests/web/test_quiz_media.py)."""
@@ -155,6 +157,15 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/tournaments/{tid}/team-link"): ARBITER,
     ("GET", "/tournaments/{tid}/protest"): TEAM_LINK,
     ("POST", "/tournaments/{tid}/protest"): TEAM_LINK,
+    # Issue 28: check-in and the players' own results. Who is in is public like the pairing; the links are the
+    # arbiter's; a player's page opens only with that player's link (a team's link or a game's does not open it).
+    ("GET", "/tournaments/{tid}/check-in"): PUBLIC,
+    ("GET", "/tournaments/{tid}/player-links"): ARBITER,
+    ("POST", "/tournaments/{tid}/player-links"): ARBITER,
+    ("POST", "/tournaments/{tid}/player-links/{number}/reissue"): ARBITER,
+    ("GET", "/tournaments/{tid}/me"): PLAYER_LINK,
+    ("POST", "/tournaments/{tid}/me"): PLAYER_LINK,
+    ("POST", "/tournaments/{tid}/rounds/{number}/results"): ARBITER,
 }
 
 
@@ -204,6 +215,9 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
         arbiter.post(f"/tournaments/{tid}/do/pair", data={"csrf": csrf})
         arbiter.post(f"/tournaments/{tid}/do/publish", data={"csrf": csrf})
         team_token = page.split("/protest?token=", 1)[1].split('"', 1)[0].split("<", 1)[0]
+        arbiter.post(f"/tournaments/{tid}/player-links", data={"csrf": csrf})
+        sheet = arbiter.get(f"/tournaments/{tid}/player-links").text
+        player_token = sheet.split("/me?token=", 1)[1].split('"', 1)[0].split("<", 1)[0]
         arbiter.post("/quiz/teams", data={"csrf": csrf, "csv_text": "name,players\nАлтын,Асан\nБарыс,Бек\n"})
         pack = ("pack", ("1.siq", (shared_data / "quiz" / "siq" / "1.siq").read_bytes()))
         tour_form = {"csrf": csrf, "name": "Тур", "date": "2026-12-01", "stages": "0", "final": "on",
@@ -221,9 +235,19 @@ def world(tmp_path_factory: pytest.TempPathFactory, shared_data: Path) -> Iterat
             clients[visitor] = client
         tokens = {
             "anonymous": {},
-            "spectator": {"togyz": "made-up", "quiz": "made-up", "tournament": "made-up"},
-            "other player": {"togyz": others["white"], "quiz": others["black"], "tournament": players["white"]},
-            "player": {"togyz": players["white"], "quiz": quiz_tokens["team"], "tournament": team_token},
+            "spectator": {"togyz": "made-up", "quiz": "made-up", "tournament": "made-up", "tournament player": "x"},
+            "other player": {
+                "togyz": others["white"],
+                "quiz": others["black"],
+                "tournament": players["white"],
+                "tournament player": team_token,
+            },
+            "player": {
+                "togyz": players["white"],
+                "quiz": quiz_tokens["team"],
+                "tournament": team_token,
+                "tournament player": player_token,
+            },
             "arbiter": {},
         }
         # The table reissues Black's link ("role"): no visitor holds that one.
@@ -257,6 +281,8 @@ def _url(world: World, path: str, visitor: str) -> str:
         params["action"] = "pair"  # refused before the teams register: what matters is who may try
     url = path.format(**params)
     kind = "quiz" if "/quiz" in path else "tournament" if "/tournaments/" in path else "togyz"
+    if path.endswith("/me"):
+        kind = "tournament player"
     token = world.tokens[visitor].get(kind)
     return f"{url}?token={token}" if token else url
 
@@ -279,7 +305,7 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
         response = client.post(url, data=form, follow_redirects=False)
     if visitor == "arbiter" and path == "/logout":
         sign_in(client)  # signed out, as asked: sign in again for the rest of the table
-    allowed = visitor == "player" if rule == TEAM_LINK else visitor == "arbiter"
+    allowed = visitor == "player" if rule in (TEAM_LINK, PLAYER_LINK) else visitor == "arbiter"
     if rule == PUBLIC:
         assert response.status_code == 200, (visitor, response.status_code)
     elif rule == PRACTICE:
@@ -301,7 +327,7 @@ def test_every_route_enforces_its_role(world: World, method: str, path: str, vis
     elif rule == REPORT:
         assert response.status_code == (200 if allowed else 403)
     else:
-        assert rule == TEAM_LINK
+        assert rule in (TEAM_LINK, PLAYER_LINK)
         assert response.status_code in ((200, 303) if allowed else (404,)), response.status_code
         if not allowed:
             assert world.count_events() == before

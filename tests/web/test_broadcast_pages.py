@@ -34,7 +34,7 @@ def paired_round_with_live_games(client: TestClient, csrf: str) -> tuple[str, di
     page = post(client, f"/tournaments/{tid}/rounds/1/games", csrf, control="blitz")
     assert "Game rooms created: 2." in page
     page = html.unescape(client.get(f"/tournaments/{tid}/rounds/1").text)
-    rows = re.findall(r'<tr><td class="num">(\d+)</td>(.*?)</tr>', page, re.S)
+    rows = re.findall(r'<tr[^>]*><td class="num"[^>]*>(\d+)</td>(.*?)</tr>', page, re.S)
     rooms = {
         int(board): link.group(1) for board, row in rows if (link := re.search(r'href="/games/(g-[0-9a-f]+)"', row))
     }

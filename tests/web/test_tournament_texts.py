@@ -25,7 +25,8 @@ PARAMS: dict[str, str | int] = {
           "result": "1-0", "previous": "0-1", "source_term": "result.live", "method_term": "pairing.dutch",
           "count": 4, "team": "Алматы", "room": "g-1", "code": "H", "protest": "P1", "person": "Өкіл",
           "amount": 1000, "verdict_term": "protest.upheld", "penalty": "2 минут", "kazans": "82:40",
-          "name": "Кубок", "evaluation_term": "evaluation.shown", "minutes": 15,
+          "name": "Кубок", "evaluation_term": "evaluation.shown", "minutes": 15, "presence_term": "check_in.present",
+          "boards": "1, 3", "absent": "5. Ерлан",
           "departure_term": "departure.result_after_next_pairing", "level_term": "level.reason",
 }  # fmt: skip
 

@@ -68,6 +68,7 @@ from toreshi.web.tournaments import broadcast as broadcast_pages
 from toreshi.web.tournaments import calls as board_calls
 from toreshi.web.tournaments import fairplay as fairplay_pages
 from toreshi.web.tournaments import pages as tournament_pages
+from toreshi.web.tournaments import players as tournament_players
 
 ROOM_KINDS: dict[str, LogicFactory] = {
     "togyz": TogyzRoom,
@@ -212,6 +213,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *team_pages.routes,
         *rooms_api.routes,
         *tournament_pages.routes,
+        *tournament_players.routes,
         *fairplay_pages.routes,
         *board_calls.routes,
         *broadcast_pages.routes,

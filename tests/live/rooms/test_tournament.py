@@ -162,3 +162,16 @@ async def test_a_team_link_only_files_protests_for_its_own_people() -> None:
     protest = room.state.protest("P1")
     assert protest.team == "Almaty" and protest.filed_by == "Rep A"
     assert room.state.audit[-1].by == "Almaty"
+
+
+async def test_a_players_link_checks_in_and_reports_only_for_its_own_player() -> None:
+    room = created()
+    run(room, "configure", check_in=True)
+    me, grant_role = Actor("player", "2"), Actor("player2", "P2")  # the page's actor; a link's grant on a socket
+    assert run(room, "check_in", me, number=2) == ["checked_in"]
+    for kind, data in (("pair_round", {}), ("configure", {"check_in": False}), ("enter_result", {})):
+        refused = refusal_of(room, command(kind, me, **data)).refusal
+        assert refused.code is Common.FORBIDDEN
+        assert [detail.code for detail in refused.details] == [TournamentCode.PLAYER_LINK_ONLY]
+    assert_refusal(refusal_of(room, command("check_in", me, number=3)).refusal, TournamentCode.PLAYER_LINK_ONLY)
+    assert refusal_of(room, command("check_in", grant_role, number=2)).refusal.code is Common.FORBIDDEN

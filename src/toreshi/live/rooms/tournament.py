@@ -1,7 +1,8 @@
 """A tournament as a live room: the room kit's adapter around :mod:`toreshi.tournament.journal`.
 
-The edge: who may give a command (an arbiter; a team's link only files protests for its own people, TK-P1; the
-service only reports results of finished game rooms), then the client's JSON read into a typed command
+The edge: who may give a command (an arbiter; a team's link only files protests for its own people, TK-P1; a
+player's link only checks its player in and gives the results of its player's physical boards; the service only
+reports results of finished game rooms), then the client's JSON read into a typed command
 (:data:`~toreshi.tournament.journal.commands.COMMANDS`), decided by the pure journal, its events encoded for the
 log. Everyone else reads (the view holds the public tournament: settings, participants, published rounds, results,
 standings, protests' status).
@@ -24,7 +25,7 @@ from toreshi.live.room import Actor, Command, Decided, Payload
 from toreshi.live.rooms.journal import JournalRoom, events_of, stamped
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import COMMANDS, TournamentState, decide, decode_event, encode_event, evolve
-from toreshi.tournament.journal.commands import ARBITER, SYSTEM, TEAM, EnterResult
+from toreshi.tournament.journal.commands import ARBITER, PLAYER, SYSTEM, TEAM, CheckIn, EnterResult, ReportResult
 from toreshi.tournament.model import format_points
 
 KIND = "tournament"
@@ -53,6 +54,11 @@ class TournamentRoom(JournalRoom):
         if role == SYSTEM:
             if command.type != EnterResult.type:
                 raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)
+            return
+        if role == PLAYER:
+            # A player's own link: that player's check-in and results only (the journal checks the number).
+            if command.type not in (CheckIn.type, ReportResult.type):
+                raise _forbidden(command, TournamentCode.PLAYER_LINK_ONLY)
             return
         if role != TEAM or command.type != "file_protest":
             raise _forbidden(command)

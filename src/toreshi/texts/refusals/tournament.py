@@ -95,6 +95,16 @@ MESSAGES: dict[RefusalCode, str] = {
     T.TEAM_LINK_UNKNOWN: N_("This link belongs to no team of the tournament."),
     T.NOT_TEAM_PERSON: N_("%(person)s is not a representative or coach of %(team)s."),
     T.LIVE_RESULTS_ONLY: N_("Only a finished game room reports a result with its end time."),
+    T.CHECK_IN_OFF: N_("Check-in is off for this tournament (the setting “Players check in before each round”)."),
+    T.CHECK_IN_CLOSED: N_("Round %(round)s is paired: check-in for it is closed. Ask the arbiter."),
+    T.NOT_IN_ROUND: N_("%(player)s is not to be paired in round %(round)s (left, a bye, or not yet entered)."),
+    T.PLAYER_LINK_ONLY: N_("A player's link checks in and enters results only for that player."),
+    T.NOT_YOUR_BOARD: N_("%(player)s does not play on board %(board)s of round %(round)s."),
+    T.LIVE_BOARD: N_("Round %(round)s, board %(board)s is a live game: its game room reports the result."),
+    T.RESULT_ALREADY_RECORDED: N_(
+        "Round %(round)s, board %(board)s already has its result; only the arbiter can change it."
+    ),
+    T.NOTHING_TO_CONFIRM: N_("Round %(round)s has no results agreed by both players waiting for confirmation."),
     # the participants' CSV
     T.CSV_NOT_IMPORTED: N_("The CSV was not imported; nothing changed. Fix these lines:"),
     T.CSV_NO_HEADER: N_("A header row naming the columns is needed (name, rating, club, team)."),
@@ -170,6 +180,8 @@ TERMS: dict[str, str] = {
     "result": N_("Result"),
     "corrected_result": N_("Corrected result"),
     "kazans": N_("Kazans"),
+    "check_in": N_("Players check in before each round"),
+    "present": N_("Present"),
     "kazan_white": N_("White's kazan"),
     "kazan_black": N_("Black's kazan"),
     "pairs": N_("Pairing"),

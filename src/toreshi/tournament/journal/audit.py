@@ -53,7 +53,8 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"player": player(event.number), "round": event.round, "code": event.code.value}
         case ev.RoundPaired():
             return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye,
-                         method_term=f"pairing.{event.method.value}")  # fmt: skip
+                         method_term=f"pairing.{event.method.value}",
+                         absent=", ".join(player(number) for number in event.absent))  # fmt: skip
         case ev.PairingOverridden():
             return _with({"round": event.round, "pairs": _pairs(event.pairs)}, bye=event.bye, reason=event.reason,
                          criteria=", ".join(event.criteria))  # fmt: skip
@@ -90,6 +91,14 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
                           "source_term": f"forbidden.{event.source.value}"}, reason=event.reason)  # fmt: skip
         case ev.PairsAllowed():
             return {"pairs": _pairs(event.pairs)}
+        case ev.CheckedIn():
+            return {"player": player(event.number), "round": event.round,
+                    "presence_term": "check_in.present" if event.present else "check_in.out"}  # fmt: skip
+        case ev.ResultReported():
+            return {"round": event.round, "board": event.board, "player": player(event.number),
+                    "result": event.result.value}  # fmt: skip
+        case ev.RoundConfirmed():
+            return {"round": event.round, "boards": ", ".join(str(board) for board in event.boards)}
         case ev.DepartureRecorded():
             where = {
                 "round": event.round,

@@ -35,6 +35,9 @@ TEAM = "team"
 """A team's representatives and coaches, by the team's secret link (``Actor("team", team)``): they file protests."""
 SYSTEM = "system"
 """The service, reporting the result of a finished linked game room."""
+PLAYER = "player"
+"""A player, by the player's own secret tournament link (``Actor("player", "12")``: the pairing number): checks in
+before a round and reports the result of a game on a physical board (issue 28)."""
 
 MAX_PLAYERS = 10_000
 MAX_ROUNDS = 1_000
@@ -111,6 +114,8 @@ class _Settings:
     """Baku acceleration (C.04.5.1) for a Swiss, or none; fixed once round 1 is paired."""
     late_entry_missed: ByeKind | None = None
     """What a late entrant scores for each round missed: ``H`` (a half point) or ``Z`` (nothing)."""
+    check_in: bool | None = None
+    """Players check in before each round; only those checked in are paired (off: everyone is)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
 
 
@@ -286,6 +291,36 @@ class EnterResult(_OnBoard):
 
 
 @dataclass(frozen=True, kw_only=True)
+class CheckIn:
+    """A player is present for the next round (``present``), or is not after all; from the player's own link or by
+    the arbiter. Only with the setting ``check_in`` on, and (in a Swiss) until the round is paired."""
+
+    type: ClassVar[str] = "check_in"
+    number: int = field(metadata=_NUMBER)
+    present: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportResult(_OnBoard):
+    """One of the two players of a physical board (no live game room) gives the game's result from their link.
+    When both give the same result it waits for the arbiter's confirmation (:class:`ConfirmRound`); when they
+    differ the board is flagged for the arbiter."""
+
+    type: ClassVar[str] = "report_result"
+    number: int = field(metadata=_NUMBER)
+    """The reporting player (a player's link reports only for its own player)."""
+    result: str = field(metadata=spec(name=True, max_length=12))
+
+
+@dataclass(frozen=True, kw_only=True)
+class ConfirmRound:
+    """The arbiter confirms, in one action, every result of the round both players agree on: they count from now."""
+
+    type: ClassVar[str] = "confirm_round"
+    round: int = field(metadata=_ROUND)
+
+
+@dataclass(frozen=True, kw_only=True)
 class Warn:
     type: ClassVar[str] = "warn"
     number: int = field(metadata=_NUMBER)
@@ -417,6 +452,7 @@ TournamentCommand = (
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
     | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry
+    | CheckIn | ReportResult | ConfirmRound
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
@@ -424,6 +460,7 @@ COMMANDS: Codec[TournamentCommand] = Codec(
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
     Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry,
+    CheckIn, ReportResult, ConfirmRound,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

@@ -13,7 +13,8 @@ from toreshi.kit.core import Context, proven
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import commands as c
-from toreshi.tournament.journal.commands import ARBITER, SYSTEM, TournamentCommand
+from toreshi.tournament.journal.check_in import decide_check_in, decide_confirm, decide_report, player_by
+from toreshi.tournament.journal.commands import ARBITER, PLAYER, SYSTEM, TournamentCommand
 from toreshi.tournament.journal.csv_import import decide_import
 from toreshi.tournament.journal.departures import departure_of, require
 from toreshi.tournament.journal.events import DepartureRecorded, EvaluationSet, Stamp, TournamentEvent
@@ -49,9 +50,22 @@ def wall_time(context: Context) -> datetime:
     return at
 
 
-def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str) -> Sequence[TournamentEvent]:
+def _player_only(command: TournamentCommand, role: str, player: int | None) -> None:
+    """A player's link gives only its own player's check-in and results; it gives nothing else."""
+    if role != PLAYER:
+        if isinstance(command, c.ReportResult):
+            raise Refused(Code.PLAYER_LINK_ONLY)  # the arbiter enters a result (enter_result), not a player's report
+        return
+    if not isinstance(command, c.CheckIn | c.ReportResult) or command.number != player:
+        raise Refused(Code.PLAYER_LINK_ONLY)
+
+
+def _events(
+    state: TournamentState, command: TournamentCommand, stamp: Stamp, role: str, player: int | None = None
+) -> Sequence[TournamentEvent]:
     if state.tournament is None and not isinstance(command, c.Create):
         raise Refused(Code.NOT_CREATED)
+    _player_only(command, role, player)
     match command:
         case c.Create() | c.Configure():
             return decide_settings(state, command, stamp)
@@ -98,15 +112,24 @@ def _events(state: TournamentState, command: TournamentCommand, stamp: Stamp, ro
             return decide_import_forbidden(state, command, stamp)
         case c.AllowPair():
             return decide_allow(state, command, stamp)
+        case c.CheckIn():
+            return decide_check_in(state, command, stamp)
+        case c.ReportResult():
+            return decide_report(state, command, stamp)
+        case c.ConfirmRound():
+            return decide_confirm(state, command, stamp)
 
 
 def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:
     """The events of ``command`` (possibly none: the same result entered again), or why it is refused; the events
     are :func:`~toreshi.kit.core.proven`."""
     actor = context.actor
-    # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game").
-    stamp = Stamp(wall_time(context), "" if actor.role == SYSTEM else actor.name or actor.role)
-    events = proven(evolve, state, lambda: _events(state, command, stamp, actor.role))
+    # The service reporting a game room's result is nobody: its events' ``by`` is empty (a page says "the game");
+    # a player's link is the player: ``player:12``.
+    player = int(actor.name) if actor.role == PLAYER and actor.name.isdigit() else None
+    by = "" if actor.role == SYSTEM else player_by(player) if player is not None else actor.name or actor.role
+    stamp = Stamp(wall_time(context), by)
+    events = proven(evolve, state, lambda: _events(state, command, stamp, actor.role, player))
     if isinstance(events, Refusal) or not events or actor.role != ARBITER:
         return events
     # The action itself applies; if it departs from the regulation it needs what its level asks, and is recorded.

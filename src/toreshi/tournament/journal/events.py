@@ -82,6 +82,7 @@ class _SettingsChanged(Stamped):
     tiebreak_rules: TieBreakRules | None = None
     acceleration: Acceleration | None = None
     late_entry_missed: ResultCode | None = None
+    check_in: bool | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -193,6 +194,8 @@ class RoundPaired(Stamped):
     method: PairingMethod
     pairs: tuple[tuple[int, int], ...]
     bye: int | None = None
+    absent: tuple[int, ...] = ()
+    """With check-in on, in a Swiss: the players to pair who had not checked in — not paired, absent (``Z``)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -247,6 +250,34 @@ class ResultCorrected(ResultEntered):
     type: ClassVar[str] = "result_corrected"
     previous: GameResult
     reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheckedIn(Stamped):
+    """A player checked in (``present``) for round ``round``, or out again; by the player's link or the arbiter."""
+
+    type: ClassVar[str] = "checked_in"
+    number: int
+    round: int
+    present: bool = True
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResultReported(_OnBoard):
+    """A player of a physical board gave its result (awaiting the other player and the arbiter)."""
+
+    type: ClassVar[str] = "result_reported"
+    number: int
+    result: GameResult
+
+
+@dataclass(frozen=True, kw_only=True)
+class RoundConfirmed(Stamped):
+    """The arbiter confirmed the players' agreed results of ``boards`` (each then a ``result_entered``)."""
+
+    type: ClassVar[str] = "round_confirmed"
+    round: int
+    boards: tuple[int, ...]
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -362,6 +393,7 @@ TournamentEvent = (
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
     | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted
+    | CheckedIn | ResultReported | RoundConfirmed
     | DepartureRecorded
 )  # fmt: skip
 
@@ -370,7 +402,8 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted, DepartureRecorded,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted,
+    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

@@ -9,6 +9,7 @@ from dataclasses import replace
 from toreshi.kit.core import fold
 from toreshi.tournament.journal import events as ev
 from toreshi.tournament.journal.audit import audit_params
+from toreshi.tournament.journal.check_in import apply_checked_in, apply_confirmed, apply_reported
 from toreshi.tournament.journal.csv_import import apply_imported
 from toreshi.tournament.journal.events import TournamentEvent, decode_event
 from toreshi.tournament.journal.pairing import apply_discarded, apply_overridden, apply_paired, apply_published
@@ -75,6 +76,12 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_forbidden(state, event)
         case ev.PairsAllowed():
             return apply_allowed(state, event)
+        case ev.CheckedIn():
+            return apply_checked_in(state, event)
+        case ev.ResultReported():
+            return apply_reported(state, event)
+        case ev.RoundConfirmed():
+            return apply_confirmed(state, event)
         case ev.DepartureRecorded():
             return state  # only its audit line
 

@@ -6,13 +6,22 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.tournament.berger import berger_round, berger_rounds
 from toreshi.tournament.codes import TournamentCode as Code
+from toreshi.tournament.journal.check_in import absent_forfeits, absent_players, with_absences, without_absences
 from toreshi.tournament.journal.commands import DiscardPairing, OverridePairing, PairRound, PublishRound
-from toreshi.tournament.journal.events import PairingDiscarded, PairingOverridden, RoundPaired, RoundPublished, Stamp
+from toreshi.tournament.journal.events import (
+    PairingDiscarded,
+    PairingOverridden,
+    ResultEntered,
+    RoundPaired,
+    RoundPublished,
+    Stamp,
+)
 from toreshi.tournament.journal.pairing_tools import engine_accelerations, engine_forbidden
 from toreshi.tournament.journal.state import DraftRound, PairingChange, PairingMethod, TournamentState
 from toreshi.tournament.model import Colour, ResultCode, Tournament, TournamentSystem
@@ -152,10 +161,14 @@ def decide_pairing(state: TournamentState, command: PairRound, stamp: Stamp) -> 
             raise Refused(Code.ALL_ROUNDS_PAIRED, rounds=t.rounds_planned)
         if t.rounds and not t.rounds[-1].complete:
             raise Refused(Code.ROUND_INCOMPLETE, round=number - 1)
+        # With check-in on, only those checked in are paired; the others are absent in this round (Z).
+        absent = absent_players(state, number)
+        t = with_absences(t, number, absent)
         if len(t.players_to_pair(number)) < 2:
             raise Refused(Code.TOO_FEW_TO_PAIR)
         pairs, bye = dutch_pairing(t, state.initial_colour, engine_forbidden(state), engine_accelerations(state))
-        method = PairingMethod.DUTCH
+        return [RoundPaired(at=stamp.at, by=stamp.by, round=number, method=PairingMethod.DUTCH, pairs=pairs, bye=bye,
+                            absent=absent)]  # fmt: skip
     return [RoundPaired(at=stamp.at, by=stamp.by, round=number, method=method, pairs=pairs, bye=bye)]
 
 
@@ -177,8 +190,10 @@ def decide_discard(state: TournamentState, command: DiscardPairing, stamp: Stamp
     return [PairingDiscarded(at=stamp.at, by=stamp.by, round=draft_of(state).round, reason=command.reason)]
 
 
-def decide_publish(state: TournamentState, command: PublishRound, stamp: Stamp) -> list[RoundPublished]:
-    return [RoundPublished(at=stamp.at, by=stamp.by, round=draft_of(state).round)]
+def decide_publish(state: TournamentState, command: PublishRound, stamp: Stamp) -> list[RoundPublished | ResultEntered]:
+    draft = draft_of(state)
+    # A round robin with check-in on: the games of players who have not checked in are lost by default (TK-R4).
+    return [RoundPublished(at=stamp.at, by=stamp.by, round=draft.round), *absent_forfeits(state, draft, stamp)]
 
 
 # --- applying -------------------------------------------------------------------------------------------------
@@ -190,6 +205,10 @@ def apply_paired(state: TournamentState, event: RoundPaired) -> TournamentState:
     t = state.t
     if t.system.is_round_robin and event.round == 1 and not t.rounds:
         state = replace(state, tournament=replace(t, rounds_planned=round_robin_rounds(t)))
+    if event.absent:
+        absences = {**state.absences, event.round: event.absent}
+        state = replace(state, tournament=with_absences(state.t, event.round, event.absent),
+                        absences=MappingProxyType(absences))  # fmt: skip
     check_pairing(state, event.round, event.pairs, event.bye)
     return replace(state, draft=DraftRound(event.round, event.method, event.pairs, event.bye))
 
@@ -205,7 +224,7 @@ def apply_overridden(state: TournamentState, event: PairingOverridden) -> Tourna
 def apply_discarded(state: TournamentState, event: PairingDiscarded) -> TournamentState:
     draft = draft_of(state)
     kept = tuple(change for change in state.pairing_changes if change.round != draft.round)
-    return replace(state, draft=None, pairing_changes=kept)
+    return replace(without_absences(state, draft), draft=None, pairing_changes=kept)
 
 
 def apply_published(state: TournamentState, event: RoundPublished) -> TournamentState:

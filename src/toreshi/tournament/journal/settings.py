@@ -47,6 +47,7 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         bye_points=points_of(command.bye_points, "bye_points") if command.bye_points else None,
         tiebreak_rules=command.tiebreak_rules, acceleration=command.acceleration,
         late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
+        check_in=command.check_in,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
 
@@ -137,9 +138,11 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         if paired and base.rounds and wanted is not colour:
             raise Refused(Code.COLOUR_FIXED)
         colour = wanted
+    check_in = event.check_in if event.check_in is not None else state.check_in
     return replace(
-        state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration
-    )
+        state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration,
+        check_in=check_in,
+    )  # fmt: skip
 
 
 def _time_control(event: SettingsEvent, base: Tournament) -> tuple[str | None, TimeControl | None]:

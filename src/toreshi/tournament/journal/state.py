@@ -11,7 +11,7 @@ from types import MappingProxyType
 
 from toreshi.kit.refusal import ParamValue, Refused
 from toreshi.tournament.codes import TournamentCode as Code
-from toreshi.tournament.model import Colour, Tournament
+from toreshi.tournament.model import Colour, GameResult, Tournament
 from toreshi.tournament.protests import ProtestCase, ProtestSettings
 from toreshi.tournament.standings import Standings, standings_for
 
@@ -110,6 +110,11 @@ class ResultSource(Enum):
     """The game room, when the game ended (pushed by the service)."""
     PROTEST = "protest"
     """An upheld protest's corrected result."""
+    PLAYERS = "players"
+    """Both players of a physical board gave it from their links, and the arbiter confirmed the round."""
+    ABSENT = "absent"
+    """With check-in on, a round-robin game of a player who had not checked in when the round was published: lost
+    by default (TK-R4)."""
 
 
 @dataclass(frozen=True)
@@ -149,6 +154,16 @@ class TournamentState:
     pairing_changes: tuple[PairingChange, ...] = ()
     """The arbiter's changes of published rounds' pairings (and of the draft's)."""
     evaluation: EvaluationPolicy = EvaluationPolicy()
+    check_in: bool = False
+    """Players check in before each round (a setting, off by default)."""
+    check_ins: Mapping[int, frozenset[int]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per round, the players checked in for it."""
+    absences: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per Swiss round, the players not paired because they had not checked in (each a ``Z`` of the round)."""
+    reports: Mapping[Board, Mapping[int, GameResult]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per board, the result each of its players gave from their link (by pairing number)."""
+    report_times: Mapping[Board, Mapping[int, datetime]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per board, when each of its players last gave a result."""
 
     @property
     def t(self) -> Tournament:
@@ -189,3 +204,6 @@ class TournamentState:
     @property
     def next_round(self) -> int:
         return len(self.t.rounds) + 1
+
+    def checked_in(self, round_number: int) -> frozenset[int]:
+        return self.check_ins.get(round_number, frozenset())

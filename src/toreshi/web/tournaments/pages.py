@@ -12,7 +12,8 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import functools
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from enum import Enum
 from types import MappingProxyType
@@ -38,7 +39,9 @@ from toreshi.tournament.journal.commands import (
     AddParticipant,
     AddTeam,
     ByeKind,
+    CheckIn,
     Configure,
+    ConfirmRound,
     ConveneProtest,
     Create,
     DecideProtest,
@@ -83,7 +86,7 @@ from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
-from toreshi.web.tournaments import pairing_tools, texts
+from toreshi.web.tournaments import pairing_tools, round_form, texts
 
 MAX_CSV_BYTES = forms.MAX_UPLOAD_BYTES
 RESULTS = [r.value for r in GameResult]
@@ -146,6 +149,8 @@ def _settings(form: Form) -> dict[str, Any]:
     if _text(form, "initial_colour"):
         values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
     cleared += pairing_tools.settings_of(form, values)
+    if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
+        values["check_in"] = _text(form, "check_in") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -266,6 +271,8 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                          unpaid_confirmed=_text(f, "unpaid_confirmed") == "yes"), "/protests"),
     "decide": (_decision, "/protests"),
     "notify": (lambda f: NotifyProtest(id=_text(f, "id"), recipient=_text(f, "recipient")), "/protests"),
+    "check-in": (lambda f: CheckIn(number=_number(f, "number"), present=_text(f, "present") != "no"), "/check-in"),
+    "confirm-round": (lambda f: ConfirmRound(round=_number(f, "round")), "/rounds/{round}"),
     **pairing_tools.ACTIONS,
 }  # fmt: skip
 
@@ -418,7 +425,13 @@ async def round_page(request: Request) -> Response:
     return await _round_response(request)
 
 
-async def _round_response(request: Request, number: int | None = None, review: Any = None) -> Response:
+async def _round_response(
+    request: Request,
+    number: int | None = None,
+    review: Any = None,
+    results_form: Any = None,
+    status_code: int = 200,
+) -> Response:
     loaded = await _load(request)
     if loaded is None:
         return not_found(request)
@@ -438,6 +451,11 @@ async def _round_response(request: Request, number: int | None = None, review: A
     return _page(
         request,
         "tournaments/round.html",
+        status_code=status_code,
+        results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
+        reports=round_form.reports_of(state, number) if draft is None else {},
+        to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        round_form=round_form,
         tid=tid,
         state=state,
         t=state.t,
@@ -699,14 +717,27 @@ def round_url(tid: str, number: int, where: str = "") -> str:
     return f"/tournaments/{tid}/rounds/{number}{where}"
 
 
+RoundAction = Callable[[Request, str, int, Form], Awaitable[Response]]
+
+
+def round_post(action: RoundAction) -> Callable[[Request], Awaitable[Response]]:
+    """A round's form (make the games, start the clocks, answer a call) through the page kit: the action gets the
+    tournament's id, the round's number and the form (``action(request, tid, number, form)``), or the visitor the
+    answer already due (a 404 for a number that is not one, back to the round when the form expired)."""
+
+    @functools.wraps(action)
+    async def posted(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        read = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
+        return read if isinstance(read, Response) else await action(request, tid, *read)
+
+    return posted
+
+
 @auth.arbiter_only
-async def create_games(request: Request) -> Response:
+@round_post
+async def create_games(request: Request, tid: str, number: int, form: Form) -> Response:
     """Game rooms for the boards of a round; then the round's sheet of the players' links."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, form = posted
     back = round_url(tid, number)
     try:
         state = await service(request).state(tid)
@@ -732,13 +763,9 @@ async def create_games(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def start_clocks(request: Request) -> Response:
+@round_post
+async def start_clocks(request: Request, tid: str, number: int, _form: Form) -> Response:
     """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, _form = posted
     back = round_url(tid, number)
     try:
         started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")

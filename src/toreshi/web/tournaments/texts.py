@@ -23,6 +23,7 @@ from toreshi.texts.refusals import CLAUSE
 from toreshi.texts.refusals import tournament as tournament_refusals
 from toreshi.tournament.crosstable import Columns, Table
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
+from toreshi.tournament.journal.check_in import player_of_by
 from toreshi.tournament.journal.state import ForbidSource
 from toreshi.tournament.model import Leaving, ResultCode, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FeeStatus, ProtestAction, ProtestStatus
@@ -134,6 +135,10 @@ def result_origin(origin: ResultOrigin) -> str:
         return _("live game")
     if origin.source is ResultSource.PROTEST:
         return _("protest %(id)s") % {"id": origin.protest}
+    if origin.source is ResultSource.PLAYERS:
+        return _("players")
+    if origin.source is ResultSource.ABSENT:
+        return _("not checked in")
     return ""
 
 
@@ -224,6 +229,10 @@ _TERMS: dict[str, str] = {
     "forbidden.trf": N_("from a TRF"),
     "evaluation.shown": N_("shown to spectators"),
     "evaluation.off": N_("switched off"),
+    "result.players": N_("given by both players, confirmed by the arbiter"),
+    "result.absent": N_("not checked in: lost by default"),
+    "check_in.present": N_("checked in"),
+    "check_in.out": N_("checked out"),
     "level.info": N_("for information"),
     "level.confirm": N_("needs confirmation"),
     "level.reason": N_("needs a written reason"),
@@ -308,6 +317,12 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     "participant_readmitted": (N_("Re-entered"), N_("%(player)s from round %(round)s")),
     "pairs_forbidden": (N_("Pairings forbidden"), N_("Pairs: %(pairs)s (%(source_term)s)")),
     "pairs_allowed": (N_("Forbidden pairing lifted"), N_("Pairs: %(pairs)s")),
+    "checked_in": (N_("Check-in"), N_("%(player)s, round %(round)s: %(presence_term)s")),
+    "result_reported": (
+        N_("Result given by a player"),
+        N_("Round %(round)s, board %(board)s: %(player)s gave %(result)s"),
+    ),
+    "round_confirmed": (N_("Players' results confirmed"), N_("Round %(round)s, boards %(boards)s")),
     "departure_recorded": (N_("Departure from the regulation"), N_("%(departure_term)s; level: %(level_term)s")),
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
@@ -322,6 +337,7 @@ _EXTRAS: tuple[tuple[str, str], ...] = (
     ("result", N_("result corrected to %(result)s")),
     ("reason", N_("reason: %(reason)s")),
     ("criteria", N_("breaks the Dutch criteria %(criteria)s, confirmed by the arbiter")),
+    ("absent", N_("absent, not checked in: %(absent)s")),
 )
 """Particulars an event has only sometimes, added after its main one when it has them."""
 
@@ -338,6 +354,9 @@ def audit_by(line: AuditLine, teams: Collection[str] = (), *, signed_in: bool = 
     which of the club's arbiters did it."""
     if not line.by:
         return _("live game")
+    player = player_of_by(line.by)
+    if player is not None:
+        return _("Player %(number)s (own link)") % {"number": player}
     return line.by if line.by in teams else arbiter_shown(line.by, signed_in=signed_in)
 
 
