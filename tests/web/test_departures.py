@@ -95,3 +95,28 @@ def test_the_warning_speaks_kazakh_and_russian(web: TestClient) -> None:
                 if word not in {"Chief", "Club", "Cup", "FIDE"}
             ]
             assert english == [], (language, english)
+
+
+def test_the_rounds_one_form_asks_to_confirm_a_forfeit_and_for_a_corrections_reason(web: TestClient) -> None:
+    csrf = sign_in(web)
+    tid = _paired(web, csrf)
+    form = {"csrf": csrf, "result_1": FORFEIT, "result_2": "1-0"}
+    response = web.post(f"/tournaments/{tid}/rounds/1/results", data=form)
+    page = html.unescape(response.text)
+    assert response.status_code == 400 and "Board 1: " in page
+    assert said(TournamentCode.DEPARTURE_UNCONFIRMED, term="departure.forfeit_entered", level="confirm") in page
+    assert 'name="confirmed" value="yes" required' in page  # one box for the form's warnings
+    assert "Round 1, board 2: 1-0" not in _text(web.get(f"/tournaments/{tid}/audit").text)  # nothing saved
+    response = web.post(
+        f"/tournaments/{tid}/rounds/1/results", data={**form, "confirmed": "yes"}, follow_redirects=True
+    )
+    assert response.status_code == 200
+    audit = _text(web.get(f"/tournaments/{tid}/audit").text)
+    assert "needs confirmation a game scored by default by the arbiter; round 1; board 1" in audit
+    assert "Round 1, board 2: 1-0" in audit  # the whole form saved once confirmed
+    # A correction on the same form: its reason is asked for at the board's reason field.
+    response = web.post(f"/tournaments/{tid}/rounds/1/results", data={"csrf": csrf, "result_2": "0-1", "reason_2": ""})
+    page = html.unescape(response.text)
+    assert response.status_code == 400
+    assert re.search(r'name="reason_2"[^>]*aria-invalid="true"', page)
+    assert said(TournamentCode.DEPARTURE_NEEDS_REASON, term="departure.result_corrected", level="reason") in page
