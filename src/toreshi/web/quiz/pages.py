@@ -27,6 +27,7 @@ from starlette.routing import Route
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.owner import channel_of
+from toreshi.live.protocol import AccessNotice
 from toreshi.live.room import Actor
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
 from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbitrationMode
@@ -68,7 +69,6 @@ from toreshi.web.common.services import kept_on_app, services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import embed_json
 from toreshi.web.rooms.api import actor_for, grant_for_token, owner_of
-from toreshi.web.togyz.links import REVOKED
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -742,7 +742,7 @@ async def reissue(request: Request, room_id: str, owner: Any, form: Form) -> Res
         name, secret = await reissue_quiz_link(services.accounts, room_id, role)
     except UnknownGrantError:
         return pagekit.refused(request, Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), target)
-    await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
+    await services.bus.publish(channel_of(room_id), AccessNotice(room_id, role))
     stored = request.session.get(f"quiz:{room_id}")
     tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
     if role.startswith("team:"):
