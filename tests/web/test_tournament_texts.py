@@ -28,6 +28,7 @@ PARAMS: dict[str, str | int] = {
           "name": "Кубок", "evaluation_term": "evaluation.shown", "minutes": 15, "presence_term": "check_in.present",
           "boards": "1, 3", "absent": "5. Ерлан",
           "departure_term": "departure.result_after_next_pairing", "level_term": "level.reason",
+          "seed": "4821", "colour_term": "colour.white",
 }  # fmt: skip
 
 
