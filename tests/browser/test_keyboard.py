@@ -172,18 +172,19 @@ def test_the_round_page_by_keyboard(arbiter: Page, server: Server, language: str
     from_the_top(arbiter)
     tab_to(arbiter, arbiter.locator("form[action$='/do/publish'] button"))
     arbiter.keyboard.press("Enter")
-    expect(arbiter.locator("form[action$='/do/result']").first).to_be_visible()
-    # The published round: every result form walked; a result entered by keyboard alone
-    assert_walked(arbiter, "form[action$='/do/result'] select", "form[action$='/do/result'] button")
+    # The published round is one form (issue 28): every board's result control walked, then its one submit button
+    selects = arbiter.locator("select[form='round-results'][name^='result_']")
+    expect(selects.first).to_be_visible()
+    assert_walked(arbiter, "select[form='round-results'][name^='result_']", "#round-results button[type=submit]")
+    # A result entered by keyboard alone
     from_the_top(arbiter)
-    board = arbiter.locator("form[action$='/do/result']").first
-    tab_to(arbiter, board.locator("select"))
+    tab_to(arbiter, selects.first)
     arbiter.keyboard.press("ArrowDown")  # from the empty choice to the first result
-    chosen = board.locator("select").input_value()
+    chosen = selects.first.input_value()
     assert chosen, "the arrow key chose nothing"
-    tab_to(arbiter, board.locator("button[type=submit]"))
+    tab_to(arbiter, arbiter.locator("#round-results button[type=submit]"))
     arbiter.keyboard.press("Space")
-    expect(arbiter.locator("form[action$='/do/result']").first.locator("select")).to_have_value(chosen)
+    expect(arbiter.locator("select[form='round-results'][name^='result_']").first).to_have_value(chosen)
     expect(arbiter.locator("table").first).to_contain_text(chosen)
     screenshot(arbiter, f"keyboard-round-{language}")
 
