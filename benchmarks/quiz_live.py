@@ -454,8 +454,9 @@ class Servers(list[Server]):
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, servers: Sequence[Server]) -> None:
+    def __init__(self, args: argparse.Namespace, servers: Sequence[Server], quiet: bool = False) -> None:
         self.args = args
+        self.quiet = quiet
         self.servers = Servers(servers)
         self.server = self.servers
         self.rooms: list[Room] = []
@@ -523,9 +524,10 @@ class Bench:
             rate = idle.server_cpu_s / idle.seconds
             baseline = await self.measure("baseline (1 room)", self.alone, rate)
             loaded = await self.measure(f"load ({len(self.rooms)} rooms)", self.load, rate)
-            print(f"run {number}: idle server_cpu={fmt(100 * rate, 0)}%", flush=True)
-            print(f"run {number}: {baseline.line()}", flush=True)
-            print(f"run {number}: {loaded.line()}", flush=True)
+            if not self.quiet:
+                print(f"run {number}: idle server_cpu={fmt(100 * rate, 0)}%", flush=True)
+                print(f"run {number}: {baseline.line()}", flush=True)
+                print(f"run {number}: {loaded.line()}", flush=True)
             results.append((baseline, loaded))
         return results
 
@@ -593,6 +595,17 @@ async def runner(args: argparse.Namespace) -> int:
 
 
 async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
+    results, resyncs, expired = await measure_rooms(args, cluster)
+    for line in summary(args, results, resyncs, expired):
+        print(line, flush=True)
+    return 0
+
+
+async def measure_rooms(
+    args: argparse.Namespace, cluster: list[str], quiet: bool = False
+) -> tuple[list[tuple[Phase, Phase]], int, int]:
+    """Fresh server(s), ``args.rooms`` rooms and the baseline room, ``args.runs`` runs: each run's (baseline, load)
+    phases, the resyncs and the answers ruled by the answer time (also used by ``load.py --kind quiz``)."""
     with tempfile.TemporaryDirectory(prefix="quiz-live-") as folder:
         servers: list[Server] = []
         bench: Bench | None = None
@@ -604,21 +617,20 @@ async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
                 await servers[-1].wait_ready()
             for server in servers:
                 await server.wait_ready()
-            bench = Bench(args, servers)
+            bench = Bench(args, servers, quiet=quiet)
             started = time.perf_counter()
             await bench.setup()
             connections = (args.rooms + 1) * (args.teams + 2 + args.spectators)
-            print(
-                f"quiz_live: {len(servers)} instance(s), {args.rooms} rooms (+1 baseline room) x "
-                f"({args.teams} teams + host + projector + "
-                f"{args.spectators} spectators) = {connections} connections, mode={args.mode}, "
-                f"pace={args.pace}/s per room, set up in {time.perf_counter() - started:.1f} s",
-                flush=True,
-            )
+            if not quiet:
+                print(
+                    f"quiz_live: {len(servers)} instance(s), {args.rooms} rooms (+1 baseline room) x "
+                    f"({args.teams} teams + host + projector + "
+                    f"{args.spectators} spectators) = {connections} connections, mode={args.mode}, "
+                    f"pace={args.pace}/s per room, set up in {time.perf_counter() - started:.1f} s",
+                    flush=True,
+                )
             results = await bench.run()
-            for line in summary(args, results, bench.resyncs, bench.expired):
-                print(line, flush=True)
-            return 0
+            return results, bench.resyncs, bench.expired
         except BaseException:
             for server in servers:
                 print(f"server log:\n{server.log_tail()}", file=sys.stderr)
