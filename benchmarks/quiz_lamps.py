@@ -150,6 +150,8 @@ class Game:
         self.projector: Page
         self.phones: list[Page] = []
         self.cell = 0
+        self.expired = 0
+        """Answers the host could not rule before the answer time ran out (the room ruled them)."""
         self.figures = Figures()
 
     async def open(self, browser: Browser, pack: Path) -> None:
@@ -204,8 +206,18 @@ class Game:
             self.figures.projector_ms.append(shown[1] - pressed)
             self.figures.host_frame_ms.append(frame[0] - pressed)
             self.figures.projector_frame_ms.append(frame[1] - pressed)
-            await self.host.wait_for_selector(".q-actions button.primary", timeout=TIMEOUT_MS)  # "right" is offered
-            await self.host.locator("body").press("Enter" if turn == 3 else "-")
+            # The host rules once "right" is offered, unless the answer time ran out first (a loaded machine).
+            ruling = await self.host.wait_for_function(
+                "() => document.querySelector('.q-actions button.primary') ? 'rule' :"
+                " ![...document.querySelectorAll('.q-teams .q-team')].some((card) =>"
+                " card.classList.contains('answering')) ? 'expired' : null",
+                timeout=TIMEOUT_MS,
+                polling=20,
+            )
+            if await ruling.json_value() == "rule":
+                await self.host.locator("body").press("Enter" if turn == 3 else "-")
+            else:
+                self.expired += 1
             await self.host.wait_for_function(
                 "(team) => ![...document.querySelectorAll('.q-teams .q-team')].some("
                 "(card) => card.classList.contains('answering'))",
@@ -275,6 +287,7 @@ async def main(args: argparse.Namespace) -> None:
                     await browser.close()
             for game in games:
                 print(report(game.label, game.figures), flush=True)
+                print(f"{game.label}: answer_time_expired={game.expired}", flush=True)
             if len(games) == 2:
                 before_host = statistics.median(games[0].figures.host_ms)
                 after_host = statistics.median(games[1].figures.host_ms)

@@ -202,6 +202,7 @@ function setText(node, text) {
 // rest of the console (the board, the question's media, the actions, the rulings), which costs many times more. A
 // press is then on the host's screen as soon as on the projector's, not after the whole console is redrawn.
 let restDue = false;
+const drawn = { actions: null, grid: null };
 
 function render() {
   if (!state || state.status === "empty") return;
@@ -263,11 +264,20 @@ function renderRest() {
   $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
   $(".q-comment").textContent = current ? current.comment || "—" : "";
   $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
-  renderActions();
-  quiz.renderGrid($(".q-grid"), state, {
-    onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
-    onTheme: (theme) => send("strike", { theme: theme.index }),
-  });
+  // The action bar and the board are rebuilt only when what they show changes (most events change neither).
+  const actions = state.can.join(" ");
+  if (actions !== drawn.actions) {
+    drawn.actions = actions;
+    renderActions();
+  }
+  const grid = JSON.stringify([state.board, state.status, current ? [current.theme, current.value] : null]);
+  if (grid !== drawn.grid) {
+    drawn.grid = grid;
+    quiz.renderGrid($(".q-grid"), state, {
+      onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
+      onTheme: (theme) => send("strike", { theme: theme.index }),
+    });
+  }
   const due = $(".q-score-due");
   due.hidden = !state.score_due;
   due.textContent = state.score_due ? t("score_due") : "";
