@@ -8,9 +8,12 @@ Enter right for the fourth, as ``quiz_live.py`` does).
 
 A **press**: one phone's buzzer gets a touch (``pointerdown``; its time is taken on that page's clock,
 ``performance.timeOrigin + performance.now()``, the wall clock all pages of one machine share). The host's console
-and the projector each watch their own page (a ``MutationObserver`` on the game) and note the moment the pressing
-team's card first shows it: on the projector its lamp (``data-lamp`` pressed or answering), on the console the card
-marked pressed or answering. Printed per screen: median and p99 of press → shown over ``--presses`` presses.
+and the projector each watch their own page (a ``MutationObserver`` on the game): when the pressing team's card first
+shows the press — on the projector its lamp (``data-lamp`` pressed or answering), on the console the card marked
+pressed or answering — the time of the next animation frame (run just before the browser paints the change) is the
+moment it is shown. Each page also notes when the frame with the lock-out (``buzzed``) reached its socket, before
+the page's own handler ran: the report splits press → shown into press → frame arrives (server, network and a busy
+page) and frame → shown (the page's drawing). Printed per screen: median and p99 over ``--presses`` presses.
 
 ``--before PATH`` also serves the same game from another checkout (``/work/main`` before a change) in the same run:
 the presses alternate between the two servers in blocks of one question (four presses), so both see the same
