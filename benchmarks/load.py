@@ -470,7 +470,7 @@ async def quiz_sweep(label: str, args: argparse.Namespace, instances: int, clust
     steps: list[QuizStep] = []
     for rooms in args.rooms:
         try:
-            results, resyncs, expired = await quiz_live.measure_rooms(
+            results, resyncs, expired, _relayed = await quiz_live.measure_rooms(
                 quiz_options(args, rooms, instances), cluster, quiet=True
             )
         except Exception as error:  # one room count failing (e.g. setup starved of CPU) does not end the sweep

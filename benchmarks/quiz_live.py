@@ -28,6 +28,15 @@ Each run has three phases, on the same server with all connections open:
 Server CPU per press = (server CPU in the phase − idle rate × phase length) ÷ presses (``/proc/<pid>/stat``, all
 threads). Printed: each phase of each run, then medians over ``--runs`` and the load/baseline ratios.
 
+**Tap → lamp** (issue 31): from the moment a team's phone sends ``press`` to the moment the host's console and the
+projector each receive ``buzzed`` (the lit lamp), p50/p99 and max per phase. Its same-run baseline is a **bare
+WebSocket relay**: a few lines of the ``websockets`` library in their own process (pinned to the server's CPU),
+where a group of as many sockets as a room has (teams + host + projector + spectators) are connected and whatever
+one sends is broadcast to the others at once, no room, no rules, no log. In each run, after the one-room baseline,
+one "phone" of the relay sends ``--baseline-presses`` messages ``--baseline-gap-ms`` apart and the time until the
+"projector" socket of the relay receives each is taken: what any WebSocket server costs on this machine now. The
+``× relay`` ratios are what the app adds over it; they hold on a loaded or other machine where the bare ms do not.
+
     python benchmarks/quiz_live.py [--rooms 50] [--teams 4] [--spectators 20] [--presses 12] [--pace 1.0]
                                    [--runs 3] [--mode arrival|compensated|random_window] [--pack PATH]
 
@@ -322,6 +331,8 @@ class Watch:
 
     sent: float
     seen: dict[str, set[int]] = field(default_factory=lambda: {"press_received": set(), "buzzed": set()})
+    lamp: dict[str, float] = field(default_factory=dict)
+    """When the host's console and the projector got ``buzzed`` (the lit lamp), by role."""
     done: dict[str, float] = field(default_factory=dict)
     first: dict[str, float] = field(default_factory=dict)
     locked: asyncio.Event = field(default_factory=asyncio.Event)
@@ -336,6 +347,8 @@ class Phase:
     received_ms: list[float] = field(default_factory=list)
     first_ms: list[float] = field(default_factory=list)
     """From the press to the *first* connection of the room having ``buzzed``: the rest is the fan-out."""
+    lamp_ms: dict[str, list[float]] = field(default_factory=lambda: {"host": [], "projector": []})
+    """Tap → lamp: from the press to the host's console / the projector having ``buzzed``."""
     seconds: float = 0.0
     server_cpu_s: float = 0.0
     client_cpu_s: float = 0.0
@@ -359,7 +372,12 @@ class Phase:
             f"first_p50_ms={fmt(percentile(self.first_ms, 0.5))} first_p99_ms={fmt(percentile(self.first_ms, 0.99))} "
             f"received_p50_ms={fmt(percentile(self.received_ms, 0.5))} "
             f"received_p99_ms={fmt(percentile(self.received_ms, 0.99))} "
-            f"server_cpu_ms_per_press={fmt(self.cpu_ms_per_press, 2)} "
+            + "".join(
+                f"tap_lamp_{role}_p50_ms={fmt(percentile(ms, 0.5))} tap_lamp_{role}_p99_ms={fmt(percentile(ms, 0.99))} "
+                f"tap_lamp_{role}_max_ms={fmt(max(ms, default=math.nan))} "
+                for role, ms in self.lamp_ms.items()
+            )
+            + f"server_cpu_ms_per_press={fmt(self.cpu_ms_per_press, 2)} "
             f"server_cpu={fmt(100 * self.server_cpu_s / self.seconds if self.seconds else math.nan, 0)}% "
             f"client_cpu={fmt(100 * self.client_cpu_s / self.seconds if self.seconds else math.nan, 0)}%"
         )
@@ -412,6 +430,8 @@ class Room:
         seen = watch.seen[kind]
         watch.first.setdefault(kind, now)
         seen.add(id(connection))
+        if kind == "buzzed" and connection.role in ("host", "projector"):
+            watch.lamp.setdefault(connection.role, now)
         if len(seen) == len(self.connections):
             watch.done[kind] = now
             if kind == "buzzed":
@@ -429,6 +449,8 @@ class Room:
         phase.lockout_ms.append((watch.done["buzzed"] - watch.sent) * 1000)
         phase.received_ms.append((watch.done["press_received"] - watch.sent) * 1000)
         phase.first_ms.append((watch.first["buzzed"] - watch.sent) * 1000)
+        for role, ms in phase.lamp_ms.items():
+            ms.append((watch.lamp[role] - watch.sent) * 1000)
         self.pressed_in_cell += 1
         last = self.pressed_in_cell == teams
         ruling = await self.host.command("right" if last else "wrong", may_refuse=True)
@@ -441,6 +463,96 @@ class Room:
     async def close(self) -> None:
         for connection in self.connections:
             await connection.close()
+
+
+# --- the baseline: a bare WebSocket relay -----------------------------------------------------------------------
+
+
+async def relay_main(port: int) -> None:
+    """The relay's process: every message a socket sends goes to the other sockets of its path, nothing else."""
+    from websockets.asyncio.server import ServerConnection, broadcast, serve
+
+    groups: dict[str, set[ServerConnection]] = {}
+
+    async def handler(ws: ServerConnection) -> None:
+        group = groups.setdefault(ws.request.path if ws.request else "/", set())
+        group.add(ws)
+        try:
+            async for message in ws:
+                broadcast([other for other in group if other is not ws], message)
+        finally:
+            group.discard(ws)
+
+    async with serve(handler, "127.0.0.1", port, compression=None, ping_interval=None, max_size=None):
+        await asyncio.Future()
+
+
+class Relay:
+    """The bare relay in its own process (pinned like the server), and one group of a room's size connected to it."""
+
+    def __init__(self, cpu: int | None) -> None:
+        self.port = free_port()
+        command = [sys.executable, str(Path(__file__).resolve()), "--relay-server", str(self.port)]
+        self.process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if cpu is not None:
+            with contextlib.suppress(OSError):
+                os.sched_setaffinity(self.process.pid, {cpu})
+        self.sockets: list[ClientConnection] = []
+        self.readers: list[asyncio.Task[None]] = []
+        self.waiting: dict[str, asyncio.Future[float]] = {}
+
+    async def join(self, size: int) -> None:
+        url = f"ws://127.0.0.1:{self.port}/room"
+        deadline = time.monotonic() + 30
+        while not self.sockets:
+            try:
+                self.sockets.append(await connect(url, compression=None, ping_interval=None, max_size=None))
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.1)
+        for _ in range(size - 1):
+            self.sockets.append(await connect(url, compression=None, ping_interval=None, max_size=None))
+        for number, ws in enumerate(self.sockets):
+            self.readers.append(asyncio.create_task(self.read(ws, lamp=number == 1)))
+
+    async def read(self, ws: ClientConnection, *, lamp: bool) -> None:
+        with contextlib.suppress(Exception):
+            async for raw in ws:
+                now = time.perf_counter()
+                if lamp:  # the others read and drop what they get, as a room's spectators do
+                    text = raw if isinstance(raw, str) else raw.decode()
+                    future = self.waiting.pop(json.loads(text)["id"], None)
+                    if future is not None and not future.done():
+                        future.set_result(now)
+
+    async def phase(self, messages: int, gap_ms: float) -> list[float]:
+        """``messages`` sends by the "phone" (socket 0), each timed until the "projector" (socket 1) has it."""
+        times = []
+        for number in range(messages):
+            key = str(number)
+            future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+            self.waiting[key] = future
+            sent = time.perf_counter()
+            await self.sockets[0].send(json.dumps({"t": "cmd", "id": key, "type": "press", "data": {"tc": 0}}))
+            times.append((await asyncio.wait_for(future, TIMEOUT_S) - sent) * 1000)
+            await asyncio.sleep(gap_ms / 1000)
+        return times
+
+    async def close(self) -> None:
+        for ws in self.sockets:
+            with contextlib.suppress(Exception):
+                await ws.close()
+        for reader in self.readers:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+        self.process.terminate()
+        try:
+            self.process.wait(10)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
 
 
 # --- the benchmark -----------------------------------------------------------------------------------------------
@@ -461,6 +573,9 @@ class Bench:
         self.server = self.servers
         self.rooms: list[Room] = []
         self.baseline: Room | None = None
+        self.relay: Relay | None = None
+        self.relayed: list[list[float]] = []
+        """Each run's bare-relay times (ms): the tap → lamp baseline."""
         self.resyncs = 0
         self.expired = 0
         """Answers the host could not rule in time: the lock-out took seconds (the server is overloaded)."""
@@ -485,6 +600,8 @@ class Bench:
         await asyncio.sleep(SYNC_AFTER_S)
         await asyncio.gather(*(room.sync() for room in rooms))
         self.baseline, self.rooms = rooms[0], rooms[1:]
+        self.relay = Relay(0 if args.pin and len(self.servers) == 1 else None)
+        await self.relay.join(args.teams + 2 + args.spectators)
 
     async def measure(self, name: str, work: Any, idle_rate: float) -> Phase:
         phase = Phase(name, idle_cpu_rate=idle_rate)
@@ -519,10 +636,20 @@ class Bench:
 
     async def run(self) -> list[tuple[Phase, Phase]]:
         results = []
+        assert self.relay is not None
         for number in range(1, self.args.runs + 1):
             idle = await self.measure("idle", self.idle, 0.0)
             rate = idle.server_cpu_s / idle.seconds
             baseline = await self.measure("baseline (1 room)", self.alone, rate)
+            relayed = await self.relay.phase(self.args.baseline_presses, self.args.baseline_gap_ms)
+            self.relayed.append(relayed)
+            if not self.quiet:
+                print(
+                    f"run {number}: bare websocket relay: messages={len(relayed)} "
+                    f"p50_ms={fmt(percentile(relayed, 0.5))} p99_ms={fmt(percentile(relayed, 0.99))} "
+                    f"max_ms={fmt(max(relayed, default=math.nan))}",
+                    flush=True,
+                )
             loaded = await self.measure(f"load ({len(self.rooms)} rooms)", self.load, rate)
             if not self.quiet:
                 print(f"run {number}: idle server_cpu={fmt(100 * rate, 0)}%", flush=True)
@@ -534,9 +661,17 @@ class Bench:
     async def close(self) -> None:
         for room in [*self.rooms, *([self.baseline] if self.baseline else [])]:
             await room.close()
+        if self.relay is not None:
+            await self.relay.close()
 
 
-def summary(args: argparse.Namespace, results: list[tuple[Phase, Phase]], resyncs: int, expired: int) -> list[str]:
+def summary(
+    args: argparse.Namespace,
+    results: list[tuple[Phase, Phase]],
+    resyncs: int,
+    expired: int,
+    relayed: list[list[float]] | None = None,
+) -> list[str]:
     def median(values: list[float]) -> float:
         values = [v for v in values if not math.isnan(v)]
         return statistics.median(values) if values else math.nan
@@ -571,6 +706,23 @@ def summary(args: argparse.Namespace, results: list[tuple[Phase, Phase]], resync
         f"lockout_p99={fmt(ratio(load['lockout_p99'], base['lockout_p99']), 2)} "
         f"cpu_per_press={fmt(ratio(load['cpu'], base['cpu']), 2)}"
     )
+    relayed = relayed or []
+    relay_p50 = median([percentile(ms, 0.5) for ms in relayed])
+    relay_p99 = median([percentile(ms, 0.99) for ms in relayed])
+    relay_max = max((max(ms) for ms in relayed if ms), default=math.nan)
+    lines.append(
+        f"tap -> lamp baseline, bare websocket relay ({args.teams + 2 + args.spectators} sockets): "
+        f"p50_ms={fmt(relay_p50)} p99_ms={fmt(relay_p99)} max_ms={fmt(relay_max)} (medians of {len(relayed)} runs)"
+    )
+    for label, index in (("baseline (1 room)", 0), (f"load ({args.rooms} rooms)", 1)):
+        for role in ("host", "projector"):
+            p50 = median([percentile(pair[index].lamp_ms[role], 0.5) for pair in results])
+            p99 = median([percentile(pair[index].lamp_ms[role], 0.99) for pair in results])
+            most = max((max(pair[index].lamp_ms[role], default=math.nan) for pair in results), default=math.nan)
+            lines.append(
+                f"tap -> lamp {label}, {role}: p50_ms={fmt(p50)} ({fmt(ratio(p50, relay_p50), 2)}x relay) "
+                f"p99_ms={fmt(p99)} ({fmt(ratio(p99, relay_p99), 2)}x relay) max_ms={fmt(most)}"
+            )
     met = not math.isnan(load["lockout_p99"]) and load["lockout_p99"] <= GOAL_P99_MS
     lines.append(f"problems: resyncs={resyncs} answer_time_expired={expired}")
     lines.append(
@@ -595,17 +747,18 @@ async def runner(args: argparse.Namespace) -> int:
 
 
 async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
-    results, resyncs, expired = await measure_rooms(args, cluster)
-    for line in summary(args, results, resyncs, expired):
+    results, resyncs, expired, relayed = await measure_rooms(args, cluster)
+    for line in summary(args, results, resyncs, expired, relayed):
         print(line, flush=True)
     return 0
 
 
 async def measure_rooms(
     args: argparse.Namespace, cluster: list[str], quiet: bool = False
-) -> tuple[list[tuple[Phase, Phase]], int, int]:
+) -> tuple[list[tuple[Phase, Phase]], int, int, list[list[float]]]:
     """Fresh server(s), ``args.rooms`` rooms and the baseline room, ``args.runs`` runs: each run's (baseline, load)
-    phases, the resyncs and the answers ruled by the answer time (also used by ``load.py --kind quiz``)."""
+    phases, the resyncs, the answers ruled by the answer time and each run's bare-relay times (also used by
+    ``load.py --kind quiz``)."""
     with tempfile.TemporaryDirectory(prefix="quiz-live-") as folder:
         servers: list[Server] = []
         bench: Bench | None = None
@@ -630,7 +783,7 @@ async def measure_rooms(
                     flush=True,
                 )
             results = await bench.run()
-            return results, bench.resyncs, bench.expired
+            return results, bench.resyncs, bench.expired, bench.relayed
         except BaseException:
             for server in servers:
                 print(f"server log:\n{server.log_tail()}", file=sys.stderr)
@@ -672,6 +825,15 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    if arguments[:1] == ["--relay-server"]:  # the baseline's own process (see Relay)
+        try:
+            import uvloop
+        except ImportError:  # pragma: no cover
+            asyncio.run(relay_main(int(arguments[1])))
+        else:
+            uvloop.run(relay_main(int(arguments[1])))
+        return 0
     args = parse_args(argv)
     if args.pin and len(os.sched_getaffinity(0)) > 1:
         with contextlib.suppress(OSError):

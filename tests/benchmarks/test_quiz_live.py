@@ -27,3 +27,13 @@ def test_a_tiny_run_prints_latencies_cpu_medians_ratios_and_the_goal(shared_data
     assert re.search(rf"ratio load/baseline: lockout_p50={NUMBER} lockout_p99={NUMBER} cpu_per_press={NUMBER}", out)
     assert re.search(r"problems: resyncs=0 answer_time_expired=\d+", out), out
     assert re.search(r"goal lockout p99 <= 20 ms for 2 rooms .*\(arrival\): (met|NOT met)", out), out
+    # Tap -> lamp (issue 31): the press to the host's console and to the projector, beside the bare relay's baseline
+    assert re.search(rf"run 1: bare websocket relay: messages=2 p50_ms={NUMBER} p99_ms={NUMBER} max_ms={NUMBER}", out)
+    assert re.search(rf"tap -> lamp baseline, bare websocket relay \(8 sockets\): p50_ms={NUMBER} p99_ms={NUMBER}", out)
+    for phase in ("baseline \\(1 room\\)", "load \\(2 rooms\\)"):
+        for role in ("host", "projector"):
+            line = (
+                rf"tap -> lamp {phase}, {role}: p50_ms={NUMBER} \({NUMBER}x relay\) p99_ms={NUMBER} \({NUMBER}x relay\)"
+            )
+            assert re.search(line + rf" max_ms={NUMBER}", out), out
+    assert re.search(rf"tap_lamp_projector_p50_ms={NUMBER} tap_lamp_projector_p99_ms={NUMBER}", out), out

@@ -56,8 +56,8 @@ def create_media_game(host: Page, server: Server, pack: Path) -> tuple[str, str]
         host.fill(f"input[name=team{seat}]", team)
     host.fill("input[name=team3]", "")
     host.locator("form.stack button[type=submit]").click()
-    host.wait_for_url(re.compile(r"/quiz/new$"))
-    expect(host.locator("h1")).to_contain_text("Pick the questions")
+    # The page's script sends the form (with the upload's progress) and puts the picking page in place
+    expect(host.locator("h1")).to_contain_text("Pick the questions", timeout=30_000)
     # The five lowest prices of each long theme are picked at first; short themes are shown as unusable.
     expect(host.locator(".q-pick-theme.unusable").first).to_contain_text("Fewer than 5 questions")
     expect(host.locator('input[name=q][value="0.1.0"]')).to_be_checked()

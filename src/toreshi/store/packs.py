@@ -20,10 +20,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from toreshi.store.schema import quiz_pack_contents, quiz_packs
 
-__all__ = ["DRAFT_LIFETIME", "QuizPacks", "keep_content", "pack_digest", "stored_bytes"]
+__all__ = ["DRAFT_LIFETIME", "MAX_DRAFTS", "QuizPacks", "keep_content", "pack_digest", "stored_bytes"]
 
 DRAFT_LIFETIME = timedelta(hours=6)
 """A pack uploaded for a game that was never created is forgotten after this long."""
+
+MAX_DRAFTS = 16
+"""At most this many drafts are kept (the newest): a pack is at most 64 MiB, so drafts never hold more than 1 GiB
+whatever uploads are made and abandoned."""
 
 
 def pack_digest(data: bytes) -> str:
@@ -68,7 +72,22 @@ class QuizPacks:
                 delete(quiz_packs).where(quiz_packs.c.room_id.is_(None), quiz_packs.c.created_at < now - DRAFT_LIFETIME)
             )
             await connection.execute(insert(quiz_packs).values(id=draft, room_id=None, data=data, created_at=now))
+            newest = (
+                select(quiz_packs.c.id)
+                .where(quiz_packs.c.room_id.is_(None))
+                .order_by(quiz_packs.c.created_at.desc(), quiz_packs.c.id)
+                .limit(MAX_DRAFTS)
+            )
+            kept = {row[0] for row in await connection.execute(newest)} | {draft}
+            await connection.execute(
+                delete(quiz_packs).where(quiz_packs.c.room_id.is_(None), quiz_packs.c.id.not_in(kept))
+            )
         return draft
+
+    async def discard(self, draft: str) -> None:
+        """Forget a draft that is no longer needed (its game was made and does not serve media from it)."""
+        async with self.engine.begin() as connection:
+            await connection.execute(delete(quiz_packs).where(quiz_packs.c.id == draft, quiz_packs.c.room_id.is_(None)))
 
     async def draft(self, draft: str) -> bytes | None:
         """A draft's bytes, if it is still a draft (not yet the pack of a room)."""

@@ -828,6 +828,9 @@ function bindControls() {
     if (/^[1-9]$/.test(key.key) && movers.length === 1 && config.mode !== "clock") {
       const hole = Number(key.key);
       if (state.legal.includes(hole) && !busy) touchHole(movers[0], hole);
+    } else if ((key.key === "Enter" || key.key === " ") && ownControl(key.target)) {
+      // A focused control (a button, a link, another hole than the one chosen) answers Enter and Space itself:
+      // a keyboard user Tabs to "offer a draw" or to another hole and presses Enter for that, not for the move.
     } else if ((key.key === "Enter" || key.key === " ") && selection && config.mode !== "clock") {
       key.preventDefault();
       const { side, hole } = selection;
@@ -847,6 +850,16 @@ function bindControls() {
     if (document.fullscreenElement) document.exitFullscreen();
     else document.documentElement.requestFullscreen?.().catch(() => {});
   });
+}
+
+/** Whether Enter and Space on `target` belong to the control it is in: any button, link or summary but the chosen
+ * hole (Enter there plays the move chosen) and a board hole when nothing is chosen (Space presses the clock). */
+function ownControl(target) {
+  const control = target.closest?.("button, a[href], summary");
+  if (!control) return false;
+  if (!control.classList.contains("hole")) return true;
+  if (!selection) return false;
+  return !(control.dataset.side === selection.side && control.dataset.hole === String(selection.hole));
 }
 
 /** Clock digits for a confirmation: whole seconds, a sign when below zero. */
