@@ -96,6 +96,7 @@ def test_no_serious_accessibility_violation(browser: Browser, server: Server, ar
         f"/tournaments/{tid}/protests", f"/tournaments/{tid}/audit", f"/tournaments/{tid}/rounds/1/live",
         "/quiz", "/quiz/new", f"/quiz/{quiz}/links", f"/quiz/{quiz}/report",
         f"/tournaments/{tid}/forbidden", f"/tournaments/{tid}/rounds/1/links", f"/tournaments/{tid}/check-in",
+        f"/tournaments/{tid}/fairplay",
         f"/tournaments/{tid}/player-links",
         "/teams", f"/teams/{teams}", f"/teams/{teams}/standings", f"/teams/{teams}/audit",
         "/quiz/teams", "/quiz/tours", "/quiz/tours/new", f"/quiz/tours/{tour}", "/quiz/league", "/practice",

@@ -69,3 +69,25 @@ def test_a_started_server_prints_its_address_after_listening(tmp_path: Path) -> 
     log = (tmp_path / "server.log").read_text(encoding="utf-8")
     assert f"toreshi on http://127.0.0.1:{server.port}/" in log
     assert log.index("Uvicorn running on") < log.index("toreshi on http")
+
+
+@pytest.mark.parametrize(("given", "expected"), [((), None), (("--fairplay-workers", "3"), 3)])
+def test_the_fair_play_workers_reach_the_settings(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, given: tuple[str, ...], expected: int | None
+) -> None:
+    """The report's engine processes: the option (or ``TORESHI_FAIRPLAY_WORKERS``), else the machine's default."""
+    import toreshi.web.app
+    from toreshi.web.common.settings import Settings, default_fairplay_workers
+
+    seen: list[Settings] = []
+
+    def stop(settings: Settings) -> None:
+        seen.append(settings)
+        raise SystemExit(0)
+
+    monkeypatch.setattr(toreshi.web.app, "create_app", stop)
+    result = runner.invoke(app, ["serve", "--data-dir", str(tmp_path), *given])
+    assert result.exit_code == 0, result.output
+    assert seen[0].fairplay_workers == (expected or default_fairplay_workers(os.cpu_count()))
+    refused = runner.invoke(app, ["serve", "--data-dir", str(tmp_path), "--fairplay-workers", "0"])
+    assert refused.exit_code == 2 and "fairplay-workers" in refused.output

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -47,3 +48,31 @@ def test_the_oldest_kept_event_is_given_to_a_client_just_before_it() -> None:
 
 def _event(version: int) -> EventFrame:
     return EventFrame("g-1", version, "moved", {}, ts=version * 1000)
+
+
+def test_an_empty_history_knows_a_new_client_is_current_and_a_returning_one_is_not() -> None:
+    history = History(capacity=1)
+    assert history.last_version is None
+    assert history.since(0) == []  # nothing happened yet: a client that saw nothing is current
+    assert history.since(1) is None  # a client that saw events this history never had must take a snapshot
+
+
+def test_a_history_holds_at_least_one_event() -> None:
+    with pytest.raises(ValueError, match="at least one"):
+        History(capacity=0)
+    history = History(capacity=1)
+    history.add(1, _event(1))
+    history.add(2, _event(2))
+    assert history.since(1) == [_event(2)] and history.since(0) is None and history.last_version == 2
+
+
+def test_a_gap_in_the_versions_forgets_what_came_before_it() -> None:
+    history = History(capacity=10)
+    for version in (1, 2, 3):
+        history.add(version, _event(version))
+    history.add(7, _event(7))  # a resync: 4-6 were never seen here
+    assert history.last_version == 7
+    assert history.since(6) == [_event(7)]
+    assert history.since(3) is None and history.since(2) is None  # the events before the gap no longer connect
+    history.add(8, _event(8))
+    assert history.since(6) == [_event(7), _event(8)] and history.since(7) == [_event(8)] and history.since(8) == []

@@ -270,3 +270,12 @@ def test_shuffled_lines_never_crash_the_importer(lines: list[str]) -> None:
     for _, theme, question in package.questions():
         assert theme.name
         assert question.price >= 0
+
+
+def test_numbering_by_hundreds_prices_ten_per_step() -> None:
+    numbered = PACK
+    for n in (1, 2, 3, 4, 5):
+        numbered = numbered.replace(f"   {n}0. ", f"   {n}00. ")
+    theme = read_chgk(numbered).rounds[0].themes[1]
+    assert [q.price for q in theme.questions] == [10, 20, 30, 40, 50]
+    assert theme.questions[4].answers == ("Жигулевск",)

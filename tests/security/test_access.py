@@ -149,6 +149,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/tournaments/{tid}/export.{format}"): PUBLIC,
     ("GET", "/tournaments/{tid}/protests"): PUBLIC,
     ("GET", "/tournaments/{tid}/audit"): PUBLIC,
+    # The fair-play report (issue 28): evidence for the arbiters, never public; the POST starts the engine.
+    ("GET", "/tournaments/{tid}/fairplay"): ARBITER,
+    ("POST", "/tournaments/{tid}/fairplay"): ARBITER,
     ("POST", "/tournaments/{tid}/collect"): ARBITER,
     ("POST", "/tournaments/{tid}/do/{action}"): ARBITER,
     ("POST", "/tournaments/{tid}/team-link"): ARBITER,

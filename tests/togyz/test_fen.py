@@ -57,3 +57,10 @@ def test_north_tuzdyk_belongs_to_south() -> None:
 def test_bad_fens_are_refused_with_a_reason(fen: str, reason: str) -> None:
     with pytest.raises(InvalidFenError, match=reason):
         from_fen(fen)
+
+
+@pytest.mark.parametrize("token", ["10", "11", "19", "0"])
+def test_a_run_of_empty_holes_is_a_bare_number_from_1_to_9(token: str) -> None:
+    row = ",".join(["9S"] * 8 + [token])
+    with pytest.raises(InvalidFenError, match=f"unreadable token '{token}'"):
+        from_fen(f"{row}/9S,9S,9S,9S,9S,9S,9S,9S,9S 0 0 S 1")

@@ -72,3 +72,20 @@ def test_mismatches_are_named() -> None:
     assert annotation_mismatch(parse_token("18"), played) == "the last kumalak lands in hole 9, not 8"
     assert annotation_mismatch(parse_token("19X"), played) == "'X' is written but the move creates no tuzdyk"
     assert "claims a capture" in (annotation_mismatch(parse_token("19(0)"), played) or "")
+
+
+def test_a_hostile_token_is_shown_clipped_to_40_characters_in_the_message() -> None:
+    token = "9" + "x" * 5_000
+    with pytest.raises(InvalidTokenError) as caught:
+        parse_token(token)
+    message = str(caught.value)
+    assert message.startswith(f"move token {token[:40] + '…'!r}: ")
+    with pytest.raises(InvalidTokenError, match="move token '9x': "):
+        parse_token("9x")
+
+
+@pytest.mark.parametrize("token", ["9" + "x" * 5_000, "12(" + "x" * 5_000 + ")"])
+def test_what_a_hostile_token_got_wrong_is_clipped_too(token: str) -> None:
+    with pytest.raises(InvalidTokenError) as caught:
+        parse_token(token)
+    assert len(str(caught.value)) < 200 and caught.value.token == token

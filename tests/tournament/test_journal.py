@@ -288,7 +288,8 @@ def test_results_corrections_and_live_reports() -> None:
     desk.refused(EnterResult(round=1, board=2, result="1-0"), Code.NO_BOARD, round=1, board=2)
     desk.refused(EnterResult(round=2, board=1, result="1-0"), Code.ROUND_NOT_PAIRED, round=2, paired=1)
     desk.do(EnterResult(round=1, board=1, result="1-0", kazans=(82, 40)))
-    desk.refused(EnterResult(round=1, board=1, result="0-1"), Common.FIELD_REQUIRED, field="reason")
+    desk.refused(EnterResult(round=1, board=1, result="0-1"), Code.DEPARTURE_NEEDS_REASON,
+                 term="departure.result_corrected")  # fmt: skip
     # A live game's late report never overwrites the arbiter's result; the same result again records nothing.
     live = decide(desk.state, EnterResult(round=1, board=1, result="0-1"), desk.context("live game", SYSTEM))
     assert live == []
@@ -569,7 +570,7 @@ def test_an_entry_is_deleted_until_round_1_is_paired_and_the_log_keeps_it() -> N
     desk = swiss(players=5)
     desk.do(ForbidPair(first=2, second=3, reason="siblings"))
     desk.do(RequestBye(number=3, round=2))
-    state = desk.do(DeleteEntry(number=3, reason="entered twice"))
+    state = desk.do(DeleteEntry(number=3, reason="entered twice", confirmed=True))
     assert [p.number for p in state.t.participants] == [1, 2, 4, 5]
     assert state.forbidden == () and state.t.bye_requests == ()
     assert replay(desk.log) == state  # the deletion replays from the log

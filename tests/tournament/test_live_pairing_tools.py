@@ -227,7 +227,7 @@ def test_a_withdrawn_player_reenters_by_the_tournaments_rules() -> None:
     desk.refused(Readmit(number=3, round=3), Code.REENTRY_CLOSED, round=3)
     desk.do(Configure(late_entry_until=3))
     desk.refused(Readmit(number=4), Code.NOT_LEFT, player="4. Player 4")
-    state = desk.do(Readmit(number=3, round=3))
+    state = desk.do(Readmit(number=3, round=3, reason="recovered"))
     assert dict(state.audit[-1].params) == {"player": "3. Player 3", "round": 3}
     pairs = _paired(desk)
     assert all(3 not in pair for pair in pairs)  # away in round 2
@@ -246,7 +246,7 @@ def test_a_late_entrant_scores_the_missed_rounds_by_the_setting() -> None:
     desk.do(Configure(late_entry_until=2, late_entry_missed=ByeKind.HALF))
     _paired(desk)
     _play(desk, ["1-0", "1-0"])
-    desk.do(AddParticipant(name="Late"))
+    desk.do(AddParticipant(name="Late", confirmed=True))
     assert desk.state.t.record().entries[5][1].code.value == "H"
     assert desk.state.t.record().points(5) == Fraction(1, 2)
 

@@ -134,7 +134,8 @@ def test_an_entry_is_deleted_from_the_participants_list_before_round_1_is_paired
     tid = _swiss(web, csrf, players=5)
     page = html.unescape(web.get(f"/tournaments/{tid}").text)
     assert page.count(f'action="/tournaments/{tid}/do/delete-entry"') == 5
-    page = post(web, f"/tournaments/{tid}/do/delete-entry", csrf, number="5", reason="entered twice")
+    page = post(web, f"/tournaments/{tid}/do/delete-entry", csrf, number="5", reason="entered twice",
+                confirmed="yes")  # fmt: skip
     assert "Delete P5" not in page and page.count(f'action="/tournaments/{tid}/do/delete-entry"') == 4
     audit = html.unescape(web.get(f"/tournaments/{tid}/audit").text)
     assert "Entry deleted" in audit and "P5 (5)" in audit and "entered twice" in audit

@@ -30,9 +30,16 @@ def test_the_policy_allows_no_inline_script_and_no_framing() -> None:
     assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
 
 
+STANDALONE_DOCUMENTS = {"results/crosstable_document.html"}
+"""Written into a file of the results bundle, never answered by the app: a file opened from disk has no CSP and no
+app to fetch a stylesheet from, so its style is inside it."""
+
+
 def test_no_template_holds_an_inline_script_handler_or_style() -> None:
     found = []
     for template in sorted(Path(TEMPLATE_DIR).rglob("*.html")):
+        if template.relative_to(TEMPLATE_DIR).as_posix() in STANDALONE_DOCUMENTS:
+            continue
         text = template.read_text()
         for match in re.finditer(r"<script(?P<attrs>[^>]*)>", text):
             attrs = match.group("attrs")

@@ -132,7 +132,8 @@ def test_a_round_robin_from_import_to_crosstable_and_exports(web: TestClient) ->
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="½-½")
     assert "40:90" in page
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    assert said(Common.FIELD_REQUIRED, field="reason") in page  # a correction needs its reason
+    assert said(TournamentCode.DEPARTURE_NEEDS_REASON, term="departure.result_corrected") in page  # with its reason
+    assert 'textarea name="reason"' in page  # the warning page asks for it, the form's fields kept
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0", kazan_white="3")
     assert said(Common.FIELD_REQUIRED, field="kazan_black") in page
     for number in (2, 3):
@@ -175,7 +176,8 @@ def test_a_swiss_with_live_games_protests_and_warnings(web: TestClient) -> None:
     room = re.search(r'href="/games/(g-[0-9a-f]+)/links"', page)
     assert room is not None and web.get(f"/games/{room.group(1)}").status_code == 200
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="+ −")
+    page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="+ −",
+                confirmed="yes")  # fmt: skip
     page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="2", filed_by="Rep A",
                 role="representative", text="The opponent was present.", fee_paid="1000", currency="KZT")  # fmt: skip
     assert "P1: round 1, board 2 — Accepted" in page

@@ -114,7 +114,7 @@ def test_a_withdrawn_player_is_re_entered_from_the_participants_list(web: TestCl
     post(web, f"/tournaments/{tid}/do/configure", csrf, name="Club Cup", late_entry_until="3")
     page = post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="5", after_round="0", reason="ill")
     assert page.count(f'action="/tournaments/{tid}/do/withdraw"') == 4 and "Re-enter" in page
-    page = post(web, f"/tournaments/{tid}/do/readmit", csrf, number="5", round="2")
+    page = post(web, f"/tournaments/{tid}/do/readmit", csrf, number="5", round="2", reason="recovered")
     assert "back from round 2" in page
     assert page.count(f'action="/tournaments/{tid}/do/withdraw"') == 5  # back in, may leave again
     assert "Re-entered" in web.get(f"/tournaments/{tid}/audit").text

@@ -31,7 +31,8 @@ def _played(web: TestClient) -> str:
         post(web, f"/tournaments/{tid}/do/publish", csrf)
         for board in range(1, 4):
             result = RESULTS[(board + number) % len(RESULTS)].value
-            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board), result=result)
+            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board), result=result,
+                 confirmed="yes")  # fmt: skip
     return tid
 
 
@@ -64,13 +65,14 @@ def test_every_override_travels_in_the_trf_as_comments_the_reader_and_checker_sk
             post(web, f"/tournaments/{tid}/do/override", csrf, pairs="1 2\n3 4\n5 6", reason="TV", confirmed="yes")
         post(web, f"/tournaments/{tid}/do/publish", csrf)
         for board in (1, 2, 3):
-            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board),
-                 result=GameResult.WHITE_WINS.value if board != 3 else GameResult.WHITE_FORFEIT_WIN.value)  # fmt: skip
+            played = GameResult.WHITE_WINS if board != 3 else GameResult.WHITE_FORFEIT_WIN
+            post(web, f"/tournaments/{tid}/do/result", csrf, round=str(number), board=str(board), result=played.value,
+                 confirmed="yes")  # fmt: skip
     post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.DRAW.value,
          reason="the scoresheet")  # fmt: skip
     post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="6", after_round="2", reason="ill")
     post(web, f"/tournaments/{tid}/do/warn", csrf, number="3", round="2", reason="phone", penalty="-0.5")
-    post(web, f"/tournaments/{tid}/do/add-participant", csrf, name="Late", rating="1500")
+    post(web, f"/tournaments/{tid}/do/add-participant", csrf, name="Late", rating="1500", confirmed="yes")
     text = web.get(f"/tournaments/{tid}/export.trf").content.decode("utf-8")
     comments = [line for line in text.split("\r\n") if line.startswith("###")]
     assert comments == [
@@ -111,7 +113,8 @@ def test_the_override_comments_do_not_name_the_arbiters_login(web: TestClient) -
     post(web, f"/tournaments/{tid}/do/pair", csrf)
     post(web, f"/tournaments/{tid}/do/override", csrf, pairs="2 1\n3 4", reason="TV", confirmed="yes")
     post(web, f"/tournaments/{tid}/do/publish", csrf)
-    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.WHITE_FORFEIT_WIN.value)
+    post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result=GameResult.WHITE_FORFEIT_WIN.value,
+         confirmed="yes")  # fmt: skip
     web.post("/logout", data={"csrf": csrf})
     text = web.get(f"/tournaments/{tid}/export.trf").text
     comments = [line for line in text.splitlines() if line.startswith("###")]

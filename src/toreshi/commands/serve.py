@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import os
 import socket
@@ -93,6 +94,15 @@ def serve(
             help="Open connections (pages and sockets) one client address may hold; 0: no cap.",
         ),
     ] = 128,
+    fairplay_workers: Annotated[
+        int | None,
+        typer.Option(
+            "--fairplay-workers",
+            envvar="TORESHI_FAIRPLAY_WORKERS",
+            min=1,
+            help="Engine processes of the fair-play report (default: 1 on four cores or fewer, a quarter above).",
+        ),
+    ] = None,
 ) -> None:
     """Run the web app."""
     from toreshi.web.app import create_app
@@ -120,6 +130,8 @@ def serve(
         header_timeout=header_timeout or None,
         max_connections_per_address=max_connections_per_address or None,
     )
+    if fairplay_workers is not None:
+        settings = dataclasses.replace(settings, fairplay_workers=fairplay_workers)
     guard = ConnectionGuard(settings.header_timeout, settings.max_connections_per_address, trusted)
     http_protocol, ws_protocol = guarded_protocols(guard)
 

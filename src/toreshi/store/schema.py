@@ -246,3 +246,24 @@ quiz_packs = Table(
     Column("created_at", UTCDateTime, nullable=False),
     CheckConstraint("(data IS NULL) <> (digest IS NULL)", name="data_or_digest"),
 )
+
+
+# --- the arbiter's fair-play reports (toreshi.services.fairplay, revision 0014) ---------------------------------
+
+fairplay_reports = Table(
+    "fairplay_reports",
+    metadata,
+    # One report per tournament (its room): a new request replaces the old one.
+    Column("tournament_id", String(ROOM_ID_LENGTH), ForeignKey("rooms.id"), primary_key=True),
+    # running, ready or failed
+    Column("status", String(16), nullable=False),
+    Column("requested_by", String(NAME_LENGTH), nullable=False),
+    Column("requested_at", UTCDateTime, nullable=False),
+    Column("finished_at", UTCDateTime, nullable=True),
+    # Games analysed so far, of how many: the page's progress.
+    Column("done", Integer, nullable=False),
+    Column("total", Integer, nullable=False),
+    # The figures per game and per player (derived data: computed again on request, never by a GET).
+    Column("report", JsonColumn, nullable=True),
+    CheckConstraint("status IN ('running', 'ready', 'failed')", name="status"),
+)

@@ -25,6 +25,11 @@ TUZDYK_MARKS = frozenset("XxХх")  # Latin X/x and Cyrillic Х/х
 _DIGITS = "123456789"
 
 
+def _shown(text: str) -> str:
+    """``text`` for a message, clipped to 40 characters: a hostile record's token can be megabytes long."""
+    return text if len(text) <= 40 else text[:40] + "…"
+
+
 class NotationError(ValueError):
     """Base class of notation errors."""
 
@@ -33,8 +38,7 @@ class InvalidTokenError(NotationError):
     """A move token that does not follow the grammar; the message says which part is wrong."""
 
     def __init__(self, token: str, reason: str) -> None:
-        shown = token if len(token) <= 40 else token[:40] + "…"  # a hostile record's token can be megabytes long
-        super().__init__(f"move token {shown!r}: {reason}")
+        super().__init__(f"move token {_shown(token)!r}: {reason}")
         self.token = token
         self.reason = reason
 
@@ -99,7 +103,7 @@ def parse_token(text: str) -> MoveToken:
             raise InvalidTokenError(text, "the capture total has no closing ')'")
         digits = rest[1:close]
         if not digits.isascii() or not digits.isdigit():
-            raise InvalidTokenError(text, f"the capture total must be a number, not {digits!r}")
+            raise InvalidTokenError(text, f"the capture total must be a number, not {_shown(digits)!r}")
         significant = digits.lstrip("0") or "0"
         if len(significant) > len(str(TOTAL_KUMALAKS)):  # before ``int``: it refuses 4300 digits with a ValueError
             raise InvalidTokenError(text, f"the capture total is more than {TOTAL_KUMALAKS}")
@@ -110,7 +114,7 @@ def parse_token(text: str) -> MoveToken:
     if rest:
         if rest[0].isdigit():
             raise InvalidTokenError(text, "a move token has at most two digits before its annotations")
-        raise InvalidTokenError(text, f"unexpected {rest!r} after the move")
+        raise InvalidTokenError(text, f"unexpected {_shown(rest)!r} after the move")
     if landing is None and (tuzdyk or kazan is not None):
         raise InvalidTokenError(text, "annotations need the landing digit (two-digit form)")
     return MoveToken(hole, landing, tuzdyk, kazan)

@@ -219,6 +219,11 @@ class TournamentCode(RefusalCode):
     """Forbidden pairings are for a Swiss (a round robin pairs everyone with everyone)."""
     ACCELERATION_FIXED = "acceleration_fixed"
     """The acceleration cannot change once round 1 has been paired."""
+    # --- departures from the regulation (journal/departures.py) ---------------------------------------------
+    DEPARTURE_UNCONFIRMED = "departure_unconfirmed"
+    """``term`` (``departure.late_entry`` …), ``level``: the action departs from the regulation; confirm it."""
+    DEPARTURE_NEEDS_REASON = "departure_needs_reason"
+    """``term``, ``level``: the action departs from the regulation; it needs a written reason."""
 
 
 class ProtestCode(RefusalCode):

@@ -29,6 +29,7 @@ from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.live.store_log import StoreLog
 from toreshi.services.engine import EngineService
+from toreshi.services.fairplay import FairPlayService
 from toreshi.services.practice import PracticeService, is_practice
 from toreshi.services.practice_quota import PracticeLimits
 from toreshi.services.quiz_tours import QuizTourService
@@ -65,6 +66,7 @@ from toreshi.web.togyz import exports, pages
 from toreshi.web.togyz import replay as replay_pages
 from toreshi.web.tournaments import broadcast as broadcast_pages
 from toreshi.web.tournaments import calls as board_calls
+from toreshi.web.tournaments import fairplay as fairplay_pages
 from toreshi.web.tournaments import pages as tournament_pages
 from toreshi.web.tournaments import players as tournament_players
 
@@ -155,8 +157,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 ),
                 archive=lambda room_id: store.set_archived(room_id, True),
             )
+            fairplay = FairPlayService(
+                store,
+                tournaments,
+                limits=Limits(depth=settings.review_depth, movetime=1.0),
+                workers=settings.fairplay_workers,
+            )
             app.state.services = Services(
-                settings, store, accounts, bus, rooms, sessions, tournaments, engine, practice, quiz_tours
+                settings, store, accounts, bus, rooms, sessions, tournaments, engine, practice, quiz_tours, fairplay
             )
             for room_id in resumed_games:  # resumed practice games: the engine takes its seat again
                 owner = await rooms.get(room_id, "togyz")
@@ -190,6 +198,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await rooms.close()
                 await bus.close()
                 engine.close()
+                fairplay.close()
 
     routes = [
         *home_pages.routes,
@@ -205,6 +214,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *rooms_api.routes,
         *tournament_pages.routes,
         *tournament_players.routes,
+        *fairplay_pages.routes,
         *board_calls.routes,
         *broadcast_pages.routes,
         *overlay_pages.routes,

@@ -32,7 +32,7 @@ from toreshi.quiz.tour.core import (
     stage_outcome,
     suggest_assistant,
 )
-from toreshi.quiz.tournament import Scoring
+from toreshi.quiz.tournament import Scoring, Seeding
 
 TEAMS = tuple(f"Team {i}" for i in range(1, 9))
 HOST = Context(Actor("host", "Ерлан"), 0, random.Random(7), {"at": "2026-12-01T19:00:00+00:00"})
@@ -220,3 +220,24 @@ def test_a_stage_closes_by_itself_when_the_next_is_seeded_or_a_shootout_is_made_
     assert isinstance(undecided, Refusal) and undecided.code.value == "quiz_stage_shootout_undecided"
     state = run(state, SeedStage("rating", order=TEAMS))
     assert set(closed_links(state)) == {"q-0", "q-1", "q-s"}  # the next stage seeded: the first is final
+
+
+def test_the_log_of_a_recorded_result_names_the_stage_from_one_and_the_scores() -> None:
+    state = link_all(run(created(), SeedStage("hand", games=(TEAMS[:4], TEAMS[4:]))), "q-")
+    state = run(state, RecordResult("q-0", {"Team 1": 30, "Team 2": 20, "Team 3": 10, "Team 4": -5}), SYSTEM)
+    at, kind, params = state.log[-1]
+    assert (at, kind) == ("2026-12-01T20:00:00+00:00", "result_recorded")
+    assert dict(params) == {
+        "kind": "qualifying",
+        "stage": "1",
+        "scores": "Team 1 30, Team 2 20, Team 3 10, Team 4 -5",
+        "room": "q-0",
+    }
+
+
+def test_qualifying_stages_are_named_from_one_and_the_final_is_the_final() -> None:
+    formula = Formula((StageRule(2, 0), StageRule(1, 1)), final=True, game_size=4)
+    assert [formula.settings(stage).name for stage in range(3)] == ["1", "2", "final"]
+    assert (formula.settings(1).advance_per_game, formula.settings(1).advance_best_others) == (1, 1)
+    assert formula.settings(2).seeding is Seeding.SNAKE and formula.settings(2).advance_per_game == 0
+    assert [formula.kind(stage) for stage in range(3)] == [GameKind.QUALIFYING, GameKind.QUALIFYING, GameKind.FINAL]

@@ -136,6 +136,8 @@ MESSAGES: dict[RefusalCode, str] = {
     T.ACCELERATION_SWISS_ONLY: N_("Acceleration is for a Swiss."),
     T.FORBIDDEN_SWISS_ONLY: N_("Forbidden pairings are for a Swiss: a round robin pairs everyone with everyone."),
     T.ACCELERATION_FIXED: N_("The acceleration cannot change once round 1 has been paired."),
+    T.DEPARTURE_UNCONFIRMED: N_("This departs from the regulation (%(term)s): confirm it to go ahead."),
+    T.DEPARTURE_NEEDS_REASON: N_("This departs from the regulation (%(term)s): write the reason to go ahead."),
     # protests
     P.NO_END_TIME: N_("Round %(round)s, board %(board)s has no recorded end of the game."),
     P.TEXT_EMPTY: N_("A protest is written: its text is empty."),
@@ -271,4 +273,15 @@ TERMS: dict[str, str] = {
     # the settings' fields of issue 29
     "lots_seed": N_("Seed of the drawing of lots"),
     "language": N_("Language of the tournament's files"),
+    # departures from the regulation (journal/departures.py), parameter ``term`` of ``departure_*``
+    "departure.late_entry": N_("a late entry after round 1 was paired"),
+    "departure.forfeit_entered": N_("a game scored by default by the arbiter"),
+    "departure.result_corrected": N_("a result corrected"),
+    "departure.result_after_next_pairing": N_("a result changed after the next round was paired"),
+    "departure.pairing_changed": N_("the system's pairing changed by hand"),
+    "departure.pairing_discarded": N_("a pairing discarded"),
+    "departure.withdrawn": N_("a player withdrawn by the arbiter"),
+    "departure.expelled": N_("a player expelled"),
+    "departure.readmitted": N_("a player who left entered again"),
+    "departure.entry_deleted": N_("an entry deleted"),
 }

@@ -102,6 +102,17 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
                     "result": event.result.value}  # fmt: skip
         case ev.RoundConfirmed():
             return {"round": event.round, "boards": ", ".join(str(board) for board in event.boards)}
+        case ev.DepartureRecorded():
+            where = {
+                "round": event.round,
+                "board": event.board,
+                "player": player(event.player) if event.player is not None else None,
+            }
+            terms: Params = {
+                "departure_term": f"departure.{event.kind.value}",
+                "level_term": f"level.{event.level.value}",
+            }
+            return _with(terms, **where, reason=event.reason)
         case ev.ProtestDecided():
             verdict = "protest.upheld" if event.upheld else "protest.rejected"
             return _with({"protest": event.id, "verdict_term": verdict},

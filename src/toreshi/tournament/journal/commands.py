@@ -7,7 +7,7 @@ and the actor are not in a command: the server brings them (``Context``).
 
 >>> COMMANDS.read("add_participant", {"name": "  Абай  ", "rating": 1650})
 AddParticipant(name='Абай', rating=1650, club='', team='', federation_id='', federation='', title='', sex='', \
-birth_date='')
+birth_date='', confirmed=False)
 >>> COMMANDS.read("withdraw", {"number": 0})
 Traceback (most recent call last):
 ...
@@ -170,6 +170,8 @@ class ParticipantEntry:
 @dataclass(frozen=True, kw_only=True)
 class AddParticipant(ParticipantEntry):
     type: ClassVar[str] = "add_participant"
+    confirmed: bool = False
+    """A late entry (round 1 paired) is a departure that needs the arbiter's confirmation (journal/departures)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -226,6 +228,7 @@ class DeleteEntry:
     type: ClassVar[str] = "delete_entry"
     number: int = field(metadata=_NUMBER)
     reason: str = field(default="", metadata=_REASON)
+    confirmed: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -294,6 +297,8 @@ class EnterResult(_OnBoard):
     reason: str = field(default="", metadata=_REASON)
     ended_at: datetime | None = None
     """When the game ended; only the service gives it (a result the arbiter enters ended when it was entered)."""
+    confirmed: bool = False
+    """The arbiter confirmed the warning of a forfeit entered by hand (journal/departures)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -409,6 +414,8 @@ class Readmit:
     type: ClassVar[str] = "readmit"
     number: int = field(metadata=_NUMBER)
     round: int | None = field(default=None, metadata=_ROUND)
+    reason: str = field(default="", metadata=_REASON)
+    """Required: a re-entry is a departure that needs a written reason (journal/departures)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -14,9 +14,10 @@ from toreshi.kit.refusal import Refusal, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import commands as c
 from toreshi.tournament.journal.check_in import decide_check_in, decide_confirm, decide_report, player_by
-from toreshi.tournament.journal.commands import PLAYER, SYSTEM, TournamentCommand
+from toreshi.tournament.journal.commands import ARBITER, PLAYER, SYSTEM, TournamentCommand
 from toreshi.tournament.journal.csv_import import decide_import
-from toreshi.tournament.journal.events import EvaluationSet, Stamp, TournamentEvent
+from toreshi.tournament.journal.departures import departure_of, require
+from toreshi.tournament.journal.events import DepartureRecorded, EvaluationSet, Stamp, TournamentEvent
 from toreshi.tournament.journal.evolve import evolve
 from toreshi.tournament.journal.pairing import decide_discard, decide_override, decide_pairing, decide_publish
 from toreshi.tournament.journal.pairing_tools import (
@@ -131,4 +132,18 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
     player = int(actor.name) if actor.role == PLAYER and actor.name.isdigit() else None
     by = "" if actor.role == SYSTEM else player_by(player) if player is not None else actor.name or actor.role
     stamp = Stamp(wall_time(context), by)
-    return proven(evolve, state, lambda: _events(state, command, stamp, actor.role, player))
+    events = proven(evolve, state, lambda: _events(state, command, stamp, actor.role, player))
+    if isinstance(events, Refusal) or not events or actor.role != ARBITER:
+        return events
+    # The action itself applies; if it departs from the regulation it needs what its level asks, and is recorded.
+    departure = departure_of(state, command)
+    if departure is None:
+        return events
+    try:
+        require(departure, command)
+    except Refused as refused:
+        return refused.refusal
+    recorded = DepartureRecorded(at=stamp.at, by=stamp.by, kind=departure.kind, level=departure.level,
+                                 reason=departure.reason, round=departure.round, board=departure.board,
+                                 player=departure.player)  # fmt: skip
+    return [recorded, *events]  # first: the action's own line stays the last of the audit log

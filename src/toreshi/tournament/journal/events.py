@@ -27,6 +27,7 @@ from typing import Any, ClassVar
 from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.codec import Codec
 from toreshi.tournament.journal.commands import Setting
+from toreshi.tournament.journal.departures import DepartureKind, Level
 from toreshi.tournament.journal.state import Acceleration, ForbidSource, PairingMethod, ResultSource
 from toreshi.tournament.journal.values import CONVERTERS, FileLanguage, FirstColour
 from toreshi.tournament.model import GameResult, Participant, PlayerDetails, ResultCode, TournamentSystem
@@ -385,6 +386,20 @@ class PairsAllowed(Stamped):
     pairs: tuple[tuple[int, int], ...]
 
 
+@dataclass(frozen=True, kw_only=True)
+class DepartureRecorded(Stamped):
+    """The arbiter departed from the regulation (journal/departures): the kind, its warning level, the reason given
+    (empty for a level that needs none) and where; stored just before the action's own events."""
+
+    type: ClassVar[str] = "departure_recorded"
+    kind: DepartureKind
+    level: Level
+    reason: str = ""
+    round: int | None = None
+    board: int | None = None
+    player: int | None = None
+
+
 TournamentEvent = (
     TournamentCreated | TournamentConfigured | TeamAdded | TeamEdited | ParticipantAdded | ParticipantEdited
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
@@ -392,6 +407,7 @@ TournamentEvent = (
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
     | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted | LotsDrawn
     | CheckedIn | ResultReported | RoundConfirmed
+    | DepartureRecorded
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -400,7 +416,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
     ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted, LotsDrawn,
-    CheckedIn, ResultReported, RoundConfirmed,
+    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

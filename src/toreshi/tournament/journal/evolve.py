@@ -85,6 +85,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_reported(state, event)
         case ev.RoundConfirmed():
             return apply_confirmed(state, event)
+        case ev.DepartureRecorded():
+            return state  # only its audit line
 
 
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:

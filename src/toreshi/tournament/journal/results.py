@@ -50,8 +50,7 @@ def decide_result(
         return [entered]
     if (game.result is result and game.kazans == kazans) or source is ResultSource.LIVE:
         return []
-    if not command.reason:
-        raise Refused(Common.FIELD_REQUIRED, field="reason")  # a correction says why, for the audit log
+    # A correction says why: a departure that needs a written reason (journal/departures.py, checked in decide).
     fields = {f.name: getattr(entered, f.name) for f in dataclasses.fields(entered)}
     return [ResultCorrected(**fields, previous=game.result, reason=command.reason)]
 

@@ -11,6 +11,7 @@ from starlette.requests import HTTPConnection
 from toreshi.live.bus import Bus
 from toreshi.live.registry import RoomSource
 from toreshi.services.engine import EngineService
+from toreshi.services.fairplay import FairPlayService
 from toreshi.services.practice import PracticeService
 from toreshi.services.quiz_tours import QuizTourService
 from toreshi.services.tournament import TournamentService
@@ -40,6 +41,8 @@ class Services:
     """The engine's side of every practice game."""
     quiz_tours: QuizTourService
     """The club's «Своя игра» register and tours, and the results their quiz rooms push to them."""
+    fairplay: FairPlayService | None = None
+    """The arbiter's fair-play reports (their own engine worker processes)."""
 
 
 def services_of(connection: HTTPConnection) -> Services:

@@ -8,6 +8,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 
+def default_fairplay_workers(cores: int | None) -> int:
+    """The fair-play report's engine processes on a machine of ``cores`` cores (``None``: not known).
+
+    >>> [default_fairplay_workers(n) for n in (None, 2, 4, 8, 32)]
+    [1, 1, 1, 2, 8]
+    """
+    return 1 if not cores or cores <= 4 else cores // 4
+
+
 @dataclass(frozen=True)
 class Settings:
     """``db_url`` defaults to SQLite in ``data_dir``; ``bus_url`` to the in-process bus (``redis://…`` to scale out)."""
@@ -29,6 +38,9 @@ class Settings:
     """The post-game review's search depth per position (the replay page's curve and worst moves)."""
     review_budget: float = 60.0
     """Seconds a whole review may take: past it, the remaining positions get the depth already reached."""
+    fairplay_workers: int = field(default_factory=lambda: default_fairplay_workers(os.cpu_count()))
+    """Worker processes of the fair-play report's engine (each reviews one game at a time): 1 on a small machine
+    (four cores or fewer), a quarter of the cores on a bigger one, so that play and practice keep theirs."""
     trusted_proxies: tuple[str, ...] = ()
     """Addresses or networks (``10.0.0.5``, ``10.0.0.0/24``) of reverse proxies whose ``X-Forwarded-For`` and
     ``X-Forwarded-Proto`` are believed; from anyone else those headers are ignored. Default: none."""

@@ -30,7 +30,7 @@ from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
 from toreshi.services.results import NotATournamentError, game_states, tournament_state
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
-from toreshi.texts import i18n
+from toreshi.texts import i18n, refusals
 from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
@@ -285,9 +285,13 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
 
 
 def _notice_values(values: dict[str, Any], clauses: bool) -> dict[str, Any]:
-    """A protest's decisive step (kept with its notice) worded in the reader's language."""
+    """A protest's decisive step (kept with its notice) worded in the reader's language; the audit log's words (a
+    departure's kind and level)."""
     if isinstance(values.get("step"), dict):
         values["why"] = _protest_reason(values.pop("step"), clauses=clauses)
+    for key, value in list(values.items()):
+        if key.endswith("_term") and isinstance(value, str):
+            values[key] = texts.term(value)
     return values
 
 
@@ -331,6 +335,11 @@ PROTEST_ACCEPTED = pagekit.notice(
 PROTEST_NOT_ACCEPTED = pagekit.notice(N_("The protest was received but not accepted: %(why)s."))
 PROTEST_NOT_CONSIDERED = pagekit.notice(N_("The protest was received but will not be considered: %(why)s."))
 CALL_ANSWERED = pagekit.notice(N_("The call on board %(board)s is answered: the players see that you are coming."))
+FAIRPLAY_STARTED = pagekit.notice(N_("The engine is analysing the tournament's games."))
+FAIRPLAY_RUNNING = pagekit.notice(N_("A report is being computed already."))
+DEPARTURE_LOGGED = pagekit.notice(
+    N_("Done. The audit log records it as a departure from the regulation (%(level_term)s): %(departure_term)s.")
+)
 
 
 # --- pages ----------------------------------------------------------------------------------------------------
@@ -484,7 +493,8 @@ async def standings_page(request: Request, tid: str, state: TournamentState) -> 
         leavings = [(lv.player, t.participant(lv.player).name, texts.leaving_text(lv)) for lv in t.leavings]
         return _page(request, "tournaments/crosstable_print.html", tid=tid, t=t, table=table, legend=legend,
                      codes=texts.table_codes(table), time_control=_time_control_text(t),
-                     leavings=leavings, rules_note=rules_note, overrides=override_audit(state))  # fmt: skip
+                     leavings=leavings, rules_note=rules_note, overrides=override_audit(state),
+                     departures=texts.departures(state.audit))  # fmt: skip
     return _page(request, "tournaments/standings.html", tid=tid, state=state, t=state.t, standings=standings,
                  table=table, legend=legend, rules_note=rules_note)  # fmt: skip
 
@@ -579,7 +589,8 @@ async def protests_page(request: Request, tid: str, state: TournamentState) -> R
 @_reading
 async def audit_page(request: Request, tid: str, state: TournamentState) -> Response:
     return _page(request, "tournaments/audit.html", tid=tid, state=state, t=state.t, names=_players(state),
-                 team_names={team.name for team in state.t.teams})  # fmt: skip
+                 team_names={team.name for team in state.t.teams},
+                 departures=texts.departures(state.audit))  # fmt: skip
 
 
 @_reading
@@ -652,28 +663,88 @@ async def act(request: Request) -> Response:
     except UnknownTournamentError:
         return not_found(request)
     try:
-        command = read(form)
+        command = _confirmed(read(form), form)
         if isinstance(command, FileProtest):
             white, black = await svc.signed_times(tid, command.round, command.board)
             command = dataclasses.replace(command, white_signed_at=white, black_signed_at=black)
-        before = len(state.protests)
+        before, lines = len(state.protests), len(state.audit)
         state = await svc.command(tid, command, auth.signed_in(request) or "arbiter")
     except Refused as refused:
         if refused.refusal.code is TournamentCode.OVERRIDE_BREAKS_CRITERIA and state.draft is not None:
             # The arbiter sees which criteria the change breaks, with the change kept in the form, to confirm it.
             return await _round_response(request, number=state.draft.round, review=pairing_tools.review_of(
                 refused.refusal, form))  # fmt: skip
+        if refused.refusal.code in DEPARTURE_CODES:
+            # The action departs from the regulation: the warning with its level, the form kept, to confirm it
+            # (or to write the reason) and send it again.
+            return _departure_response(request, tid, state, action, refused.refusal, form)
         pagekit.keep(request, refused.refusal)
         if action == "pair":
             where = ""  # nothing was paired: back to the tournament, where the reason is shown (not a missing round)
     else:
         if isinstance(command, FileProtest) and len(state.protests) > before:
             _filed_notice(request, state, command.id or f"P{before + 1}")
+        elif departed := texts.departures(state.audit[lines:]):
+            recorded = departed[0].params
+            pagekit.keep(request, notice=DEPARTURE_LOGGED, departure_term=str(recorded["departure_term"]),
+                         level_term=str(recorded["level_term"]))  # fmt: skip
         else:
             pagekit.keep(request, notice=DONE)
         if state.draft is None and action == "pair":
             where = ""
     return pagekit.redirect(back or f"/tournaments/{tid}{_where(where, state, form)}")
+
+
+DEPARTURE_CODES = frozenset({TournamentCode.DEPARTURE_UNCONFIRMED, TournamentCode.DEPARTURE_NEEDS_REASON})
+_NOT_RESENT = frozenset({"csrf", "confirmed", "file"})
+
+
+def _confirmed(command: TournamentCommand, form: Form) -> TournamentCommand:
+    """The command with the arbiter's confirmation of a departure's warning, when the form confirms it (the
+    confirmation page's box) and the command takes one."""
+    if _text(form, "confirmed") == "yes" and any(f.name == "confirmed" for f in dataclasses.fields(command)):
+        return dataclasses.replace(command, confirmed=True)  # type: ignore[arg-type]
+    return command
+
+
+def _departure_where(state: TournamentState, form: Form) -> str:
+    """Whom and what the action concerns (the player, the round, the board), as the warning page names them."""
+    params: dict[str, str | int] = {}
+    number = _text(form, "number")
+    if number.isdigit() and int(number) in _players(state):
+        params["player"] = state.t.label(int(number))
+    elif _text(form, "name"):
+        params["player"] = _text(form, "name")
+    for key in ("round", "after_round", "board"):
+        value = _text(form, key)
+        if value.isdigit():
+            params["round" if key == "after_round" else key] = int(value)
+    return texts.particulars(params)
+
+
+def _departure_response(
+    request: Request, tid: str, state: TournamentState, action: str, refusal: Refusal, form: Form
+) -> Response:
+    """The warning of an action that departs from the regulation: what it is, its level (confirmation, or a written
+    reason), the form's fields kept to send again. Nothing was changed."""
+    level = str(refusal.params.get("level", ""))
+    kept = [(key, value) for key, value in form.items() if key not in _NOT_RESENT and key != "reason"
+            and isinstance(value, str)]  # fmt: skip
+    return _page(
+        request,
+        "tournaments/departure.html",
+        where=_departure_where(state, form),
+        tid=tid,
+        state=state,
+        t=state.t,
+        action=action,
+        warning=refusals.render(refusal),
+        level=level,
+        level_text=texts.term(f"level.{level}"),
+        kept=kept,
+        reason=_text(form, "reason"),
+        needs_reason=refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON,
+    )
 
 
 def round_url(tid: str, number: int, where: str = "") -> str:

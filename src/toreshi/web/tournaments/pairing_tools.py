@@ -113,7 +113,8 @@ def _import(form: Form) -> ImportForbidden:
 
 
 ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
-    "readmit": (lambda f: Readmit(number=_number(f, "number"), round=_int(f, "round")), ""),
+    "readmit": (lambda f: Readmit(number=_number(f, "number"), round=_int(f, "round"), reason=_text(f, "reason")),
+                ""),
     "forbid": (lambda f: ForbidPair(first=_number(f, "first"), second=_number(f, "second"),
                                     reason=_text(f, "reason")), "/forbidden"),
     "forbid-club": (lambda f: ForbidSameClub(reason=_text(f, "reason")), "/forbidden"),

@@ -44,6 +44,10 @@ class ResultsForm:
 
     values: dict[int, dict[str, str]]
     problems: list[BoardProblem] = field(default_factory=list)
+    confirmed: bool = False
+    """The arbiter confirmed the warnings of departures from the regulation (a forfeit typed by hand)."""
+    unconfirmed: bool = False
+    """A board departs from the regulation and waits for that confirmation: the page shows the box."""
 
     @classmethod
     def of(cls, state: TournamentState, number: int) -> ResultsForm:
@@ -61,7 +65,7 @@ class ResultsForm:
         values = {}
         for game in state.t.round(number).games:
             values[game.board] = {name: _text(form, f"{name}_{game.board}")[:500] for name in FIELDS}
-        return cls(values)
+        return cls(values, confirmed=_text(form, "confirmed") == "yes")
 
     def value(self, board: int, name: str) -> str:
         return self.values.get(board, {}).get(name, "")
@@ -70,6 +74,8 @@ class ResultsForm:
         return next((p.message for p in self.problems if p.board == board and p.field == name), "")
 
     def add(self, board: int, name: str, refusal: Refusal) -> None:
+        if refusal.code is TournamentCode.DEPARTURE_UNCONFIRMED:
+            self.unconfirmed = True
         problem = _("Board %(board)s: %(problem)s") % {"board": board, "problem": refusals.render(refusal)}
         self.problems.append(BoardProblem(board, name, problem))
 
@@ -104,7 +110,7 @@ class ResultsForm:
             if game.result is not None and typed["result"] == game.result.value and pair == game.kazans:
                 continue  # unchanged
             found.append(EnterResult(round=number, board=board, result=typed["result"], kazans=pair,
-                                     reason=typed["reason"]))  # fmt: skip
+                                     reason=typed["reason"], confirmed=self.confirmed))  # fmt: skip
         return found
 
     def check(self, state: TournamentState, commands: list[EnterResult], by: str, at: datetime) -> None:
@@ -122,6 +128,8 @@ class ResultsForm:
 
 def _field_of(refusal: Refusal) -> str:
     named = refusal.params.get("field")
+    if refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON:
+        return "reason"  # a correction (a departure from the regulation) says why
     if refusal.code in _KAZAN_CODES or named == "kazans":
         return "kazan_white"
     return str(named) if named in FIELDS else "result"

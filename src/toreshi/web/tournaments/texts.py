@@ -20,6 +20,7 @@ from toreshi.texts import formatting, i18n
 from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
 from toreshi.texts.refusals import CLAUSE
+from toreshi.texts.refusals import tournament as tournament_refusals
 from toreshi.tournament.crosstable import Columns, Table
 from toreshi.tournament.journal import AuditLine, ResultOrigin, ResultSource
 from toreshi.tournament.journal.check_in import player_of_by
@@ -234,6 +235,10 @@ _TERMS: dict[str, str] = {
     "result.absent": N_("not checked in: lost by default"),
     "check_in.present": N_("checked in"),
     "check_in.out": N_("checked out"),
+    "level.info": N_("for information"),
+    "level.confirm": N_("needs confirmation"),
+    "level.reason": N_("needs a written reason"),
+    **{key: msgid for key, msgid in tournament_refusals.TERMS.items() if key.startswith("departure.")},
 }
 _AMOUNTS = frozenset({"amount"})
 
@@ -248,6 +253,31 @@ def _values(params: Mapping[str, ParamValue]) -> dict[str, str]:
         else:
             values[key] = str(value)
     return values
+
+
+def term(identifier: str) -> str:
+    """A word of the audit log (``level.confirm``, ``departure.late_entry`` …) in the reader's language."""
+    return _(_TERMS[identifier]) if identifier in _TERMS else identifier
+
+
+def departures(audit: Iterable[AuditLine]) -> list[AuditLine]:
+    """The audit lines that record a departure from the regulation (with its level and reason), oldest first."""
+    return [line for line in audit if line.action == "departure_recorded"]
+
+
+def departure_where(line: AuditLine) -> str:
+    """A departure's kind and where it happened (round, board, player), in the reader's language."""
+    parts = [term(str(line.params.get("departure_term", "")))]
+    for key, msgid in _EXTRAS:
+        if key in ("round", "board", "player") and key in line.params:
+            parts.append(_worded(msgid, line.params))
+    return "; ".join(parts)
+
+
+def particulars(params: Mapping[str, ParamValue]) -> str:
+    """The player, the round and the board among ``params``, worded (``player 2. Бекзат; round 1``)."""
+    return "; ".join(_worded(msgid, params) for key, msgid in _EXTRAS if key in ("player", "round", "board")
+                     and key in params)  # fmt: skip
 
 
 def _worded(msgid: str, params: Mapping[str, ParamValue]) -> str:
@@ -296,6 +326,7 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
         N_("Round %(round)s, board %(board)s: %(player)s gave %(result)s"),
     ),
     "round_confirmed": (N_("Players' results confirmed"), N_("Round %(round)s, boards %(boards)s")),
+    "departure_recorded": (N_("Departure from the regulation"), N_("%(departure_term)s; level: %(level_term)s")),
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
     ("name", N_("name: %(name)s")),
@@ -303,6 +334,8 @@ _EXTRAS: tuple[tuple[str, str], ...] = (
     ("bye", N_("bye: %(bye)s")),
     ("kazans", N_("kazans %(kazans)s")),
     ("round", N_("round %(round)s")),
+    ("board", N_("board %(board)s")),
+    ("player", N_("player %(player)s")),
     ("penalty", N_("penalty: %(penalty)s")),
     ("result", N_("result corrected to %(result)s")),
     ("reason", N_("reason: %(reason)s")),
