@@ -20,9 +20,17 @@ moves forwarded, half of the deliveries across the bus: the worst case). Servers
 and the client on two cores). A one-game probe runs first; if forwarding does not work yet, the two-instance part is
 skipped with the reason. A room count whose setup or run fails is reported as failed and the sweep goes on.
 
-Quiz rooms are not driven yet (their protocol needs a pack, a host and teams; see the report's gaps).
+Quiz rooms (``--kind quiz``, issue 32): for each room count a fresh server (or two on PostgreSQL + Redis) holds N
+«Своя игра» qualifying games of 4 phones, a host, a projector and ``--spectators`` spectators each (the clients of
+:mod:`benchmarks.quiz_live`), plus one more game that is the baseline of the same run: it presses alone first
+(``--baseline-presses``, 50 ms apart), then all N games press at once, ``--presses`` press cycles each at ``--pace``
+cycles a second per game (a team presses, every connection of its game must see the lock-out, the host rules). The
+row of each room count gives the press → lock-out p50/p99 (until the last connection of the game has ``buzzed``),
+the one-game baseline's p99 and their ratio, the server CPU per press and the machine's load average at the time;
+the conclusion names the largest room count with a lock-out p99 within 20 ms.
 
     python benchmarks/load.py [--rooms 10,50,100,200,400] [--pace 1] [--seconds 8] [--runs 3] [--instances 1,2]
+    python benchmarks/load.py --kind quiz [--rooms 10,50] [--pace 0.25] [--presses 6] [--spectators 2] [--runs 3]
 """
 
 from __future__ import annotations
@@ -57,7 +65,10 @@ from benchmarks.live_games import (
     serve_options,
 )
 
+from benchmarks import quiz_live
+
 DEFAULT_DB = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+QUIZ_GOAL_P99_MS = 20.0
 DEFAULT_BUS = "redis://127.0.0.1:6379/0"
 
 
@@ -360,7 +371,160 @@ async def two_instances(args: argparse.Namespace) -> None:
         await run_sweep(f"two instances (PostgreSQL + Redis, not pinned, routing {args.routing})", args, start)
 
 
+# --- quiz rooms ----------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class QuizStep:
+    rooms: int
+    load: dict[str, float]
+    baseline: dict[str, float]
+    problems: str
+    machine_load: str
+
+
+def quiz_options(args: argparse.Namespace, rooms: int, instances: int) -> argparse.Namespace:
+    """The :mod:`benchmarks.quiz_live` options of one room count."""
+    return argparse.Namespace(
+        rooms=rooms,
+        teams=4,
+        spectators=args.spectators,
+        presses=args.presses,
+        pace=args.pace,
+        baseline_presses=args.baseline_presses,
+        baseline_gap_ms=50.0,
+        idle_seconds=1.0,
+        runs=args.runs,
+        mode="arrival",
+        pack=args.pack,
+        profile=None,
+        pin=args.pin and instances == 1,
+        instances=instances,
+        db=args.db,
+        bus=args.bus,
+    )
+
+
+def quiz_figures(phases: Sequence[quiz_live.Phase]) -> dict[str, float]:
+    def median(values: list[float]) -> float:
+        kept = [value for value in values if not math.isnan(value)]
+        return statistics.median(kept) if kept else math.nan
+
+    return {
+        "presses_per_s": median([p.presses / p.seconds for p in phases if p.seconds]),
+        "lockout_p50": median([quiz_live.percentile(p.lockout_ms, 0.5) for p in phases]),
+        "lockout_p99": median([quiz_live.percentile(p.lockout_ms, 0.99) for p in phases]),
+        "first_p99": median([quiz_live.percentile(p.first_ms, 0.99) for p in phases]),
+        "cpu_ms_per_press": median([p.cpu_ms_per_press for p in phases]),
+    }
+
+
+QUIZ_COLUMNS = (
+    ("rooms", 5),
+    ("press/s", 7),
+    ("lock p50", 8),
+    ("lock p99", 8),
+    ("1st p99", 7),
+    ("base p99", 8),
+    ("x base", 6),
+    ("x first", 7),
+    ("ms/press", 8),
+)
+
+
+def quiz_row(step: QuizStep, first: QuizStep) -> str:
+    f, b = step.load, step.baseline
+    cells = (
+        str(step.rooms),
+        fmt(f["presses_per_s"], 1),
+        fmt(f["lockout_p50"]),
+        fmt(f["lockout_p99"]),
+        fmt(f["first_p99"]),
+        fmt(b["lockout_p99"]),
+        fmt(f["lockout_p99"] / b["lockout_p99"] if b["lockout_p99"] else math.nan),
+        fmt(f["lockout_p99"] / first.load["lockout_p99"] if first.load["lockout_p99"] else math.nan),
+        fmt(f["cpu_ms_per_press"], 2),
+    )
+    columns = " ".join(f"{cell:>{width}}" for cell, (_, width) in zip(cells, QUIZ_COLUMNS, strict=True))
+    return f"{columns}  {step.problems} load_average={step.machine_load}"
+
+
+def quiz_conclusion(steps: Sequence[QuizStep], label: str) -> str:
+    within = [
+        step.rooms
+        for step in steps
+        if step.load["lockout_p99"] <= QUIZ_GOAL_P99_MS and step.problems.startswith("resyncs=0 ")
+    ]
+    tried = ", ".join(str(step.rooms) for step in steps)
+    if not within:
+        return f"{label}: no room count tried ({tried}) kept the press -> lock-out p99 <= {QUIZ_GOAL_P99_MS:g} ms"
+    largest = max(within)
+    above = [step.rooms for step in steps if step.rooms > largest]
+    tail = f"; {min(above)} rooms did not" if above else f" (the largest tried; the limit is above {largest})"
+    return f"{label}: holds {largest} quiz rooms within press -> lock-out p99 <= {QUIZ_GOAL_P99_MS:g} ms{tail}"
+
+
+async def quiz_sweep(label: str, args: argparse.Namespace, instances: int, cluster: list[str]) -> list[QuizStep]:
+    print(f"\n{label}")
+    print(" ".join(f"{name:>{width}}" for name, width in QUIZ_COLUMNS) + "  problems")
+    steps: list[QuizStep] = []
+    for rooms in args.rooms:
+        try:
+            results, resyncs, expired, _relayed = await quiz_live.measure_rooms(
+                quiz_options(args, rooms, instances), cluster, quiet=True
+            )
+        except Exception as error:  # one room count failing (e.g. setup starved of CPU) does not end the sweep
+            print(f"{rooms:>5} failed: {type(error).__name__}: {error}", flush=True)
+            continue
+        step = QuizStep(
+            rooms,
+            quiz_figures([loaded for _, loaded in results]),
+            quiz_figures([alone for alone, _ in results]),
+            f"resyncs={resyncs} answer_time_expired={expired}",
+            load_average(),
+        )
+        steps.append(step)
+        print(quiz_row(step, steps[0]), flush=True)
+    if steps:
+        print(quiz_conclusion(steps, label))
+    else:
+        print(f"{label}: no room count could be measured")
+    return steps
+
+
+async def run_quiz(args: argparse.Namespace) -> int:
+    if not args.pack.is_file():
+        print(f"no pack at {args.pack} (../shared/data/quiz/siq/1.siq, or pass --pack)")
+        return 2
+    print(
+        f"load: quiz rooms x (4 phones + host + projector + {args.spectators} spectators), {args.presses} press "
+        f"cycles per room per run at {args.pace:g}/s, {args.runs} runs per room count, arrival arbitration, "
+        f"+1 baseline room pressing alone in the same run ({args.baseline_presses} presses), fresh server(s) per "
+        "room count, loopback"
+    )
+    pinned = "server on CPU 0, client on CPU 1" if args.pin and len(os.sched_getaffinity(0)) > 1 else "not pinned"
+    print(f"machine: {os.cpu_count()} CPUs, one instance {pinned}, load average before start {load_average()}")
+    if args.pin and len(os.sched_getaffinity(0)) > 1:
+        pin_client(1)
+    if 1 in args.instances:
+        await quiz_sweep("one instance (SQLite, in-process bus)", args, 1, [])
+    if 2 in args.instances:
+        for reason in (await redis_reachable(args.bus), await postgres_reachable(args.db)):
+            if reason is not None:
+                print(f"\ntwo instances: skipped ({reason})")
+                break
+        else:
+            async with private_namespace(args.db, args.bus, args.server_src) as (db, extra, where):
+                print(f"\ntwo instances: data in {where}")
+                cluster = ["--db", db, "--bus", args.bus, *extra]
+                await quiz_sweep("two instances (PostgreSQL + Redis, not pinned, routing room)", args, 2, cluster)
+    print(f"load average at the end {load_average()}")
+    return 0
+
+
 async def run(args: argparse.Namespace) -> int:
+    if args.kind == "quiz":
+        return await run_quiz(args)
     server_cpu, client_cpu = pinning(args.pin)
     pin_client(client_cpu)
     pin_note = f"one server on CPU {server_cpu}, client on CPU {client_cpu}" if server_cpu is not None else "not pinned"
@@ -398,6 +562,11 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "spectator on the next (the worst case: half of the moves forwarded)",
     )
     parser.add_argument("--server-src", type=Path, help="run the servers from this folder's toreshi package")
+    parser.add_argument("--kind", choices=("togyz", "quiz"), default="togyz", help="the rooms to load (default togyz)")
+    quiz = parser.add_argument_group("quiz rooms (--kind quiz; --pace is then press cycles a second per room)")
+    quiz.add_argument("--presses", type=int, default=6, help="press cycles per room per run (default 6)")
+    quiz.add_argument("--baseline-presses", type=int, default=10, help="presses of the baseline room (default 10)")
+    quiz.add_argument("--pack", type=Path, default=quiz_live.DEFAULT_PACK, help="the .siq pack of the games")
     args = parser.parse_args(argv)
     try:
         args.rooms = sorted({int(part) for part in args.rooms.split(",") if part.strip()})
@@ -408,6 +577,12 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         parser.error("--rooms: numbers >= 1; --instances: 1, 2 or 1,2")
     if args.runs < 1 or args.pace <= 0 or args.seconds <= 0 or args.spectators < 0:
         parser.error("runs >= 1; pace, seconds > 0; spectators >= 0")
+    if args.kind == "quiz":
+        held = len(quiz_live.CELLS) * 4
+        if args.presses < 1 or args.baseline_presses < 1:
+            parser.error("--presses and --baseline-presses: >= 1")
+        if args.runs * max(args.presses, args.baseline_presses) > held:
+            parser.error(f"a quiz room holds {held} presses: lower --runs, --presses or --baseline-presses")
     return args
 
 

@@ -566,8 +566,9 @@ class Servers(list[Server]):
 
 
 class Bench:
-    def __init__(self, args: argparse.Namespace, servers: Sequence[Server]) -> None:
+    def __init__(self, args: argparse.Namespace, servers: Sequence[Server], quiet: bool = False) -> None:
         self.args = args
+        self.quiet = quiet
         self.servers = Servers(servers)
         self.server = self.servers
         self.rooms: list[Room] = []
@@ -642,16 +643,18 @@ class Bench:
             baseline = await self.measure("baseline (1 room)", self.alone, rate)
             relayed = await self.relay.phase(self.args.baseline_presses, self.args.baseline_gap_ms)
             self.relayed.append(relayed)
-            print(
-                f"run {number}: bare websocket relay: messages={len(relayed)} "
-                f"p50_ms={fmt(percentile(relayed, 0.5))} p99_ms={fmt(percentile(relayed, 0.99))} "
-                f"max_ms={fmt(max(relayed, default=math.nan))}",
-                flush=True,
-            )
+            if not self.quiet:
+                print(
+                    f"run {number}: bare websocket relay: messages={len(relayed)} "
+                    f"p50_ms={fmt(percentile(relayed, 0.5))} p99_ms={fmt(percentile(relayed, 0.99))} "
+                    f"max_ms={fmt(max(relayed, default=math.nan))}",
+                    flush=True,
+                )
             loaded = await self.measure(f"load ({len(self.rooms)} rooms)", self.load, rate)
-            print(f"run {number}: idle server_cpu={fmt(100 * rate, 0)}%", flush=True)
-            print(f"run {number}: {baseline.line()}", flush=True)
-            print(f"run {number}: {loaded.line()}", flush=True)
+            if not self.quiet:
+                print(f"run {number}: idle server_cpu={fmt(100 * rate, 0)}%", flush=True)
+                print(f"run {number}: {baseline.line()}", flush=True)
+                print(f"run {number}: {loaded.line()}", flush=True)
             results.append((baseline, loaded))
         return results
 
@@ -744,6 +747,18 @@ async def runner(args: argparse.Namespace) -> int:
 
 
 async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
+    results, resyncs, expired, relayed = await measure_rooms(args, cluster)
+    for line in summary(args, results, resyncs, expired, relayed):
+        print(line, flush=True)
+    return 0
+
+
+async def measure_rooms(
+    args: argparse.Namespace, cluster: list[str], quiet: bool = False
+) -> tuple[list[tuple[Phase, Phase]], int, int, list[list[float]]]:
+    """Fresh server(s), ``args.rooms`` rooms and the baseline room, ``args.runs`` runs: each run's (baseline, load)
+    phases, the resyncs, the answers ruled by the answer time and each run's bare-relay times (also used by
+    ``load.py --kind quiz``)."""
     with tempfile.TemporaryDirectory(prefix="quiz-live-") as folder:
         servers: list[Server] = []
         bench: Bench | None = None
@@ -755,21 +770,20 @@ async def run_on(args: argparse.Namespace, cluster: list[str]) -> int:
                 await servers[-1].wait_ready()
             for server in servers:
                 await server.wait_ready()
-            bench = Bench(args, servers)
+            bench = Bench(args, servers, quiet=quiet)
             started = time.perf_counter()
             await bench.setup()
             connections = (args.rooms + 1) * (args.teams + 2 + args.spectators)
-            print(
-                f"quiz_live: {len(servers)} instance(s), {args.rooms} rooms (+1 baseline room) x "
-                f"({args.teams} teams + host + projector + "
-                f"{args.spectators} spectators) = {connections} connections, mode={args.mode}, "
-                f"pace={args.pace}/s per room, set up in {time.perf_counter() - started:.1f} s",
-                flush=True,
-            )
+            if not quiet:
+                print(
+                    f"quiz_live: {len(servers)} instance(s), {args.rooms} rooms (+1 baseline room) x "
+                    f"({args.teams} teams + host + projector + "
+                    f"{args.spectators} spectators) = {connections} connections, mode={args.mode}, "
+                    f"pace={args.pace}/s per room, set up in {time.perf_counter() - started:.1f} s",
+                    flush=True,
+                )
             results = await bench.run()
-            for line in summary(args, results, bench.resyncs, bench.expired, bench.relayed):
-                print(line, flush=True)
-            return 0
+            return results, bench.resyncs, bench.expired, bench.relayed
         except BaseException:
             for server in servers:
                 print(f"server log:\n{server.log_tail()}", file=sys.stderr)

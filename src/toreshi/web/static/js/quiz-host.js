@@ -288,39 +288,44 @@ async function correct(team) {
   if (delta && reason) send("correct", { team: team.name, delta, reason });
 }
 
+/** A node's text, written only when it changes (an unchanged write still costs the page a layout). */
+function setText(node, text) {
+  if (node.textContent !== text) node.textContent = text;
+}
+
+// A new state is drawn in two steps (issue 32): first what tells the host who pressed — the status, the teams'
+// cards with their lamps, the presses — in the task that received it; then, after the browser has painted that, the
+// rest of the console (the board, the question's media, the actions, the rulings), which costs many times more. A
+// press is then on the host's screen as soon as on the projector's, not after the whole console is redrawn.
+let restDue = false;
+const drawn = { actions: null, grid: null };
+
 function render() {
   if (!state || state.status === "empty") return;
-  $(".q-status").textContent = quiz.statusText(state);
+  renderLamps();
+  if (restDue) return;
+  restDue = true;
+  // requestAnimationFrame runs just before the next paint, the timeout's task after it (a hidden page paints
+  // nothing and runs no animation frames: there the rest is drawn in the next task).
+  if (document.hidden) setTimeout(renderRest, 0);
+  else requestAnimationFrame(() => setTimeout(renderRest, 0));
+}
+
+function renderLamps() {
+  setText($(".q-status"), quiz.statusText(state));
   const host = state.host || {};
   const current = state.current;
-  $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
-  $(".q-value").textContent = current ? String(current.value) : "";
-  // In the final's striking the board waits for a team to strike, not for a question.
-  $(".q-text").textContent = current
-    ? current.text
-    : state.status === "striking"
-      ? t("strike_prompt", { team: state.striker })
-      : t("no_question");
-  renderMedia(current);
-  $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
-  $(".q-comment").textContent = current ? current.comment || "—" : "";
-  $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
   const pending = (host.pending || []).map((press) => `${press.team} (${t(`source_${press.source}`)})`);
   const decision = state.decision && current && state.decision.question === current.number ? state.decision : null;
-  $(".q-presses").textContent = pending.length
-    ? `${t("presses")}: ${pending.join(" → ")} …`
-    : decision
-      ? `${t("presses")}: ${decision.order.join(" → ")}`
-      : "";
-  $(".q-late").textContent = state.late.length
-    ? `${t("too_late")}: ${state.late.map((late) => late.team).join(", ")}`
-    : "";
-  renderActions();
-  renderHistory();
-  quiz.renderGrid($(".q-grid"), state, {
-    onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
-    onTheme: (theme) => send("strike", { theme: theme.index }),
-  });
+  setText(
+    $(".q-presses"),
+    pending.length
+      ? `${t("presses")}: ${pending.join(" → ")} …`
+      : decision
+        ? `${t("presses")}: ${decision.order.join(" → ")}`
+        : "",
+  );
+  setText($(".q-late"), state.late.length ? `${t("too_late")}: ${state.late.map((late) => late.team).join(", ")}` : "");
   quiz.renderTeams($(".q-teams"), state, {
     buttons: (card, team) => {
       if (state.status === "draw") {
@@ -336,6 +341,40 @@ function render() {
       card.append(fix);
     },
   });
+}
+
+function renderRest() {
+  restDue = false;
+  if (!state || state.status === "empty") return;
+  const host = state.host || {};
+  const current = state.current;
+  $(".q-theme").textContent = current ? current.theme_name || t("reserve") : "";
+  $(".q-value").textContent = current ? String(current.value) : "";
+  // In the final's striking the board waits for a team to strike, not for a question.
+  $(".q-text").textContent = current
+    ? current.text
+    : state.status === "striking"
+      ? t("strike_prompt", { team: state.striker })
+      : t("no_question");
+  renderMedia(current);
+  $(".q-answer").textContent = current ? (current.answers || []).join(" / ") : "";
+  $(".q-comment").textContent = current ? current.comment || "—" : "";
+  $(".q-sources").textContent = current ? (current.sources || []).join("; ") || "—" : "";
+  // The action bar and the board are rebuilt only when what they show changes (most events change neither).
+  const actions = state.can.join(" ");
+  if (actions !== drawn.actions) {
+    drawn.actions = actions;
+    renderActions();
+  }
+  renderHistory();
+  const grid = JSON.stringify([state.board, state.status, current ? [current.theme, current.value] : null]);
+  if (grid !== drawn.grid) {
+    drawn.grid = grid;
+    quiz.renderGrid($(".q-grid"), state, {
+      onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
+      onTheme: (theme) => send("strike", { theme: theme.index }),
+    });
+  }
   const due = $(".q-score-due");
   due.hidden = !state.score_due;
   due.textContent = state.score_due ? t("score_due") : "";
@@ -352,6 +391,8 @@ function render() {
   const keys = Object.entries(host.keys || {}).map(([key, team]) => `${key} → ${team}`);
   $(".q-buzzer-keys").textContent = keys.join(", ") || "—";
   $(".q-projector-keys").checked = Boolean(host.projector_keys);
+  renderAudience();
+  renderConnections();
 }
 
 function renderActions() {
@@ -374,10 +415,10 @@ function seconds(ms) {
 
 function frame() {
   if (!state) return;
-  $(".q-status").textContent = quiz.statusText(state, client.roomNow());
+  setText($(".q-status"), quiz.statusText(state, client.roomNow()));
   const timer = quiz.countdown(state, client.roomNow());
   quiz.renderBar($(".q-bar"), timer);
-  $(".q-timer").textContent = timer ? seconds(timer.left) : "";
+  setText($(".q-timer"), timer ? seconds(timer.left) : "");
 }
 
 const SHORTCUTS = {
@@ -491,8 +532,6 @@ const client = quiz.connect(
   (newState) => {
     state = newState;
     render();
-    renderAudience();
-    renderConnections();
   },
   {
     onPresence: (message) => {
