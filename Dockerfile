@@ -16,6 +16,8 @@ RUN pip wheel --no-cache-dir --wheel-dir /wheels .
 
 FROM ${PYTHON_IMAGE}
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 TERM=dumb
+# DejaVu Sans: the font the results bundle's PDF crosstable is drawn in (Kazakh and Russian letters).
+RUN apt-get update && apt-get install -y --no-install-recommends fonts-dejavu-core && rm -rf /var/lib/apt/lists/*
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-cache-dir --no-index --find-links /wheels toreshi \
     && python -c "from toreshi.togyz.engine.search import NATIVE; assert NATIVE, 'the C search is missing'"

@@ -7,12 +7,18 @@ from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from toreshi.store import EventStore, open_store
 
 from .served import Server
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+
+# Property tests check what is true, not how fast: on a loaded 2-core machine a 200 ms deadline per example fails
+# tests that are right (speed has its own figures in benchmarks/). Each test keeps its own example count.
+settings.register_profile("toreshi", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("toreshi")
 
 
 @pytest.fixture(scope="session")

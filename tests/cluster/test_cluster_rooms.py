@@ -26,7 +26,7 @@ from toreshi.store import EventStore, NewEvent, RoomKind, open_store
 from toreshi.web.app import create_app
 from toreshi.web.common.settings import Settings
 
-from ..live.counter_room import CounterRoom
+from ..live.counter_room import CounterRoom, next_event
 from .conftest import Services
 from .servers import REDIS_URL
 
@@ -65,7 +65,7 @@ async def test_a_command_on_another_instance_is_forwarded_and_answered(store: Ev
         there = await y.get("r1", "togyz")
         ack = await there.handle(Command("add", PLAYER, {"n": 5}, id="b"))
         assert ack.version == 2 and y.owned() == []  # applied by x, acknowledged through y
-        assert there.version == 2 and there.snapshot(None)["data"]["total"] == 7  # y reads its own write at once
+        assert there.version == 2 and there.snapshot(None).data["total"] == 7  # y reads its own write at once
         with pytest.raises(Refused) as refused:  # a forwarded refusal comes back as the same kit value
             await there.handle(Command("add", PLAYER, {"n": -1}))
         assert refused.value.refusal == Refusal(Common.FIELD_TOO_SMALL, {"field": "n", "minimum": 1})
@@ -73,12 +73,12 @@ async def test_a_command_on_another_instance_is_forwarded_and_answered(store: Ev
         # y's sockets read from y's replica: it folds the log behind each bus message and republishes in order.
         async with there.bus.subscribe(there.channel) as messages:
             await there.handle(Command("add", PLAYER, {"n": 1}))
-            seen = [await asyncio.wait_for(anext(messages), 5)]
-            while seen[-1]["v"] < 3:
-                seen.append(await asyncio.wait_for(anext(messages), 5))
-        assert [m["v"] for m in seen] in ([2, 3], [3]) and there.version == 3
-        assert there.snapshot(None)["data"]["total"] == 8
-        assert [m["v"] for m in there.catch_up(1) or []] == [2, 3]
+            seen = [await next_event(messages, 5)]
+            while seen[-1].v < 3:
+                seen.append(await next_event(messages, 5))
+        assert [m.v for m in seen] in ([2, 3], [3]) and there.version == 3
+        assert there.snapshot(None).data["total"] == 8
+        assert [m.v for m in there.catch_up(1) or []] == [2, 3]
 
         # Nobody listens for a dead instance: the sender knows at once that its request was not applied.
         with pytest.raises(NotDeliveredError):
@@ -114,7 +114,7 @@ async def test_a_replica_nobody_watches_reads_nothing_until_asked(store: EventSt
         await y.scan()
         assert replica.version == 1  # the scan repairs only watched replicas
         again = await y.get("r1", "togyz")  # someone asks: read from the log now
-        assert again.version == 4 and again.snapshot(None)["data"]["total"] == 5 and not replica.stale
+        assert again.version == 4 and again.snapshot(None).data["total"] == 5 and not replica.stale
 
 
 async def test_a_dead_owner_is_replaced_at_once_and_cannot_write_after(store: EventStore, services: Services) -> None:
@@ -185,11 +185,11 @@ async def test_the_lease_goes_to_the_instance_that_has_the_rooms_sockets(store: 
             # A command reaching x now is forwarded to y, which keeps the room: it has the sockets.
             assert (await here.handle(Command("add", PLAYER, {"n": 1}, id="d"))).version == 4
             assert y.handovers == [] and y.owned() == ["r1"]
-            seen = [await asyncio.wait_for(anext(messages), 5)]
-            while seen[-1]["v"] < 4:
-                seen.append(await asyncio.wait_for(anext(messages), 5))
-        assert [m["v"] for m in seen] == [2, 3, 4]  # each once, in order, across the hand-over
-        assert there.snapshot(None)["data"]["total"] == 10
+            seen = [await next_event(messages, 5)]
+            while seen[-1].v < 4:
+                seen.append(await next_event(messages, 5))
+        assert [m.v for m in seen] == [2, 3, 4]  # each once, in order, across the hand-over
+        assert there.snapshot(None).data["total"] == 10
         stored = await store.load("r1")
         assert [(e.version, e.command_id) for e in stored] == [(1, "a"), (2, "b"), (3, "c"), (4, "d")]
 
@@ -202,9 +202,9 @@ async def test_an_owner_announces_each_command_once_on_redis(store: EventStore, 
         try:
             async with room.bus.subscribe(room.channel) as messages:  # a socket on the owner's instance
                 ack = await room.handle(Command("add_ones", PLAYER, {"count": 3}, id="a"))
-                local = [await asyncio.wait_for(anext(messages), 2) for _ in range(3)]
-            assert ack == Ack(3, 3) and [m["v"] for m in local] == [1, 2, 3]  # straight from the owner
-            assert [m.get("more", False) for m in local] == [True, True, False]
+                local = [await next_event(messages, 2) for _ in range(3)]
+            assert ack == Ack(3, 3) and [m.v for m in local] == [1, 2, 3]  # straight from the owner
+            assert [m.more for m in local] == [True, True, False]
             announced: list[object] = []
             async with asyncio.timeout(2):
                 while not announced:

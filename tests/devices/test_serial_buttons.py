@@ -139,7 +139,7 @@ async def test_serial_presses_feed_the_quiz_rooms_arbitration(pty: tuple[int, st
     assert PRESS in kinds and DECIDED in kinds and kinds[-1] == "buzzed"
     press = next(payload for kind, payload, _ in log.events if kind == PRESS)
     assert press["team"] == "Барыс" and press["source"] == "serial" and press["client_ms"] is None
-    assert owner.snapshot(None)["data"]["current"]["answering"] == "Барыс"
+    assert owner.snapshot(None).data["current"]["answering"] == "Барыс"
     # A button that is not wired to a team is refused by the room (quiz_unmapped_button): the feed drops it.
     count = len(log.events)
     await feed(7, owner.now_ms())

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from hypothesis import given
@@ -155,3 +156,69 @@ def test_a_field_omitted_at_its_default_is_left_out_and_read_back() -> None:
     full = Tagged("b", ("x",), 0, 1)
     assert codec.encode(full) == {"type": "tagged", "name": "b", "extras": ["x"], "level": 0, "kept": 1}
     assert codec.decode(codec.encode(full)) == full
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A frame of a protocol named under ``t``, beside a ``type`` field of its own, carrying JSON it does not read."""
+
+    t: ClassVar[str] = "envelope"
+    type: str
+    body: Mapping[str, Any]
+    raw: Any = None
+    token: str | None = field(default=None, metadata=spec(exact=True))
+
+
+@dataclass(frozen=True)
+class Bundle:
+    t: ClassVar[str] = "bundle"
+    inner: tuple[Envelope, ...]
+
+
+ENVELOPES = Codec[Any](Envelope, Bundle, tag="t")
+
+
+def test_a_codec_may_name_its_classes_under_another_tag() -> None:
+    envelope = Envelope("move", {"hole": 7})
+    assert ENVELOPES.encode(envelope) == {
+        "t": "envelope",
+        "type": "move",
+        "body": {"hole": 7},
+        "raw": None,
+        "token": None,
+    }
+    assert ENVELOPES.decode({"t": "envelope", "type": "move", "body": {}}) == Envelope("move", {})
+    with pytest.raises(TypeError, match="no 't' name"):
+        Codec(Played, tag="t")
+
+
+def test_json_fields_are_carried_untouched_both_ways() -> None:
+    """``Any`` and ``Mapping[str, Any]`` are the JSON of another reader: not walked, not converted, not bounded."""
+    body = {"side": WHITE, "deep": [{"n": 2**70}]}  # what the codec would convert or a reader would refuse
+    encoded = ENVELOPES.encode(Envelope("x", body, raw=[1, {"a": Mode.FAST}]))
+    assert encoded["body"] is body and encoded["raw"] == [1, {"a": Mode.FAST}]
+    read = ENVELOPES.read("envelope", {"type": "x", "body": {"n": "anything", "m": [None]}, "raw": 1.5})
+    assert read == Envelope("x", {"n": "anything", "m": [None]}, 1.5)
+    with pytest.raises(Refused, match=r"bad_request \(field='body'\)"):
+        ENVELOPES.read("envelope", {"type": "x", "body": [1]})
+
+
+def test_a_member_of_the_family_inside_another_is_named_and_read_back() -> None:
+    bundle = Bundle((Envelope("a", {}), Envelope("b", {"k": 1})))
+    encoded = ENVELOPES.encode(bundle)
+    assert [inner["t"] for inner in encoded["inner"]] == ["envelope", "envelope"]
+    assert ENVELOPES.decode(encoded) == bundle
+
+
+def test_an_exact_text_is_taken_as_sent() -> None:
+    assert ENVELOPES.read("envelope", {"type": " x ", "body": {}, "token": " s "}) == Envelope("x", {}, None, " s ")
+
+
+def test_an_exact_text_is_neither_cleaned_nor_refused_for_what_it_holds_only_for_its_length() -> None:
+    token = "a\x00\u202eb"  # a NUL and a bidi override: a secret that opens nothing, not a malformed frame
+    assert ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": token}).token == token
+    assert ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": "t" * 500}).token == "t" * 500
+    with pytest.raises(Refused, match="field_too_long"):
+        ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": "t" * 501})
+    with pytest.raises(Refused, match="field_not_text"):
+        ENVELOPES.read("envelope", {"type": "x", "body": {}, "token": 7})

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+from collections.abc import AsyncIterator, Sequence
 
 from toreshi.kit.refusal import Common, Refused
+from toreshi.live.bus import Message
+from toreshi.live.protocol import EventFrame
 from toreshi.live.room import Actor, Command, Decided, Payload
 
 
@@ -76,3 +79,10 @@ class CounterRoom:
         if event.type == "whispered":
             return {}
         return dict(event.payload)
+
+
+async def next_event(messages: AsyncIterator[Message], timeout: float) -> EventFrame:
+    """The next message of a room's channel, which must be an event frame."""
+    message = await asyncio.wait_for(anext(messages), timeout)
+    assert isinstance(message, EventFrame), message
+    return message

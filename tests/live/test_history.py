@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from toreshi.live.history import History
+from toreshi.live.protocol import EventFrame
 
 
 @settings(max_examples=300)
@@ -23,7 +24,7 @@ def test_since_gives_every_later_event_in_order_or_none(capacity: int, steps: li
         version += step  # a step over 1 is a gap (a resync): what came before no longer connects
         kept = [*kept, version] if step == 1 else [version]
         kept = kept[-capacity:]
-        history.add(version, {"v": version})
+        history.add(version, _event(version))
     answer = history.since(asked)
     if asked == version:
         assert answer == []  # the client is current
@@ -32,13 +33,17 @@ def test_since_gives_every_later_event_in_order_or_none(capacity: int, steps: li
         # Only when the events after `asked` are not all here (or the client is ahead of the room).
         assert asked > version or not kept or asked + 1 < kept[0]
         return
-    assert [message["v"] for message in answer] == list(range(asked + 1, version + 1))
+    assert [message.v for message in answer] == list(range(asked + 1, version + 1))
 
 
 def test_the_oldest_kept_event_is_given_to_a_client_just_before_it() -> None:
     history = History(capacity=3)
     for version in range(1, 6):
-        history.add(version, {"v": version})
-    assert history.since(2) == [{"v": 3}, {"v": 4}, {"v": 5}]
+        history.add(version, _event(version))
+    assert history.since(2) == [_event(3), _event(4), _event(5)]
     assert history.since(1) is None  # version 2 is gone
     assert history.since(6) is None  # a client ahead of the room (a room rebuilt from an older log) starts again
+
+
+def _event(version: int) -> EventFrame:
+    return EventFrame("g-1", version, "moved", {}, ts=version * 1000)

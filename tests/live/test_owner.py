@@ -1,6 +1,5 @@
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from toreshi.live.store_log import StoreLog
 from toreshi.live.timeline import Clocks
 from toreshi.store import EventStore, NewEvent, RoomKind, RoomStatus
 
-from .counter_room import CounterRoom
+from .counter_room import CounterRoom, next_event
 
 pytestmark = pytest.mark.anyio
 
@@ -33,9 +32,9 @@ async def test_a_command_is_persisted_then_published_then_acknowledged(store: Ev
     owner = RoomOwner("r1", CounterRoom(), StoreLog(store), bus)
     async with bus.subscribe(owner.channel) as messages:
         ack = await owner.handle(Command("add", PLAYER, {"n": 3}))
-        message = await asyncio.wait_for(anext(messages), 1)
+        message = await next_event(messages, 1)
     assert (ack.version, ack.events) == (1, 1)
-    assert message["v"] == 1 and message["type"] == "added" and message["data"] == {"n": 3, "by": "aigerim"}
+    assert message.v == 1 and message.type == "added" and message.data == {"n": 3, "by": "aigerim"}
     stored = await store.load("r1")
     assert [(event.version, event.type, event.payload) for event in stored] == [(1, "added", {"n": 3, "by": "aigerim"})]
 
@@ -57,7 +56,7 @@ async def test_a_retried_command_is_applied_once(store: EventStore) -> None:
     first = await owner.handle(Command("add", PLAYER, {"n": 2}, id="c-1"))
     again = await owner.handle(Command("add", PLAYER, {"n": 2}, id="c-1"))
     assert first == again
-    assert owner.snapshot(None)["data"]["total"] == 2
+    assert owner.snapshot(None).data["total"] == 2
     assert len(await store.load("r1")) == 1
 
 
@@ -74,7 +73,7 @@ async def test_reload_rebuilds_the_state_and_charges_the_outage_by_wall_time(sto
         "r1", CounterRoom, StoreLog(store), InProcessBus(), clocks=Clocks(FakeTime(3), wall)
     )
     assert restarted.version == 1
-    assert restarted.snapshot(None)["data"]["total"] == 5
+    assert restarted.snapshot(None).data["total"] == 5
     assert restarted.now_ms() == 400 + 7_000
     assert restarted.catch_up(0) is not None
 
@@ -84,10 +83,10 @@ async def test_the_timer_fires_and_its_event_is_persisted(store: EventStore) -> 
     owner = RoomOwner("r1", CounterRoom(), StoreLog(store), bus)
     async with bus.subscribe(owner.channel) as messages:
         await owner.handle(Command("alarm", PLAYER, {"in_ms": 30}))
-        first = await asyncio.wait_for(anext(messages), 1)
-        rang = await asyncio.wait_for(anext(messages), 2)
-    assert (first["type"], rang["type"]) == ("alarm_set", "rang")
-    assert rang["data"]["late_ms"] >= 0
+        first = await next_event(messages, 1)
+        rang = await next_event(messages, 2)
+    assert (first.type, rang.type) == ("alarm_set", "rang")
+    assert rang.data["late_ms"] >= 0
     assert [event.type for event in await store.load("r1")] == ["alarm_set", "rang"]
     await owner.close()
 
@@ -107,10 +106,10 @@ async def test_private_data_stays_out_of_the_broadcast(store: EventStore) -> Non
     owner = RoomOwner("r1", CounterRoom(), StoreLog(store), bus)
     async with bus.subscribe(owner.channel) as messages:
         await owner.handle(Command("whisper", Actor("arbiter"), {"text": "9"}))
-        message = await asyncio.wait_for(anext(messages), 1)
-    assert message["data"] == {}
-    assert "secret" not in owner.snapshot(None)["data"]
-    assert owner.snapshot(Actor("arbiter"))["data"]["secret"] == "9"
+        message = await next_event(messages, 1)
+    assert message.data == {}
+    assert "secret" not in owner.snapshot(None).data
+    assert owner.snapshot(Actor("arbiter")).data["secret"] == "9"
     assert (await store.load("r1"))[0].payload == {"secret": "9"}
 
 
@@ -119,7 +118,7 @@ async def test_catch_up_gives_missing_events_or_asks_for_a_snapshot(store: Event
     for _ in range(3):
         await owner.handle(Command("add", PLAYER, {"n": 1}))
     missed = owner.catch_up(1)
-    assert missed is not None and [message["v"] for message in missed] == [2, 3]
+    assert missed is not None and [message.v for message in missed] == [2, 3]
     assert owner.catch_up(3) == []
     assert owner.catch_up(9) is None
 
@@ -155,7 +154,7 @@ async def test_a_command_retried_on_a_new_owner_gets_the_original_answer(store: 
     taken_over = await RoomOwner.load("r1", CounterRoom, StoreLog(store), InProcessBus())
     again = await taken_over.handle(Command("add_ones", PLAYER, {"count": 2}, id="player:aigerim:c-7"))
     assert again == applied == Ack(2, 2)
-    assert taken_over.snapshot(None)["data"]["total"] == 12
+    assert taken_over.snapshot(None).data["total"] == 12
     assert len(await store.load("r1")) == 3
     fresh = await taken_over.handle(Command("add_ones", PLAYER, {"count": 2}, id="player:aigerim:c-9"))
     assert fresh == Ack(5, 2)
@@ -170,10 +169,10 @@ async def test_catch_up_after_a_restart_keeps_the_frames_of_protocol_2(store: Ev
     restarted = await RoomOwner.load("r1", CounterRoom, StoreLog(store), InProcessBus())
     after = restarted.catch_up(0)
     assert before is not None and after is not None
-    assert [(m["v"], m.get("more", False)) for m in after] == [
+    assert [(m.v, m.more) for m in after] == [
         (1, True), (2, True), (3, False), (4, False), (5, True), (6, False)
     ]  # fmt: skip
-    assert [(m["v"], m.get("more", False)) for m in before] == [(m["v"], m.get("more", False)) for m in after]
+    assert [(m.v, m.more) for m in before] == [(m.v, m.more) for m in after]
 
 
 async def test_a_new_owner_charges_the_time_an_append_waited_to_be_written(store: EventStore) -> None:

@@ -153,6 +153,9 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/tournaments/{tid}/do/{action}"): ARBITER,
     ("POST", "/tournaments/{tid}/team-link"): ARBITER,
     ("GET", "/tournaments/{tid}/protest"): TEAM_LINK,
+    # The public results site (issue 29): the same files `toreshi publish` writes, nothing private in them.
+    ("GET", "/results/{tid}"): ANYONE_HARMLESS,  # only a redirect to the site's folder (its links are relative)
+    ("GET", "/results/{tid}/{path:path}"): PUBLIC,
     ("POST", "/tournaments/{tid}/protest"): TEAM_LINK,
     # Issue 28: check-in and the players' own results. Who is in is public like the pairing; the links are the
     # arbiter's; a player's page opens only with that player's link (a team's link or a game's does not open it).
@@ -271,12 +274,13 @@ def test_the_table_names_every_route(world: World) -> None:
 def _url(world: World, path: str, visitor: str) -> str:
     params = {**world.params, "cell": "0-1", "part": "q", "index": "0", "page": "arbiter"}
     params["name"] = "quiz-host-console.png"  # a screenshot the guide shows
+    params["path"] = "kk/standings.html"  # a page of the public results site
     if "/quiz/" in path or path.startswith("/api/quiz/"):
         params["room_id"] = world.params["quiz"]
     if path.startswith("/teams/"):
         params["tid"] = world.params["teams"]
         params["action"] = "pair"  # refused before the teams register: what matters is who may try
-    url = path.format(**params)
+    url = path.replace("{path:path}", "{path}").format(**params)
     kind = "quiz" if "/quiz" in path else "tournament" if "/tournaments/" in path else "togyz"
     if path.endswith("/me"):
         kind = "tournament player"

@@ -59,33 +59,52 @@ def media_game(
     return room_id, tokens["host"], tokens["board"]
 
 
-def test_a_pack_with_long_themes_asks_the_host_to_pick_five_lowest_prices_by_default(
+def test_a_pack_of_any_shape_asks_the_host_to_pick_and_gives_a_qualifying_game(
     web: TestClient, shared_data: Path
 ) -> None:
     sign_in(web)
     page = create_quiz(web, siq(shared_data, "SIGameTestNew.siq"))
     assert page.status_code == 200
     text = page.text
-    # Themes of 12 and 14 questions: the five lowest prices are picked; the 2-question theme and the final's
-    # 1-question themes are shown as unusable, not dropped silently.
-    assert checked(text, "q")[:10] == [f"0.0.{i}" for i in range(5)] + [f"0.1.{i}" for i in range(5)]
-    assert text.count("Fewer than 5 questions: this theme cannot be played.") == 4
+    # Themes of 12 and 14 questions: the five lowest prices are picked; the 2-question theme plays whole (issue 31),
+    # the final's 1-question themes are shown as unusable, not dropped silently.
+    assert checked(text, "q") == [f"0.0.{i}" for i in range(5)] + [f"0.1.{i}" for i in range(5)] + ["0.2.0", "0.2.1"]
+    assert text.count("Fewer than 2 questions: this theme cannot be played.") == 3
     assert "Дополнительно" in text and "Тема 1" in text
     assert 'class="tag tag-kind">stake<' in text and 'class="tag tag-kind">secret<' in text
     assert 'class="tag">image<' in text
-    # Two board themes from two pack themes: a qualifying game needs 5, and says so.
+    # Three board themes from three pack themes: a qualifying game needs 5, and says so.
     refused = pick(web, text)
     assert refused.status_code == 400 and "5" in refused.text
-    # Ten picked in one theme make two board themes; a count that is not a multiple of 5 is refused naming the theme.
-    wrong = pick(web, text, ["0.1.0", "0.1.1", "0.1.2"])
-    assert wrong.status_code == 400 and "Контент вопросов" in wrong.text and "3 questions are picked" in wrong.text
+    # A lone question left over would make a board theme of one: refused naming the theme.
+    wrong = pick(web, text, [f"0.1.{i}" for i in range(6)])
+    assert wrong.status_code == 400 and "Контент вопросов" in wrong.text and "fewer than 2 questions" in wrong.text
+    # All 14 of «Контент вопросов» make 5 + 5 + 4: with the 5 of the first theme and the 2 of the third, the five
+    # themes of a qualifying game (SIGameTestNew.siq could only be a shootout before issue 31)
+    form = hidden(text) | {"show_prices": "on"}
+    picks = [f"0.0.{i}" for i in range(5)] + [f"0.1.{i}" for i in range(14)] + ["0.2.0", "0.2.1"]
+    made = web.post("/quiz/new/pick", data={**form, "q": picks, "use_round": ["0"]}, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    room_id = made.headers["location"].split("/")[2]
+    links = web.get(f"/quiz/{room_id}/links?lang=ru").text
+    assert "Как пакет лёг на очки регламента 1–5 (SI-3.1)" in links and '<td class="num">—</td>' in links
+    assert '<td class="num">1400</td>' in links and "Табло показывает цены пакета рядом с очками." in links
+    portal = web.portal
+    assert portal is not None
+    rooms: Any = web.app.state.services.rooms  # type: ignore[attr-defined]
+    owner = portal.call(rooms.get, room_id, "quiz")
+    setup = owner.logic.game.setup
+    assert setup.kind.value == "qualifying" and len(setup.board.themes) == 5 and setup.show_prices
+    view = owner.logic.view(None, owner.now_ms())
+    assert [c.get("price") for c in view["board"][3]["cells"]] == [1200, 1300, None, 1400, 1500]
+    assert view["board"][3]["cells"][2]["empty"] and not view["board"][3]["cells"][2]["open"]
 
 
 def test_the_picking_page_names_types_and_media_in_the_hosts_language(web: TestClient, shared_data: Path) -> None:
     sign_in(web)
     page = create_quiz(web, siq(shared_data, "SIGameTestNew.siq"), query="?lang=ru").text
     assert 'class="tag tag-kind">ставка<' in page and 'class="tag">изображение<' in page
-    assert "Меньше 5 вопросов: эту тему сыграть нельзя." in page and "Fewer than" not in page
+    assert "Меньше 2 вопросов: эту тему сыграть нельзя." in page and "Fewer than" not in page
 
 
 def test_a_created_game_keeps_the_picked_questions_in_pack_order(web: TestClient, shared_data: Path) -> None:

@@ -278,10 +278,10 @@ def test_the_trf_carries_venue_dates_arbiters_and_time_control(web: TestClient) 
     assert "042 2026/12/01" in lines and "052 2026/12/02" in lines
     assert "062 5" in lines and "072 5" in lines
     assert "102 Aliya Seitova" in lines and "112 Bolat Nurov" in lines and "112 Dana Ali" in lines
-    assert "122 7 min for the game" in lines
+    assert "122 ойынға 7 мин" in lines  # in the tournament's language: Kazakh unless its settings say otherwise
     parsed = parse_trf(text)
     assert parsed.name == "Club Cup" and len(parsed.players) == 5
-    assert "122 7 min for the game" in web.get(f"/tournaments/{tid}/export.trf26").text
+    assert "122 ойынға 7 мин" in web.get(f"/tournaments/{tid}/export.trf26").text
 
 
 def test_the_new_tournament_form_has_the_filing_fields(web: TestClient) -> None:

@@ -20,6 +20,8 @@ from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode
 from toreshi.texts import i18n, refusals
 from toreshi.tournament.journal.commands import Configure, Create
 from toreshi.tournament.model import TournamentSystem
+from toreshi.web.togyz import timecontrols
+from toreshi.web.tournaments.results import speaking
 
 from .helpers import post
 from .test_tournament_pages import TOURNAMENT, call, sign_in, tournaments
@@ -82,7 +84,9 @@ def test_a_tournament_of_40_moves_in_90_min_then_30_min_with_30_s_gives_its_room
     assert 'value="custom" checked' in round_page and 'name="period1_moves" value="40"' in round_page
     web.post(f"/tournaments/{tid}/rounds/1/games", data={"csrf": csrf})  # the tournament's own control
     assert room_controls(web, tid) == [CLASSICAL, CLASSICAL]
-    assert "122 " + str(CLASSICAL) in web.get(f"/tournaments/{tid}/export.trf").text
+    with speaking("kk"):  # the TRF speaks the tournament's language, Kazakh by default
+        allotted = "122 " + timecontrols.describe(CLASSICAL)
+    assert allotted in web.get(f"/tournaments/{tid}/export.trf").text and "мин" in allotted
     web.headers["accept-language"] = "ru"
     printed = html.unescape(web.get(f"/tournaments/{tid}/standings?print=1").text)
     assert "40 ходов за 90 мин, затем остаток за 30 мин + 30 с за ход" in printed

@@ -18,5 +18,6 @@ GROUPS: dict[str, tuple[str, str]] = {
     "quiz": ("toreshi.commands.quiz", "«Своя игра» question packs: inspect and convert."),
     "db": ("toreshi.commands.db", "The database: migrate, back up, restore."),
     "serve": ("toreshi.commands.serve", "Run the web app."),
+    "publish": ("toreshi.commands.publish", "A tournament's public results site written to a folder (kk, ru, en)."),
 }
 """Command name → (module holding its Typer ``app``, one-line help)."""

@@ -134,7 +134,7 @@ def serve(
                 console.print(terminal_qr(phone_url), highlight=False)
 
     # ws_max_size: a frame over 64 KiB is refused by the protocol layer (close 1009) before it is buffered whole;
-    # the room socket's own limit (toreshi.web.rooms.socket.MAX_MESSAGE_BYTES) is far smaller still.
+    # the room socket's own limit (toreshi.web.rooms.wire.MAX_MESSAGE_BYTES) is far smaller still.
     # No permessage-deflate: room events are small and fan out to every connection, and compressing each copy
     # separately costs more CPU than the club's Wi-Fi saves (measured in benchmarks/quiz_live.py).
     # proxy_headers off: uvicorn would believe X-Forwarded-For from 127.0.0.1 (or $FORWARDED_ALLOW_IPS); the app

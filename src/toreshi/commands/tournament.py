@@ -1,5 +1,6 @@
 """``toreshi tournament …``: Swiss pairings from a TRF, Berger round-robin tables, standings, and the pairing tools
-(check, generate, review, prohibit, baku: :mod:`toreshi.commands.pairing_tools`)."""
+(check, generate, review, prohibit, baku: :mod:`toreshi.commands.pairing_tools`), and the drawing of lots again from
+its published seed (:mod:`toreshi.commands.lots`)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Annotated
 import typer
 
 from toreshi.commands import GROUPS, pairing_tools
+from toreshi.commands.lots import lots
 from toreshi.commands.standings import standings
 from toreshi.tournament.berger import BergerError, berger_table
 from toreshi.tournament.dutch import NoValidPairingError, PairingInputError, pair_trf
@@ -16,6 +18,7 @@ from toreshi.tournament.trf import TrfError
 
 app = typer.Typer(help=GROUPS["tournament"][1], no_args_is_help=True, add_completion=False)
 app.command("standings")(standings)
+app.command("lots")(lots)
 pairing_tools.register(app)
 
 

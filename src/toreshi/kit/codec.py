@@ -1,10 +1,12 @@
 """One codec between typed, frozen dataclasses and JSON objects, for every room kind's commands and events.
 
 A :class:`Codec` knows a closed set of classes, each named by its ``type`` class attribute; the JSON object carries
-that name under ``"type"``. Field types are read from the annotations: ``int``, ``float``, ``bool``, ``str``,
+that name under ``"type"`` (or under another ``tag``: the room protocol's frames are named under ``"t"``, beside
+their own ``type`` field). Field types are read from the annotations: ``int``, ``float``, ``bool``, ``str``,
 ``X | None``, ``tuple[X, ...]``, fixed tuples, ``dict[str, X]`` (or ``Mapping[str, X]``), enumerations (by value),
 nested dataclasses, and any type given a :class:`Converter` (``Side`` as ``"white"``/``"black"``, a ``TimeControl``
-by its own dict).
+by its own dict). A field typed ``Any`` or ``Mapping[str, Any]`` is JSON that this codec carries as it is, untouched
+(a room's state inside an event frame: the room's own codec wrote it, a room's own codec reads a command's ``data``).
 
 Two ways in, because two kinds of input exist:
 
@@ -53,6 +55,7 @@ V = TypeVar("V")
 
 TAG = "type"
 """The field of the JSON object that names its class."""
+_PLAIN = frozenset({str, int, float, bool, type(None)})
 
 
 class CodecError(ValueError):
@@ -93,11 +96,13 @@ def spec(
     multiline: bool = False,
     max_items: int | None = None,
     omit_default: bool = False,
+    exact: bool = False,
 ) -> dict[str, Any]:
     """Field metadata for :meth:`Codec.read`: numeric bounds, a text's length, ``name`` for a one-line name
     (stripped, not empty), ``multiline`` for a text that may hold line breaks, ``max_items`` for a tuple;
     ``omit_default``: :meth:`Codec.encode` leaves the field out while it holds its default (a field added later
-    keeps what older logs and views wrote, and costs nothing where it is unused)."""
+    keeps what older logs and views wrote, and costs nothing where it is unused); ``exact``: a text is taken as sent,
+    neither stripped nor cleaned, only its length checked (an id that is echoed back, a secret that is compared)."""
     return {
         "toreshi.spec": {
             "omit_default": omit_default,
@@ -107,6 +112,7 @@ def spec(
             "name": name,
             "multiline": multiline,
             "max_items": max_items,
+            "exact": exact,
         }
     }
 
@@ -122,17 +128,26 @@ class _Field:
     has_default: bool
     omitted: tuple[Any, ...] = ()
     """The default value, when the field is left out while it holds it (``spec(omit_default=True)``)."""
+    raw: bool = False
+    """JSON carried as it is (a field typed ``Any`` or ``Mapping[str, Any]``): neither encoded nor read item by item."""
 
 
 class Codec(Generic[T]):
     """The codec of one closed family of dataclasses (a kind's commands, or its events)."""
 
-    def __init__(self, *classes: type[T], converters: Mapping[type[Any], Converter[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        *classes: type[T],
+        converters: Mapping[type[Any], Converter[Any]] | None = None,
+        tag: str = TAG,
+    ) -> None:
+        self.tag = tag
+        """The field of the JSON object that names its class, and the class attribute that holds the name."""
         self._classes: dict[str, type[T]] = {}
         for cls in classes:
-            name = getattr(cls, TAG, None)
+            name = getattr(cls, tag, None)
             if not isinstance(name, str) or not name:
-                raise TypeError(f"{cls.__name__} has no 'type' name")
+                raise TypeError(f"{cls.__name__} has no {tag!r} name")
             if name in self._classes:
                 raise TypeError(f"two classes are named {name!r}")
             self._classes[name] = cls
@@ -152,11 +167,11 @@ class Codec(Generic[T]):
     def encode(self, value: T) -> dict[str, Any]:
         """The JSON object of ``value``, with its ``type``."""
         name, fields = self.encode_apart(value)
-        return {TAG: name, **fields}
+        return {self.tag: name, **fields}
 
     def encode_apart(self, value: T) -> tuple[str, dict[str, Any]]:
         """``value``'s ``type`` and its other fields apart, as a log stores an event or a room takes a command."""
-        return str(getattr(type(value), TAG)), self._encode_fields(value)
+        return str(getattr(type(value), self.tag)), self._encode_fields(value)
 
     def _encode_fields(self, value: Any) -> dict[str, Any]:
         encoded: dict[str, Any] = {}
@@ -164,10 +179,12 @@ class Codec(Generic[T]):
             item = getattr(value, f.name)
             if f.omitted and item == f.omitted[0]:
                 continue
-            encoded[f.name] = self._encode(item)
+            encoded[f.name] = item if f.raw else self._encode(item)
         return encoded
 
     def _encode(self, value: Any) -> Any:
+        if type(value) in _PLAIN:  # most fields: nothing to convert (a StrEnum's type is not str)
+            return value
         converter = self._converters.get(type(value))
         if converter is not None:
             return converter.encode(value)
@@ -178,8 +195,13 @@ class Codec(Generic[T]):
         if isinstance(value, Mapping):
             return {str(key): self._encode(item) for key, item in value.items()}
         if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            if self._member(type(value)):  # one of the family inside another (events in a frame): named too
+                return {self.tag: getattr(type(value), self.tag), **self._encode_fields(value)}
             return self._encode_fields(value)
         return value
+
+    def _member(self, cls: type[Any]) -> bool:
+        return self._classes.get(getattr(cls, self.tag, "")) is cls
 
     # --- in: stored ------------------------------------------------------------------------------------------
 
@@ -187,13 +209,14 @@ class Codec(Generic[T]):
         """Read back what :meth:`encode` wrote (``name`` when the type is stored beside the object, as in a log).
 
         Strict: raises :class:`CodecError`."""
-        kind = name if name is not None else data.get(TAG)
+        tag = self.tag
+        kind = name if name is not None else data.get(tag)
         cls = self._classes.get(kind) if isinstance(kind, str) else None
         if cls is None:
-            raise CodecError(TAG, f"unknown type {kind!r}")
-        if name is not None and data.get(TAG, name) != name:
-            raise CodecError(TAG, f"{data.get(TAG)!r} stored as {name!r}")
-        result: T = self._decode_dataclass(cls, data, str(kind), ignore={TAG})
+            raise CodecError(tag, f"unknown type {kind!r}")
+        if name is not None and data.get(tag, name) != name:
+            raise CodecError(tag, f"{data.get(tag)!r} stored as {name!r}")
+        result: T = self._decode_dataclass(cls, data, str(kind), ignore={tag})
         return result
 
     def _decode_dataclass(self, cls: type[V], data: Any, where: str, ignore: set[str] | None = None) -> V:
@@ -240,6 +263,8 @@ class Codec(Generic[T]):
             if not isinstance(raw, Mapping):
                 raise CodecError(where, "must be an object")
             _key, value_hint = typing.get_args(hint)
+            if value_hint is Any:
+                return dict(raw)
             return {str(k): self._decode(value_hint, v, f"{where}.{k}") for k, v in raw.items()}
         if hint is Any:
             return raw
@@ -255,7 +280,7 @@ class Codec(Generic[T]):
             except ValueError:
                 raise CodecError(where, f"cannot be {raw!r}") from None
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
-            return self._decode_dataclass(hint, raw, where)
+            return self._decode_dataclass(hint, raw, where, ignore={self.tag} if self._member(hint) else None)
         if hint is bool:
             ok = isinstance(raw, bool)
         elif hint is int:
@@ -298,6 +323,26 @@ class Codec(Generic[T]):
             raise Refused(Common.BAD_REQUEST) from None
 
     def _read(self, hint: Any, data: Mapping[str, Any], key: str, limits: Mapping[str, Any]) -> Any:
+        if hint is Any:
+            return data[key]  # JSON for a reader of its own (a room reads a command's data with its codec)
+        if hint is bool:  # the plain types first: most fields are one
+            return payload.read_bool(data, key)
+        if hint is int:
+            return payload.read_int(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is float:
+            return payload.read_number(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
+        if hint is str:
+            if limits["name"]:
+                return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
+            max_length = limits["max_length"] or payload.MAX_TEXT
+            if limits["exact"]:  # taken as sent (an id echoed back, a secret compared): only its length is checked
+                value = data[key]
+                if not isinstance(value, str):
+                    raise Refused(Common.FIELD_NOT_TEXT, field=key)
+                if len(value) > max_length:
+                    raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=max_length)
+                return value
+            return payload.read_text(data, key, max_length=max_length, multiline=limits["multiline"])
         origin = typing.get_origin(hint)
         if origin in (Union, types.UnionType):
             if data.get(key) is None:
@@ -318,6 +363,8 @@ class Codec(Generic[T]):
             # texts, each value is read by the field's limits, and there are at most ``max_items`` of them.
             _key, value_hint = typing.get_args(hint)
             found = payload.read_object(data, key)
+            if value_hint is Any:
+                return found
             most = limits["max_items"] or 100
             if len(found) > most:
                 raise Refused(Common.FIELD_TOO_LONG, field=key, maximum=most)
@@ -340,18 +387,6 @@ class Codec(Generic[T]):
         if isinstance(hint, type) and dataclasses.is_dataclass(hint):
             nested = payload.read_object(data, key)
             return self._read_dataclass(hint, nested, key)
-        if hint is bool:
-            return payload.read_bool(data, key)
-        if hint is int:
-            return payload.read_int(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
-        if hint is float:
-            return payload.read_number(data, key, minimum=limits["minimum"], maximum=limits["maximum"])
-        if hint is str:
-            if limits["name"]:
-                return payload.read_name(data, key, max_length=limits["max_length"] or payload.MAX_NAME)
-            return payload.read_text(
-                data, key, max_length=limits["max_length"] or payload.MAX_TEXT, multiline=limits["multiline"]
-            )
         raise TypeError(f"{key}: the codec cannot read {hint!r} from a client")
 
     def _read_dataclass(self, cls: type[V], data: Mapping[str, Any], where: str) -> V:
@@ -384,6 +419,7 @@ class Codec(Generic[T]):
                     f.metadata.get("toreshi.spec", _NO_SPEC),
                     f.default is not MISSING or f.default_factory is not MISSING,
                     _omitted(f),
+                    _raw(hints[f.name]),
                 )
                 for f in dataclasses.fields(cls)
                 if f.init
@@ -400,6 +436,13 @@ def _omitted(f: dataclasses.Field[Any]) -> tuple[Any, ...]:
     if f.default_factory is not MISSING:
         return (f.default_factory(),)
     raise TypeError(f"field {f.name!r} is omitted at its default but has none")
+
+
+def _raw(hint: Any) -> bool:
+    """Whether a field is JSON carried as it is: ``Any``, or an object of names to ``Any``."""
+    if hint is Any:
+        return True
+    return typing.get_origin(hint) in (dict, Mapping) and typing.get_args(hint)[1] is Any
 
 
 def _optional(hint: Any) -> bool:

@@ -4,13 +4,14 @@ Delivery is at-most-once, as with Redis pub/sub: the database is the record, and
 gap asks the owner for the missing events (:class:`~toreshi.live.history.History`) or a snapshot.
 
 >>> import asyncio
->>> async def demo() -> list[dict[str, object]]:
+>>> from toreshi.live.protocol import AnnounceNotice
+>>> async def demo() -> list[Message]:
 ...     bus = InProcessBus()
 ...     async with bus.subscribe("room:1") as messages:
-...         await bus.publish("room:1", {"v": 1})
+...         await bus.publish("room:1", AnnounceNotice(1))
 ...         return [await anext(messages)]
 >>> asyncio.run(demo())
-[{'v': 1}]
+[AnnounceNotice(v=1)]
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, Protocol
+from typing import Protocol
 
-Message = dict[str, Any]
+from toreshi.live.protocol import BusMessage
+
+Message = BusMessage
+"""A room's event frame, or a notice between the server's parts (:mod:`toreshi.live.protocol`)."""
 
 SUBSCRIBER_QUEUE = 1_000
 """Messages a slow subscriber may lag behind before it is dropped from the channel (and must resync)."""

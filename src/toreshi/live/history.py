@@ -1,11 +1,12 @@
 """A bounded history of a room's recent events, for clients that reconnect (after lila-ws's ``History``).
 
+>>> from toreshi.live.protocol import EventFrame
 >>> history = History(capacity=3)
 >>> for version in range(1, 6):
-...     history.add(version, {"v": version})
+...     history.add(version, EventFrame("g-1", version, "moved", {}, ts=version * 1000))
 >>> history.since(5)
 []
->>> [event["v"] for event in history.since(3) or []]
+>>> [event.v for event in history.since(3) or []]
 [4, 5]
 >>> history.since(1) is None   # versions 2 is gone: the client needs a full snapshot
 True
@@ -14,20 +15,19 @@ True
 from __future__ import annotations
 
 from collections import deque
-from typing import Any
 
-Message = dict[str, Any]
+from toreshi.live.protocol import EventFrame
 
 
 class History:
-    """The last ``capacity`` broadcast messages of a room, keyed by their version."""
+    """The last ``capacity`` broadcast events of a room, keyed by their version."""
 
     def __init__(self, capacity: int = 50) -> None:
         if capacity < 1:
             raise ValueError("a history holds at least one event")
-        self._events: deque[tuple[int, Message]] = deque(maxlen=capacity)
+        self._events: deque[tuple[int, EventFrame]] = deque(maxlen=capacity)
 
-    def add(self, version: int, message: Message) -> None:
+    def add(self, version: int, message: EventFrame) -> None:
         if self._events and version != self._events[-1][0] + 1:
             self._events.clear()  # a gap (e.g. a resync): older entries no longer connect to the new ones
         self._events.append((version, message))
@@ -36,8 +36,8 @@ class History:
     def last_version(self) -> int | None:
         return self._events[-1][0] if self._events else None
 
-    def since(self, version: int) -> list[Message] | None:
-        """Messages after ``version`` in order; ``[]`` if the client is current; ``None`` if they are not all here."""
+    def since(self, version: int) -> list[EventFrame] | None:
+        """Events after ``version`` in order; ``[]`` if the client is current; ``None`` if they are not all here."""
         last = self.last_version
         if last is None:
             return None if version > 0 else []

@@ -20,13 +20,15 @@ from typing import Any, Protocol
 from toreshi.kit.refusal import Common, Refused
 from toreshi.live.bus import Bus, Message
 from toreshi.live.history import History
+from toreshi.live.protocol import PROTOCOL_VERSION, EventFrame, SnapshotFrame
 from toreshi.live.room import Actor, Command, Decided, Finishing, Foreseeing, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 from toreshi.store.errors import InvalidEventError, VersionConflictError
 
 log = logging.getLogger(__name__)
 
-PROTOCOL_VERSION = 2
+__all__ = ["PROTOCOL_VERSION", "Ack", "Batch", "EventLog", "OwnershipLostError", "RoomOwner"]
+
 RECENT_COMMANDS = 256
 TIMER_BATCH = "~"
 """Batches with no client command (a timer firing, a command without an id) are named ``~<first version>``."""
@@ -160,10 +162,8 @@ class RoomOwner:
             more = batch is not None and following is not None and following.command_id == batch
             if index >= len(events) - history_size:
                 shown = logic.public(decided, with_state=not more)
-                message = event_message(room_id, event.version, shown, decided, event.server_time_ms)
-                if more:
-                    message["more"] = True
-                history.add(event.version, message)
+                frame = event_frame(room_id, event.version, shown, decided, event.server_time_ms, more)
+                history.add(event.version, frame)
             if batch is not None and not batch.startswith(TIMER_BATCH) and not more:
                 first = index
                 while first > 0 and events[first - 1].command_id == batch:
@@ -255,11 +255,9 @@ class RoomOwner:
             last = offset == len(decided)
             # Only the command's last event carries the state: the others travel in the same frame (docs/protocol.md)
             shown = self.logic.public(event, with_state=last)
-            message = event_message(self.room_id, self.version + offset, shown, event, now)
-            if not last:
-                message["more"] = True  # more events of the same command follow at once
-            self._history.add(self.version + offset, message)
-            messages.append(message)
+            frame = event_frame(self.room_id, self.version + offset, shown, event, now, more=not last)
+            self._history.add(self.version + offset, frame)
+            messages.append(frame)
         self.version = new_version
         finished = finishes or (isinstance(self.logic, Finishing) and self.logic.is_finished())
         if finished and not finishes:  # the logic could not tell beforehand: a second write
@@ -273,13 +271,13 @@ class RoomOwner:
                 log.exception("room %s: the finished-room hook failed", self.room_id)
         return Ack(self.version, len(decided))
 
-    def catch_up(self, last_version: int) -> list[Message] | None:
-        """Messages a reconnecting client missed, or ``None`` when it needs a snapshot instead."""
+    def catch_up(self, last_version: int) -> list[EventFrame] | None:
+        """Events a reconnecting client missed, or ``None`` when it needs a snapshot instead."""
         return self._history.since(last_version)
 
-    def snapshot(self, actor: Actor | None) -> Message:
+    def snapshot(self, actor: Actor | None) -> SnapshotFrame:
         """The whole room as ``actor`` may see it, at the current version."""
-        return snapshot_message(self.room_id, self.logic, self.version, actor, self.now_ms())
+        return snapshot_frame(self.room_id, self.logic, self.version, actor, self.now_ms())
 
     # --- timers ---------------------------------------------------------------------------------
 
@@ -352,19 +350,14 @@ def _remember(recent: OrderedDict[str, Ack], command_id: str, ack: Ack) -> None:
         recent.popitem(last=False)
 
 
-def event_message(room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int) -> Message:
-    """The frame of one event: what everyone may see of it (``data``), at its version and room time."""
-    return {"t": "event", "room": room_id, "v": version, "type": event.type, "data": dict(data), "ts": now}
+def event_frame(
+    room_id: str, version: int, data: Mapping[str, Any], event: Decided, now: int, more: bool = False
+) -> EventFrame:
+    """The frame of one event: what everyone may see of it (``data``), at its version and room time; ``more``: more
+    events of the same command follow at once (and ``data`` has no state)."""
+    return EventFrame(room_id, version, event.type, dict(data), now, more)
 
 
-def snapshot_message(room_id: str, logic: RoomLogic, version: int, actor: Actor | None, now: int) -> Message:
+def snapshot_frame(room_id: str, logic: RoomLogic, version: int, actor: Actor | None, now: int) -> SnapshotFrame:
     """The whole room as ``actor`` may see it at room time ``now`` (from its owner or a replica)."""
-    return {
-        "t": "snapshot",
-        "room": room_id,
-        "kind": logic.kind,
-        "v": version,
-        "ts": now,
-        "data": logic.view(actor, now),
-        "protocol": PROTOCOL_VERSION,
-    }
+    return SnapshotFrame(room_id, logic.kind, version, now, logic.view(actor, now), PROTOCOL_VERSION)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from toreshi.kit.core import Actor as Actor
+from toreshi.live.protocol import EventFrame
 
 Payload = dict[str, Any]
 
@@ -88,4 +89,18 @@ class Foreseeing(Protocol):
 
     def finishes(self, events: Sequence[Decided]) -> bool:
         """Whether the room is over once ``events`` (decided, not yet applied) are applied. Must not mutate."""
+        ...
+
+
+@runtime_checkable
+class Withholding(Protocol):
+    """A room logic some of whose events a connection may not be sent at once (a quiz team must not learn of another
+    team's press before its decision): the socket holds them back until an event that releases them."""
+
+    def withholds(self, actor: Actor | None, frame: EventFrame) -> bool:
+        """Whether a connection of ``actor`` (``None``: a spectator) must wait before it is sent ``frame``."""
+        ...
+
+    def releases(self, frame: EventFrame) -> bool:
+        """Whether ``frame`` releases the events held back before it (they all go out together)."""
         ...

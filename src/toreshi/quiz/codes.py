@@ -35,6 +35,20 @@ class QuizCode(RefusalCode):
     TIME_WENT_BACK = "quiz_time_went_back"
     """An event earlier than the previous one (``at_ms``, ``last_ms``): a log out of order."""
 
+    # SIGame's special questions (a game setting, issue 31)
+    NOT_YOUR_STAKE = "quiz_not_your_stake"
+    """It is ``turn``'s turn to stake, not ``team``'s."""
+    STAKE_FIRST = "quiz_stake_first"
+    """The chooser opens the stakes: it may not pass (``minimum``)."""
+    STAKE_RANGE = "quiz_stake_range"
+    """A stake from ``minimum`` to ``maximum``."""
+    STAKE_PASS_ONLY = "quiz_stake_pass_only"
+    """The team cannot outbid (its score is below ``minimum``): it may only pass."""
+    SECRET_SELF = "quiz_secret_self"
+    """The chooser hands the secret question to another team."""
+    SOLO_QUESTION = "quiz_solo_question"
+    """One team answers this question alone: no press to cancel."""
+
     # the setup
     TEAM_COUNT = "quiz_team_count"
     """``count`` teams, not ``minimum`` to ``maximum`` (``clause`` SI-3.0.1)."""
@@ -100,6 +114,10 @@ class QuizCode(RefusalCode):
     QUESTION_IN_PLAY = "quiz_question_in_play"
     UNDO_IN_PLAY = "quiz_undo_in_play"
     NOTHING_TO_UNDO = "quiz_nothing_to_undo"
+    UNDO_POINT = "quiz_undo_point"
+    """Step ``step`` is not a moment the game can go back to (between questions, before the current step)."""
+    GAME_CLOSED = "quiz_game_closed"
+    """The game's result is closed (its stage or the game was closed): nothing of it may change (``clause`` SI-6)."""
     NOTHING_TO_RESTORE = "quiz_nothing_to_restore"
     """No strike of the final to take back (none yet, or a question was chosen since)."""
     NOT_LAST_STRUCK = "quiz_not_last_struck"
@@ -123,6 +141,8 @@ class QuizCode(RefusalCode):
     TOO_FEW_THEMES = "quiz_too_few_themes"
     PICK_FIVE = "quiz_pick_five"
     """The host picked ``count`` questions of ``theme``: a board theme takes 5 (or 10, 15… for several)."""
+    PICK_SHORT = "quiz_pick_short"
+    """The host picked ``count`` questions of ``theme``: its last board theme would have fewer than ``minimum``."""
     NO_ROUND_PICKED = "quiz_no_round_picked"
     """From the chosen point the pack has ``available`` themes of 5 questions; the game needs ``needed``."""
     NO_FREE_CODE = "quiz_no_free_code"
@@ -260,6 +280,8 @@ ACTIONS = {
     "call_time": "quiz_action_call_time",
     "cancel_press": "quiz_action_cancel_press",
     "replace": "quiz_action_replace",
+    "stake": "quiz_action_stake",
+    "give": "quiz_action_give",
 }
 """What the game was asked to do, as the ``action_term`` of a refusal."""
 

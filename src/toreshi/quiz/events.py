@@ -53,6 +53,8 @@ __all__ = [
     "ScoreAnnounced",
     "ScoreCorrected",
     "ScoreRequested",
+    "SecretGiven",
+    "StakeMade",
     "ThemeAnnounced",
     "ThemeRestored",
     "ThemeStruck",
@@ -123,6 +125,12 @@ class GameSetup:
     final_themes_kept: int = field(default=5, metadata=spec(minimum=1, maximum=30))
     shootout_cuts: tuple[int, ...] = field(default=(), metadata=spec(minimum=1, maximum=MAX_TEAMS, max_items=MAX_TEAMS))
     """For a shootout: after how many of the tied teams each advancing boundary falls (e.g. ``(1,)``)."""
+    show_prices: bool = field(default=False, metadata=spec(omit_default=True))
+    """The screens show each cell's price in the pack beside its value (issue 31: a pack of other prices mapped onto
+    the regulation's 1-5); the score stays in points (SI-3.1, SI-3.8)."""
+    special_questions: bool = field(default=False, metadata=spec(omit_default=True))
+    """SIGame's special questions (stake, secret, no risk) play as SIGame plays them (issue 31). Off by default: the
+    regulation's game has none, and with it off they play as ordinary questions (``docs/traceability.md``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,6 +320,25 @@ class ScoreAnnounced(Event):
 
 
 @dataclass(frozen=True, slots=True)
+class StakeMade(Event):
+    """SIGame's stake question (a game setting, issue 31): ``team`` stakes ``amount`` points in its turn, or passes
+    (``None``); the highest stake answers alone for it once every other team has passed."""
+
+    type: ClassVar[str] = "stake_made"
+    team: str
+    amount: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SecretGiven(Event):
+    """SIGame's secret question, «кот в мешке» (a game setting, issue 31): the chooser hands it to ``team``, which
+    answers alone for its value."""
+
+    type: ClassVar[str] = "secret_given"
+    team: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameEnded(Event):
     """The host ends the game before its board is played out: the scores stand as they are, the game is over
     (its result goes wherever a finished game's goes, a tour's stage included). ``reason`` is for the record."""
@@ -344,6 +371,8 @@ EVENT_TYPES: tuple[type[Event], ...] = (
     ScoreRequested,
     ScoreAnnounced,
     GameEnded,
+    StakeMade,
+    SecretGiven,
 )
 GAME_EVENTS: Codec[Event] = Codec(*EVENT_TYPES)
 """The codec of the game's events (the live room's log adds its own events: :mod:`toreshi.quiz.play.events`)."""

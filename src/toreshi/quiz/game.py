@@ -54,6 +54,17 @@ __all__ = [
 ]
 
 
+SPECIAL_KINDS = {
+    "stake": "stake",
+    "secret": "secret",
+    "secretPublicPrice": "secret",
+    "secretNoQuestion": "secret",
+    "noRisk": "no_risk",
+}
+"""SIGame's question types this game plays by SIGame's rules when its setting says so (issue 31); ``stakeAll`` and
+``forAll`` (answered in writing by every team) and custom types play as ordinary questions."""
+
+
 _State = TypeVar("_State", "GameState", "CurrentQuestion", "AnswerRecord")
 
 
@@ -97,6 +108,10 @@ class Phase(StrEnum):
     """Reading is over; the 5 s press window runs (SI-3.10)."""
     ANSWERING = "answering"
     FINISHED = "finished"
+    STAKING = "staking"
+    """SIGame's stake question (a game setting, issue 31): the teams stake in turn, the highest answers alone."""
+    GIVING = "giving"
+    """SIGame's secret question (a game setting, issue 31): the chooser hands it to another team."""
 
 
 class Outcome(StrEnum):
@@ -109,6 +124,8 @@ class Outcome(StrEnum):
     """Every team answered wrong: nobody may press any more (SI-3.5)."""
     DECIDED = "decided"
     """A shootout question stopped by a wrong answer that settled the tie (SI-2.2)."""
+    SOLO = "solo"
+    """A special question (issue 31) answered wrong by the one team that answers it: nobody else may."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,10 +140,14 @@ class AnswerRecord:
     reversed: bool = False
     void: bool = False
     """The question was replaced (SI-4.6): the answer no longer counts."""
+    risk_free: bool = False
+    """SIGame's no-risk question (issue 31): a wrong answer costs nothing."""
 
     @property
     def points(self) -> int:
         if self.void:
+            return 0
+        if not self.correct and self.risk_free:
             return 0
         return self.value if self.correct else -self.value
 
@@ -169,6 +190,18 @@ class CurrentQuestion:
     clarifying: bool = False
     """The host said «Уточните» to the team answering now (its answer time restarted, SI-3.7): the screens and
     the phones say it too, until the ruling."""
+    special: str = ""
+    """SIGame's rules this question plays by (a game setting, issue 31): ``stake``, ``secret``, ``no_risk``; ``""``
+    for the regulation's (presses)."""
+    stakes: tuple[tuple[str, int | None], ...] = ()
+    """A stake question's stakes in order (``None``: a pass)."""
+    price: int = 0
+    """A special question's points at stake for the one team answering it (0: none yet)."""
+
+    @property
+    def solo(self) -> bool:
+        """One team answers alone (a special question past its stakes or its handing over)."""
+        return bool(self.special) and self.price > 0
 
     @property
     def reading_ends_ms(self) -> int | None:
@@ -550,7 +583,88 @@ class GameState:
             reading_total_ms=total,
             reading_since_ms=at_ms,
         )
+        special = self._special_of(question) if theme is not None else ""
+        if special:
+            return self._start_special(current, special)
         return replace(self, phase=Phase.READING, current=current)._advance(at_ms)
+
+    def _special_of(self, question: BoardQuestion) -> str:
+        """The SIGame rules a board question plays by, when the game's setting says so (issue 31); a shootout and
+        the kinds SIGame plays in writing (for all, stake for all) or by a pack's own script play as ordinary."""
+        setup = self._setup
+        if not setup.special_questions or setup.kind is GameKind.SHOOTOUT:
+            return ""
+        return SPECIAL_KINDS.get(question.kind, "")
+
+    def _start_special(self, current: CurrentQuestion, special: str) -> GameState:
+        """A stake question waits for the stakes, a secret one for the chooser to hand it over; a no-risk one goes
+        to the chooser at once. Nobody presses: the host reads it to the team that answers alone."""
+        quiet = replace(current, special=special, reading_total_ms=None, reading_since_ms=None, reading_done=True)
+        if special == "stake":
+            return replace(self, phase=Phase.STAKING, current=quiet)
+        if special == "secret":
+            return replace(self, phase=Phase.GIVING, current=quiet)
+        assert self.chooser is not None
+        return replace(self, phase=Phase.ANSWERING, current=self._solo(quiet, self.chooser, current.value))
+
+    @staticmethod
+    def _solo(current: CurrentQuestion, team: str, price: int) -> CurrentQuestion:
+        return replace(current, answering_team=team, price=price, answer_deadline_ms=None)
+
+    def stake_turn(self) -> str | None:
+        """Whose turn it is to stake (the chooser opens, then the teams in order, passed ones skipped)."""
+        current = self.current
+        if self.phase is not Phase.STAKING or current is None or self.chooser is None:
+            return None
+        teams = self.teams
+        passed = {team for team, amount in current.stakes if amount is None}
+        last = current.stakes[-1][0] if current.stakes else None
+        start = teams.index(self.chooser) if last is None else teams.index(last) + 1
+        for offset in range(len(teams)):
+            team = teams[(start + offset) % len(teams)]
+            if team not in passed:
+                return team
+        return None
+
+    def stake_bounds(self, team: str) -> tuple[int, int]:
+        """The least and the most ``team`` may stake now: above the highest stake and at least the question's
+        value; at most its score (all in), or the value when its score is lower (a team that cannot outbid may only
+        pass)."""
+        current = self._current
+        high = max((amount for _, amount in current.stakes if amount is not None), default=0)
+        least = max(current.value, high + 1)
+        return least, max(self.scores[team], current.value)
+
+    def _stake(self, event: ev.StakeMade) -> GameState:
+        self._require(Phase.STAKING, doing="stake")
+        self._require_team(event.team)
+        turn = self.stake_turn()
+        if event.team != turn:
+            raise Refused(QuizCode.NOT_YOUR_STAKE, turn=str(turn), team=event.team)
+        current = self._current
+        least, most = self.stake_bounds(event.team)
+        if event.amount is None and not current.stakes:
+            raise Refused(QuizCode.STAKE_FIRST, minimum=least)
+        if event.amount is not None and least > most:
+            raise Refused(QuizCode.STAKE_PASS_ONLY, minimum=least)
+        if event.amount is not None and not least <= event.amount <= most:
+            raise Refused(QuizCode.STAKE_RANGE, minimum=least, maximum=most)
+        current = replace(current, stakes=(*current.stakes, (event.team, event.amount)))
+        bids = [(team, amount) for team, amount in current.stakes if amount is not None]
+        passed = {team for team, amount in current.stakes if amount is None}
+        leader, high = bids[-1]
+        if all(team in passed for team in self.teams if team != leader):
+            # everyone else passed: the highest stake answers alone for it
+            return replace(self, phase=Phase.ANSWERING, current=self._solo(current, leader, high))
+        return replace(self, current=current)
+
+    def _give(self, event: ev.SecretGiven) -> GameState:
+        self._require(Phase.GIVING, doing="give")
+        self._require_team(event.team)
+        if event.team == self.chooser:
+            raise Refused(QuizCode.SECRET_SELF)
+        current = self._current
+        return replace(self, phase=Phase.ANSWERING, current=self._solo(current, event.team, current.value))
 
     def _reading_finished(self, event: ev.ReadingFinished) -> GameState:
         self._require(Phase.READING, doing="finish_reading")
@@ -610,6 +724,16 @@ class GameState:
 
     def _record_answer(self, at_ms: int, team: str, correct: bool, *, timed_out: bool) -> GameState:
         current = self._current
+        if current.solo:
+            # A special question (issue 31): the one team answers for its price; a no-risk one doubles it and
+            # costs nothing when wrong; nobody else may answer.
+            no_risk = current.special == "no_risk"
+            price = current.price * 2 if no_risk else current.price
+            record = AnswerRecord(current.number, team, price, correct, timed_out=timed_out, risk_free=no_risk)
+            state = replace(self, answers=(*self.answers, record))
+            if correct:
+                return replace(state, chooser=team)._close(Outcome.RIGHT)
+            return state._close(Outcome.SOLO)
         record = AnswerRecord(current.number, team, current.value, correct, timed_out=timed_out)
         state = replace(self, answers=(*self.answers, record))
         if correct:
@@ -646,8 +770,8 @@ class GameState:
         if event.extra_ms <= 0:
             raise Refused(QuizCode.EXTENSION_NOT_POSITIVE)
         current = self._current
-        assert current.answer_deadline_ms is not None
-        current = replace(current, answer_deadline_ms=max(current.answer_deadline_ms, event.at_ms) + event.extra_ms)
+        deadline = current.answer_deadline_ms if current.answer_deadline_ms is not None else event.at_ms
+        current = replace(current, answer_deadline_ms=max(deadline, event.at_ms) + event.extra_ms)
         return replace(self, current=current, audit=(*self.audit, event))
 
     def _clarify(self, event: ev.ClarificationRequested) -> GameState:
@@ -681,6 +805,8 @@ class GameState:
     def _cancel_press(self, event: ev.PressCancelled) -> GameState:
         self._require(Phase.ANSWERING, doing="cancel_press")
         self._require_answering(event.team)
+        if self._current.solo:
+            raise Refused(QuizCode.SOLO_QUESTION)
         return replace(self, audit=(*self.audit, event))._reopen(event.at_ms)
 
     def _require_answering(self, team: str) -> None:
@@ -807,6 +933,8 @@ _HANDLERS: dict[type[Event], Callable[[GameState, Any], GameState]] = {
     ev.ScoreRequested: GameState._request_score,
     ev.ScoreAnnounced: GameState._announce_score,
     ev.GameEnded: GameState._end,
+    ev.StakeMade: GameState._stake,
+    ev.SecretGiven: GameState._give,
 }
 
 

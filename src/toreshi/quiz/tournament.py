@@ -215,6 +215,35 @@ class Stage:
         ordered = tuple((t, int(scores[t])) for t in self.games[game])
         return replace(self, results=(*self.results, (game, GameResult(ordered))))
 
+    def amend(self, game: int, scores: Mapping[str, int]) -> Stage:
+        """The recorded result of ``game`` replaced by ``scores`` (a ruling undone or reversed in its room while the
+        stage is open, SI-6 as this project reads it: ``docs/decisions.md``). The tour refuses it once the stage is
+        closed; a played shootout of the game stays recorded as it was played."""
+        found = self.result(game)
+        if found is None:
+            raise Refused(StageCode.NO_SUCH_GAME, stage=self.settings.name, game=game + 1)
+        if set(scores) != set(self.games[game]):
+            raise Refused(StageCode.WRONG_TEAMS, game=game + 1, teams=", ".join(self.games[game]))
+        amended = replace(found, scores=tuple((t, int(scores[t])) for t in self.games[game]))
+        return replace(self, results=tuple((g, amended if g == game else r) for g, r in self.results))
+
+    def amend_shootout(
+        self, teams: tuple[str, ...], game: int | None, cuts: Sequence[int], scores: Mapping[str, int]
+    ) -> Stage:
+        """A played shootout's scores replaced (they must still settle its tie at ``cuts``, SI-2.2)."""
+        if set(scores) != set(teams):
+            raise Refused(StageCode.SHOOTOUT_PLAYERS, teams=", ".join(teams), played=", ".join(scores))
+        if not is_decided(scores, cuts, ()):
+            raise Refused(StageCode.SHOOTOUT_UNDECIDED, clause="SI-2.2")
+        played = (teams, tuple((t, int(scores[t])) for t in teams))
+        if game is None:
+            kept = tuple(played if group == teams else (group, s) for group, s in self.cross_shootouts)
+            return replace(self, cross_shootouts=kept)
+        result = self.result(game)
+        assert result is not None
+        updated = replace(result, shootouts=tuple(played if g == teams else (g, s) for g, s in result.shootouts))
+        return replace(self, results=tuple((g, updated if g == game else r) for g, r in self.results))
+
     def record_shootout(self, need: ShootoutNeed, scores: Mapping[str, int]) -> Stage:
         """Record a played shootout; it must have settled every boundary inside the tie (SI-2.2)."""
         if need not in self.pending_shootouts():

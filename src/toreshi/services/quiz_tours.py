@@ -31,14 +31,14 @@ from sqlalchemy.exc import IntegrityError
 from toreshi.kit.core import Actor, Context
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.registry import RoomSource
+from toreshi.live.room import Command as RoomCommand
 from toreshi.live.rooms.quiz import KIND as QUIZ_KIND
 from toreshi.live.rooms.quiz import QuizRoom
-from toreshi.quiz.board import QUESTIONS_PER_THEME
 from toreshi.quiz.events import Assistant
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, Round, Theme
 from toreshi.quiz.play.commands import CreateGame
-from toreshi.quiz.play.setup import setup_from_pack
+from toreshi.quiz.play.setup import fitted_themes, setup_from_pack
 from toreshi.quiz.tour.codes import QuizTourCode
 from toreshi.quiz.tour.core import (
     EVENTS,
@@ -52,6 +52,7 @@ from toreshi.quiz.tour.core import (
     PackInfo,
     RecordResult,
     TourState,
+    closed_links,
     decide,
     evolve,
     read_event,
@@ -178,8 +179,9 @@ class _Held:
 
 
 def playable_themes(package: Package) -> list[Theme]:
-    """A pack's themes a game can play (5 questions), in pack order: the pool tours cut games from."""
-    return [t for r in package.rounds for t in r.themes if len(t.questions) == QUESTIONS_PER_THEME]
+    """A pack's themes on the regulation's grid, in pack order: the pool tours cut games from (themes of any shape,
+    :func:`~toreshi.quiz.play.setup.fitted_themes`)."""
+    return fitted_themes(package)
 
 
 class QuizTourService(AttachedRooms):
@@ -269,8 +271,26 @@ class QuizTourService(AttachedRooms):
                             )  # fmt: skip
                 except IntegrityError:  # another instance wrote first: catch up and decide again
                     continue
-                return (await self._catch_up(tour_id)).state
-            raise RuntimeError(f"tour {tour_id}: the log kept moving")
+                state = (await self._catch_up(tour_id)).state
+                break
+            else:
+                raise RuntimeError(f"tour {tour_id}: the log kept moving")
+        await self._close_rooms(state)
+        return state
+
+    async def _close_rooms(self, state: TourState) -> None:
+        """Close the rooms whose results became final (SI-6): their undo, reversals and corrections are refused
+        from now on. A room closed already answers with nothing new."""
+        if self._rooms is None:
+            return
+        for room_id in closed_links(state):
+            owner = await self.rooms.get(room_id, QUIZ_KIND)
+            logic = owner.logic
+            if isinstance(logic, QuizRoom) and not logic.state.closed:
+                try:
+                    await owner.handle(RoomCommand("close_game", Actor("arbiter", "tour"), {"reason": "stage"}))
+                except Refused as refused:  # a room reopened by an undo: it closes once it is over again
+                    log.info("quiz room %s not closed: %s", room_id, refused.refusal)
 
     async def create(
         self, by: str, name: str, date: str, teams: Sequence[str], packs: Sequence[tuple[str, bytes]], formula: Formula
@@ -412,13 +432,18 @@ class QuizTourService(AttachedRooms):
             return False
         state = await self.state(tour_id)
         link = state.link(room_id)
-        if link is None or link.scores is not None:
+        if link is None:
             return False
         owner = await self.rooms.get(room_id, QUIZ_KIND)
         logic = owner.logic
         if not isinstance(logic, QuizRoom) or not logic.is_finished():
             return False
-        await self.command(tour_id, RecordResult(room_id, logic.game.scores), "", role=SYSTEM)
+        scores = logic.game.scores
+        if link.scores is not None and dict(link.scores) == scores:
+            return False  # recorded as it stands
+        # A first result, or one amended in the room (an undo, a reversal after the game) while the stage is open;
+        # the tour refuses an amendment once the stage is closed (SI-6), and the room refuses it from then on.
+        await self.command(tour_id, RecordResult(room_id, scores), "", role=SYSTEM)
         state = await self.state(tour_id)
         if state.shootouts_to_link():
             held = self._held[tour_id]

@@ -12,6 +12,7 @@ from redis.asyncio import Redis
 
 from toreshi.live.cluster.lease import RedisLeases
 from toreshi.live.cluster.redis_bus import RedisBus, wait_until_subscribed
+from toreshi.live.protocol import AnnounceNotice
 
 pytestmark = pytest.mark.anyio
 
@@ -38,10 +39,10 @@ async def test_messages_reach_every_subscriber_in_order(bus: RedisBus) -> None:
         async with bus.subscribe("room:g1") as here, other_instance.subscribe("room:g1") as there:
             await wait_until_subscribed(bus, "room:g1", subscribers=2)
             for version in range(1, 6):
-                await bus.publish("room:g1", {"v": version, "type": "move"})
+                await bus.publish("room:g1", AnnounceNotice(version))
             for messages in (here, there):
                 received = [await asyncio.wait_for(anext(messages), 2) for _ in range(5)]
-                assert [message["v"] for message in received] == [1, 2, 3, 4, 5]
+                assert received == [AnnounceNotice(version) for version in range(1, 6)]
     finally:
         await other_instance.close()
 
@@ -49,9 +50,9 @@ async def test_messages_reach_every_subscriber_in_order(bus: RedisBus) -> None:
 async def test_channels_are_separate(bus: RedisBus) -> None:
     async with bus.subscribe("room:a") as a_messages:
         await wait_until_subscribed(bus, "room:a")
-        await bus.publish("room:b", {"v": 1})
-        await bus.publish("room:a", {"v": 7})
-        assert (await asyncio.wait_for(anext(a_messages), 2))["v"] == 7
+        await bus.publish("room:b", AnnounceNotice(1))
+        await bus.publish("room:a", AnnounceNotice(7))
+        assert await asyncio.wait_for(anext(a_messages), 2) == AnnounceNotice(7)
 
 
 async def test_a_lease_has_one_holder_until_it_lapses(bus: RedisBus) -> None:
@@ -79,8 +80,8 @@ async def test_many_subscriptions_share_one_redis_connection(bus: RedisBus) -> N
         clients = await bus.redis.client_list()
         subscribers = [client for client in clients if int(client.get("sub", 0)) > 0]
         assert len([client for client in subscribers if int(client["sub"]) >= 150]) == 1
-        await bus.publish("room:77", {"v": 1})
-        assert (await asyncio.wait_for(anext(streams[77]), 2))["v"] == 1
+        await bus.publish("room:77", AnnounceNotice(1))
+        assert await asyncio.wait_for(anext(streams[77]), 2) == AnnounceNotice(1)
     finally:
         for context in reversed(contexts):
             await context.__aexit__(None, None, None)

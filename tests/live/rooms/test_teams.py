@@ -59,7 +59,7 @@ async def test_a_restarted_owner_rebuilds_the_competition_from_its_log(store: Ev
     await owner.close()
     again = await RoomOwner.load("tt-1", TeamTournamentRoom, log, bus)
     assert again.version == owner.version
-    assert again.snapshot(None)["data"] == owner.snapshot(None)["data"]
+    assert again.snapshot(None).data == owner.snapshot(None).data
     stored = await store.load("tt-1")
     assert [e.type for e in stored] == ["teams_created", "team_registered", "team_registered", "team_registered",
                                         "team_round_paired", "match_entered", "team_round_paired"]  # fmt: skip

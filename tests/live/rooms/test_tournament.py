@@ -129,7 +129,7 @@ async def test_a_restarted_owner_rebuilds_the_tournament_from_its_log(store: Eve
     await owner.close()
     again = await RoomOwner.load("t-1", TournamentRoom, log, bus)
     assert again.version == owner.version
-    assert again.snapshot(None)["data"] == owner.snapshot(None)["data"]
+    assert again.snapshot(None).data == owner.snapshot(None).data
     state = again.logic.state  # type: ignore[attr-defined]
     assert [g.white for g in state.t.round(1).games] and state.t.round(1).byes[0].player == 1
     stored = await store.load("t-1")

@@ -154,19 +154,21 @@ def test_a_screen_may_load_the_items_in_play_the_host_any_and_nobody_the_spoken_
         assert find_item(in_play, key, part, index, host=True) is None, key
 
 
-def test_long_themes_default_to_their_five_lowest_prices_and_short_ones_are_unusable(new_pack: Package) -> None:
+def test_long_themes_default_to_their_five_lowest_prices_and_short_ones_play_whole(new_pack: Package) -> None:
     assert needs_choice(new_pack)
     picks = default_picks(new_pack)
-    assert picks[(0, 0)] == (0, 1, 2, 3, 4) and picks[(0, 1)] == (0, 1, 2, 3, 4) and picks[(0, 2)] == ()
+    # issue 31: the 2-question theme is no longer left out: it plays whole, spread over the grid
+    assert picks[(0, 0)] == (0, 1, 2, 3, 4) and picks[(0, 1)] == (0, 1, 2, 3, 4) and picks[(0, 2)] == (0, 1)
+    assert picks[(1, 0)] == ()  # a SIGame final's one-question theme is no board theme
     choices = pack_choices(new_pack)
     themes = choices[0].themes
-    assert [theme.usable for theme in themes] == [True, True, False]
+    assert [theme.usable for theme in themes] == [True, True, True]
     assert [q.kind for q in themes[0].questions[:4]] == ["", "stake", "secret", "secret"]
     assert themes[0].questions[8].empty and choices[1].final
     assert themes[1].questions[2].media == ("image",)
 
 
-def test_ten_picked_make_two_board_themes_and_other_counts_are_refused(new_pack: Package) -> None:
+def test_ten_picked_make_two_board_themes_and_a_lone_question_is_refused(new_pack: Package) -> None:
     cut = apply_picks(new_pack, {0, 1}, {(0, 1): tuple(range(10)), (0, 0): (0, 1, 2, 3, 4)})
     assert [theme.name for theme in cut.rounds[0].themes] == [
         "Вопросы разных типов",
@@ -177,7 +179,9 @@ def test_ten_picked_make_two_board_themes_and_other_counts_are_refused(new_pack:
     board = Board.from_themes(cut.rounds[0].themes)
     assert board.themes[0].cells[1].kind == "stake"  # played as an ordinary question; the host is told
     with pytest.raises(Refused) as refused:
-        apply_picks(new_pack, {0}, {(0, 1): (0, 1, 2)})
-    assert refused.value.refusal == Refusal(QuizCode.PICK_FIVE, {"theme": "Контент вопросов", "count": 3})
+        apply_picks(new_pack, {0}, {(0, 1): (0, 1, 2, 3, 4, 5)})  # 5 + 1: a board theme of one question
+    assert refused.value.refusal == Refusal(
+        QuizCode.PICK_SHORT, {"theme": "Контент вопросов", "count": 6, "minimum": 2}
+    )
     with pytest.raises(Refused):
         apply_picks(new_pack, set(), {})

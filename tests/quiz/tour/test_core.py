@@ -13,16 +13,20 @@ from toreshi.quiz.events import GameKind
 from toreshi.quiz.tour.codes import QuizTourCode
 from toreshi.quiz.tour.core import (
     ChangeFormula,
+    CloseStage,
     CreateTour,
     FileProtest,
     Formula,
     LinkGame,
     PackInfo,
     RecordResult,
+    ResultAmended,
     RuleProtest,
     SeedStage,
+    StageClosed,
     StageRule,
     TourState,
+    closed_links,
     decide,
     evolve,
     stage_outcome,
@@ -127,7 +131,7 @@ def test_results_come_only_from_the_system_once_and_protests_never_change_them()
     scores = {"Team 1": 30, "Team 2": 20, "Team 3": 10, "Team 4": -5}
     assert refusal(state, RecordResult("q-0", scores), HOST).code.value == "forbidden"
     state = run(state, RecordResult("q-0", scores), SYSTEM)
-    assert decide(state, RecordResult("q-0", {**scores, "Team 1": 0}), SYSTEM) == []
+    assert decide(state, RecordResult("q-0", scores), SYSTEM) == []  # pushed twice: nothing new
     state = run(state, FileProtest("q-0", "Team 4", "Вопрос 3 был некорректен"))
     state = run(state, RuleProtest(1, "Отклонён", "Проверять источники"))
     assert state.tour.stages[0].result(0) is not None
@@ -168,3 +172,51 @@ def test_two_qualifying_stages_with_best_others_lead_to_the_final() -> None:
     state = link_all(state, "f")
     assert state.links[-1].kind is GameKind.FINAL
     assert [(x.theme_start, x.theme_count) for x in state.links][-1] == (6 * 5, 12)
+
+
+# --- SI-6 as decided in issue 31: a result follows its room until the stage is closed ---------------------------
+
+
+def test_a_result_amended_in_its_room_reaches_the_stage_until_the_stage_is_closed_si_6() -> None:
+    state = link_all(run(created(), SeedStage("hand", games=(TEAMS[:4], TEAMS[4:]))), "q-")
+    scores = {"Team 1": 30, "Team 2": 20, "Team 3": 10, "Team 4": -5}
+    state = run(state, RecordResult("q-0", scores), SYSTEM)
+    state = run(state, RecordResult("q-1", {"Team 5": 20, "Team 6": 15, "Team 7": 0, "Team 8": -10}), SYSTEM)
+    assert state.tour.stages[0].advancing()[:2] == ("Team 1", "Team 2")
+    # the arbiter undid a ruling after the game: Team 3 now 25, Team 2 15
+    amended = {**scores, "Team 2": 15, "Team 3": 25}
+    decided = decide(state, RecordResult("q-0", amended), SYSTEM)
+    assert decided == [ResultAmended(SYSTEM.meta["at"], "q-0", tuple(amended.items()), tuple(scores.items()))]
+    state = run(state, RecordResult("q-0", amended), SYSTEM)
+    assert state.tour.stages[0].result(0).score_map == amended  # type: ignore[union-attr]
+    assert state.tour.stages[0].advancing()[:2] == ("Team 1", "Team 3")  # the standings follow
+    assert state.log[-1][1] == "result_amended"
+    assert closed_links(state) == ()
+    # the host closes the stage: from now on the result is final
+    state = run(state, CloseStage(0))
+    assert state.log[-1][1] == StageClosed.type and closed_links(state) == ("q-0", "q-1")
+    refused = refusal(state, RecordResult("q-0", scores), SYSTEM)
+    assert refused.code is QuizTourCode.RESULT_CLOSED and refused.params == {"stage": 1, "clause": "SI-6"}
+    assert decide(state, CloseStage(0), HOST) == []
+
+
+def test_a_stage_closes_by_itself_when_the_next_is_seeded_or_a_shootout_is_made_from_a_game() -> None:
+    state = link_all(run(created(), SeedStage("hand", games=(TEAMS[:4], TEAMS[4:]))), "q-")
+    assert refusal(state, CloseStage(0)).code is QuizTourCode.STAGE_OPEN  # games without results
+    state = run(state, RecordResult("q-0", {"Team 1": 30, "Team 2": 10, "Team 3": 10, "Team 4": -5}), SYSTEM)
+    state = run(state, RecordResult("q-1", {"Team 5": 20, "Team 6": 15, "Team 7": 0, "Team 8": -10}), SYSTEM)
+    assert closed_links(state) == ()
+    (need,) = state.shootouts_to_link()
+    start, _count = state.allotment(GameKind.SHOOTOUT)
+    state = run(state, LinkGame("q-s", 0, 0, start, shootout=True, teams=need.tie.teams))
+    assert closed_links(state) == ("q-0",)  # the shootout was made from game 1's tie: game 1 is final
+    refused = refusal(state, RecordResult("q-0", {"Team 1": 30, "Team 2": 12, "Team 3": 10, "Team 4": -5}), SYSTEM)
+    assert refused.code is QuizTourCode.RESULT_CLOSED
+    state = run(state, RecordResult("q-1", {"Team 5": 20, "Team 6": 25, "Team 7": 0, "Team 8": -10}), SYSTEM)
+    state = run(state, RecordResult("q-s", {"Team 2": -1, "Team 3": 2}), SYSTEM)
+    state = run(state, RecordResult("q-s", {"Team 2": 3, "Team 3": 2}), SYSTEM)  # the shootout amended: decided
+    assert "Team 2" in state.tour.stages[0].advancing()
+    undecided = decide(state, RecordResult("q-s", {"Team 2": 2, "Team 3": 2}), SYSTEM)
+    assert isinstance(undecided, Refusal) and undecided.code.value == "quiz_stage_shootout_undecided"
+    state = run(state, SeedStage("rating", order=TEAMS))
+    assert set(closed_links(state)) == {"q-0", "q-1", "q-s"}  # the next stage seeded: the first is final

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from toreshi.tournament.model import GameResult as G
 from toreshi.tournament.teams.model import Match, Team, TeamPlayer, TeamRound, TeamSettings, TeamSystem, TeamTournament
 from toreshi.tournament.teams.tables import crosstable_csv, standings_csv
-from toreshi.tournament.teams.trf import team_trf
+from toreshi.tournament.teams.trf import read_802, team_trf
 from toreshi.tournament.trf import format_trf, parse_trf
 
 
@@ -92,3 +94,39 @@ def test_the_projects_trf_reader_reads_the_team_file_back_unchanged() -> None:
         # Points in 001 are the sum of the player's results (what bbpPairings and JaVaFo check).
         assert [(p.number, str(p.points)) for p in parsed.players] == [
             (1, "1"), (2, "1/2"), (3, "0"), (4, "0"), (5, "1/2")]  # fmt: skip
+
+
+def test_trf_2026_team_points_362_and_the_crosstable_records_801_802_read_back() -> None:
+    teams = tuple(
+        Team(i, f"T{i}", (TeamPlayer(f"P{i}a"), TeamPlayer(f"P{i}b"), TeamPlayer(f"P{i}c"))) for i in (1, 2, 3)
+    )
+    rounds = (
+        TeamRound(1, (Match(1, 1, 2, (0, 1), (0, 2), (G.WHITE_WINS, G.DRAW)), Match(2, 3, None))),
+        TeamRound(2, (Match(1, 3, 1, (0, 1), (0, 1), (G.BLACK_FORFEIT_WIN, G.WHITE_FORFEIT_WIN)), Match(2, 2, None))),
+    )
+    t = TeamTournament(TeamSettings("S", TeamSystem.SWISS, 2, 3), teams, rounds)
+    text = team_trf(t)
+    lines = text.split("\r")
+    points = next(x for x in lines if x.startswith("362"))
+    assert (_cols(points, 5, 6), _cols(points, 8, 11), _cols(points, 14, 15), _cols(points, 17, 20)) == (
+        "TW", " 2.0", "TD", " 1.0")  # fmt: skip
+    assert (_cols(points, 23, 24), _cols(points, 26, 29)) == ("TL", " 0.0")
+    short = {read_802(x)[0]: read_802(x) for x in lines if x.startswith("802")}
+    assert set(short) == {1, 2, 3}
+    _, mp, gp, played = short[1]
+    assert (mp, gp) == (Fraction(4), Fraction(7, 2))  # won both matches: 1.5 over the board, then 2 boards by default
+    assert [(r.opponent, r.colour, r.game_points, r.forfeited) for r in played] == [
+        (2, "w", Fraction(3, 2), False), (3, "b", Fraction(2), True)]  # fmt: skip
+    assert [(r.opponent, r.bye, r.game_points) for r in short[3][3]] == [
+        (None, "PAB", Fraction(2)),
+        (1, "", Fraction(0)),
+    ]
+    one = next(x for x in lines if x.startswith("802   1"))
+    assert _cols(one, 29, 31) == "  2" and _cols(one, 33, 33) == "w" and _cols(one, 35, 38) == " 1.5"
+    assert _cols(one, 42, 44) == "  3" and _cols(one, 46, 46) == "b" and _cols(one, 52, 52) == "f"
+    long = next(x for x in lines if x.startswith("801   2"))
+    assert _cols(long, 29, 31) == "  1" and _cols(long, 35, 36) == "0=" and _cols(long, 38, 39) == "13"
+    assert any(x.startswith("### TTT NNNNN") for x in lines)  # the columns named, as the text's examples do
+    # Read back: every line kept as it was, the results the same.
+    assert format_trf(parse_trf(text), "\r") == text
+    assert team_trf(t, team_record="013").count("\r802") == 0  # TRF16 has no such records

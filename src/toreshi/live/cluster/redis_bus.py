@@ -1,6 +1,8 @@
 """The bus across instances: Redis pub/sub (redis-py's asyncio client).
 
-At-most-once, like the in-process bus: the event log is the record and subscribers repair gaps by version.
+At-most-once, like the in-process bus: the event log is the record and subscribers repair gaps by version. Messages
+are frames of the room protocol, written and read by its codec (:data:`toreshi.live.protocol.FRAMES`); what another
+program put on a channel and the codec cannot read is dropped.
 One pub/sub connection per instance carries every channel this instance listens to; a reader task hands each
 message to the local subscribers' queues, so a thousand sockets cost one Redis connection, not a thousand.
 """
@@ -17,8 +19,10 @@ import orjson
 from redis.asyncio import Redis
 from redis.asyncio.client import PubSub
 
+from toreshi.kit.codec import CodecError
 from toreshi.live.bus import SUBSCRIBER_QUEUE, LocalSubscribers, Message
 from toreshi.live.cluster.tasks import stop
+from toreshi.live.protocol import FRAMES, AccessNotice, AnnounceNotice, EventFrame
 
 PREFIX = "toreshi:"
 log = logging.getLogger(__name__)
@@ -37,12 +41,12 @@ class RedisBus:
         self._lock = asyncio.Lock()
 
     async def publish(self, channel: str, message: Message) -> None:
-        await self.redis.publish(self.prefix + channel, orjson.dumps(message))
+        await self.redis.publish(self.prefix + channel, orjson.dumps(FRAMES.encode(message)))
 
     async def publish_many(self, channel: str, messages: list[Message]) -> None:
         """One ``PUBLISH`` of the list (one encoding, one round trip); every subscriber gets the messages in order."""
         if messages:
-            await self.redis.publish(self.prefix + channel, orjson.dumps(messages))
+            await self.redis.publish(self.prefix + channel, orjson.dumps([FRAMES.encode(m) for m in messages]))
 
     async def _ensure_reader(self) -> PubSub:
         if self._pubsub is None:
@@ -74,8 +78,9 @@ class RedisBus:
             except ValueError:
                 continue
             name = channel.removeprefix(self.prefix)
-            for message in decoded if isinstance(decoded, list) else [decoded]:
-                if isinstance(message, dict):
+            for raw_message in decoded if isinstance(decoded, list) else [decoded]:
+                message = read_bus_message(raw_message)
+                if message is not None:
                     self._local.deliver(name, message)
 
     @asynccontextmanager
@@ -100,6 +105,18 @@ class RedisBus:
                 await self._pubsub.aclose()  # type: ignore[no-untyped-call, unused-ignore]  # typed from redis 8.2
         self._local.channels.clear()
         await self.redis.aclose()
+
+
+def read_bus_message(raw: object) -> Message | None:
+    """The frame of a JSON object read from a channel, if it is one that travels on a room's channel."""
+    if not isinstance(raw, dict):
+        return None
+    try:
+        frame = FRAMES.decode(raw)
+    except CodecError as error:
+        log.warning("redis bus: unreadable message dropped (%s)", error)
+        return None
+    return frame if isinstance(frame, EventFrame | AccessNotice | AnnounceNotice) else None
 
 
 async def wait_until_subscribed(bus: RedisBus, channel: str, subscribers: int = 1, timeout: float = 5.0) -> None:

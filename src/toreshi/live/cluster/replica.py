@@ -20,17 +20,15 @@ import asyncio
 import logging
 from collections.abc import Callable
 
-from toreshi.live.bus import Bus, InProcessBus, Message
+from toreshi.live.bus import Bus, InProcessBus
 from toreshi.live.cluster.tasks import stop
 from toreshi.live.history import History
-from toreshi.live.owner import EventLog, channel_of, event_message, snapshot_message
+from toreshi.live.owner import EventLog, channel_of, event_frame, snapshot_frame
+from toreshi.live.protocol import AccessNotice, EventFrame, SnapshotFrame
 from toreshi.live.room import Actor, Decided, RoomLogic
 from toreshi.live.timeline import Clocks, RoomTimeline
 
 log = logging.getLogger(__name__)
-
-ACCESS_NOTICE = "access"
-"""The room-channel notice of a revoked link (``toreshi.web.togyz.links``), relayed to this instance's sockets."""
 
 
 class Replica:
@@ -85,15 +83,14 @@ class Replica:
                     if not ready.done():
                         ready.set_result(None)
                     async for message in messages:
-                        version = message.get("v")
-                        if isinstance(version, int) and version > self.version:
+                        if isinstance(message, AccessNotice):
+                            # A revoked link (not an event): this instance's sockets of the room check theirs.
+                            await self.local.publish(self.channel, message)
+                        elif message.v > self.version:  # an event or an announcement: the log has more
                             if self.watchers() == 0:
                                 self.stale = True  # nobody reads it here now: the log is read when someone does
                                 continue
                             await self.sync()
-                        elif message.get("t") == ACCESS_NOTICE:
-                            # A revoked link (not an event): this instance's sockets of the room check theirs.
-                            await self.local.publish(self.channel, message)
             except asyncio.CancelledError:
                 raise
             except Exception as error:  # an overflowed or broken subscription: subscribe again, repair from the log
@@ -124,20 +121,19 @@ class Replica:
                 )
                 if index < quiet:
                     continue
-                message = event_message(
-                    self.room_id, event.version, self.logic.public(decided), decided, event.server_time_ms
-                )
-                self._history.add(event.version, message)
-                await self.local.publish(self.channel, message)
+                shown = self.logic.public(decided)
+                frame = event_frame(self.room_id, event.version, shown, decided, event.server_time_ms)
+                self._history.add(event.version, frame)
+                await self.local.publish(self.channel, frame)
 
     def now_ms(self) -> int:
         return self._timeline.room_ms(self._clocks.monotonic())
 
-    def catch_up(self, last_version: int) -> list[Message] | None:
+    def catch_up(self, last_version: int) -> list[EventFrame] | None:
         return self._history.since(last_version)
 
-    def snapshot(self, actor: Actor | None) -> Message:
-        return snapshot_message(self.room_id, self.logic, self.version, actor, self.now_ms())
+    def snapshot(self, actor: Actor | None) -> SnapshotFrame:
+        return snapshot_frame(self.room_id, self.logic, self.version, actor, self.now_ms())
 
     def watchers(self) -> int:
         return self.local.subscribers(self.channel)

@@ -54,6 +54,7 @@ from toreshi.live.cluster.redis_bus import RedisBus
 from toreshi.live.cluster.replica import Replica
 from toreshi.live.cluster.tasks import stop
 from toreshi.live.owner import Ack, FinishedHook, OwnershipLostError, RoomOwner, channel_of
+from toreshi.live.protocol import AccessNotice, AnnounceNotice, EventFrame, SnapshotFrame
 from toreshi.live.registry import LogicFactory, logic_factory
 from toreshi.live.room import Actor, Command, Finishing, RoomLogic
 from toreshi.live.store_log import StoreLog
@@ -83,14 +84,11 @@ def instance_name() -> str:
 SCAN_TAKEOVERS = 8
 """How many orphaned rooms the scan loads at the same time (each is a read of its log)."""
 
-ANNOUNCE = "announce"
-"""What an owner sends other instances per command: ``{"t": "announce", "v": newest version}`` (no events: a replica
-reads them from the log, which holds what the bus may not carry, a sealed move or a host's answer key)."""
-
 
 class _Announcing:
     """The bus of the rooms owned here: this instance's sockets get the messages directly (no trip through Redis and
-    back), the other instances one small announcement per command."""
+    back), the other instances one small announcement per command (:class:`~toreshi.live.protocol.AnnounceNotice`:
+    no events, a replica reads them from the log, which holds what the bus may not carry)."""
 
     def __init__(self, local: InProcessBus, remote: RedisBus) -> None:
         self.local = local
@@ -102,8 +100,9 @@ class _Announcing:
 
     async def publish_many(self, channel: str, messages: list[Message]) -> None:
         await self.local.publish_many(channel, messages)
-        if messages:
-            await self.remote.publish(channel, {"t": ANNOUNCE, "v": messages[-1]["v"]})
+        versions = [message.v for message in messages if not isinstance(message, AccessNotice)]
+        if versions:
+            await self.remote.publish(channel, AnnounceNotice(versions[-1]))
 
     def subscribe(self, channel: str) -> contextlib.AbstractAsyncContextManager[Any]:
         return self.local.subscribe(channel)
@@ -547,10 +546,10 @@ class ClusterRoom:
             await self.replica.sync()  # read-your-writes: do not wait for the bus message
         return ack
 
-    def catch_up(self, last_version: int) -> list[Message] | None:
+    def catch_up(self, last_version: int) -> list[EventFrame] | None:
         return self._source().catch_up(last_version)
 
-    def snapshot(self, actor: Actor | None) -> Message:
+    def snapshot(self, actor: Actor | None) -> SnapshotFrame:
         return self._source().snapshot(actor)
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "CancelPress",
     "Choose",
     "Clarify",
+    "CloseGame",
     "Command",
     "Correct",
     "CreateGame",
@@ -45,6 +46,7 @@ __all__ = [
     "EndGame",
     "Extend",
     "FinishReading",
+    "Give",
     "Key",
     "MapKeys",
     "Media",
@@ -59,10 +61,12 @@ __all__ = [
     "Reverse",
     "Right",
     "Sanction",
+    "Stake",
     "Strike",
     "Sync",
     "Tick",
     "Undo",
+    "UndoTo",
     "Warn",
     "Wrong",
 ]
@@ -245,6 +249,42 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Stake:
+    """SIGame's stake question (a game setting): a team's stake in its turn, ``amount`` points or a pass (``None``).
+    A team's phone stakes for its own team; the host names ``team`` (or it is whose turn it is)."""
+
+    type: ClassVar[str] = "stake"
+    amount: int | None = field(default=None, metadata=spec(minimum=1, maximum=MAX_DELTA))
+    team: str | None = field(default=None, metadata=_TEAM)
+
+
+@dataclass(frozen=True, slots=True)
+class Give:
+    """SIGame's secret question (a game setting): the chooser (its phone, or the host) hands it to ``team``."""
+
+    type: ClassVar[str] = "give"
+    team: str = field(metadata=spec(name=True))
+
+
+@dataclass(frozen=True, slots=True)
+class UndoTo:
+    """The game goes back to ``step`` (a moment between questions from the host's list of the game's events): every
+    later ruling, strike, choice and correction is undone, by an event; the log keeps them."""
+
+    type: ClassVar[str] = "undo_to"
+    step: int = field(metadata=spec(minimum=0, maximum=100_000))
+
+
+@dataclass(frozen=True, slots=True)
+class CloseGame:
+    """The game's result is closed (SI-6): after it, no undo, reversal or correction (the tour closes its games
+    when their stage moves on; the host may close a game of its own)."""
+
+    type: ClassVar[str] = "close_game"
+    reason: str = field(default="", metadata=spec(max_length=500))
+
+
+@dataclass(frozen=True, slots=True)
 class Correct:
     type: ClassVar[str] = "correct"
     team: str = field(metadata=spec(name=True))
@@ -363,15 +403,16 @@ TICK = Tick()
 
 Command = (
     CreateGame | Draw | Strike | AnnounceTheme | Choose | Reserve | FinishReading | Right | Wrong | Clarify | Extend
-    | CancelPress | Replace | Reverse | Undo | Correct | Warn | Sanction | AnnounceScore | RequestScore | Key | MapKeys
-    | PressBuzzer | Sync | Media | MediaFinished | RestoreTheme | EndGame | Tick
+    | CancelPress | Replace | Reverse | Undo | UndoTo | CloseGame | Correct | Warn | Sanction | AnnounceScore
+    | RequestScore | Key | MapKeys | PressBuzzer | Sync | Media | MediaFinished | RestoreTheme | EndGame | Stake | Give
+    | Tick
 )  # fmt: skip
 """Every command of a quiz room."""
 
 COMMANDS: Codec[Command] = Codec(
     CreateGame, Draw, Strike, AnnounceTheme, Choose, Reserve, FinishReading, Right, Wrong, Clarify, Extend,
-    CancelPress, Replace, Reverse, Undo, Correct, Warn, Sanction, AnnounceScore, RequestScore, Key, MapKeys,
-    PressBuzzer, Sync, Media, MediaFinished, RestoreTheme, EndGame,
+    CancelPress, Replace, Reverse, Undo, UndoTo, CloseGame, Correct, Warn, Sanction, AnnounceScore, RequestScore,
+    Key, MapKeys, PressBuzzer, Sync, Media, MediaFinished, RestoreTheme, EndGame, Stake, Give,
 )  # fmt: skip
 """What clients may send (the timer's :class:`Tick` is not among them)."""
 
@@ -382,7 +423,7 @@ _HOST = frozenset(COMMANDS.names) - {"press", "sync"}
 ROLE_COMMANDS: Mapping[str, frozenset[str]] = {
     "host": _HOST,
     "arbiter": _HOST,
-    "team": frozenset({"press", "sync", "request_score"}),
+    "team": frozenset({"press", "sync", "request_score", "stake", "give"}),
     "assistant": frozenset({"announce_score", "request_score"}),
     "projector": frozenset({"key", "media_finished"}),
     "buttons": frozenset({"press"}),

@@ -26,11 +26,13 @@ from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play import presses
 from toreshi.quiz.play.commands import Command, KeyMap
-from toreshi.quiz.play.events import KeysMapped, LinkMeasured, MediaControlled, QuizCreated
-from toreshi.quiz.play.state import PlayState, checked
+from toreshi.quiz.play.events import GameClosed, KeysMapped, LinkMeasured, MediaControlled, QuizCreated, UndoneTo
+from toreshi.quiz.play.state import PlayState, checked, questions_chosen
 
 __all__ = ["decide"]
 
+CLOSED_CLAUSE = "SI-6"
+"""The clause a closed game's refusal cites: a tour's results are final once its stage is over."""
 TEAM = "team"
 BUTTONS = "buttons"
 PROJECTOR = "projector"
@@ -58,6 +60,16 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
     match command:
         case cmd.CreateGame():
             raise Refused(QuizCode.ALREADY_CREATED)
+        case cmd.Undo() | cmd.UndoTo() | cmd.Reverse() | cmd.Correct() if state.closed:
+            raise Refused(QuizCode.GAME_CLOSED, clause=CLOSED_CLAUSE)  # SI-6: a closed result is final
+        case cmd.UndoTo():
+            return [_undo_to(state, command.step, now)]
+        case cmd.CloseGame():
+            if state.closed:
+                return []  # closed already: nothing new
+            if not state.game.finished:
+                raise Refused(QuizCode.NOT_FINISHED)
+            return [GameClosed(now, command.reason.strip())]
         case cmd.Tick():
             return presses.tick(state, now, context.random)
         case cmd.PressBuzzer():
@@ -83,6 +95,17 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return _media(state, command, now)
         case cmd.MediaFinished():
             return _media_finished(state, command, now)
+        case cmd.Stake():
+            game = state.game.at(now)
+            team = context.actor.name if role == TEAM else command.team or game.stake_turn()
+            if team is None:
+                raise game.not_now("stake")
+            return checked(state.game, [ev.StakeMade(now, team, command.amount)])
+        case cmd.Give():
+            game = state.game.at(now)
+            if role == TEAM and context.actor.name != game.chooser:
+                raise Refused(QuizCode.NOT_CHOOSER, chooser=str(game.chooser), team=context.actor.name)
+            return checked(state.game, [ev.SecretGiven(now, command.team)])
         case cmd.RequestScore():
             team = context.actor.name if role == TEAM else command.team
             if team is None:
@@ -260,6 +283,17 @@ def _draw_lot(teams: Sequence[str], rng: random.Random | None) -> str:
     if rng is None:
         raise TypeError("a draw of lots needs Context.random")  # the room passes its generator to every decision
     return rng.choice(teams)
+
+
+def _undo_to(state: PlayState, step: int, now: int) -> Event:
+    """Back to ``step``: one of the game's moments between questions before the current one (a point of
+    :attr:`PlayState.points`). The event names the step; ``evolve`` replays the game's first ``step`` events."""
+    history = state.history
+    if step == len(history):
+        raise Refused(QuizCode.NOTHING_TO_UNDO)
+    if step > len(history) or all(point.step != step for point in state.points):
+        raise Refused(QuizCode.UNDO_POINT, step=step)
+    return UndoneTo(now, step, questions_chosen(history[:step]), len(history) - step)
 
 
 def _undo(game: GameState, now: int) -> Event:

@@ -29,6 +29,7 @@ __all__ = [
     "EVENTS",
     "ROOM_EVENT_TYPES",
     "BuzzDecided",
+    "GameClosed",
     "KeysMapped",
     "LateReason",
     "LinkMeasured",
@@ -38,6 +39,7 @@ __all__ = [
     "PressReceived",
     "QuizCreated",
     "QuizEvent",
+    "UndoneTo",
 ]
 
 
@@ -153,6 +155,29 @@ class MediaControlled(Event):
     level: int = 80
 
 
+@dataclass(frozen=True, slots=True)
+class UndoneTo(Event):
+    """The host (or the arbiter after the game) took the game back to step ``step``: the game is as it stood after
+    its first ``step`` game events (:attr:`~toreshi.quiz.play.state.PlayState.history`), a moment between
+    questions. Nothing is deleted: the undone events stay in the log, before this one, and the report tells them
+    as undone; ``questions`` is how many questions had been chosen at that step (the report's numbering)."""
+
+    type: ClassVar[str] = "undone_to"
+    step: int
+    questions: int = 0
+    undone: int = 0
+    """How many game events the undo set aside (for the record: the log still holds them)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameClosed(Event):
+    """The game's result was closed (SI-6: a tour's results are final): its stage moved on, or the host closed it.
+    From now on no ruling, correction or undo may change it."""
+
+    type: ClassVar[str] = "game_closed"
+    reason: str = ""
+
+
 ROOM_EVENT_TYPES: tuple[type[Event], ...] = (
     QuizCreated,
     KeysMapped,
@@ -161,6 +186,8 @@ ROOM_EVENT_TYPES: tuple[type[Event], ...] = (
     PressLate,
     BuzzDecided,
     MediaControlled,
+    UndoneTo,
+    GameClosed,
 )
 
 QuizEvent = Event

@@ -26,7 +26,7 @@ def probes(state: PlayState, role: str, game: GameState) -> list[Command]:
     if role in cmd.HOST_ROLES:
         return _host(state, game)
     if role == "team":
-        return [cmd.PressBuzzer(), cmd.RequestScore()]
+        return [cmd.PressBuzzer(), cmd.RequestScore(), *_special(game, None)]
     if role == "assistant":
         return [cmd.AnnounceScore(), cmd.RequestScore(game.teams[0])]
     if role == "projector":
@@ -54,6 +54,7 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         _replacement(game),
         _reversal(game),
         cmd.Undo(),
+        cmd.UndoTo(_undo_point(state)),
         cmd.Correct(teams[0], 1, _ANYONE),
         cmd.Warn(_ANYONE),
         cmd.Sanction(game.warnings[0] if game.warnings else _ANYONE),
@@ -64,9 +65,30 @@ def _host(state: PlayState, game: GameState, /) -> list[Command]:
         cmd.RestoreTheme(),
         cmd.EndGame(),
     ]
+    found.extend(_special(game, game.stake_turn()))
+    if not state.closed:
+        found.append(cmd.CloseGame())  # closing again stores nothing and is not offered
     if state.keys:
         found.append(cmd.Key(next(iter(state.keys))))
     return found
+
+
+def _special(game: GameState, team: str | None) -> list[Command]:
+    """A stake question's stake (the least one) and a secret question's handing over (to another team)."""
+    found: list[Command] = []
+    turn = game.stake_turn()
+    if turn is not None:
+        found.append(cmd.Stake(game.stake_bounds(turn)[0], team))
+    others = [t for t in game.teams if t != game.chooser]
+    if others:
+        found.append(cmd.Give(others[0]))
+    return found
+
+
+def _undo_point(state: PlayState) -> int:
+    """The latest moment between questions before now (the host's list offers every one)."""
+    earlier = [point.step for point in state.points if point.step < len(state.history)]
+    return earlier[-1] if earlier else len(state.history)
 
 
 def _replacement(game: GameState) -> cmd.Replace:

@@ -11,20 +11,32 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from toreshi.quiz.buzzer import Arbiter, ArbiterSettings, ClockSync, ReceivedPress
-from toreshi.quiz.events import Event, GameCreated
+from toreshi.quiz.events import Event, GameCreated, QuestionChosen, ReserveQuestionChosen
 from toreshi.quiz.game import GameState, Phase, replay
 from toreshi.quiz.play.commands import KeyMap, MediaAction, Note
 from toreshi.quiz.play.events import (
     BuzzDecided,
+    GameClosed,
     KeysMapped,
     LinkMeasured,
     MediaControlled,
     PressLate,
     PressReceived,
     QuizCreated,
+    UndoneTo,
 )
 
-__all__ = ["BACKDATING_MARKED_AFTER", "FALLBACK_RTT_MS", "Claims", "PendingPress", "PlayState", "checked", "evolve"]
+__all__ = [
+    "BACKDATING_MARKED_AFTER",
+    "FALLBACK_RTT_MS",
+    "Claims",
+    "PendingPress",
+    "PlayState",
+    "UndoPoint",
+    "checked",
+    "evolve",
+    "questions_chosen",
+]
 
 FALLBACK_RTT_MS = 150
 """The uplink assumed for a team whose link has not been measured yet (compensated mode needs one)."""
@@ -60,6 +72,35 @@ class PendingPress:
 
     def press(self) -> ReceivedPress:
         return ReceivedPress(self.team, self.received_ms, self.client_ms)
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPoint:
+    """A moment between questions the host may take the game back to: after the game's first ``step`` events
+    (``event`` the last of them, ``None`` for the game's creation), with the scores as they stood then."""
+
+    step: int
+    at_ms: int
+    event: Event | None
+    questions: int
+    """How many questions had been chosen by then."""
+    scores: tuple[tuple[str, int], ...]
+    last: tuple[str, int] | None = None
+    """The question played last by then: its theme's name and its value (what the host's list names)."""
+
+
+def _point(step: int, game: GameState, event: Event | None, questions: int) -> UndoPoint:
+    last = None
+    if game.played:
+        played = game.played[-1]
+        theme = game._setup.board.themes[played.theme].name if played.theme is not None else played.question.theme
+        last = (theme, played.value)
+    return UndoPoint(step, game.last_ms, event, questions, tuple(game.scores.items()), last)
+
+
+def questions_chosen(events: Sequence[Event]) -> int:
+    """How many questions ``events`` chose (a board cell or a reserve question): the report's numbering."""
+    return sum(isinstance(event, QuestionChosen | ReserveQuestionChosen) for event in events)
 
 
 def checked(game: GameState, events: Sequence[Event]) -> list[Event]:
@@ -101,6 +142,16 @@ class PlayState:
     """How many times the host has controlled media (a projector acts on each new one once)."""
     volume: int = 80
     """The projector's volume, 0 (muted) to 100."""
+    origin: GameState = field(default_factory=GameState)
+    """The game as it was created: what an undo replays :attr:`history` from."""
+    history: tuple[Event, ...] = ()
+    """The game events that make :attr:`game` now, in order (an undo cuts it; the room's log keeps everything)."""
+    points: tuple[UndoPoint, ...] = ()
+    """The moments between questions of :attr:`history`, oldest first: where the host may undo to."""
+    chosen: int = 0
+    """How many questions :attr:`history` chose."""
+    closed: bool = False
+    """The game's result is closed (SI-6): no undo, reversal or correction any more."""
 
     @property
     def created(self) -> bool:
@@ -152,8 +203,11 @@ def evolve(state: PlayState, event: Event) -> PlayState:
     """The room after ``event`` (a game event goes to the game, whose rules check it again: a log that breaks them
     is refused, not folded)."""
     if isinstance(event, QuizCreated):
+        game = state.game.apply(GameCreated(event.at_ms, event.setup))
         return PlayState(
-            game=state.game.apply(GameCreated(event.at_ms, event.setup)),
+            game=game,
+            origin=game,
+            points=(_point(0, game, None, 0),),
             title=event.title,
             notes=event.notes,
             keys=event.keys,
@@ -181,10 +235,31 @@ def evolve(state: PlayState, event: Event) -> PlayState:
     if isinstance(event, PressLate):
         kept = tuple(late for late in state.late if late.question == event.question)
         return replace(state, late=(*kept, event))
+    if isinstance(event, UndoneTo):
+        standing = state.history[: event.step]
+        return replace(
+            state,
+            game=replay(standing, state.origin),
+            history=standing,
+            chosen=questions_chosen(standing),
+            points=tuple(point for point in state.points if point.step <= event.step),
+            pending=(),
+            decision=None,
+            late=(),
+        )
+    if isinstance(event, GameClosed):
+        return replace(state, closed=True)
     game = state.game.apply(event)
+    history = (*state.history, event)
+    chosen = state.chosen + questions_chosen((event,))
+    points = state.points
+    if game.current is None:
+        points = (*points, _point(len(history), game, event, chosen))
     # A new opening of the buttons (a question, its reopening after "неверно") starts with no pending press.
     same_opening = _opening_of(state.game) == _opening_of(game)
-    return replace(state, game=game, pending=state.pending if same_opening else ())
+    return replace(
+        state, game=game, history=history, chosen=chosen, points=points, pending=state.pending if same_opening else ()
+    )
 
 
 def _claims(claims: Mapping[str, Claims], decided: BuzzDecided) -> Mapping[str, Claims]:

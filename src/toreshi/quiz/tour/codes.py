@@ -46,3 +46,7 @@ class QuizTourCode(RefusalCode):
     ASSISTANT_PLAYS = "quiztour_assistant_plays"
     """The assistant's team plays in the game (``team``, ``clause``)."""
     PROTEST_TEXT = "quiztour_protest_text"
+    RESULT_CLOSED = "quiztour_result_closed"
+    """The game's stage is closed: its result is final and cannot be amended (``stage``, ``clause`` SI-6)."""
+    STAGE_OPEN = "quiztour_stage_open"
+    """The stage cannot be closed while games or shootouts of it remain (``stage``)."""

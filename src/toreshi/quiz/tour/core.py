@@ -51,6 +51,7 @@ __all__ = [
     "THEMES_PER_GAME",
     "ChangeFormula",
     "ChangeTeams",
+    "CloseStage",
     "CreateTour",
     "FileProtest",
     "Formula",
@@ -58,12 +59,16 @@ __all__ = [
     "LinkGame",
     "PackInfo",
     "RecordResult",
+    "ResultAmended",
     "RuleProtest",
     "SeedStage",
+    "StageClosed",
     "StageRule",
     "TourState",
+    "closed_links",
     "decide",
     "evolve",
+    "is_closed",
     "stage_outcome",
     "suggest_assistant",
 ]
@@ -189,6 +194,15 @@ class RecordResult:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseStage:
+    """The host closes the stage ``stage`` (0-based): its results are final from now on (SI-6); a later stage
+    being seeded, or a shootout made from a game's result, closes what it was made from by itself."""
+
+    type: ClassVar[str] = "close_stage"
+    stage: int = field(metadata=spec(minimum=0, maximum=10))
+
+
+@dataclass(frozen=True, slots=True)
 class FileProtest:
     type: ClassVar[str] = "file_protest"
     room_id: str = field(metadata=spec(max_length=64))
@@ -204,8 +218,13 @@ class RuleProtest:
     note: str = field(default="", metadata=spec(max_length=2_000, multiline=True))
 
 
-Command = CreateTour | ChangeFormula | ChangeTeams | SeedStage | LinkGame | RecordResult | FileProtest | RuleProtest
-COMMANDS = Codec(CreateTour, ChangeFormula, ChangeTeams, SeedStage, LinkGame, RecordResult, FileProtest, RuleProtest)
+Command = (
+    CreateTour | ChangeFormula | ChangeTeams | SeedStage | LinkGame | RecordResult | CloseStage | FileProtest
+    | RuleProtest
+)  # fmt: skip
+COMMANDS = Codec(
+    CreateTour, ChangeFormula, ChangeTeams, SeedStage, LinkGame, RecordResult, CloseStage, FileProtest, RuleProtest
+)
 
 
 # --- events --------------------------------------------------------------------------------------------------
@@ -276,6 +295,25 @@ class ResultRecorded:
 
 
 @dataclass(frozen=True, slots=True)
+class ResultAmended:
+    """A recorded result changed in its room (an undo, a reversal, a correction) while its stage was open: the
+    stage's standings follow. ``was`` keeps the result it replaced, for the log."""
+
+    type: ClassVar[str] = "result_amended"
+    at: str
+    room_id: str
+    scores: tuple[tuple[str, int], ...]
+    was: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class StageClosed:
+    type: ClassVar[str] = "stage_closed"
+    at: str
+    stage: int
+
+
+@dataclass(frozen=True, slots=True)
 class ProtestFiled:
     type: ClassVar[str] = "protest_filed"
     at: str
@@ -302,12 +340,15 @@ Event = (
     | StageSeeded
     | GameLinked
     | ResultRecorded
+    | ResultAmended
+    | StageClosed
     | ProtestFiled
     | ProtestRuled
 )
 EVENTS = Codec(
-    TourCreated, FormulaChanged, TeamsChanged, StageSeeded, GameLinked, ResultRecorded, ProtestFiled, ProtestRuled
-)
+    TourCreated, FormulaChanged, TeamsChanged, StageSeeded, GameLinked, ResultRecorded, ResultAmended, StageClosed,
+    ProtestFiled, ProtestRuled,
+)  # fmt: skip
 
 
 # --- state ---------------------------------------------------------------------------------------------------
@@ -334,6 +375,8 @@ class TourState:
     links: tuple[GameLink, ...] = ()
     themes_used: int = 0
     protests: ProtestLog = field(default_factory=ProtestLog)
+    closed: frozenset[int] = frozenset()
+    """Stages the host closed (SI-6); :func:`is_closed` tells every way a game's result becomes final."""
     log: tuple[tuple[str, str, tuple[tuple[str, str], ...]], ...] = ()
     """(wall time, event type, parameters) of every event: the tour's log."""
 
@@ -507,13 +550,52 @@ def _record(state: TourState, command: RecordResult, context: Context) -> Sequen
     link = state.link(command.room_id)
     if link is None:
         return Refusal(QuizTourCode.NOT_A_TOUR_GAME, {"room": command.room_id})
-    if link.scores is not None:
-        return []  # pushed twice: nothing changes (SI-6: a result once recorded is final)
     if set(command.scores) != set(link.teams):
         return Refusal(QuizTourCode.RESULT_TEAMS, {"teams": ", ".join(link.teams)})
     scores = tuple((t, int(command.scores[t])) for t in link.teams)
+    if link.scores is not None:
+        if link.scores == scores:
+            return []  # pushed twice: nothing changes
+        if is_closed(state, link):
+            # SI-6: the tour's results are final once the stage is closed (docs/decisions.md, issue 31)
+            return Refusal(QuizTourCode.RESULT_CLOSED, {"stage": link.stage + 1, "clause": "SI-6"})
+        return _tried(state, ResultAmended(_at(context), command.room_id, scores, link.scores))
     # the stage's own checks (an undecided shootout, a result the stage refuses) raise
     return _tried(state, ResultRecorded(_at(context), command.room_id, scores))
+
+
+def is_closed(state: TourState, link: GameLink) -> bool:
+    """Whether the result of ``link``'s game is final (SI-6): the host closed its stage, a later stage was seeded
+    (or the formula has no later stage and the tour is over and closed), or a shootout was made from it (a game's
+    own tie closes that game, a tie across the stage's games closes all of them)."""
+    if link.stage in state.closed or link.stage < state.stage_index:
+        return True
+    if link.kind is GameKind.SHOOTOUT:
+        return False
+    return any(
+        other.stage == link.stage and other.kind is GameKind.SHOOTOUT and other.game in (link.game, CROSS)
+        for other in state.links
+    )
+
+
+def closed_links(state: TourState) -> tuple[str, ...]:
+    """The rooms whose results are final: they refuse any further undo, reversal or correction."""
+    return tuple(link.room_id for link in state.links if link.scores is not None and is_closed(state, link))
+
+
+def _close(state: TourState, command: CloseStage, context: Context) -> Sequence[Event] | Refusal:
+    if command.stage not in range(len(state.tour.stages)):
+        return Refusal(QuizTourCode.NO_SUCH_GAME, {"stage": command.stage + 1, "game": 1})
+    if command.stage in state.closed:
+        return []
+    stage = state.tour.stages[command.stage]
+    if (
+        not stage.complete
+        or stage.pending_shootouts()
+        or any(link.stage == command.stage and link.scores is None for link in state.links)
+    ):
+        return Refusal(QuizTourCode.STAGE_OPEN, {"stage": command.stage + 1})
+    return [StageClosed(_at(context), command.stage)]
 
 
 def _tried(state: TourState, event: Event) -> list[Event]:
@@ -559,6 +641,8 @@ def decide(state: TourState, command: Command, context: Context) -> Sequence[Eve
             return _link(state, command, context)
         if isinstance(command, RecordResult):
             return _record(state, command, context)
+        if isinstance(command, CloseStage):
+            return _close(state, command, context)
         if isinstance(command, FileProtest):
             link = state.link(command.room_id)
             if link is None:
@@ -635,6 +719,27 @@ def evolve(state: TourState, event: Event) -> TourState:
             state, tour=replace(state.tour, stages=stages), links=links,
             log=_logged(state, event, kind=found.kind.value, stage=found.stage + 1, scores=text, room=event.room_id),
         )  # fmt: skip
+    if isinstance(event, ResultAmended):
+        found = state.link(event.room_id)
+        assert found is not None
+        stage = state.tour.stages[found.stage]
+        scores = dict(event.scores)
+        if found.kind is GameKind.SHOOTOUT:
+            game = None if found.game == CROSS else found.game
+            stage = stage.amend_shootout(found.teams, game, found.cuts, scores)
+        else:
+            stage = stage.amend(found.game, scores)
+        stages = tuple(stage if i == found.stage else s for i, s in enumerate(state.tour.stages))
+        links = tuple(replace(x, scores=event.scores) if x.room_id == event.room_id else x for x in state.links)
+        text = ", ".join(f"{t} {s}" for t, s in event.scores)
+        was = ", ".join(f"{t} {s}" for t, s in event.was)
+        return replace(
+            state, tour=replace(state.tour, stages=stages), links=links,
+            log=_logged(state, event, kind=found.kind.value, stage=found.stage + 1, scores=text, was=was,
+                        room=event.room_id),
+        )  # fmt: skip
+    if isinstance(event, StageClosed):
+        return replace(state, closed=state.closed | {event.stage}, log=_logged(state, event, stage=event.stage + 1))
     if isinstance(event, ProtestFiled):
         found = state.link(event.room_id)
         assert found is not None
@@ -694,7 +799,7 @@ def suggest_assistant(state: TourState, teams: Sequence[str]) -> str:
 def read_event(data: Mapping[str, object]) -> Event:
     event = EVENTS.decode(data)
     assert isinstance(event, TourCreated | FormulaChanged | TeamsChanged | StageSeeded | GameLinked | ResultRecorded
-                      | ProtestFiled | ProtestRuled)  # fmt: skip
+                      | ResultAmended | StageClosed | ProtestFiled | ProtestRuled)  # fmt: skip
     return event
 
 

@@ -87,6 +87,21 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizCode.QUESTION_IN_PLAY: N_("Question %(question)s is still in play: reverse a ruling once it is over."),
     QuizCode.UNDO_IN_PLAY: N_("The question is still in play: cancel the press, or undo once the question is over."),
     QuizCode.NOTHING_TO_UNDO: N_("There is no ruling to undo."),
+    QuizCode.PICK_SHORT: N_(
+        "«%(theme)s»: %(count)s questions picked would leave a board theme of fewer than %(minimum)s questions."
+    ),
+    QuizCode.NOT_YOUR_STAKE: N_("It is %(turn)s's turn to stake, not %(team)s's."),
+    QuizCode.STAKE_FIRST: N_("The team that chose the question opens the stakes: at least %(minimum)s, no pass."),
+    QuizCode.STAKE_RANGE: N_("A stake from %(minimum)s to %(maximum)s points."),
+    QuizCode.STAKE_PASS_ONLY: N_("Your score cannot cover a stake of %(minimum)s: you may only pass."),
+    QuizCode.SECRET_SELF: N_("The secret question goes to another team than the one that chose it."),
+    QuizCode.SOLO_QUESTION: N_("One team answers this question alone: there is no press to cancel."),
+    QuizCode.UNDO_POINT: N_(
+        "The game can go back only to a moment between questions before now (step %(step)s is not one)."
+    ),
+    QuizCode.GAME_CLOSED: N_(
+        "The game's result is closed: its stage is over, so nothing of it may change any more (%(clause)s)."
+    ),
     QuizCode.NO_MEDIA: N_("This question has no audio or video to play."),
     QuizCode.NOTHING_TO_RESTORE: N_("There is no struck theme to restore (or a question has been chosen since)."),
     QuizCode.NOT_LAST_STRUCK: N_("Only the last struck theme can be restored: «%(theme)s»."),
@@ -233,6 +248,8 @@ TERMS: dict[str, str] = {
     ACTIONS["call_time"]: N_("call «время»"),
     ACTIONS["cancel_press"]: N_("cancel the press"),
     ACTIONS["replace"]: N_("replace the question"),
+    ACTIONS["stake"]: N_("make a stake"),
+    ACTIONS["give"]: N_("hand the secret question to a team"),
     # the game's stages (``phase_term``)
     phase_term("not_created"): N_("not created yet"),
     phase_term("draw"): N_("the draw of the first chooser"),
@@ -242,6 +259,8 @@ TERMS: dict[str, str] = {
     phase_term("press_window"): N_("the time to press"),
     phase_term("answering"): N_("answering"),
     phase_term("finished"): N_("game over"),
+    phase_term("staking"): N_("stakes on a stake question"),
+    phase_term("giving"): N_("handing the secret question"),
     # kinds of games (``game_term``)
     game_term("qualifying"): N_("qualifying game"),
     game_term("final"): N_("final"),

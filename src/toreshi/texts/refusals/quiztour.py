@@ -36,4 +36,8 @@ MESSAGES: dict[RefusalCode, str] = {
     QuizTourCode.NO_SUCH_SHOOTOUT: N_("No shootout is pending for %(teams)s."),
     QuizTourCode.ASSISTANT_PLAYS: N_("The assistant's team %(team)s plays in this game (%(clause)s)."),
     QuizTourCode.PROTEST_TEXT: N_("Write what the protest is about."),
+    QuizTourCode.RESULT_CLOSED: N_(
+        "Stage %(stage)s is closed: its results are final and the game's result cannot change (%(clause)s)."
+    ),
+    QuizTourCode.STAGE_OPEN: N_("Stage %(stage)s cannot be closed while its games or shootouts remain."),
 }

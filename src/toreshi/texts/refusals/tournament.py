@@ -70,6 +70,10 @@ MESSAGES: dict[RefusalCode, str] = {
     T.ROUNDS_BELOW_PLAYED: N_("%(played)s rounds have been paired; the tournament cannot have %(rounds)s."),
     T.ROUND_ROBIN_ROUNDS_FIXED: N_("A round robin's rounds follow from its entries and cannot change once paired."),
     T.COLOUR_FIXED: N_("The first-round colour cannot change once round 1 has been published."),
+    T.LOTS_NO_SEED: N_("Publish the seed of the drawing of lots in the settings first."),
+    T.LOTS_BAD_SEED: N_("The seed is one line of 1 to %(maximum)s characters."),
+    T.LOTS_SEED_FIXED: N_("The seed cannot change: the lots have been drawn with it."),
+    T.LOTS_TOO_FEW: N_("Lots are drawn among two entries or more."),
     T.DRAFT_PENDING: N_("Round %(round)s is paired and not yet published."),
     T.DRAFT_BLOCKS_ENTRIES: N_("Round %(round)s has been paired: publish or discard it before adding players."),
     T.DRAFT_BLOCKS_NUMBERS: N_("Pairing numbers cannot change while a round is paired."),
@@ -264,4 +268,7 @@ TERMS: dict[str, str] = {
     "protest.step.notify": N_("notifying the decision"),
     "protest.board": N_("chief arbiters' board"),
     "protest.committee": N_("appeals committee"),
+    # the settings' fields of issue 29
+    "lots_seed": N_("Seed of the drawing of lots"),
+    "language": N_("Language of the tournament's files"),
 }

@@ -45,6 +45,9 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"count": len(event.participants)}
         case ev.ParticipantsRenumbered():
             return {"count": len(event.order)}
+        case ev.LotsDrawn():
+            colour = f"colour.{event.initial_colour.value}"
+            return {"seed": event.seed, "count": len(event.order), "colour_term": colour}
         case ev.EntryDeleted():
             return _with({"player": f"{event.name} ({event.number})"}, reason=event.reason)
         case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():

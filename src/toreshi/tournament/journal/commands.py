@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.codec import Codec, spec
 from toreshi.tournament.journal.state import Acceleration
-from toreshi.tournament.journal.values import CONVERTERS, FirstColour
+from toreshi.tournament.journal.values import CONVERTERS, FileLanguage, FirstColour
 from toreshi.tournament.model import TournamentSystem
 from toreshi.tournament.protests import FilerRole
 from toreshi.tournament.tiebreak_rules import TieBreakRules
@@ -114,6 +114,10 @@ class _Settings:
     """Baku acceleration (C.04.5.1) for a Swiss, or none; fixed once round 1 is paired."""
     late_entry_missed: ByeKind | None = None
     """What a late entrant scores for each round missed: ``H`` (a half point) or ``Z`` (nothing)."""
+    lots_seed: str | None = field(default=None, metadata=spec(max_length=64))
+    """The seed of the drawing of lots (:mod:`toreshi.tournament.lots`), published before the draw."""
+    language: FileLanguage | None = None
+    """The tournament's language: the TRF's ``122`` is written in it (Kazakh by default)."""
     check_in: bool | None = None
     """Players check in before each round; only those checked in are paired (off: everyone is)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
@@ -187,6 +191,13 @@ class SeedByRating:
     """Pairing numbers in rating order (only before round 1 is paired)."""
 
     type: ClassVar[str] = "seed_by_rating"
+
+
+@dataclass(frozen=True, kw_only=True)
+class DrawLots:
+    """Pairing numbers and the first-round colour drawn from the published seed (only before round 1 is paired)."""
+
+    type: ClassVar[str] = "draw_lots"
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -444,7 +455,7 @@ TournamentCommand = (
     Create | Configure | AddTeam | EditTeam | AddParticipant | EditParticipant | ImportParticipants | SeedByRating
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
-    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry
+    | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry | DrawLots
     | CheckIn | ReportResult | ConfirmRound
 )  # fmt: skip
 
@@ -452,7 +463,7 @@ COMMANDS: Codec[TournamentCommand] = Codec(
     Create, Configure, AddTeam, EditTeam, AddParticipant, EditParticipant, ImportParticipants, SeedByRating,
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
-    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry,
+    Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry, DrawLots,
     CheckIn, ReportResult, ConfirmRound,
     converters=CONVERTERS,
 )  # fmt: skip

@@ -30,6 +30,7 @@ from toreshi.tournament.journal.participants import (
     decide_bye,
     decide_delete,
     decide_leaving,
+    decide_lots,
     decide_participant,
     decide_seeding,
     decide_team,
@@ -76,6 +77,8 @@ def _events(
             return decide_import(state, command, stamp)
         case c.SeedByRating():
             return decide_seeding(state, command, stamp)
+        case c.DrawLots():
+            return decide_lots(state, command, stamp)
         case c.Withdraw() | c.Expel():
             return decide_leaving(state, command, stamp)
         case c.DeleteEntry():

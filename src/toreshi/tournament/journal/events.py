@@ -28,7 +28,7 @@ from toreshi.clock.timecontrol import TimeControl
 from toreshi.kit.codec import Codec
 from toreshi.tournament.journal.commands import Setting
 from toreshi.tournament.journal.state import Acceleration, ForbidSource, PairingMethod, ResultSource
-from toreshi.tournament.journal.values import CONVERTERS, FirstColour
+from toreshi.tournament.journal.values import CONVERTERS, FileLanguage, FirstColour
 from toreshi.tournament.model import GameResult, Participant, PlayerDetails, ResultCode, TournamentSystem
 from toreshi.tournament.protests import FilerRole
 from toreshi.tournament.tiebreak_rules import TieBreakRules
@@ -81,6 +81,8 @@ class _SettingsChanged(Stamped):
     tiebreak_rules: TieBreakRules | None = None
     acceleration: Acceleration | None = None
     late_entry_missed: ResultCode | None = None
+    lots_seed: str | None = None
+    language: FileLanguage | None = None
     check_in: bool | None = None
     cleared: tuple[Setting, ...] = ()
 
@@ -149,6 +151,17 @@ class ParticipantsRenumbered(Stamped):
     type: ClassVar[str] = "participants_renumbered"
     order: tuple[int, ...]
     """The old pairing numbers, in the order of the new ones (1, 2, …)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class LotsDrawn(Stamped):
+    """The lots drawn from ``seed``: the new pairing numbers (``order`` as in ``participants_renumbered``) and the
+    first-round colour; anyone re-derives both from the seed and the entries (:mod:`toreshi.tournament.lots`)."""
+
+    type: ClassVar[str] = "lots_drawn"
+    seed: str
+    order: tuple[int, ...]
+    initial_colour: FirstColour
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -377,7 +390,7 @@ TournamentEvent = (
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
     | RoundPaired | PairingOverridden | PairingDiscarded | RoundPublished | GameRoomLinked | ResultEntered
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
-    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted
+    | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted | LotsDrawn
     | CheckedIn | ResultReported | RoundConfirmed
 )  # fmt: skip
 
@@ -386,7 +399,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     ParticipantsImported, ParticipantsRenumbered, ParticipantWithdrawn, ParticipantExpelled, ByeRequested,
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
-    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted,
+    ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted, LotsDrawn,
     CheckedIn, ResultReported, RoundConfirmed,
     converters=CONVERTERS,
 )  # fmt: skip

@@ -20,6 +20,7 @@ from toreshi.tournament.journal.participants import (
     apply_deleted,
     apply_edited,
     apply_left,
+    apply_lots,
     apply_renumbered,
     apply_team,
     apply_warning,
@@ -44,6 +45,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_imported(state, event)
         case ev.ParticipantsRenumbered():
             return apply_renumbered(state, event)
+        case ev.LotsDrawn():
+            return apply_lots(state, event)
         case ev.ParticipantWithdrawn() | ev.ParticipantExpelled():
             return apply_left(state, event)
         case ev.EntryDeleted():

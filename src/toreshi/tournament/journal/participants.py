@@ -15,6 +15,7 @@ from toreshi.tournament.journal.commands import (
     AddParticipant,
     AddTeam,
     DeleteEntry,
+    DrawLots,
     EditParticipant,
     EditTeam,
     Expel,
@@ -27,6 +28,7 @@ from toreshi.tournament.journal.commands import (
 from toreshi.tournament.journal.events import (
     ByeRequested,
     EntryDeleted,
+    LotsDrawn,
     ParticipantAdded,
     ParticipantEdited,
     ParticipantExpelled,
@@ -38,8 +40,9 @@ from toreshi.tournament.journal.events import (
     WarningIssued,
 )
 from toreshi.tournament.journal.state import PlayerWarning, TournamentState
-from toreshi.tournament.journal.values import date_of
-from toreshi.tournament.model import Participant, ResultCode, Team, Tournament
+from toreshi.tournament.journal.values import FirstColour, date_of
+from toreshi.tournament.lots import Entrant, draw_order, initial_colour
+from toreshi.tournament.model import Colour, Participant, ResultCode, Team, Tournament
 
 SEXES = ("m", "w", "f")
 
@@ -140,6 +143,31 @@ def apply_edited(state: TournamentState, event: ParticipantEdited) -> Tournament
 
 def decide_seeding(state: TournamentState, command: SeedByRating, stamp: Stamp) -> list[ParticipantsRenumbered]:
     return [ParticipantsRenumbered(at=stamp.at, by=stamp.by, order=seeding_order(state.t))]
+
+
+def lots_order(tournament: Tournament, seed: str) -> tuple[int, ...]:
+    """The pairing numbers in the order the lots give them (:func:`toreshi.tournament.lots.draw_order`)."""
+    people = [Entrant(p.name, p.rating, p.title or "") for p in tournament.participants]
+    numbers = {id(e): p.number for e, p in zip(people, tournament.participants, strict=True)}
+    drawn = draw_order(seed, people, round_robin=tournament.system.is_round_robin)
+    return tuple(numbers[id(e)] for e in drawn)
+
+
+def decide_lots(state: TournamentState, command: DrawLots, stamp: Stamp) -> list[LotsDrawn]:
+    if state.lots_seed is None:
+        raise Refused(Code.LOTS_NO_SEED)
+    if len(state.t.participants) < 2:
+        raise Refused(Code.LOTS_TOO_FEW)
+    colour = FirstColour.WHITE if initial_colour(state.lots_seed) is Colour.WHITE else FirstColour.BLACK
+    order = lots_order(state.t, state.lots_seed)
+    return [LotsDrawn(at=stamp.at, by=stamp.by, seed=state.lots_seed, order=order, initial_colour=colour)]
+
+
+def apply_lots(state: TournamentState, event: LotsDrawn) -> TournamentState:
+    """The numbers as :func:`apply_renumbered` gives them, the first-round colour, and the seed fixed."""
+    renumbered = apply_renumbered(state, ParticipantsRenumbered(at=event.at, by=event.by, order=event.order))
+    colour = Colour.WHITE if event.initial_colour is FirstColour.WHITE else Colour.BLACK
+    return replace(renumbered, initial_colour=colour, lots_seed=event.seed, lots_drawn=True)
 
 
 def apply_renumbered(state: TournamentState, event: ParticipantsRenumbered) -> TournamentState:

@@ -14,6 +14,7 @@ from toreshi.tournament.journal.commands import Configure, Create, Setting
 from toreshi.tournament.journal.events import Stamp, TournamentConfigured, TournamentCreated
 from toreshi.tournament.journal.state import Acceleration, TournamentState
 from toreshi.tournament.journal.values import FirstColour, date_of, points_of, tiebreak_order
+from toreshi.tournament.lots import MAX_SEED_LENGTH, LotsError, check_seed
 from toreshi.tournament.model import Colour, ResultCode, Scoring, Tournament, TournamentSystem
 
 SettingsEvent = TournamentCreated | TournamentConfigured
@@ -47,9 +48,20 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         bye_points=points_of(command.bye_points, "bye_points") if command.bye_points else None,
         tiebreak_rules=command.tiebreak_rules, acceleration=command.acceleration,
         late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
+        lots_seed=_seed(command.lots_seed), language=command.language,
         check_in=command.check_in,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
+
+
+def _seed(text: str | None) -> str | None:
+    """The seed as published (stripped), or None when the form had none."""
+    if text is None or not text.strip():
+        return None
+    try:
+        return check_seed(text)
+    except LotsError:
+        raise Refused(Code.LOTS_BAD_SEED, maximum=MAX_SEED_LENGTH) from None
 
 
 def _limit(event: SettingsEvent, setting: Setting, value: int | None, old: int | None) -> int | None:
@@ -138,10 +150,16 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         if paired and base.rounds and wanted is not colour:
             raise Refused(Code.COLOUR_FIXED)
         colour = wanted
+    seed = state.lots_seed
+    if event.lots_seed is not None and event.lots_seed != seed:
+        if state.lots_drawn:
+            raise Refused(Code.LOTS_SEED_FIXED)
+        seed = event.lots_seed
+    language = event.language.value if event.language is not None else state.language
     check_in = event.check_in if event.check_in is not None else state.check_in
     return replace(
         state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration,
-        check_in=check_in,
+        lots_seed=seed, language=language, check_in=check_in,
     )  # fmt: skip
 
 

@@ -154,6 +154,12 @@ class TournamentState:
     pairing_changes: tuple[PairingChange, ...] = ()
     """The arbiter's changes of published rounds' pairings (and of the draft's)."""
     evaluation: EvaluationPolicy = EvaluationPolicy()
+    lots_seed: str | None = None
+    """The published seed of the drawing of lots (:mod:`toreshi.tournament.lots`); None until one is published."""
+    lots_drawn: bool = False
+    """The lots have been drawn with ``lots_seed`` (the seed is then fixed)."""
+    language: str = "kk"
+    """The tournament's language (kk, ru, en): the TRF's ``122`` is written in it."""
     check_in: bool = False
     """Players check in before each round (a setting, off by default)."""
     check_ins: Mapping[int, frozenset[int]] = field(default_factory=lambda: MappingProxyType({}))

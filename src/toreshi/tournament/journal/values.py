@@ -52,6 +52,14 @@ CONVERTERS: dict[type[Any], Converter[Any]] = {datetime: AT, date: DAY, Fraction
 """The converters of the commands' and the events' codecs."""
 
 
+class FileLanguage(Enum):
+    """The language of the texts a tournament's files carry for people (the TRF's ``122`` allotted time)."""
+
+    KK = "kk"
+    RU = "ru"
+    EN = "en"
+
+
 class FirstColour(Enum):
     """The top seed's colour in round 1 (``XXC`` of a TRF)."""
 

@@ -16,18 +16,30 @@ Columns are 1-based and inclusive, as in ``docs/tournaments.md`` §4 (TRF16 and 
   round 8–10, White team 12–14, Black team 16–18; ``300`` — a team that played out of its default order (not its
   first N players): round 5–7, team 9–11, opponent 13–15, the players' numbers by board at 17–20, 22–25, …
 
-Checked against the TRF-2026 text's tables. Not written: ``362`` (the team point system; the text lists its codes
-``TW TD TL`` but no columns) and the optional ``801``/``802`` (the crosstable as text; the text's example does not
-match its own column table).
+- TRF-2026 only: ``362`` — the team point system, written always (the text makes it mandatory only when it differs
+  from 2 / 1 / 0): ``TW`` at 5–6 with its value at 8–11, ``TD`` at 14–15 / 17–20, ``TL`` at 23–24 / 26–29 (the
+  text lists the codes without columns; this follows the pairs of ``162``, nine columns apart);
+- TRF-2026 only, informative (issue 29): ``802`` — per team: number 5–7, nickname 9–13, match points 15–20, game
+  points 22–27, then per round, 13 columns apart from column 29: the opponent 29–31 (or ``PAB``, ``ZPB`` for no
+  match), its colour on board 1 at 33, the game points 35–38, ``f`` at 39 for a match forfeited as a whole — as the
+  text's column table says; ``801`` — the same header, then per round from column 29 the opponent 29–31, the colour
+  at 33, the board results from 35 (one letter per board, the team's side: ``1 = 0 + -``, blank when not entered),
+  a blank, and the list places of the players fielded (1–9, then ``A``…): the text gives ``801`` no column table,
+  this follows its example's comment header ``T01 C RRRR BBBB``; each is preceded by a ``###`` line naming the
+  columns, as the text's examples are.
+
+Checked against the TRF-2026 text's tables (:func:`read_802` reads a ``802`` line back).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from toreshi.tournament.model import GameResult, format_points
 from toreshi.tournament.teams.boards import games_of
-from toreshi.tournament.teams.model import GAME_POINTS, TeamSystem, TeamTournament, first_team_white
+from toreshi.tournament.teams.model import GAME_POINTS, Match, TeamSystem, TeamTournament, first_team_white
+from toreshi.tournament.teams.scoring import team_rounds
 from toreshi.tournament.teams.tiebreaks import team_standings
 
 
@@ -108,6 +120,7 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
             lines.append("".join(line).rstrip())
     if team_record == "310":
         lines.extend(_team_2026_records(t, numbers))
+        lines.append(_team_points_line(t))
     standings = {row.team: row for row in team_standings(t).rows}
     for team in sorted(t.teams, key=lambda x: x.number):
         ids = [numbers[(team.number, place)] for place in range(len(team.players))]
@@ -127,7 +140,96 @@ def team_trf(t: TeamTournament, *, line_end: str = "\r", team_record: str = "310
             for i, n in enumerate(ids):
                 _put(line, 74 + 5 * i, str(n).rjust(4))
         lines.append("".join(line).rstrip())
+    if team_record == "310":
+        lines.extend(_crosstable_records(t))
     return line_end.join(lines) + line_end
+
+
+def _team_points_line(t: TeamTournament) -> str:
+    p = t.settings.points
+    fields = [(5, "TW"), (8, _points(p.win, 4)), (14, "TD"), (17, _points(p.draw, 4)), (23, "TL"),
+              (26, _points(p.loss, 4))]  # fmt: skip
+    return _record("362", fields)
+
+
+_PLACES = "123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _board_letters(match: Match, side: int) -> str:
+    """The team's result on each board (``1 = 0 + -``), from its side."""
+    letters = []
+    for board, result in enumerate(match.results, start=1):
+        white, black = _CODES[result]
+        first_white = first_team_white(board)
+        letters.append((white if first_white else black) if side == 0 else (black if first_white else white))
+    return "".join(letters)
+
+
+def _crosstable_records(t: TeamTournament) -> list[str]:
+    """The informative ``802`` and ``801`` lines, one per team (see the module's description)."""
+    rows = team_rounds(t)
+    standings = {row.team: row for row in team_standings(t).rows}
+    boards = t.settings.boards
+    short: list[str] = ["### TTT NNNNN MMMMMM GGGGGG  T01 C GGGGf"]
+    long: list[str] = ["### TTT NNNNN MMMMMM GGGGGG  T01 C " + "R" * boards + " " + "B" * boards]
+    for team in sorted(t.teams, key=lambda x: x.number):
+        row = standings[team.number]
+        head = [(5, f"{team.number:>3}"), (15, _points(row.match_points, 6)), (22, _points(row.game_points, 6))]
+        by_round = {score.round: score for score in rows.get(team.number, ())}
+        fields_802, fields_801 = list(head), list(head)
+        for index, r in enumerate(t.rounds):
+            at = 29 + 13 * index
+            at_801 = 29 + (8 + 2 * boards) * index
+            match = r.match_of(team.number)
+            score = by_round.get(r.number)
+            if match is None or score is None:
+                fields_802 += [(at, "ZPB" if match is None else "   "), (at + 6, _points(Fraction(0), 4))]
+                fields_801 += [(at_801, "ZPB" if match is None else "   ")]
+                continue
+            if match.second is None:
+                fields_802 += [(at, "PAB"), (at + 6, _points(score.game_points, 4))]
+                fields_801 += [(at_801, "PAB")]
+                continue
+            colour = "w" if match.side_of(team.number) == 0 else "b"
+            fields_802 += [(at, f"{score.opponent:>3}"), (at + 4, colour), (at + 6, _points(score.game_points, 4))]
+            if not match.played():
+                fields_802.append((at + 10, "f"))
+            side = match.side_of(team.number)
+            places = "".join(_PLACES[place] if place < len(_PLACES) else "?" for place in match.lineup_of(team.number))
+            letters = _board_letters(match, side).ljust(boards)
+            fields_801 += [(at_801, f"{score.opponent:>3}"), (at_801 + 4, colour), (at_801 + 6, letters),
+                           (at_801 + 7 + boards, places)]  # fmt: skip
+        short.append(_record("802", fields_802))
+        long.append(_record("801", fields_801))
+    return [*long, *short]
+
+
+@dataclass(frozen=True)
+class TeamRound802:
+    """One round of a ``802`` line read back: the opponent (None for a bye or no match), the bye's kind, the
+    colour on board 1, the game points and whether the match was forfeited."""
+
+    opponent: int | None
+    bye: str
+    colour: str
+    game_points: Fraction
+    forfeited: bool
+
+
+def read_802(line: str) -> tuple[int, Fraction, Fraction, list[TeamRound802]]:
+    """A ``802`` line: the team's number, match points, game points and its rounds."""
+    team = int(line[4:7])
+    mp, gp = Fraction(line[14:20].strip()), Fraction(line[21:27].strip())
+    rounds: list[TeamRound802] = []
+    at = 28
+    while at < len(line):
+        block = line[at : at + 13].ljust(13)
+        who = block[0:3].strip()
+        number = int(who) if who.isdigit() else None
+        points = Fraction(block[6:10].strip() or "0")
+        rounds.append(TeamRound802(number, "" if number else who, block[4].strip(), points, block[10] in "fF"))
+        at += 13
+    return team, mp, gp, rounds
 
 
 def _record(code: str, fields: list[tuple[int, str]]) -> str:
@@ -167,4 +269,4 @@ def _team_2026_records(t: TeamTournament, numbers: dict[tuple[int, int], int]) -
     return out
 
 
-__all__ = ["format_points", "player_numbers", "team_trf"]
+__all__ = ["TeamRound802", "format_points", "player_numbers", "read_802", "team_trf"]

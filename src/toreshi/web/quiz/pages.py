@@ -13,7 +13,9 @@ refused — a pack that cannot be read, a game its pack cannot give, a bad form 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+import dataclasses
+import functools
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 from urllib.parse import urlencode
 
@@ -26,6 +28,7 @@ from starlette.routing import Route
 from toreshi.devices.serial_buttons import SerialButtons, feed_owner, serial_port
 from toreshi.kit.refusal import Refusal, Refused
 from toreshi.live.owner import channel_of
+from toreshi.live.protocol import AccessNotice
 from toreshi.live.room import Actor
 from toreshi.live.rooms.quiz import KIND, QuizRoom, role_of
 from toreshi.quiz.buzzer import DEFAULT_MAX_COMPENSATION_MS, ArbitrationMode
@@ -60,14 +63,13 @@ from toreshi.texts.i18n import current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
 from toreshi.web.common import pagekit
-from toreshi.web.common.forms import read_form, text, texts
+from toreshi.web.common.forms import Form, read_form, text, texts
 from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import kept_on_app, services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import embed_json
 from toreshi.web.rooms.api import actor_for, grant_for_token, owner_of
-from toreshi.web.togyz.links import REVOKED
 
 MAX_PACK_BYTES = 64 * 1024 * 1024
 """The largest pack upload accepted (the archive's own limits inside are checked by :mod:`toreshi.quiz.limits`)."""
@@ -130,6 +132,8 @@ NEW_DEFAULTS = {
     "assistant": "",
     "assistant_team": "",
     "projector_keys": "",
+    "show_prices": "",
+    "special_questions": "",
     "max_compensation": str(DEFAULT_MAX_COMPENSATION_MS),
     "pack_token": "",
     **{f"team{i}": "" for i in range(1, MAX_TEAMS + 1)},
@@ -296,6 +300,9 @@ async def _create_game(
         reading=reading,
         advancing=_int_field(values, "advancing", 1, 1, MAX_TEAMS - 1),
     )
+    setup = dataclasses.replace(
+        setup, show_prices=values["show_prices"] == "on", special_questions=values["special_questions"] == "on"
+    )
     keys = {}
     for i, team in enumerate(teams, start=1):
         key = values.get(f"key{i}", "")[:20]
@@ -422,9 +429,19 @@ async def quiz_links(request: Request) -> Response:
         "spectator": f"{base}/quiz/{room_id}",
     }
     unplayed = request.session.get(f"quiz:unplayed:{room_id}", [])
+    # How the pack sits on the regulation's grid (issue 31): per theme, the pack's price behind each point 1-5.
+    setup = owner.logic.game.setup if owner is not None and isinstance(owner.logic, QuizRoom) else None
+    mapping = [] if setup is None else [
+        {"name": theme.name, "prices": [None if cell.empty else cell.source_price for cell in theme.cells]}
+        for theme in setup.board.themes
+    ]  # fmt: skip
     return pagekit.page(
         request,
         "quiz/links.html",
+        mapping=mapping,
+        mapping_reshaped=any(None in theme["prices"] for theme in mapping),
+        show_prices=setup is not None and setup.show_prices,
+        special_questions=setup is not None and setup.special_questions,
         unplayed=unplayed if isinstance(unplayed, list) else [],
         room_id=room_id,
         teams=teams,
@@ -655,37 +672,47 @@ async def quiz_list(request: Request) -> Response:
     )
 
 
-SMALL_FORM = {"max_files": 0, "max_fields": 5}
-"""The limits of a game's small forms (archive, finish, reissue a link, the serial box)."""
+GameAction = Callable[[Request, str, Any, Form], Awaitable[Response]]
+
+
+def _game_form(back: str) -> Callable[[GameAction], Callable[[Request], Awaitable[Response]]]:
+    """A game's small form (archive, finish, reissue a link, the serial box) through the page kit: the action gets
+    the room's id, its owner and the form (``action(request, room_id, owner, form)``), or the visitor the answer
+    already due (back to ``back`` — ``{room_id}`` filled — when the form expired, a 404 for no such quiz game)."""
+
+    def decorate(action: GameAction) -> Callable[[Request], Awaitable[Response]]:
+        @functools.wraps(action)
+        async def posted(request: Request) -> Response:
+            room_id = request.path_params["room_id"]
+            form = await pagekit.posted(request, back.format(room_id=room_id), max_files=0, max_fields=5)
+            if isinstance(form, Response):
+                return form
+            owner = await _quiz_owner(request)
+            return not_found(request) if owner is None else await action(request, room_id, owner, form)
+
+        return posted
+
+    return decorate
 
 
 @auth.arbiter_only
-async def archive_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def archive_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/archive``: take a finished or never started game off the list (``archived=0``: back)."""
-    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     archived = text(form, "archived") != "0"
     phase = owner.logic.game.phase.value
     if not archived or phase in ("finished", "draw"):
-        await services_of(request).store.set_archived(request.path_params["room_id"], archived)
+        await services_of(request).store.set_archived(room_id, archived)
     return pagekit.redirect("/quiz" + ("" if archived else "?filter=archived"))
 
 
 @auth.arbiter_only
-async def finish_quiz(request: Request) -> Response:
+@_game_form("/quiz")
+async def finish_quiz(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """``POST /quiz/{room_id}/finish``: end a live game with the scores as they stand (its confirmation is the
     form's); a tour game's result goes to its tour as at a normal end. A game over already or not started is
     refused with the refusal's sentence on the games list."""
-    room_id = request.path_params["room_id"]
-    form = await pagekit.posted(request, "/quiz", **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None or not isinstance(owner.logic, QuizRoom):
+    if not isinstance(owner.logic, QuizRoom):
         return not_found(request)
     try:
         await end_quiz_game(services_of(request).rooms, room_id, auth.signed_in(request) or "arbiter",
@@ -720,24 +747,18 @@ def _serial_error(request: Request) -> str:
 
 
 @auth.arbiter_only
-async def reissue(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/links")
+async def reissue(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Revoke a team's join code or the projector's or assistant's token and show the new one: the old one stops
     opening the game at once, and the sockets still open with it are closed (issue 13 §4)."""
-    room_id = request.path_params["room_id"]
     target = f"/quiz/{room_id}/links"
-    form = await pagekit.posted(request, target, **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     role = text(form, "role")
     services = services_of(request)
     try:
         name, secret = await reissue_quiz_link(services.accounts, room_id, role)
     except UnknownGrantError:
         return pagekit.refused(request, Refusal(QuizCode.NO_SUCH_LINK, {"role": role[:20]}), target)
-    await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
+    await services.bus.publish(channel_of(room_id), AccessNotice(room_id, role))
     stored = request.session.get(f"quiz:{room_id}")
     tokens: dict[str, Any] = dict(stored) if isinstance(stored, dict) else {"teams": {}}
     if role.startswith("team:"):
@@ -749,16 +770,10 @@ async def reissue(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def serial_buttons(request: Request) -> Response:
+@_game_form("/quiz/{room_id}/host")
+async def serial_buttons(request: Request, room_id: str, owner: Any, form: Form) -> Response:
     """Connect (or disconnect) a serial button box to this game: its presses go to the room's arbitration."""
-    room_id = request.path_params["room_id"]
     target = f"/quiz/{room_id}/host"
-    form = await pagekit.posted(request, target, **SMALL_FORM)
-    if isinstance(form, Response):
-        return form
-    owner = await _quiz_owner(request)
-    if owner is None:
-        return not_found(request)
     readers = _serial_readers(request)
     previous = readers.pop(room_id, None)
     if previous is not None:
@@ -906,6 +921,41 @@ def client_strings() -> dict[str, str]:
         "reason_audience_prompt": _("a prompt from the audience"),
         "ask_question": _("Ask this question"),
         "points": _("Points (+ or −)"),
+        # Undo to any point (issue 31): the game's moments between questions, newest first.
+        "history": _("Game history: undo to any point"),
+        "undo_to_here": _("Undo to here"),
+        "undo_to_confirm": _(
+            "Take the game back to this moment ({moment})? Everything after it is undone: rulings, choices, "
+            "corrections. The scores become: {scores}. The log keeps what was undone."
+        ),
+        "undo_to_ok": _("Undo to this moment"),
+        "point_start": _("Start of the game"),
+        "point_first_chooser_drawn": _("{team} chooses first (lot)"),
+        "point_theme_struck": _("{team} struck a theme"),
+        "point_theme_restored": _("Struck theme restored"),
+        "point_theme_announced": _("Theme announced"),
+        "point_question": _("Question {number}: {theme} {value}"),
+        "point_score_corrected": _("Score corrected: {team} {delta}"),
+        "point_decision_reversed": _("Ruling reversed: {team}"),
+        "point_score_announced": _("Score announced"),
+        "point_other": _("Between questions"),
+        "game_closed": _("The game's result is closed (SI-6): nothing of it may change any more."),
+        # SIGame's special questions played by SIGame's rules (a game setting, issue 31)
+        "played_sigame": _("played by SIGame's rules (the game's setting)"),
+        "special_stake": _("Stake question"),
+        "special_secret": _("Secret question («кот в мешке»)"),
+        "special_no_risk": _("No-risk question"),
+        "stake_turn": _("{team} stakes now"),
+        "your_stake_turn": _("your turn to stake"),
+        "stake_pass": _("pass"),
+        "stake": _("Stake"),
+        "stake_for": _("Enter a stake"),
+        "stake_amount": _("Points at stake"),
+        "secret_giving": _("{team} hands it to another team"),
+        "give": _("Hand the secret question"),
+        "give_it": _("hand it to another team"),
+        "give_to": _("Give it to {team}"),
+        "answers_alone": _("{team} answers alone for {price}"),
     }
 
 

@@ -23,6 +23,7 @@ from toreshi.quiz.formats import read_pack
 from toreshi.quiz.tour.core import (
     ChangeFormula,
     ChangeTeams,
+    CloseStage,
     FileProtest,
     Formula,
     GameLink,
@@ -58,6 +59,7 @@ NOTICES = {
         "protest": N_("The protest is recorded. Results do not change (SI-6)."),
         "ruled": N_("The ruling is recorded."),
         "checked": N_("Results checked: %(count)s recorded."),
+        "closed": N_("The stage is closed: its results are final (SI-6)."),
     }.items()
 }
 """The notices of the tour's pages (msgids registered with the page kit), by the action that gives them."""
@@ -78,6 +80,8 @@ LOG_TYPES = {
     "stage_seeded": N_("Stage seeded"),
     "game_linked": N_("Game room created"),
     "result_recorded": N_("Result recorded"),
+    "result_amended": N_("Result amended in its room (stage still open, SI-6)"),
+    "stage_closed": N_("Stage closed: its results are final (SI-6)"),
     "protest_filed": N_("Protest filed (SI-6)"),
     "protest_ruled": N_("Protest ruled"),
 }
@@ -239,6 +243,12 @@ def _stages(state: TourState) -> list[dict[str, Any]]:
                 "pending": [n.tie.teams for n in stage.pending_shootouts()],
                 "rows": rows,
                 "reasons": stage_outcome(state, index),
+                "closed": index in state.closed or index < state.stage_index,
+                "closable": index not in state.closed
+                and index == state.stage_index
+                and stage.complete
+                and not stage.pending_shootouts()
+                and all(x.scores is not None for x in state.links if x.stage == index),
             }
         )
     return shown
@@ -304,6 +314,10 @@ async def tour_action(request: Request) -> Response:
         elif action == "reconcile":
             count = await service.reconcile(tour_id)
             pagekit.keep(request, notice=NOTICES["checked"], count=count)
+        elif action == "close":
+            stage = payload.int_from_text(fields.get("stage") or "0", "stage", minimum=1, maximum=11)
+            await service.command(tour_id, CloseStage(stage - 1), by)
+            pagekit.keep(request, notice=NOTICES["closed"])
         elif action == "protest":
             await service.command(tour_id, FileProtest(fields.get("room", ""), fields.get("team", ""),
                                                        fields.get("text", "")), by)  # fmt: skip

@@ -12,6 +12,7 @@ from starlette.websockets import WebSocket
 
 from toreshi.clock.presets import PRESETS
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.live.protocol import FRAMES
 from toreshi.live.registry import LiveRoom
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.togyz import TogyzRoom
@@ -118,7 +119,7 @@ async def room_state(request: Request) -> JSONResponse:
     owner = await owner_of(request, request.path_params["room_id"])
     if owner is None:
         return refused_response(Refusal(ApiCode.NO_SUCH_ROOM), 404)
-    return JSONResponse(owner.snapshot(None))
+    return JSONResponse(FRAMES.encode(owner.snapshot(None)))
 
 
 def refuse_unstorable(data: object) -> None:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from toreshi.live.protocol import PersonShown
+
 __all__ = ["LOST_AFTER_MS", "Presence", "Present"]
 
 LOST_AFTER_MS = 2_500
@@ -38,14 +40,9 @@ class Present:
         """``live`` (a socket open and heard from lately) or ``lost``."""
         return "live" if self.sockets > 0 and now_ms - self.seen_ms <= LOST_AFTER_MS else "lost"
 
-    def shown(self, now_ms: int) -> dict[str, object]:
-        return {
-            "role": self.role,
-            "name": self.name,
-            "status": self.status(now_ms),
-            "seen_ago_ms": max(0, now_ms - self.seen_ms),
-            "rtt_ms": self.rtt_ms,
-        }
+    def shown(self, now_ms: int) -> PersonShown:
+        """This person as the host's panel shows them (a ``presence`` frame's entry)."""
+        return PersonShown(self.role, self.name, self.status(now_ms), max(0, now_ms - self.seen_ms), self.rtt_ms)
 
 
 class Presence:

@@ -9,44 +9,63 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import dataclasses
 import logging
-import math
-import time
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from starlette.websockets import WebSocket, WebSocketDisconnect, WebSocketState
 
-from toreshi.kit.payload import MAX_INTEGER
 from toreshi.kit.refusal import Common, Refusal, Refused
-from toreshi.live.bus import SubscriberOverflowError
-from toreshi.live.owner import PROTOCOL_VERSION, OwnershipLostError
+from toreshi.live.bus import Message, SubscriberOverflowError
+from toreshi.live.owner import OwnershipLostError
+from toreshi.live.protocol import (
+    PROTOCOL_VERSION,
+    AccessNotice,
+    AckFrame,
+    CommandFrame,
+    ErrorFrame,
+    EventFrame,
+    EventsFrame,
+    FailedFrame,
+    Frame,
+    HelloFrame,
+    OffsetFrame,
+    PingFrame,
+    PongFrame,
+    PresenceFrame,
+    RefusalShown,
+    RefusedFrame,
+    ResyncFrame,
+    UnknownFrame,
+    UnreadableCommand,
+    WelcomeFrame,
+    read_client_frame,
+)
 from toreshi.live.registry import LiveRoom
-from toreshi.live.room import Actor, Command
-from toreshi.quiz.buzzer import BuzzerError, PingSample
-from toreshi.quiz.buzzer import ClockSync as LinkProfile
+from toreshi.live.room import Actor, Command, Withholding
 from toreshi.texts import refusals
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.common.security import same_origin
+from toreshi.web.rooms.budget import COMMANDS_PER_SECOND, CONNECTIONS_PER_ACTOR, ActorSockets, RateLimit
+from toreshi.web.rooms.clock_sync import ClockSync, server_ms
 from toreshi.web.rooms.presence import Presence
+from toreshi.web.rooms.wire import MAX_MESSAGE_BYTES, ProtocolError, encode, encode_events, parse
 
 log = logging.getLogger(__name__)
 
-MAX_MESSAGE_BYTES = 4096
-COMMANDS_PER_SECOND = 20
-"""Per connection, and per person (role and name) in a room across all of their connections."""
-CONNECTIONS_PER_ACTOR = 6
-"""A player, a team, a host may hold this many sockets to one room at once (phones, a reconnect overlapping the old
-socket, a second device); one code opening hundreds of sockets must not multiply its share of the server."""
-CLIENT_CLOCK_LIMIT_MS = 10**14
-"""A client's clock reading (``pong.tc``) beyond ±3,000 years of milliseconds is not a clock: the frame is malformed."""
-MAX_NUMBER_DIGITS = len(str(MAX_INTEGER)) + 1
-"""A number literal longer than this (sign included) is beyond :data:`MAX_INTEGER` whatever its digits: refused
-before Python turns it into an integer (which costs time quadratic in its length)."""
+__all__ = [
+    "ACTOR_SOCKETS",
+    "CLOSE_POLICY",
+    "CLOSE_REVOKED",
+    "COMMANDS_PER_SECOND",
+    "CONNECTIONS_PER_ACTOR",
+    "MAX_MESSAGE_BYTES",
+    "Connection",
+    "ProtocolError",
+    "serve_room",
+]
+
 HELLO_TIMEOUT_S = 10.0
 IDLE_TIMEOUT_S = 30.0
 PING_INTERVAL_S = 2.0
@@ -65,108 +84,9 @@ WATCHER_PING_INTERVAL_S = 10.0
 with 20 spectators otherwise spends more on pings than on play). A quiz projector is no spectator: the host's
 panel watches it (:data:`PHONE_PING_INTERVAL_S`)."""
 PING_BURST = 8
-PING_SAMPLES = 16
-PING_MAX_AGE_MS = 60_000
 CLOSE_POLICY = 1008  # WebSocket close code: policy violation
 CLOSE_REVOKED = 4403
 """The connection's link was revoked (the arbiter reissued it): the page is told, then the socket is closed."""
-REVOKED = "access"
-"""A room-channel notice that a link of ``role`` was revoked (``toreshi.web.togyz.links.reissue``): each connection
-of that role checks its link again, and those whose link no longer opens the room are closed."""
-
-
-def server_ms() -> int:
-    return time.monotonic_ns() // 1_000_000
-
-
-@dataclass
-class ClockSync:
-    """NTP-style offset estimate of one client's clock (docs/realtime.md §4.2): keep the minimum-RTT sample."""
-
-    samples: list[tuple[int, int]] = field(default_factory=list)  # (rtt, offset)
-    sent: dict[int, int] = field(default_factory=dict)
-    pings: list[PingSample] = field(default_factory=list)
-    """The raw exchanges (server monotonic ms, client ms) behind :meth:`profile`: the last 16, none over 60 s old."""
-
-    def on_pong(self, ping_id: int, client_ms: float, received_ms: int) -> tuple[int, int] | None:
-        sent = self.sent.pop(ping_id, None)
-        if sent is None:
-            return None
-        rtt = received_ms - sent
-        offset = round(client_ms - (sent + rtt / 2))
-        self.samples = [*self.samples[-15:], (rtt, offset)]
-        fresh = [p for p in self.pings[-(PING_SAMPLES - 1) :] if received_ms - p.received_ms <= PING_MAX_AGE_MS]
-        self.pings = [*fresh, PingSample(sent, round(client_ms), received_ms)]
-        return min(self.samples)
-
-    def profile(self, room_delta_ms: int) -> LinkProfile | None:
-        """The client's offset and latency profile against room time (``room = monotonic + room_delta_ms``),
-        for buzzer arbitration (docs/realtime.md §4.2); ``None`` before the first pong."""
-        if not self.pings:
-            return None
-        delta = room_delta_ms
-        shifted = [PingSample(p.sent_ms + delta, p.client_ms, p.received_ms + delta) for p in self.pings]
-        try:
-            return LinkProfile.from_samples(shifted)
-        except BuzzerError:
-            return None
-
-
-@dataclass
-class RateLimit:
-    """A token bucket: ``rate`` commands per second, bursts up to ``rate``."""
-
-    rate: float
-    tokens: float = 0.0
-    last: float = field(default_factory=time.monotonic)
-
-    def __post_init__(self) -> None:
-        self.tokens = self.rate
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.rate, self.tokens + (now - self.last) * self.rate)
-        self.last = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-
-class ActorSockets:
-    """The sockets each person (role and name) holds in each room, and one command budget per person per room
-    shared by those sockets: opening more connections with one code gains no more of the server."""
-
-    def __init__(self, per_actor: int = CONNECTIONS_PER_ACTOR, rate: float = COMMANDS_PER_SECOND) -> None:
-        self.per_actor = per_actor
-        self.rate = rate
-        self._open: dict[tuple[str, str, str], int] = {}
-        self._limits: dict[tuple[str, str, str], RateLimit] = {}
-
-    def enter(self, room_id: str, actor: Actor) -> bool:
-        """Count one more socket of ``actor`` in the room; ``False`` (and nothing counted) over the cap.
-        Spectators are not counted: they hold no code and send nothing."""
-        if actor.role == "spectator":
-            return True
-        key = (room_id, actor.role, actor.name)
-        if self._open.get(key, 0) >= self.per_actor:
-            return False
-        self._open[key] = self._open.get(key, 0) + 1
-        self._limits.setdefault(key, RateLimit(self.rate))
-        return True
-
-    def leave(self, room_id: str, actor: Actor) -> None:
-        key = (room_id, actor.role, actor.name)
-        left = self._open.get(key, 0) - 1
-        if left > 0:
-            self._open[key] = left
-        else:
-            self._open.pop(key, None)
-            self._limits.pop(key, None)
-
-    def allow(self, room_id: str, actor: Actor) -> bool:
-        limit = self._limits.get((room_id, actor.role, actor.name))
-        return limit is None or limit.allow()
 
 
 ACTOR_SOCKETS = ActorSockets()
@@ -177,100 +97,6 @@ PRESENCE = Presence()
 Resolve = Callable[[WebSocket, str | None], Awaitable[Actor]]
 """Who a connection is in a room, from its token (or its signed-in session)."""
 OwnerOf = Callable[[], Awaitable[LiveRoom | None]]
-
-
-class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
-        self.code = code
-
-
-_ENCODED: OrderedDict[tuple[int, ...], tuple[tuple[dict[str, Any], ...], str]] = OrderedDict()
-_ENCODED_SIZE = 1024
-
-
-def _cached(messages: tuple[dict[str, Any], ...], build: Callable[[], str]) -> str:
-    """The text built for exactly these message objects. The cache holds the objects themselves, so their ids
-    cannot be reused by other messages while the entry lives."""
-    key = tuple(id(message) for message in messages)
-    cached = _ENCODED.get(key)
-    if cached is not None and all(a is b for a, b in zip(cached[0], messages, strict=True)):
-        return cached[1]
-    text = build()
-    _ENCODED[key] = (messages, text)
-    if len(_ENCODED) > _ENCODED_SIZE:
-        _ENCODED.popitem(last=False)
-    return text
-
-
-def _dumps(value: object) -> str:
-    """Compact JSON text, as ``json.dumps(value, ensure_ascii=False, separators=(",", ":"))`` writes it, by orjson
-    (about ten times faster: every event is encoded once per player, arbiter or host connection)."""
-    try:
-        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:  # what orjson refuses (an integer over 64 bits, say): the standard encoder decides
-        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-
-
-def encode(message: dict[str, Any]) -> str:
-    """JSON text of a message. A room event reaches every spectator of the room as the very same object from the
-    bus: it is encoded once instead of once per connection."""
-    if message.get("t") != "event":
-        return _dumps(message)
-    return _cached((message,), lambda: _dumps(message))
-
-
-def encode_events(room_id: str, events: list[dict[str, Any]]) -> str:
-    """One ``events`` frame carrying several ``event`` messages of a room, in version order.
-
-    The events of one command (a press: received, decided, buzzed) travel in one frame: one send per connection
-    instead of one per event. Each event is encoded once for all connections; a spectator's whole frame too."""
-
-    def build() -> str:
-        inner = ",".join(encode(event) for event in events)
-        return f'{{"t":"events","room":{_dumps(room_id)},"events":[{inner}]}}'
-
-    return _cached(tuple(events), build)
-
-
-def _no_constant(name: str) -> object:
-    raise ValueError(f"{name} is not a JSON number")
-
-
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):  # 1e400 reads as infinity, which JSON has no number for
-        raise ValueError(f"{text} is too large")
-    if abs(value) > MAX_INTEGER:
-        raise ProtocolError("bad_number", f"numbers are at most {MAX_INTEGER} in magnitude")
-    return value
-
-
-def _whole(text: str) -> int:
-    """A JSON integer literal, at most :data:`MAX_INTEGER` in magnitude: every integer a client sends is bounded
-    here, once, whatever field it is in (a press's touch, a hello's version, a pong's id, a command's data)."""
-    if len(text) > MAX_NUMBER_DIGITS or abs(value := int(text)) > MAX_INTEGER:
-        raise ProtocolError("bad_number", f"numbers are at most {MAX_INTEGER} in magnitude")
-    return value
-
-
-def parse(raw: str) -> dict[str, Any]:
-    if len(raw.encode()) > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"messages are at most {MAX_MESSAGE_BYTES} bytes")
-    try:
-        # NaN and Infinity are not JSON (Python's reader would take them): refused here, once, for every message.
-        message = json.loads(raw, parse_constant=_no_constant, parse_float=_finite, parse_int=_whole)
-    except ProtocolError:
-        raise
-    except ValueError as error:
-        if not isinstance(error, json.JSONDecodeError):
-            raise ProtocolError("bad_json", f"not JSON: {error}") from None
-        raise ProtocolError("bad_json", f"not JSON: {error.msg}") from None
-    except RecursionError:  # "[[[[…" within the size limit nests deeper than the decoder recurses
-        raise ProtocolError("bad_json", "not JSON: nested too deeply") from None
-    if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-        raise ProtocolError("bad_message", "a message is a JSON object with a string field 't'")
-    return message
 
 
 async def serve_room(websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve, origins: tuple[str, ...] = ()) -> None:
@@ -290,7 +116,7 @@ async def serve_room(websocket: WebSocket, owner_of: OwnerOf, resolve: Resolve, 
         # One line, no traceback: a client's malformed frame is the client's fault, not the server's.
         room = connection.owner.room_id if connection.owner is not None else "-"
         log.warning("room %s: %s socket closed (%s): %s", room, connection.actor.role, error.code, error)
-        await connection.send({"t": "error", "code": "closing", "reason": error.code, "message": str(error)})
+        await connection.send(ErrorFrame("closing", str(error), reason=error.code))
         await connection.close(CLOSE_POLICY)
     finally:
         await connection.stop()
@@ -315,26 +141,27 @@ class Connection:
         self.owner: LiveRoom | None = None
         self.received_ms = 0
         """When the message being handled arrived (server monotonic ms)."""
-        self.last_estimate: dict[str, Any] | None = None
+        self.last_estimate: OffsetFrame | None = None
         """The last clock estimate sent (``offset``)."""
-        self.held: list[dict[str, Any]] = []
+        self.held: list[EventFrame] = []
         """Events held back until a later one (:meth:`withhold`)."""
 
-    async def send(self, message: dict[str, Any]) -> None:
-        await self.send_text(encode(message))
+    async def send(self, frame: Frame) -> None:
+        await self.send_text(encode(frame))
 
-    async def send_events(self, events: list[dict[str, Any]], at_ms: int | None = None) -> None:
+    async def send_events(self, events: list[EventFrame], at_ms: int | None = None) -> None:
         """Room events in version order, the last with this connection's own state (:meth:`personal`): one
         ``event`` frame, or one ``events`` frame for several."""
         assert self.owner is not None
         events = self.withhold(events)
         if not events:
             return
-        events = [*events[:-1], self.personal(events[-1], at_ms)]
-        if len(events) == 1:
-            await self.send(events[0])
+        shared = events[-1]
+        events = [*events[:-1], self.personal(shared, at_ms)]
+        if len(events) == 1:  # the bus's own frame is encoded once for all; a connection's own state just for it
+            await self.send_text(encode(events[0], shared=events[0] is shared))
         else:
-            await self.send_text(encode_events(self.owner.room_id, events))
+            await self.send_text(encode_events(EventsFrame(self.owner.room_id, tuple(events))))
 
     async def send_text(self, text: str) -> None:
         if self.websocket.application_state is not WebSocketState.CONNECTED:
@@ -347,7 +174,9 @@ class Connection:
         with contextlib.suppress(RuntimeError):
             await self.websocket.close(code=code)
 
-    async def receive(self, timeout: float) -> dict[str, Any]:
+    async def receive(self, timeout: float) -> HelloFrame | PongFrame | CommandFrame | UnreadableCommand | UnknownFrame:
+        """The client's next frame, read at the edge (:func:`~toreshi.live.protocol.read_client_frame`); raises
+        :class:`ProtocolError` for a malformed one."""
         try:
             # A timeout scope, not wait_for: wait_for runs the receive as a task of its own, one more trip through
             # the loop's queue for every message (a press waits behind everything else ready to run).
@@ -366,14 +195,13 @@ class Connection:
         message = parse(raw)
         if self.counted and self.owner is not None:
             PRESENCE.heard(self.owner.room_id, self.actor.role, self.actor.name, self.received_ms)
-        return message
+        return read_client_frame(message)
 
     async def run(self) -> None:
         hello = await self.receive(HELLO_TIMEOUT_S)
-        if hello["t"] != "hello":
+        if not isinstance(hello, HelloFrame):
             raise ProtocolError("hello_first", "the first message must be 'hello'")
-        version = _version(hello)
-        self.token = _token(hello)
+        self.token = hello.token
         owner = await self.owner_of()
         if owner is None:
             raise ProtocolError("no_room", "there is no such room")
@@ -384,20 +212,16 @@ class Connection:
         self.actor, self.counted = actor, True
         if actor.role != "spectator":
             PRESENCE.opened(owner.room_id, actor.role, actor.name, server_ms())
-        welcome = {
-            "t": "welcome",
-            "protocol": PROTOCOL_VERSION,
-            "room": owner.room_id,
-            "kind": owner.logic.kind,
-            "role": self.actor.role,
-            "name": self.actor.name,
-        }
-        if self.token is not None and actor.role in ("spectator", "arbiter"):
-            # A link that opens nothing (revoked, or mistyped): the page says so instead of silently watching.
-            welcome["link"] = "refused"
-        await self.send(welcome)
+        # A link that opens nothing (revoked, or mistyped): the page says so instead of silently watching.
+        refused_link = self.token is not None and actor.role in ("spectator", "arbiter")
+        kind = owner.logic.kind
+        await self.send(
+            WelcomeFrame(
+                PROTOCOL_VERSION, owner.room_id, kind, actor.role, actor.name, "refused" if refused_link else None
+            )
+        )
         async with owner.bus.subscribe(owner.channel) as messages:  # subscribe first: no gap before catch-up
-            await self.catch_up(version)
+            await self.catch_up(hello.v)
             self.tasks = [
                 asyncio.create_task(self.forward(messages)),
                 asyncio.create_task(self.ping()),
@@ -414,103 +238,103 @@ class Connection:
             snapshot = self.owner.snapshot(None if self.actor.role == "spectator" else self.actor)
             # The snapshot is the room as this role may see it now; events it may not see yet (a press before its
             # decision) are not counted in its version either: they come with the next event, as they would have.
-            self.held = self.withheld_tail(snapshot["v"])
+            self.held = self.withheld_tail(snapshot.v)
             if self.held:
-                snapshot = {**snapshot, "v": self.held[0]["v"] - 1}
-            self.sent_version = snapshot["v"]
+                snapshot = dataclasses.replace(snapshot, v=self.held[0].v - 1)
+            self.sent_version = snapshot.v
             await self.send(snapshot)
             return
         if missed:
             # The missed events in one frame; the last brings this connection's own state as of now.
-            self.sent_version = missed[-1]["v"]
+            self.sent_version = missed[-1].v
             await self.send_events(missed, at_ms=self.owner.now_ms())
         self.sent_version = max(self.sent_version, last_version)
 
-    def split_withheld(self, events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    def split_withheld(self, events: list[EventFrame]) -> tuple[list[EventFrame], list[EventFrame]]:
         """``events`` as (what may be sent now, what must wait). A room may ask that an event wait (a quiz press,
         which only the host and the projector may see before its decision): from it on, every event waits until
         one that releases it (the decision, any move of the game), and then all go out together in one frame."""
         assert self.owner is not None
         logic = self.owner.logic
-        withholds = getattr(logic, "withholds", None)
-        releases = getattr(logic, "releases", None)
-        if withholds is None or releases is None:
+        if not isinstance(logic, Withholding):
             return events, []
         actor = None if self.actor.role == "spectator" else self.actor
-        ready: list[dict[str, Any]] = []
-        waiting: list[dict[str, Any]] = []
+        ready: list[EventFrame] = []
+        waiting: list[EventFrame] = []
         for event in events:
             if waiting:
                 waiting.append(event)
-                if releases(event):
+                if logic.releases(event):
                     ready.extend(waiting)
                     waiting = []
-            elif withholds(actor, event):
+            elif logic.withholds(actor, event):
                 waiting.append(event)
             else:
                 ready.append(event)
         return ready, waiting
 
-    def withheld_tail(self, version: int) -> list[dict[str, Any]]:
+    def withheld_tail(self, version: int) -> list[EventFrame]:
         """The room's latest events up to ``version`` that this connection may not be sent yet."""
         assert self.owner is not None
-        if version <= 0 or getattr(self.owner.logic, "withholds", None) is None:
+        if version <= 0 or not isinstance(self.owner.logic, Withholding):
             return []
         recent = self.owner.catch_up(max(0, version - 50))
         if not recent:
             return []
-        return self.split_withheld([event for event in recent if event.get("v", 0) <= version])[1]
+        return self.split_withheld([event for event in recent if event.v <= version])[1]
 
-    def withhold(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def withhold(self, events: list[EventFrame]) -> list[EventFrame]:
         """The events to send now; the others are held (:meth:`split_withheld`) and go out with a later one."""
-        fresh = {event.get("v") for event in events}
-        events = [*(held for held in self.held if held.get("v") not in fresh), *events]  # a catch-up resends some
+        fresh = {event.v for event in events}
+        events = [*(held for held in self.held if held.v not in fresh), *events]  # a catch-up resends some
         ready, self.held = self.split_withheld(events)
         return ready
 
-    def personal(self, message: dict[str, Any], at_ms: int | None = None) -> dict[str, Any]:
+    def personal(self, event: EventFrame, at_ms: int | None = None) -> EventFrame:
         """Events carry the public state; a player or an arbiter gets it as their role sees it (what they may do),
         as of the event (``at_ms``: its room time unless given)."""
-        data = message.get("data")
-        if self.owner is None or self.actor.role == "spectator" or not isinstance(data, dict) or "state" not in data:
-            return message
-        if message.get("more"):
-            return message  # the command's last event brings this connection's own state
-        at = at_ms if at_ms is not None else message.get("ts")
-        view = self.owner.logic.view(self.actor, at if isinstance(at, int) else self.owner.now_ms())
-        return {**message, "data": {**data, "state": view}}
+        if self.owner is None or self.actor.role == "spectator" or not event.has_state:
+            return event
+        if event.more:
+            return event  # the command's last event brings this connection's own state
+        view = self.owner.logic.view(self.actor, at_ms if at_ms is not None else event.ts)
+        return event.with_state(view)
 
-    async def forward(self, messages: AsyncIterator[dict[str, Any]]) -> None:
+    async def forward(self, messages: AsyncIterator[Message]) -> None:
         try:
             async for message in messages:
-                if message.get("t") == REVOKED:
+                if isinstance(message, AccessNotice):
                     await self.check_link(message)
                     continue
+                if not isinstance(message, EventFrame):
+                    continue  # an owner's announcement to other instances: nothing for a client
                 batch = [message]
-                while batch[-1].get("more"):
+                while batch[-1].more:
                     # The command's other events were published with it: send them all in one frame.
-                    batch.append(await anext(messages))
-                fresh = [event for event in batch if event.get("v", 0) > self.sent_version]
+                    following = await anext(messages)
+                    if isinstance(following, EventFrame):
+                        batch.append(following)
+                fresh = [event for event in batch if event.v > self.sent_version]
                 if not fresh:
                     continue  # already sent during catch-up
                 first = self.sent_version + 1
-                if [event["v"] for event in fresh] != list(range(first, first + len(fresh))):
+                if [event.v for event in fresh] != list(range(first, first + len(fresh))):
                     await self.catch_up(self.sent_version)  # a gap: the history has what the bus lost
                     continue
-                self.sent_version = fresh[-1]["v"]
+                self.sent_version = fresh[-1].v
                 await self.send_events(fresh)
         except SubscriberOverflowError:
-            await self.send({"t": "resync"})
+            await self.send(ResyncFrame())
 
-    async def check_link(self, notice: dict[str, Any]) -> None:
-        """A link of ``notice["role"]`` was revoked: if it was this connection's, tell the page and close."""
-        if self.token is None or notice.get("role") != self.actor.role:
+    async def check_link(self, notice: AccessNotice) -> None:
+        """A link of ``notice.role`` was revoked: if it was this connection's, tell the page and close."""
+        if self.token is None or notice.role != self.actor.role:
             return
         again = await self.resolve(self.websocket, self.token)
         if (again.role, again.name) == (self.actor.role, self.actor.name):
             return  # another device's link of the same role, or already reissued to this one
         text = _("This link no longer opens the game: the arbiter has issued a new one.")
-        await self.send({"t": "error", "code": "link_revoked", "message": text})
+        await self.send(ErrorFrame("link_revoked", text))
         await self.close(CLOSE_REVOKED)
 
     async def ping(self) -> None:
@@ -518,7 +342,7 @@ class Connection:
         while True:
             ping_id += 1
             self.sync.sent[ping_id] = server_ms()
-            await self.send({"t": "ping", "id": ping_id, "ts": self.sync.sent[ping_id]})
+            await self.send(PingFrame(ping_id, self.sync.sent[ping_id]))
             await asyncio.sleep(0.1 if ping_id < PING_BURST else self.ping_interval())
 
     def ping_interval(self) -> float:
@@ -538,56 +362,54 @@ class Connection:
         assert self.owner is not None
         while True:
             now = server_ms()
-            people = [p.shown(now) for p in PRESENCE.of(self.owner.room_id) if p.role not in ("host", "arbiter")]
-            await self.send({"t": "presence", "people": people})
+            people = tuple(p.shown(now) for p in PRESENCE.of(self.owner.room_id) if p.role not in ("host", "arbiter"))
+            await self.send(PresenceFrame(people))
             await asyncio.sleep(PRESENCE_INTERVAL_S)
 
     async def read(self) -> None:
         while True:
-            message = await self.receive(IDLE_TIMEOUT_S)
-            kind = message["t"]
-            if kind == "cmd":
-                await self.command(message)
-            elif kind == "pong":
-                ping_id, client_ms = _pong(message)
-                best = self.sync.on_pong(ping_id, client_ms, server_ms())
-                if best is not None and self.owner is not None and self.counted:
-                    rtts = sorted(rtt for rtt, _offset in self.sync.samples)
-                    PRESENCE.heard(
-                        self.owner.room_id, self.actor.role, self.actor.name, server_ms(), rtts[len(rtts) // 2]
-                    )
-                if best is not None and self.owner is not None:
-                    # room time = server clock + room_delta, so a client maps room times with both numbers.
-                    room_delta = self.owner.now_ms() - server_ms()
-                    estimate = {"t": "offset", "rtt": best[0], "offset": best[1], "room_delta": room_delta}
-                    if estimate != self.last_estimate:  # the client keeps the last one; most pongs change nothing
-                        self.last_estimate = estimate
-                        await self.send(estimate)
-            elif kind == "hello":
-                await self.catch_up(_version(message))
+            frame = await self.receive(IDLE_TIMEOUT_S)
+            if isinstance(frame, CommandFrame | UnreadableCommand):
+                await self.command(frame)
+            elif isinstance(frame, PongFrame):
+                await self.pong(frame)
+            elif isinstance(frame, HelloFrame):
+                await self.catch_up(frame.v)
             else:
-                await self.send({"t": "error", "code": "unknown_type", "message": f"unknown message type {kind!r}"})
+                await self.send(ErrorFrame("unknown_type", f"unknown message type {frame.t!r}"))
 
-    async def command(self, message: dict[str, Any]) -> None:
-        assert self.owner is not None
-        command_id = message.get("id")
-        if not isinstance(command_id, str) or not 0 < len(command_id) <= 64:
-            await self.send({"t": "error", "code": "bad_command", "message": "a command needs a string 'id'"})
+    async def pong(self, pong: PongFrame) -> None:
+        best = self.sync.on_pong(pong.id, pong.tc, server_ms())
+        if best is None or self.owner is None:
             return
+        if self.counted:
+            rtts = sorted(rtt for rtt, _offset in self.sync.samples)
+            PRESENCE.heard(self.owner.room_id, self.actor.role, self.actor.name, server_ms(), rtts[len(rtts) // 2])
+        # room time = server clock + room_delta, so a client maps room times with both numbers.
+        room_delta = self.owner.now_ms() - server_ms()
+        estimate = OffsetFrame(offset=best[1], rtt=best[0], room_delta=room_delta)
+        if estimate != self.last_estimate:  # the client keeps the last one; most pongs change nothing
+            self.last_estimate = estimate
+            await self.send(estimate)
+
+    async def command(self, frame: CommandFrame | UnreadableCommand) -> None:
+        assert self.owner is not None
+        if frame.id is None:
+            await self.send(ErrorFrame("bad_command", "a command needs a string 'id'"))
+            return
+        command_id = frame.id
         if not self.limit.allow() or not ACTOR_SOCKETS.allow(self.owner.room_id, self.actor):
             await self.refuse(command_id, Refusal(Common.RATE_LIMITED))
             return
-        kind, data = message.get("type"), message.get("data", {})
-        if not isinstance(kind, str) or not isinstance(data, dict):
+        if isinstance(frame, UnreadableCommand):
             await self.refuse(command_id, Refusal(Common.BAD_REQUEST))
             return
         # Scope the id to this connection's actor so that one client cannot replay another's acknowledgement.
         scoped = f"{self.actor.role}:{self.actor.name}:{command_id}"
         try:
-            ack = await self.owner.handle(Command(kind, self.actor, data, id=scoped, meta=self.measured()))
+            ack = await self.owner.handle(Command(frame.type, self.actor, frame.data, id=scoped, meta=self.measured()))
         except Refused as refused:
-            shown = refusals.message_of(refused, clauses=self.sees_clauses())
-            await self.send({"t": "refused", "id": command_id, **shown})
+            await self.refuse(command_id, refused.refusal)
             return
         except OwnershipLostError:
             await self.refuse(command_id, Refusal(Common.MOVED))
@@ -595,15 +417,14 @@ class Connection:
         except Exception:
             # A programming error, not a refusal: logged with its traceback, and the client is told that the
             # command's fate is unknown (it resyncs from the room's versions), never that nothing changed.
-            log.exception("room %s: command %r from %s failed", self.owner.room_id, kind, self.actor.role)
+            log.exception("room %s: command %r from %s failed", self.owner.room_id, frame.type, self.actor.role)
             text = _("The server could not handle this; look at the board, then try again or call the arbiter.")
-            await self.send({"t": "failed", "id": command_id, "code": "server_error", "message": text})
+            await self.send(FailedFrame(command_id, "server_error", text))
             return
         # The room's version, as far as this connection has been shown it: an acknowledged request must not tell a
         # team that an event it may not see yet (another team's press) has happened.
         tail = self.withheld_tail(ack.version)
-        version = ack.version if not tail else tail[0]["v"] - 1
-        await self.send({"t": "ack", "id": command_id, "v": version})
+        await self.send(AckFrame(command_id, ack.version if not tail else tail[0].v - 1))
 
     def sees_clauses(self) -> bool:
         """Whether refusals name the regulation's clause: in a togyz room only the arbiter sees clause numbers
@@ -611,7 +432,7 @@ class Connection:
         return self.owner is None or self.owner.logic.kind != "togyz" or self.actor.role == "arbiter"
 
     async def refuse(self, command_id: str, refusal: Refusal) -> None:
-        await self.send({"t": "refused", "id": command_id, **refusals.as_message(refusal)})
+        await self.send(RefusedFrame.of(command_id, shown_refusal(refusal, clauses=self.sees_clauses())))
 
     def measured(self) -> dict[str, Any]:
         """What this connection measured about the command being handled, in room time: when it arrived and the
@@ -643,27 +464,11 @@ class Connection:
                 await task
 
 
-def _version(hello: dict[str, Any]) -> int:
-    """A hello's ``v``: a whole number from 0 (absent: 0); anything else is a malformed frame."""
-    value = hello.get("v", 0)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ProtocolError("bad_hello", "a hello's 'v' is a whole number from 0")
-    return value
-
-
-def _token(hello: dict[str, Any]) -> str | None:
-    token = hello.get("token")
-    if token is not None and not isinstance(token, str):
-        raise ProtocolError("bad_hello", "a hello's 'token' is a text")
-    return token or None
-
-
-def _pong(message: dict[str, Any]) -> tuple[int, float]:
-    """A pong's ping ``id`` (a whole number) and ``tc`` (the client's clock: a number of plausible size); a pong
-    with either missing or ill-formed is a malformed frame."""
-    ping_id, client_ms = message.get("id"), message.get("tc")
-    if isinstance(ping_id, bool) or not isinstance(ping_id, int):
-        raise ProtocolError("bad_pong", "a pong's 'id' is the whole number of its ping")
-    if isinstance(client_ms, bool) or not isinstance(client_ms, int | float) or abs(client_ms) > CLIENT_CLOCK_LIMIT_MS:
-        raise ProtocolError("bad_pong", "a pong's 'tc' is the client's clock in milliseconds")
-    return ping_id, float(client_ms)
+def shown_refusal(refusal: Refusal, *, clauses: bool) -> RefusalShown:
+    """A refusal as the connection reads it (``toreshi.texts.refusals``): its code, its parameters (without the
+    regulation's clause unless ``clauses``) and its sentence in the connection's language."""
+    params = dict(refusal.params)
+    if not clauses:
+        params.pop("clause", None)
+    details = tuple(shown_refusal(detail, clauses=clauses) for detail in refusal.details)
+    return RefusalShown(refusal.code.value, params, refusals.render(refusal, clauses=clauses), details)

@@ -3,7 +3,7 @@
 Links are derived from the app's key (:mod:`toreshi.store.accounts`), so they are kept on the server and shown again
 from any browser at any time; nothing of them is kept in a session. Reissuing a player's link moves the grant to its
 next generation: the old link stops opening the game at once, and every socket still open with it is closed (a
-notice on the room's channel, :data:`REVOKED`, makes each connection check its link again).
+notice on the room's channel, :class:`~toreshi.live.protocol.AccessNotice`, makes each connection check its link again).
 
 What a tournament's round sheet needs (one card per game, with the players' names, the board and both QR codes) is
 :func:`links_of_games`; its template includes ``togyz/_link_cards.html``.
@@ -17,14 +17,13 @@ from urllib.parse import urlencode
 from starlette.requests import HTTPConnection
 
 from toreshi.live.owner import channel_of
+from toreshi.live.protocol import AccessNotice
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.store.accounts import PlayerLink
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.services import services_of
 
 PLAYER_ROLES = ("white", "black")
-REVOKED = "access"
-"""The room-channel message ``{"t": "access", "room": …, "role": …}``: a link of ``role`` was revoked."""
 
 
 @dataclass(frozen=True)
@@ -123,5 +122,5 @@ async def reissue(connection: HTTPConnection, room_id: str, role: str) -> Player
     Raises :class:`~toreshi.store.accounts.UnknownGrantError` for a role the game has no link for."""
     services = services_of(connection)
     link = await services.accounts.reissue_link(room_id, role)
-    await services.bus.publish(channel_of(room_id), {"t": REVOKED, "room": room_id, "role": role})
+    await services.bus.publish(channel_of(room_id), AccessNotice(room_id, role))
     return link

@@ -14,27 +14,22 @@ from toreshi.services import board_calls
 from toreshi.services.tournament import UnknownTournamentError
 from toreshi.web.accounts import auth
 from toreshi.web.common import pagekit
-from toreshi.web.common.forms import text
+from toreshi.web.common.forms import Form, text
 from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.templates import competition_loader
-from toreshi.web.tournaments.pages import CALL_ANSWERED, round_url, service
+from toreshi.web.tournaments.pages import CALL_ANSWERED, round_post, round_url, service
 
 _load = competition_loader(lambda request, tid: service(request).state(tid), UnknownTournamentError)
 
 
 @auth.arbiter_only
-async def acknowledge_call(request: Request) -> Response:
+@round_post
+async def acknowledge_call(request: Request, tid: str, number: int, form: Form) -> Response:
     """The arbiter answers a board's open call; back to the round page, which says so (or why not)."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, form = posted
-    back = round_url(tid, number)
     loaded = await _load(request)
     if loaded is None:
         return not_found(request)
-    _tid, state = loaded
+    state, back = loaded[1], round_url(tid, number)
     board_text, side = text(form, "board"), text(form, "side")
     if not (board_text.isascii() and board_text.isdigit()) or len(board_text) > 4:  # int("²") fails
         return pagekit.refused(request, Refusal(Common.BAD_REQUEST, {"field": "board"}), back)

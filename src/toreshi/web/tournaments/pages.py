@@ -12,7 +12,9 @@ for a CSV import, every bad line: the refusal's details).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+import functools
+import secrets
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from enum import Enum
 from types import MappingProxyType
@@ -26,12 +28,12 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
+from toreshi.services.results import NotATournamentError, game_states, tournament_state
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n
 from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
-from toreshi.tournament.filing import one_line, with_header
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
 from toreshi.tournament.journal.commands import (
     TEAM,
@@ -46,6 +48,7 @@ from toreshi.tournament.journal.commands import (
     DecideProtest,
     DeleteEntry,
     DiscardPairing,
+    DrawLots,
     EditParticipant,
     EditTeam,
     EnterResult,
@@ -66,13 +69,10 @@ from toreshi.tournament.journal.commands import (
     Withdraw,
 )
 from toreshi.tournament.journal.override_records import override_audit
-from toreshi.tournament.journal.trf_records import with_pairing_records
-from toreshi.tournament.journal.values import FirstColour
+from toreshi.tournament.journal.values import FileLanguage, FirstColour
 from toreshi.tournament.model import GameResult, Tournament, TournamentSystem
 from toreshi.tournament.protests import AuditEntry, FilerRole, ProtestAction, ProtestStatus
-from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
-from toreshi.tournament.trf import format_trf, to_trf2026
 from toreshi.web.accounts import auth
 from toreshi.web.common import forms, pagekit
 from toreshi.web.common.forms import Form, read_form
@@ -85,7 +85,7 @@ from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
-from toreshi.web.tournaments import pairing_tools, round_form, texts
+from toreshi.web.tournaments import pairing_tools, results, round_form, texts
 
 MAX_CSV_BYTES = forms.MAX_UPLOAD_BYTES
 RESULTS = [r.value for r in GameResult]
@@ -147,6 +147,10 @@ def _settings(form: Form) -> dict[str, Any]:
         values["system"] = _choice(form, "system", TournamentSystem, TournamentSystem.SWISS)
     if _text(form, "initial_colour"):
         values["initial_colour"] = _choice(form, "initial_colour", FirstColour, FirstColour.WHITE)
+    if _text(form, "lots_seed"):
+        values["lots_seed"] = _text(form, "lots_seed")
+    if _text(form, "language"):
+        values["language"] = _choice(form, "language", FileLanguage, FileLanguage.KK)
     cleared += pairing_tools.settings_of(form, values)
     if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
         values["check_in"] = _text(form, "check_in") == "on"
@@ -247,6 +251,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
     "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
     "import": (_import, ""),
     "seed": (lambda f: SeedByRating(), ""),
+    "draw-lots": (lambda f: DrawLots(), ""),
     "withdraw": (_leaving(Withdraw), ""),
     "delete-entry": (lambda f: DeleteEntry(number=_number(f, "number"), reason=_text(f, "reason")), ""),
     "expel": (_leaving(Expel), ""),
@@ -408,6 +413,7 @@ async def settings_page(request: Request, tid: str, state: TournamentState) -> R
         rules_choices=pairing_tools.rules_choices(),
         acceleration_names=pairing_tools.acceleration_names(),
         rules_note=pairing_tools.rules_note(state.t, choose_rules(state.t.tiebreak_rules, state.t.start)),
+        suggested_seed=secrets.token_hex(4),
     )
 
 
@@ -488,16 +494,18 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
     t = state.t
     kind = request.path_params["format"]
     standings = state.standings()
-    system = "ROUND_ROBIN" if t.system.is_round_robin else "FIDE_DUTCH_2025"
     if kind in ("trf", "trf26"):
-        trf = trf_from_standings(standings, one_line(t.name), t.rounds_planned, system)
-        # 122 in English words, as the clock's logs write it: a file for the rating office, not a page.
-        trf = with_header(trf, t, str(t.control) if t.control is not None else t.time_control or "")
+        # 122 in the tournament's language (its setting, Kazakh by default): the file names the event's control.
+        text = results.tournament_trf(state, trf2026=kind == "trf26")
         name = f"{tid}.trf" if kind == "trf" else f"{tid}-trf2026.txt"
         headers = {"Content-Disposition": f'attachment; filename="{name}"'}
-        trf = with_pairing_records(trf if kind == "trf" else to_trf2026(trf), state, trf2026=kind == "trf26")
-        text = format_trf(trf, "\r\n")
         return PlainTextResponse(text, headers=headers, media_type="text/plain; charset=utf-8")
+    if kind == "zip":
+        # The results bundle (issue 29): public like the TRF, the crosstable and the audit page it is made of.
+        games = await game_states(services_of(request).store, state)
+        data = results.bundle(state, tid, games, i18n.current_language())
+        headers = {"Content-Disposition": f'attachment; filename="{tid}-results.zip"'}
+        return Response(data, media_type="application/zip", headers=headers)
     if kind == "csv":
         # The headers in the reader's language; the numbers as data (``1.5``), for any spreadsheet to read; after an
         # empty line, the note of the tie-break rules (one cell).
@@ -506,6 +514,33 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
         return csv_response([table.headers, *table.rows, [], [note]], f"{tid}.csv",
                             {"Content-Language": i18n.current_language()})  # fmt: skip
     return not_found(request)
+
+
+_SITE_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".trf": "text/plain; charset=utf-8", ".pgn": "application/x-chess-pgn"}  # fmt: skip
+
+
+async def results_site(request: Request) -> Response:
+    """``GET /results/{tid}/{path}``: the public results site, the same files ``toreshi publish`` writes (read
+    from the store, never from a live room: reading it starts nothing)."""
+    tid, path = request.path_params["tid"], request.path_params.get("path")
+    if path is None:
+        return RedirectResponse(f"/results/{tid}/", status_code=303)
+    store = services_of(request).store
+    try:
+        state = await tournament_state(store, tid)
+    except NotATournamentError:
+        return not_found(request)
+    path = path or "index.html"
+    boards = results.wanted_boards(path)  # a page reads only the game it shows
+    games = await game_states(store, state, boards)
+    linked = set(games) if boards is None else set(state.game_rooms)
+    url = str(request.url_for("results_site", tid=tid))
+    data = results.site_file(state, tid, path, games, linked, url=url)
+    if data is None:
+        return not_found(request)
+    suffix = "." + path.rsplit(".", 1)[-1]
+    return Response(data, media_type=_SITE_TYPES.get(suffix, "application/octet-stream"))
 
 
 def _time_control_text(t: Tournament) -> str:
@@ -645,14 +680,27 @@ def round_url(tid: str, number: int, where: str = "") -> str:
     return f"/tournaments/{tid}/rounds/{number}{where}"
 
 
+RoundAction = Callable[[Request, str, int, Form], Awaitable[Response]]
+
+
+def round_post(action: RoundAction) -> Callable[[Request], Awaitable[Response]]:
+    """A round's form (make the games, start the clocks, answer a call) through the page kit: the action gets the
+    tournament's id, the round's number and the form (``action(request, tid, number, form)``), or the visitor the
+    answer already due (a 404 for a number that is not one, back to the round when the form expired)."""
+
+    @functools.wraps(action)
+    async def posted(request: Request) -> Response:
+        tid = request.path_params["tid"]
+        read = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
+        return read if isinstance(read, Response) else await action(request, tid, *read)
+
+    return posted
+
+
 @auth.arbiter_only
-async def create_games(request: Request) -> Response:
+@round_post
+async def create_games(request: Request, tid: str, number: int, form: Form) -> Response:
     """Game rooms for the boards of a round; then the round's sheet of the players' links."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, form = posted
     back = round_url(tid, number)
     try:
         state = await service(request).state(tid)
@@ -678,13 +726,9 @@ async def create_games(request: Request) -> Response:
 
 
 @auth.arbiter_only
-async def start_clocks(request: Request) -> Response:
+@round_post
+async def start_clocks(request: Request, tid: str, number: int, _form: Form) -> Response:
     """``POST /tournaments/{tid}/rounds/{number}/start``: every live game of the round starts at once."""
-    tid = request.path_params["tid"]
-    posted = await pagekit.numbered_post(request, "number", lambda number: round_url(tid, number))
-    if isinstance(posted, Response):
-        return posted
-    number, _form = posted
     back = round_url(tid, number)
     try:
         started, refused = await service(request).start_round_clocks(tid, number, auth.signed_in(request) or "arbiter")
@@ -816,4 +860,6 @@ routes = [
     Route("/tournaments/{tid}/do/{action}", act, methods=["POST"]),
     Route("/tournaments/{tid}/team-link", team_link, methods=["POST"]),
     Route("/tournaments/{tid}/protest", team_protest, methods=["GET", "POST"]),
+    Route("/results/{tid}", results_site),
+    Route("/results/{tid}/{path:path}", results_site),
 ]

@@ -66,7 +66,8 @@ def believed_as_before(event: object, stored: object) -> object:
 
 
 def digest(view: dict[str, Any]) -> str:
-    shown = {key: value for key, value in view.items() if key != "can"}
+    # issue 31 (undo to any point) added the game's ``closed`` flag and the host's list of points: not in the digests
+    shown = {key: value for key, value in view.items() if key not in ("can", "closed")}
     if shown.get("current"):  # issue 31 added «Уточните» and the host's list of replacements: not in the digests
         added = ("clarifying", "replacement_options")
         shown["current"] = {key: value for key, value in shown["current"].items() if key not in added}
@@ -79,7 +80,8 @@ def digest(view: dict[str, Any]) -> str:
             for team, link in shown["host"]["links"].items()
         }
         reserve = [{k: v for k, v in spare.items() if k != "theme_name"} for spare in shown["host"]["reserve"]]
-        shown["host"] = {**shown["host"], "arbitration": arbitration, "links": links, "reserve": reserve}
+        host = {key: value for key, value in shown["host"].items() if key != "points"}
+        shown["host"] = {**host, "arbitration": arbitration, "links": links, "reserve": reserve}
     return hashlib.sha256(json.dumps(shown, ensure_ascii=False, sort_keys=True).encode()).hexdigest()[:16]
 
 

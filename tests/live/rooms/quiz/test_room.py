@@ -13,6 +13,7 @@ from toreshi.kit.codec import CodecError
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.live.bus import InProcessBus
 from toreshi.live.owner import RoomOwner
+from toreshi.live.protocol import EventFrame
 from toreshi.live.room import Actor, Command, Decided
 from toreshi.live.rooms.quiz import DECIDED, LATE, PRESS, QuizRoom
 from toreshi.live.store_log import StoreLog
@@ -214,9 +215,10 @@ def test_every_role_shares_one_view_per_event_and_the_next_event_renews_it() -> 
     assert [team["pressed"] for team in after["teams"]] == [False, False, False]  # A is not told B pressed
     shown = room.view(Actor("projector"), 2_100)
     assert [team["pressed"] for team in shown["teams"]] == [False, True, False]
-    assert room.withholds(A, {"type": PRESS, "data": {"event": {"team": B.name}}})
-    assert not room.withholds(B, {"type": PRESS, "data": {"event": {"team": B.name}}})  # its own press
-    assert not room.withholds(Actor("projector"), {"type": PRESS, "data": {"event": {"team": B.name}}})
+    press = EventFrame("q-1", 9, PRESS, {"event": {"team": B.name}}, ts=0)
+    assert room.withholds(A, press)
+    assert not room.withholds(B, press)  # its own press
+    assert not room.withholds(Actor("projector"), press)
     assert [team["pressed"] for team in seen_by_a["teams"]] == [False, False, False]  # what was sent stays as sent
     assert "state" not in room.public(pressed[0], with_state=False)  # another event of the command brings it
     assert room.public(pressed[0])["state"]["teams"] == after["teams"]
@@ -368,13 +370,13 @@ async def test_a_restart_resumes_the_game_with_its_timers(store: EventStore) -> 
     await owner.handle(Command("choose", HOST, {"theme": 0, "value": 2}))
     mono.advance(1_000)
     await owner.handle(Command("press", B, {}, meta={"received_ms": 990}))
-    before = {role: owner.snapshot(role)["data"] for role in (None, HOST, B)}
+    before = {role: owner.snapshot(role).data for role in (None, HOST, B)}
     deadline = owner.logic.deadline_ms()
     await owner.close()
     wall.now_ms = int((await store.load("q1"))[-1].created_at.timestamp() * 1000)
     restarted = await RoomOwner.load("q1", QuizRoom, StoreLog(store), InProcessBus(), clocks=Clocks(FakeTime(5), wall))
     try:
-        assert {role: restarted.snapshot(role)["data"] for role in (None, HOST, B)} == before
+        assert {role: restarted.snapshot(role).data for role in (None, HOST, B)} == before
         assert restarted.logic.deadline_ms() == deadline
     finally:
         await restarted.close()

@@ -12,7 +12,15 @@ from toreshi.live.rooms.quiz.views import origin_of, theme_name
 from toreshi.quiz import events as ev
 from toreshi.quiz.events import Event
 from toreshi.quiz.game import CurrentQuestion, Outcome, PlayedQuestion
-from toreshi.quiz.play.events import EVENTS, BuzzDecided, PressLate, PressReceived
+from toreshi.quiz.play.events import (
+    EVENTS,
+    ROOM_EVENT_TYPES,
+    BuzzDecided,
+    GameClosed,
+    PressLate,
+    PressReceived,
+    UndoneTo,
+)
 from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Logged", "report"]
@@ -50,10 +58,32 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
             entry(question)["story"].append({"step": step, "at_ms": at_ms, **details})
 
     number = 0
+    step = 0
+    """The game events that stand so far (an undo takes it back): what a correction is dated by."""
     corrections: dict[int, dict[str, int]] = {}
+    corrected_at: list[tuple[int, int, str, int]] = []
     audience: list[Payload] = []
     ended: Payload | None = None
+    undos: list[Payload] = []
+    closed_by: Payload | None = None
     for event, at in log:
+        if not isinstance(event, ROOM_EVENT_TYPES):
+            step += 1
+        if isinstance(event, UndoneTo):
+            # Undone, not deleted (issue 31): the questions chosen after the point leave the report's list for the
+            # undo's own record, the corrections made after it stop counting, and play goes on from there.
+            gone = [questions.pop(n) for n in sorted(questions) if n > event.questions]
+            for _when, n, team, delta in [c for c in corrected_at if c[0] > event.step]:
+                corrections[n][team] -= delta
+            corrected_at = [c for c in corrected_at if c[0] <= event.step]
+            undos.append({"at_ms": at, "step": event.step, "questions": event.questions, "undone": event.undone,
+                          "undone_questions": gone})  # fmt: skip
+            tell(event.questions, "undone", at, to_step=event.step)
+            number, step = event.questions, event.step
+            ended = None
+            continue
+        if isinstance(event, GameClosed):
+            closed_by = {"at_ms": at, "reason": event.reason}
         if isinstance(event, ev.GameEnded):
             ended = {"at_ms": at, "reason": event.reason, "question": number}
         if isinstance(event, ev.QuestionChosen | ev.ReserveQuestionChosen):
@@ -61,9 +91,12 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
             entry(number)["chosen_ms"] = at
             tell(number, "chosen", at, team=event.team if isinstance(event, ev.QuestionChosen) else None)
             entry(number)["chooser"] = event.team if isinstance(event, ev.QuestionChosen) else None
+            if isinstance(event, ev.QuestionChosen):  # named even if an undo later takes the question back
+                entry(number).update(theme_name=theme_name(game, event.theme), value=event.value)
         elif isinstance(event, ev.ScoreCorrected):
             corrections.setdefault(number, {}).setdefault(event.team, 0)
             corrections[number][event.team] += event.delta
+            corrected_at.append((step, number, event.team, event.delta))
             if number:
                 entry(number)["host"].append({"type": event.type, "at_ms": at, "team": event.team,
                                               "delta": event.delta, "reason": event.reason})  # fmt: skip
@@ -162,6 +195,10 @@ def report(state: PlayState, log: Sequence[Logged]) -> Payload:
         "warnings": list(game.warnings),
         "audience": audience,
     }
+    if undos:
+        shown["undos"] = undos  # only a game the host took back has them (an old report's shape is unchanged)
+    if closed_by is not None:
+        shown["closed"] = closed_by
     if ended is not None:
         shown["ended"] = ended  # only a game the host ended early has it (an old report's shape is unchanged)
     return shown

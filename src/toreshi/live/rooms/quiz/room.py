@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from toreshi.kit.core import Actor, Context
 from toreshi.kit.refusal import Common, Refusal, Refused
+from toreshi.live.protocol import EventFrame
 from toreshi.live.room import Command, Decided, Payload
 from toreshi.live.rooms.quiz.report import Logged, report
 from toreshi.live.rooms.quiz.roles import KIND, role_of
@@ -141,22 +142,21 @@ class QuizRoom:
     def view(self, actor: Actor | None, now_ms: int) -> Payload:
         return self._views.view(self.state, actor, now_ms)
 
-    def withholds(self, actor: Actor | None, message: Payload) -> bool:
-        """Whether a connection of ``actor`` must not be sent the event ``message`` (as published) until a later
+    def withholds(self, actor: Actor | None, frame: EventFrame) -> bool:
+        """Whether a connection of ``actor`` must not be sent the event ``frame`` (as published) until a later
         event comes (the socket holds it back): another team's press before its decision, for all but the host and
         the projector — the frame alone would tell a team that somebody pressed (issue 13 §1)."""
-        if message.get("type") != PressReceived.type or sees_presses(role_of(actor)):
+        if frame.type != PressReceived.type or sees_presses(role_of(actor)):
             return False
-        data = message.get("data")
-        event = data.get("event") if isinstance(data, dict) else None
+        event = frame.data.get("event")
         own = actor is not None and isinstance(event, dict) and event.get("team") == actor.name
         return not (own and role_of(actor) == "team")
 
-    def releases(self, message: Payload) -> bool:
-        """Whether the event ``message`` releases the events held back before it (:meth:`withholds`): any event but
+    def releases(self, frame: EventFrame) -> bool:
+        """Whether the event ``frame`` releases the events held back before it (:meth:`withholds`): any event but
         those that tell nothing of the game's course — another press, a measured link, a score request, a late
         press, new buzzer keys. The decision does, and so does any host's move that ends the opening."""
-        return message.get("type") not in _NEUTRAL
+        return frame.type not in _NEUTRAL
 
     def public(self, event: Decided, *, with_state: bool = True) -> Payload:
         """What every connection receives: the event without secrets and the public state after it."""

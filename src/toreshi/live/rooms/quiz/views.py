@@ -155,6 +155,13 @@ def _note(state: PlayState, theme: int | None, value: int, reserve: int | None =
     return state.notes.get(key, _NO_NOTE)
 
 
+def _cell(show_prices: bool, cell: BoardQuestion, open_: bool) -> Payload:
+    shown: Payload = {"value": cell.value, "open": open_, "empty": cell.empty}
+    if show_prices and not cell.empty:
+        shown["price"] = cell.source_price  # the pack's own price beside the regulation's point (issue 31)
+    return shown
+
+
 def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload:
     setup = game._setup
     current = game.current
@@ -182,8 +189,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
             "announced": index in game.announced,
             "explanation": theme.explanation if index in game.announced or host else "",
             "cells": [
-                {"value": value, "open": choosing and game.is_open(index, value), "empty": theme.cell(value).empty}
-                for value in VALUES
+                _cell(setup.show_prices, theme.cell(value), choosing and game.is_open(index, value)) for value in VALUES
             ],
         }
         for index, theme in enumerate(setup.board.themes)
@@ -223,6 +229,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
         "warnings": list(game.warnings),
         "sanctions": [{"person": p, "scope": s.value} for p, s in game.sanctions],
         "played": len(game.played),
+        "closed": state.closed,
         "at": now,
     }
     # Only a game that used them carries the host's media controls and the projector's volume.
@@ -278,6 +285,21 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
         ]
         if game.sudden_death
         else [],
+        # The moments between questions the host may undo to (issue 31), newest last; the current one is not.
+        "points": [
+            {
+                "step": point.step,
+                "at_ms": point.at_ms,
+                "event": None if point.event is None else EVENTS.encode(point.event),
+                "questions": point.questions,
+                "scores": dict(point.scores),
+                "last": None if point.last is None else {"theme_name": point.last[0], "value": point.last[1]},
+            }
+            for point in state.points
+            if point.step < len(state.history)
+        ]
+        if not state.closed
+        else [],
         "answers": [
             {
                 "question": r.question,
@@ -324,11 +346,27 @@ def _current_view(state: PlayState, game: GameState, now: int, audience: str) ->
         "answered": sorted(current.answered),
         "arbitrating": bool(state.pending) and audience != BLIND,
     }
+    unread = bool(current.special) and game.phase in (Phase.STAKING, Phase.GIVING) and not host
+    if unread:
+        # Not read before its stakes or its handing over (SIGame): only the host sees the text until then.
+        shown.update(text="", revealed=0)
+    if current.special:
+        # SIGame's special question played by its rules (a game setting, issue 31): the stakes, whose turn, the
+        # bounds of each team's stake, the price the one team answers for.
+        turn = game.stake_turn()
+        shown["special"] = {
+            "kind": current.special,
+            "stakes": [{"team": team, "amount": amount} for team, amount in current.stakes],
+            "turn": turn,
+            "bounds": {team: list(game.stake_bounds(team)) for team in game.teams} if turn is not None else {},
+            "price": current.price * (2 if current.special == "no_risk" else 1),
+            "solo": current.answering_team if current.solo else None,
+        }
     if current.clarifying:
         shown["clarifying"] = True  # «Уточните»: only while it holds (a view without it reads as before)
     question = current.question
     # A question of screen text only shows as it always did: its items, type and answer media only when it has them.
-    if question.items:
+    if question.items and not unread:
         shown["items"] = _items(key, "q", question.items, host)
         shown["waits"] = question.waits_for_media
     if host and question.kind:

@@ -2,7 +2,7 @@
 // vibration and a short tone. A press carries the moment of the touch on this phone's clock ("tc",
 // performance.timeOrigin + event.timeStamp); the server places it with this connection's clock sync.
 
-import { $, callOut, ClosedWatch, config, connect, root, t } from "./quiz-common.js";
+import { $, callOut, ClosedWatch, config, connect, element, root, stakesText, t } from "./quiz-common.js";
 import { vibrate } from "./dom.js";
 
 const SYNC_FIRST_MS = 1500; // after the join burst of 8 pings, 100 ms apart
@@ -35,6 +35,7 @@ function render() {
   }
   if (!state || state.status === "empty") return;
   renderCall();
+  renderSpecial();
   const me = (state.teams || []).find((team) => team.name === state.you);
   $(".q-team-name").textContent = state.you || "";
   $(".q-team-score").textContent = me ? String(me.score) : "";
@@ -61,6 +62,53 @@ function renderCall() {
   clearTimeout(callTimer);
   if (recent) callTimer = setTimeout(render, closed.ms - (Date.now() - closed.at) + 50);
 }
+
+// SIGame's special questions (a game setting): the team stakes in its turn, the chooser hands a secret question.
+function renderSpecial() {
+  const current = state.current;
+  const special = current && current.special;
+  const box = $(".q-special");
+  const form = $(".q-stake-form");
+  const give = $(".q-give");
+  box.hidden = !special;
+  if (!special) return;
+  const myTurn = state.status === "staking" && special.turn === state.you;
+  const giving = state.status === "giving" && state.chooser === state.you;
+  let text = `${t(`special_${special.kind}`)}`;
+  if (state.status === "staking") text += `: ${stakesText(current)} — ${myTurn ? t("your_stake_turn") : t("stake_turn", { team: special.turn })}`;
+  else if (state.status === "giving") text += `: ${giving ? t("give_it") : t("secret_giving", { team: state.chooser })}`;
+  else if (special.solo) text += `: ${t("answers_alone", { team: special.solo, price: special.price })}`;
+  $(".q-special-text").textContent = text;
+  form.hidden = !myTurn;
+  if (myTurn) {
+    const [least, most] = special.bounds[state.you] || [current.value, current.value];
+    const input = form.elements.amount;
+    input.min = String(least);
+    input.max = String(most);
+    if (!input.value || Number(input.value) < least || Number(input.value) > most) input.value = String(least);
+    $(".q-stake-pass").hidden = !special.stakes.length; // the chooser opens the stakes
+  }
+  give.hidden = !giving;
+  give.replaceChildren();
+  if (giving) {
+    for (const team of state.teams || []) {
+      if (team.name === state.you) continue;
+      const choice = element("button", "", t("give_to", { team: team.name }));
+      choice.type = "button";
+      choice.addEventListener("click", () => client.command("give", { team: team.name }).catch((r) => tell(r.message || "")));
+      give.append(choice);
+    }
+  }
+}
+
+$(".q-stake-form").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const amount = Number(event.target.elements.amount.value);
+  client.command("stake", { amount }).catch((refusal) => tell(refusal.message || ""));
+});
+$(".q-stake-pass").addEventListener("click", () => {
+  client.command("stake", { amount: null }).catch((refusal) => tell(refusal.message || ""));
+});
 
 let audio = null;
 function signal(pattern, frequency) {

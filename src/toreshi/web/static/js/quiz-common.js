@@ -76,13 +76,26 @@ function phaseText(state, roomNow) {
       return current && current.waits && current.reading.since !== null ? t("media_playing") : t("reading");
     case "press_window":
       return t("window");
+    case "staking":
+      return `${t("special_stake")}: ${stakesText(current)} — ${t("stake_turn", { team: current.special.turn })}`;
+    case "giving":
+      return `${t("special_secret")}: ${t("secret_giving", { team: state.chooser })}`;
     case "answering":
+      if (current && current.special && current.special.solo) {
+        return `${t(`special_${current.special.kind}`)}: ${t("answers_alone", { team: current.special.solo, price: current.special.price })}`;
+      }
       return `${t("answering")}: ${current ? current.answering : ""}`;
     case "finished":
       return t("finished");
     default:
       return state.status;
   }
+}
+
+/** A stake question's stakes so far: "Алтын 2, Барыс 9, Сұңқар pass". */
+export function stakesText(current) {
+  const stakes = (current && current.special && current.special.stakes) || [];
+  return stakes.map((s) => `${s.team} ${s.amount === null ? t("stake_pass") : s.amount}`).join(", ") || "—";
 }
 
 /** The theme grid: one row per theme, one cell per value; struck themes greyed (final), played cells empty. */
@@ -109,6 +122,7 @@ export function renderGrid(container, state, { onCell = null, onTheme = null } =
       if (playing) node.classList.add("playing");
       if (!cell.open && !playing) node.classList.add("used");
       if (cell.empty) node.classList.add("empty");
+      if (cell.price !== undefined && (cell.open || playing)) node.append(element("small", "q-price", String(cell.price)));
       if (clickable) {
         node.type = "button";
         node.dataset.key = `${theme.index}:${cell.value}`;

@@ -3,7 +3,7 @@
 // are forwarded as "key" commands (the room maps keys to teams).
 
 import * as quiz from "./quiz-common.js";
-import { $, config, element, root, t } from "./quiz-common.js";
+import { $, config, element, root, stakesText, t } from "./quiz-common.js";
 import { ask, dialogOpen } from "./quiz-dialog.js";
 import { MediaStage } from "./quiz-media.js";
 
@@ -30,7 +30,8 @@ function renderMedia(current) {
   const kind = $(".q-kind");
   kind.hidden = !(current && current.kind);
   const kindName = current && current.kind ? (config.strings[`kind_${current.kind}`] || current.kind) : "";
-  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${t("played_ordinary")}` : "";
+  const rules = current && current.special ? t("played_sigame") : t("played_ordinary");
+  kind.textContent = kindName ? `${t("pack_type")}: ${kindName} — ${rules}` : "";
   if (current) {
     preview.render(current.items, `q:${current.number}`);
     answerPreview.render(current.answer_items, `a:${current.number}`);
@@ -72,6 +73,8 @@ const ACTIONS = [
   ["undo", "undo", "Z"],
   ["restore_theme", "strike_undo", "U"],
   ["announce_score", "announce_score", "A"],
+  ["stake", "stake_for", ""],
+  ["give", "give", ""],
   ["end_game", "end_game", ""],
 ];
 
@@ -81,6 +84,8 @@ function act(type) {
   if (type === "reserve") return reserve();
   if (type === "end_game") return endGame();
   if (type === "undo") return undo();
+  if (type === "stake") return stakeFor();
+  if (type === "give") return giveSecret();
   send(type);
 }
 
@@ -92,6 +97,97 @@ async function undo() {
   const will = target.correct ? t("wrong") : t("right");
   const text = t("undo_confirm", { question: target.question, team: target.team, was, will });
   if (await ask({ title: t("undo"), text, ok: t("reverse"), cancel: t("cancel") })) send("undo");
+}
+
+/** A stake for the team whose turn it is (it told the host aloud): an amount in its bounds, or a pass. */
+async function stakeFor() {
+  const special = state.current && state.current.special;
+  if (!special || !special.turn) return;
+  const [least, most] = special.bounds[special.turn] || [1, 1];
+  const answer = await ask({
+    title: t("stake_for"),
+    text: `${t("stake_turn", { team: special.turn })} (${least}–${most}). ${stakesText(state.current)}`,
+    choices: [{ value: "stake", label: t("stake") }, ...(special.stakes.length ? [{ value: "pass", label: t("stake_pass") }] : [])],
+    fields: [{ name: "amount", label: t("stake_amount"), type: "number", value: least, min: least, max: most }],
+    ok: t("stake"),
+    cancel: t("cancel"),
+  });
+  if (!answer) return;
+  const amount = answer.choice === "pass" ? null : Number(answer.values.amount);
+  send("stake", { team: special.turn, amount });
+}
+
+/** The chooser names the team it hands the secret question to; the host enters it. */
+async function giveSecret() {
+  const others = (state.teams || []).filter((team) => team.name !== state.chooser);
+  const answer = await ask({
+    title: t("give"),
+    text: t("secret_giving", { team: state.chooser }),
+    choices: others.map((team) => ({ value: team.name, label: team.name })),
+    ok: t("give"),
+    cancel: t("cancel"),
+  });
+  if (answer) send("give", { team: answer.choice });
+}
+
+/** What a moment of the game's history is, in the host's words: the last thing that happened before it. */
+function pointLabel(point) {
+  const event = point.event;
+  if (!event) return t("point_start");
+  if (["answer_judged", "answer_time_expired", "time_called", "question_replaced", "game_ended"].includes(event.type) && point.last) {
+    return t("point_question", { number: point.questions, theme: point.last.theme_name || t("reserve"), value: point.last.value });
+  }
+  switch (event.type) {
+    case "first_chooser_drawn":
+    case "theme_struck":
+      return t(`point_${event.type}`, { team: event.team });
+    case "score_corrected":
+      return t("point_score_corrected", { team: event.team, delta: event.delta > 0 ? `+${event.delta}` : String(event.delta) });
+    case "decision_reversed":
+      return t("point_decision_reversed", { team: event.team });
+    case "theme_restored":
+    case "theme_announced":
+    case "score_announced":
+      return t(`point_${event.type}`);
+    default:
+      return point.last
+        ? t("point_question", { number: point.questions, theme: point.last.theme_name || t("reserve"), value: point.last.value })
+        : t("point_other");
+  }
+}
+
+function scoresText(scores) {
+  return Object.entries(scores).map(([team, score]) => `${team} ${score}`).join(", ");
+}
+
+/** Undo to any point (issue 31): every moment between questions, newest first, each with "undo to here". */
+function renderHistory() {
+  const host = state.host || {};
+  const list = $(".q-history-list");
+  const points = host.points || [];
+  const may = state.can.includes("undo_to");
+  $(".q-history-closed").hidden = !state.closed;
+  list.replaceChildren();
+  for (const point of [...points].reverse()) {
+    const item = element("li", "q-history-point");
+    item.dataset.step = String(point.step);
+    const label = pointLabel(point);
+    item.append(element("span", "q-history-label", label), element("small", "q-history-scores", scoresText(point.scores)));
+    if (may) {
+      const button = element("button", "link q-undo-to", t("undo_to_here"));
+      button.type = "button";
+      button.addEventListener("click", () => undoTo(point, label));
+      item.append(button);
+    }
+    list.append(item);
+  }
+}
+
+async function undoTo(point, label) {
+  const text = t("undo_to_confirm", { moment: label, scores: scoresText(point.scores) });
+  if (await ask({ title: t("history"), text, ok: t("undo_to_ok"), cancel: t("cancel") })) {
+    send("undo_to", { step: point.step });
+  }
 }
 
 /** End the game before its board is played out: the host confirms the scores it ends with, and may give a reason
@@ -220,6 +316,7 @@ function render() {
     ? `${t("too_late")}: ${state.late.map((late) => late.team).join(", ")}`
     : "";
   renderActions();
+  renderHistory();
   quiz.renderGrid($(".q-grid"), state, {
     onCell: (theme, cell) => send("choose", { theme: theme.index, value: cell.value }),
     onTheme: (theme) => send("strike", { theme: theme.index }),

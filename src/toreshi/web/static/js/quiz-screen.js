@@ -191,7 +191,9 @@ function frame() {
     return;
   }
   const text = $(".q-text");
-  text.textContent = quiz.revealedText(state.current, state, now);
+  // A stake or secret question is not read before its stakes or its handing over: the board says who stakes.
+  const waiting = state.current.special && ["staking", "giving"].includes(state.status);
+  text.textContent = waiting ? quiz.statusText(state, now) : quiz.revealedText(state.current, state, now);
   text.hidden = Boolean(stage && stage.sequencing); // a sequence shows its texts in their turn
   const timer = quiz.countdown(state, now);
   quiz.renderBar($(".q-bar"), timer);
