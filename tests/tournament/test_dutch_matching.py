@@ -7,7 +7,7 @@ from functools import cache
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
+from toreshi.tournament.dutch.assignment import lexicographic_assignment, max_weight_assignment, proves_optimal
 from toreshi.tournament.dutch.blossom import max_weight_matching
 from toreshi.tournament.dutch.completion import complete_matching
 from toreshi.tournament.dutch.matching import max_weight_matching as labelled_matching
@@ -147,3 +147,49 @@ def best_perfect(n: int, weights: dict[tuple[int, int], int]) -> int | None:
         return result
 
     return best(frozenset(range(n)))
+
+
+@st.composite
+def criteria_tables(draw: st.DrawFn) -> tuple[int, int, dict[tuple[int, int], int | None]]:
+    """k rows 0..k-1, k columns k..2k-1 (the last ``k - ranked`` rows unranked, like the odd remainder's dummy),
+    criteria weights from a few values (many ties, as in a remainder) or forbidden (None)."""
+    k = draw(st.integers(1, 7))
+    ranked = draw(st.integers(max(0, k - 1), k))
+    values = st.one_of(st.none(), st.integers(0, 3), st.sampled_from([2**300, 2**300 + 1]))
+    table = {(r, k + c): draw(values) for r in range(k) for c in range(k)}
+    return k, ranked, table
+
+
+@settings(max_examples=400, deadline=None)
+@given(criteria_tables())
+def test_lexicographic_assignment_is_the_full_weight_optimum(
+    case: tuple[int, int, dict[tuple[int, int], int | None]],
+) -> None:
+    """The two-step assignment equals the Hungarian method on the full weights the engine used to build:
+    criteria above, each ranked row's column order below (row 0 most significant, earlier columns better)."""
+    k, ranked, table = case
+    rows, cols = list(range(k)), list(range(k, 2 * k))
+    width = (k + 1).bit_length()
+    shift = width * k
+
+    def full(r: int, c: int) -> int | None:
+        w = table[r, c]
+        if w is None:
+            return None
+        order = (k - (c - k)) << (width * (k - 1 - r)) if r < ranked else 0
+        return (w << shift) + order
+
+    expected = max_weight_assignment(rows, cols, full)
+    got = lexicographic_assignment(rows, cols, lambda r, c: table[r, c], ranked)
+    if expected is None:
+        assert got is None
+        return
+    assert got is not None
+    assert got[0] == expected[0]
+    # The duals returned are the criteria's: feasible everywhere and tight on the assignment chosen.
+    duals = got[1]
+    for (r, c), w in table.items():
+        if w is not None:
+            assert duals[r] + duals[c] >= w
+    for r, c in got[0].items():
+        assert duals[r] + duals[c] == table[r, c]

@@ -46,7 +46,20 @@ def max_weight_assignment(
     v = [0] * (k + 1)
     owner = [0] * (k + 1)  # owner[j]: the row (1-based) assigned to column j; 0 for none
     way = [0] * (k + 1)
+    # Start from the cheapest edge of each row (feasible duals) and give each row such a column while one is free:
+    # with the few distinct weights of a remainder most rows are placed so, and only the rest need a search.
     for i in range(1, k + 1):
+        costs = cost[i - 1]
+        least = min(costs[1:])
+        u[i] = least
+        for j in range(1, k + 1):
+            if costs[j] == least and owner[j] == 0:
+                owner[j] = i
+                break
+    placed = set(owner)
+    for i in range(1, k + 1):
+        if i in placed:
+            continue
         # One shortest-path search from row i (Dijkstra on reduced costs). The dual changes are applied lazily:
         # ``shift`` is the sum of the deltas so far; ``reach[j] - shift`` is the true slack of an unreached
         # column, and a column reached when the sum was ``since[j]`` owes ``shift - since[j]`` to the duals.
@@ -122,3 +135,99 @@ def proves_optimal(rows: Sequence[int], cols: Sequence[int], duals: dict[int, in
                 spare = duals[a] + duals[b] - w
                 room = spare if room is None or spare < room else room
     return need is None or room is None or need <= room
+
+
+def lexicographic_assignment(
+    rows: Sequence[int], cols: Sequence[int], weight: Weight, ranked: int
+) -> tuple[dict[int, int], dict[int, int]] | None:
+    """Among the maximum-weight assignments, the one that gives the first row the earliest column possible, then
+    the second row, and so on for the first ``ranked`` rows (the others take what is left); also the duals.
+
+    This is :func:`max_weight_assignment` on the weight ``weight(r, c) · B + Σ (len(cols) − c) · 2^(position of
+    r)`` — the handbook's transpositions below the criteria — without its thousands of bits a weight: the
+    criteria are solved first on their own small integers, then the order is chosen among the edges their duals
+    make tight (exactly the edges some maximum-weight assignment can use), one row at a time by alternating
+    paths. The duals are those of the criteria alone. None when no assignment uses allowed pairs only.
+
+    >>> allowed = {(0, 2): 1, (0, 3): 1, (1, 2): 1, (1, 3): 0}
+    >>> sorted(lexicographic_assignment([0, 1], [2, 3], lambda a, b: allowed.get((a, b)), 2)[0].items())
+    [(0, 2), (1, 3)]
+    """
+    solved = max_weight_assignment(rows, cols, weight)
+    if solved is None:
+        return None
+    first, duals = solved
+    k = len(rows)
+    col_index = {c: j for j, c in enumerate(cols)}
+    # Tight edges of each row, columns ascending: the maximum-weight assignments are the perfect matchings of
+    # these (complementary slackness; the duals are optimal).
+    tight: list[list[int]] = []
+    for r in rows:
+        slack = duals[r]
+        tight.append([j for j, c in enumerate(cols) if (w := weight(r, c)) is not None and slack + duals[c] == w])
+    mate = [col_index[first[r]] for r in rows]  # row -> column
+    owner = [0] * k  # column -> row
+    for i, j in enumerate(mate):
+        owner[j] = i
+    fixed = [False] * k
+    for i in range(min(ranked, k)):
+        target = mate[i]
+        dead = [False] * k  # columns whose owner cannot reach ``target`` (alternating paths, unfixed rows)
+        for c in tight[i]:
+            if c >= target:
+                break
+            if fixed[owner[c]] or dead[c]:
+                continue
+            dead[c] = True  # row i would take it: no path may
+            path = _alternating_path(owner[c], target, tight, owner, fixed, dead, i)
+            if path is None:
+                continue
+            # Row i takes c; along the path each row takes the next column; the last takes ``target``.
+            mate[i], owner[c] = c, i
+            for row, col in path:
+                mate[row], owner[col] = col, row
+            break
+        fixed[i] = True
+    return {rows[i]: cols[mate[i]] for i in range(k)}, duals
+
+
+def _alternating_path(
+    start: int,
+    target: int,
+    tight: list[list[int]],
+    owner: list[int],
+    fixed: list[bool],
+    dead: list[bool],
+    skip: int,
+) -> list[tuple[int, int]] | None:
+    """Rows and the columns they move to, from ``start`` (which gives up its column) to one taking ``target``.
+
+    Depth first over tight edges; rows ``fixed`` and ``skip`` never move. Every column explored without reaching
+    ``target`` is marked ``dead`` (it stays so for the same target).
+    """
+    stack: list[tuple[int, int]] = [(start, 0)]  # (row, next index into its tight list)
+    chosen: list[int] = []  # the column each stacked row moves to
+    while stack:
+        row, at = stack[-1]
+        edges = tight[row]
+        while at < len(edges):
+            col = edges[at]
+            at += 1
+            if col == target:
+                chosen.append(col)
+                return [(r, c) for (r, _), c in zip(stack, chosen, strict=True)]
+            if dead[col]:
+                continue
+            nxt = owner[col]
+            if fixed[nxt] or nxt == skip:
+                continue
+            dead[col] = True  # explored from here on; if the search succeeds the marks are dropped
+            stack[-1] = (row, at)
+            chosen.append(col)
+            stack.append((nxt, 0))
+            break
+        else:
+            stack.pop()
+            if chosen:
+                chosen.pop()
+    return None

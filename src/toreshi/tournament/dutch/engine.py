@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from toreshi.tournament.dutch.assignment import max_weight_assignment, proves_optimal
+from toreshi.tournament.dutch.assignment import lexicographic_assignment, proves_optimal
 from toreshi.tournament.dutch.colours import choose_colour
 from toreshi.tournament.dutch.completion import complete_matching
 from toreshi.tournament.dutch.matching import max_weight_matching
@@ -638,6 +638,13 @@ def _match_remainder(
     First as an S1–S2 assignment, when its duals prove it optimal among all pairings (:mod:`.assignment`);
     with an odd remainder a dummy player (-1) joins S1, weight 0 with everyone, and whoever it gets is the
     player left over. Otherwise a general matching.
+
+    The assignment never builds the full weights (criteria, then ``fields``): on an S1–S2 board the fields add
+    the same for every assignment but the transpositions (each S1 player in order with the highest S2 player
+    possible), so :func:`.assignment.lexicographic_assignment` solves the criteria on their own and then the
+    transpositions among the criteria's optima — the same unique optimum. The proof needs the criteria only:
+    a pairing with an exchange (or an S1 player left over) has fewer S1 players as upper players, so with
+    criteria no better it weighs less by the exchange count, the most significant field.
     """
     odd = len(remainder) - 2 * in_pairs
     if odd in (0, 1):
@@ -646,12 +653,11 @@ def _match_remainder(
         def weight(a: int, b: int) -> int | None:
             if a < 0 or b < 0:
                 return 0
-            key = (a, b) if a < b else (b, a)
-            w = state.weight(*key)
-            return None if w <= 0 else ((w & mask) << shift) + fields.get(key, 0)
+            w = state.weight(a, b) if a < b else state.weight(b, a)
+            return None if w <= 0 else w & mask
 
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
-        solved = max_weight_assignment(rows, cols, weight)
+        solved = lexicographic_assignment(rows, cols, weight, in_pairs)
         if solved is not None and proves_optimal(rows, cols, solved[1], weight):
             state.stats.assignments += 1
             pairs = {a: b for a, b in solved[0].items() if a >= 0}
