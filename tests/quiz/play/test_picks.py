@@ -42,9 +42,12 @@ def test_ten_questions_of_a_theme_make_two_board_themes_in_pack_order() -> None:
 def test_picks_beyond_the_theme_are_ignored_and_other_counts_are_refused() -> None:
     cut = apply_picks(PACK, {1}, {(1, 1): (0, 1, 2, 3, 5, 6, -1)})
     assert [q.price for q in cut.rounds[0].themes[0].questions] == [100, 200, 300, 400, 600]
+    # Three picks are a theme spread over 1-5 (issue 31); one pick alone is no theme a game can play.
+    spread = apply_picks(PACK, {1}, {(1, 0): (0, 1, 2)})
+    assert [q.is_empty for q in spread.rounds[0].themes[0].questions].count(False) == 3  # and 2 empty cells
     with pytest.raises(Refused) as refused:
-        apply_picks(PACK, {1}, {(1, 0): (0, 1, 2)})
-    assert refused.value.refusal == Refusal(QuizCode.PICK_FIVE, {"theme": "Қалалар", "count": 3})
+        apply_picks(PACK, {1}, {(1, 0): (0,)})
+    assert refused.value.refusal == Refusal(QuizCode.PICK_SHORT, {"theme": "Қалалар", "count": 1, "minimum": 2})
     with pytest.raises(Refused) as none:
         apply_picks(PACK, set(), {(0, 0): (0, 1, 2, 3, 4)})
     assert none.value.refusal.code is QuizCode.NO_ROUND_PICKED
