@@ -7,7 +7,7 @@ host draws, chooses questions by clicking their cells and rules with its keys (�
 Enter right for the fourth, as ``quiz_live.py`` does).
 
 A **press**: one phone's buzzer gets a touch (``pointerdown``; its time is taken on that page's clock,
-``performance.timeOrigin + performance.now()``, the wall clock all pages of one machine share). The host's console
+``Date.now()``, the wall clock all pages of one machine share). The host's console
 and the projector each watch their own page (a ``MutationObserver`` on the game): when the pressing team's card first
 shows the press — on the projector its lamp (``data-lamp`` pressed or answering), on the console the card marked
 pressed or answering — the time of the next animation frame (run just before the browser paints the change) is the
@@ -83,7 +83,7 @@ WATCH = """([role]) => {
       if (title && title.textContent === lamp.team && shows(card)) {
         // On the screen: the next animation frame runs just before the browser paints the change.
         lamp.seen = true;
-        requestAnimationFrame(() => (lamp.at = performance.timeOrigin + performance.now()));
+        requestAnimationFrame(() => (lamp.at = Date.now()));
         return;
       }
     }
@@ -102,7 +102,7 @@ FRAMES = """() => {
       this.addEventListener("message", (message) => {
         const lamp = window.__lamp;
         if (lamp && lamp.team !== null && lamp.frame === null && message.data.includes('"buzzed"')) {
-          lamp.frame = performance.timeOrigin + performance.now();
+          lamp.frame = Date.now();
         }
       });
     }
@@ -110,7 +110,7 @@ FRAMES = """() => {
 }"""
 
 PRESS = """() => {
-  const at = performance.timeOrigin + performance.now();
+  const at = Date.now();
   document.querySelector("#buzz").dispatchEvent(
     new PointerEvent("pointerdown", { bubbles: true, cancelable: true, pointerType: "touch" }));
   return at;

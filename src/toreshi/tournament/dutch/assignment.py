@@ -149,9 +149,17 @@ def lexicographic_assignment(
     make tight (exactly the edges some maximum-weight assignment can use), one row at a time by alternating
     paths. The duals are those of the criteria alone. None when no assignment uses allowed pairs only.
 
-    >>> allowed = {(0, 2): 1, (0, 3): 1, (1, 2): 1, (1, 3): 0}
-    >>> sorted(lexicographic_assignment([0, 1], [2, 3], lambda a, b: allowed.get((a, b)), 2)[0].items())
+    Equal criteria: the first row takes the earliest column.
+
+    >>> equal = {(0, 2): 1, (0, 3): 1, (1, 2): 1, (1, 3): 1}
+    >>> sorted(lexicographic_assignment([0, 1], [2, 3], lambda a, b: equal.get((a, b)), 2)[0].items())
     [(0, 2), (1, 3)]
+
+    The criteria come first: when the second row's pair with the last column is worse, the first row gives way.
+
+    >>> worse = {(0, 2): 1, (0, 3): 1, (1, 2): 1, (1, 3): 0}
+    >>> sorted(lexicographic_assignment([0, 1], [2, 3], lambda a, b: worse.get((a, b)), 2)[0].items())
+    [(0, 3), (1, 2)]
     """
     solved = max_weight_assignment(rows, cols, weight)
     if solved is None:
