@@ -146,6 +146,16 @@ def match(a: str, b: str, games: int, openings: list[State], seed: int) -> tuple
     return share, elo(share), elo(low), elo(high)
 
 
+def corpus_positions(corpus: Path, positions: int, opening_plies: int) -> tuple[list[State], list[State]]:
+    """``positions`` middlegames (ply 30 of evenly spaced corpus games) and the openings of the matches: the
+    position after ``opening_plies`` plies of 100 evenly spaced games (those the plies did not finish)."""
+    games = [game for game in corpus_games(corpus) if len(game.states) > 40]
+    step = max(1, len(games) // max(positions, 1))
+    middlegames = [game.states[30] for game in games[::step][:positions]]
+    openings = [game.states[opening_plies] for game in games[:: max(1, len(games) // 100)]]
+    return middlegames, [state for state in openings if terminal_score(state) is None]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
@@ -157,11 +167,7 @@ def main() -> None:
     args = parser.parse_args()
     if not args.corpus.is_file():
         parser.error(f"no corpus at {args.corpus} (../shared/data/togyz/playok-2024-2025.pgn, or pass --corpus)")
-    games = [game for game in corpus_games(args.corpus) if len(game.states) > 40]
-    step = max(1, len(games) // max(args.positions, 1))
-    middlegames = [game.states[30] for game in games[::step][: args.positions]]
-    openings = [game.states[args.opening_plies] for game in games[:: max(1, len(games) // 100)]]
-    openings = [state for state in openings if terminal_score(state) is None]
+    middlegames, openings = corpus_positions(args.corpus, args.positions, args.opening_plies)
     start = [9] * 18 + [0, 0, -1, -1, 0]
     assert position_of(start) == Position()
 
