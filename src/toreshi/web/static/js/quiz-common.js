@@ -66,7 +66,8 @@ function phaseText(state, roomNow) {
   if (readingOver(state, roomNow)) return t("window");
   switch (state.status) {
     case "draw":
-      return t("waiting_draw");
+      // The lot's seed is published on every screen before the draw (SI-3.2, issue 29).
+      return state.lots ? `${t("waiting_draw")} · ${t("lots_seed")}: ${state.lots.seed}` : t("waiting_draw");
     case "striking":
       return `${t("final_strike")} — ${state.striker} ${t("strikes")}`;
     case "choosing":
@@ -90,6 +91,14 @@ function phaseText(state, roomNow) {
     default:
       return state.status;
   }
+}
+
+/** The lot for the order of choice as the host reads it: the order the seed draws, and an override if any. */
+export function lotsText(state) {
+  const lots = state && state.lots;
+  if (!lots || !lots.order) return "";
+  const line = `${t("lots_seed")} ${lots.seed} · ${t("lots_order")}: ${lots.order.join(" → ")}`;
+  return lots.overridden ? `${line} · ${t("lots_overridden", { team: state.first_chooser })}` : line;
 }
 
 /** A stake question's stakes so far: "Алтын 2, Барыс 9, Сұңқар pass". */
