@@ -66,8 +66,7 @@ function phaseText(state, roomNow) {
   if (readingOver(state, roomNow)) return t("window");
   switch (state.status) {
     case "draw":
-      // The lot's seed is published on every screen before the draw (SI-3.2, issue 29).
-      return state.lots ? `${t("waiting_draw")} · ${t("lots_seed")}: ${state.lots.seed}` : t("waiting_draw");
+      return t("waiting_draw");
     case "striking":
       return `${t("final_strike")} — ${state.striker} ${t("strikes")}`;
     case "choosing":
@@ -91,6 +90,11 @@ function phaseText(state, roomNow) {
     default:
       return state.status;
   }
+}
+
+/** The lot's seed, published on every screen while the game waits for the draw (SI-3.2, issue 29). */
+export function seedText(state) {
+  return state && state.status === "draw" && state.lots ? `${t("lots_seed")}: ${state.lots.seed}` : "";
 }
 
 /** The lot for the order of choice as the host reads it: the order the seed draws, and an override if any. */
