@@ -146,3 +146,45 @@ def test_a_quiz_tours_bundle_holds_the_standings_each_games_protocol_and_the_log
         assert not any(secret.encode() in data for secret in secrets), name
     token = csrf_in(page)
     assert token.encode() not in response.content
+
+
+LINK = re.compile(r'(?:href|src)="([^"#?]+)"')
+
+
+def test_a_team_tournaments_public_site_is_served_and_published_alike_with_relative_links(
+    web: TestClient, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from toreshi.cli import app
+
+    tid = _played_teams(web)
+    with TestClient(web.app, headers={"accept-language": "en"}) as visitor:  # nobody signed in
+        served = visitor.get(f"/results/{tid}/kk/standings.html")
+        assert served.status_code == 200 and "Алматы" in served.text and 'lang="kk"' in served.text
+        assert visitor.get(f"/results/{tid}/").status_code == 200
+        assert "<svg" in visitor.get(f"/results/{tid}/ru/index.html").text  # the QR code for the hall
+        assert visitor.get(f"/results/{tid}/kk/round-9.html").status_code == 404
+    folder = tmp_path / "site"
+    result = CliRunner().invoke(app, ["publish", tid, str(folder), "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert {"index.html", "style.css", f"{tid}.trf", "games.pgn"} <= set(files)
+    for language in ("kk", "ru", "en"):
+        for page in ("index", "standings", "round-1"):
+            assert f"{language}/{page}.html" in files, (language, page)
+    assert files["kk/standings.html"] == web.get(f"/results/{tid}/kk/standings.html").content
+    round_page = files["ru/round-1.html"].decode()
+    assert "Абай (Алматы)" in round_page and "+ −" in round_page
+    for name, data in files.items():
+        assert not _login_in(data), name
+        assert b"Nurlan" not in data and "Нұрлан".encode() not in data, name  # a representative is not published
+        if name.endswith(".html"):
+            for target in LINK.findall(data.decode()):
+                assert not target.startswith(("/", "http:", "https:")), (name, target)  # opens from the disk
+                assert (folder / name).parent.joinpath(target).resolve().is_file(), (name, target)
+    for language in ("kk", "ru"):
+        for page in ("index", "standings", "round-1"):
+            text = files[f"{language}/{page}.html"].decode()
+            for english in ("Standings", "Round 1", "Team standings", "Board 1", "White", "Downloads"):
+                assert english not in text, (language, page, english)

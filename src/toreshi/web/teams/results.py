@@ -7,6 +7,11 @@
   a game room), with the teams in ``WhiteTeam`` / ``BlackTeam`` and a forfeit in a ``Forfeit`` tag;
 * the team standings and the crosstable as CSV (spreadsheet-safe cells) in the reader's language;
 * the audit log: every event with the arbiter as a role (never a login), corrections with their reasons.
+
+:func:`site_files` is the tournament's public results site (kk, ru, en: the tournament and its teams, the
+standings with the crosstable and the board tables, each round's matches board by board; the TRF and the PGN),
+every link relative: the app serves it at ``/results/{tid}/…`` and ``toreshi publish`` writes it. No audit log,
+no representative, no login in it.
 """
 
 from __future__ import annotations
@@ -32,9 +37,11 @@ from toreshi.tournament.teams.boards import board_prizes, board_records, games_o
 from toreshi.tournament.teams.model import PrimaryScore, TeamSystem, TeamTournament
 from toreshi.tournament.teams.tables import crosstable
 from toreshi.tournament.teams.trf import team_trf
+from toreshi.web.common.qr import qr_svg
+from toreshi.web.common.templates import environment
 from toreshi.web.tournaments import texts
 from toreshi.web.tournaments.pdf import Grid, document_pdf
-from toreshi.web.tournaments.results import document_html, speaking, zip_files
+from toreshi.web.tournaments.results import LANGUAGES, document_html, site_style, speaking, zip_files
 
 AuditLine = tuple[datetime, str, str, str]
 
@@ -264,3 +271,87 @@ def bundle(state: TeamJournalState, tid: str, language: str, audit: Sequence[Aud
         }
     when = max((line[0] for line in audit), default=datetime(2026, 1, 1))
     return zip_files(files, when)
+
+
+# --- the public results site ----------------------------------------------------------------------------------
+
+
+def teams_grid(t: TeamTournament) -> Grid:
+    """The teams in their board order (reserves after the boards)."""
+    boards = t.settings.boards
+    headers = [_("No"), _("Team"), *[_("Board %(board)s") % {"board": b} for b in range(1, boards + 1)], _("Reserves")]
+    rows = []
+    for team in sorted(t.teams, key=lambda x: x.number):
+        players = [p.name + (f" ({p.rating})" if p.rating else "") for p in team.players]
+        cells = players[:boards] + [""] * max(0, boards - len(players))
+        rows.append([team.number, team.name, *cells, ", ".join(players[boards:])])
+    return Grid(_("Teams"), headers, rows, name_column=1)
+
+
+def round_grids(t: TeamTournament, number: int) -> list[Grid]:
+    """A round's matches, one table each: board, White, the result, Black (a player with their team)."""
+    grids = []
+    games = [g for g in games_of(t) if g.round == number]
+    for m in t.rounds[number - 1].matches:
+        first = t.team(m.first).name
+        if m.second is None:
+            grids.append(Grid(f"{m.number}. {first} — {_('bye')}", [_("Board"), _("White"), _("Result"), _("Black")],
+                              [], name_column=1))  # fmt: skip
+            continue
+        rows: list[list[object]] = []
+        for g in (g for g in games if g.match == m.number):
+            white, black = t.team(g.white_team), t.team(g.black_team)
+            rows.append([g.board, f"{white.players[g.white].name} ({white.name})", g.result.value,
+                         f"{black.players[g.black].name} ({black.name})"])  # fmt: skip
+        heading = f"{m.number}. {first} — {t.team(m.second).name}"
+        grids.append(Grid(heading, [_("Board"), _("White"), _("Result"), _("Black")], rows, name_column=1))
+    return grids
+
+
+def site_paths(t: TeamTournament, tid: str) -> list[str]:
+    pages = ["index.html", "standings.html", *[f"round-{r.number}.html" for r in t.rounds]]
+    return ["style.css", "index.html", f"{tid}.trf", "games.pgn"] + [f"{lang}/{p}" for lang in LANGUAGES for p in pages]
+
+
+def site_file(state: TeamJournalState, tid: str, path: str, *, url: str | None = None) -> bytes | None:
+    """One file of the team tournament's public results site (None if it has no such file); ``url``: where the
+    site is read (its QR code for the hall on the index pages)."""
+    t = state.t
+    if path not in site_paths(t, tid):
+        return None
+    if path == "style.css":
+        return site_style()
+    if path == "index.html":
+        page = environment.get_template("results/choose.html").render(t={"name": t.settings.name})
+        return page.encode()
+    if path == f"{tid}.trf":
+        return team_trf(t).encode()
+    if path == "games.pgn":
+        return games_pgn(t).encode()
+    language, page = path.split("/", 1)
+    with speaking(language):
+        nav = [("index.html", _("Teams and rounds")), ("standings.html", _("Standings"))]
+        nav += [(f"round-{r.number}.html", _("Round %(n)s") % {"n": r.number}) for r in t.rounds]
+        context: dict[str, object] = {"title": t.settings.name, "language": language, "languages": LANGUAGES,
+                                      "page": page, "nav": nav, "heading": "", "particulars": [], "grids": [],
+                                      "notes": [], "downloads": [], "qr": "", "url": url}  # fmt: skip
+        if page == "index.html":
+            context.update(particulars=particulars(t), grids=[teams_grid(t)], qr=qr_svg(url) if url else "",
+                           downloads=[(f"../{tid}.trf", _("Tournament report file (TRF)")),
+                                      ("../games.pgn", _("Every game (PGN)"))])  # fmt: skip
+        elif page == "standings.html":
+            context.update(heading=_("Standings"), grids=_grids(t), notes=_notes(t))
+        else:
+            number = int(page.removeprefix("round-").removesuffix(".html"))
+            context.update(heading=_("Round %(n)s") % {"n": number}, grids=round_grids(t, number))
+        return environment.get_template("results/event_site.html").render(**context).encode()
+
+
+def site_files(state: TeamJournalState, tid: str, *, url: str | None = None) -> dict[str, bytes]:
+    """Every file of the site by its relative path (what ``toreshi publish`` writes)."""
+    files = {}
+    for path in site_paths(state.t, tid):
+        data = site_file(state, tid, path, url=url)
+        if data is not None:
+            files[path] = data
+    return files

@@ -322,6 +322,11 @@ def site_files(
     return files
 
 
+def site_style() -> bytes:
+    """The results pages' style sheet (every kind of event's site and printed document uses it)."""
+    return _CSS.encode()
+
+
 def _moves(game: GameState) -> list[tuple[int, str, str]]:
     """The record as (move number, White's move, Black's move)."""
     plies = [ply.token for ply in game.plies]
