@@ -188,3 +188,40 @@ def test_a_team_tournaments_public_site_is_served_and_published_alike_with_relat
             text = files[f"{language}/{page}.html"].decode()
             for english in ("Standings", "Round 1", "Team standings", "Board 1", "White", "Downloads"):
                 assert english not in text, (language, page, english)
+
+
+def test_a_quiz_tours_public_site_is_served_and_published_alike_with_relative_links(
+    web: TestClient, shared_data: Path, tmp_path: Path
+) -> None:
+    from typer.testing import CliRunner
+
+    from toreshi.cli import app
+
+    tour, services = tour_with_rooms(web, shared_data)
+    first, second = on_app(web, services.quiz_tours.state, tour).links
+    on_app(web, play_game, services.rooms, first.room_id, ["Алтын", "Алтын", "Барыс", "Барыс", "Сұңқар"])
+    on_app(web, play_game, services.rooms, second.room_id, ["Жолбарыс", "Қыран", "Қыран", "Қыран", "Арлан"])
+    codes = web.get(f"/quiz/{first.room_id}/links").text
+    secrets = set(re.findall(r"token=([A-Za-z0-9_\-]{8,})", codes))
+    with TestClient(web.app, headers={"accept-language": "en"}) as visitor:
+        served = visitor.get(f"/results/{tour}/kk/standings.html")
+        assert served.status_code == 200 and "Алтын" in served.text and "Жолбарыс" in served.text
+        assert "<svg" in visitor.get(f"/results/{tour}/kk/index.html").text
+    folder = tmp_path / "tour-site"
+    result = CliRunner().invoke(app, ["publish", tour, str(folder), "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    files = {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
+    assert set(files) == {"index.html", "style.css", *(f"{lang}/{page}.html" for lang in ("kk", "ru", "en")
+                                                      for page in ("index", "standings"))}  # fmt: skip
+    assert files["ru/standings.html"] == web.get(f"/results/{tour}/ru/standings.html").content
+    for name, data in files.items():
+        assert not _login_in(data) and not any(secret.encode() in data for secret in secrets), name
+        assert first.room_id.encode() not in data, name  # no way into a game room
+        for target in LINK.findall(data.decode()):
+            assert not target.startswith(("/", "http:", "https:")), (name, target)
+            assert (folder / name).parent.joinpath(target).resolve().is_file(), (name, target)
+    for language in ("kk", "ru"):
+        for page in ("index", "standings"):
+            text = files[f"{language}/{page}.html"].decode()
+            for english in ("Tour standings", "Stage 1", "Games", "Team", "Score", "Outcome"):
+                assert english not in text, (language, page, english)

@@ -9,6 +9,9 @@
 * the tour's log: every event (seeding, results, results amended in their rooms while the stage was open, stages
   closed, protests and rulings) and the audience rulings of the games (SI-4.5). No login, no join code, no
   team's link is in any of it.
+
+:func:`site_files` is the tour's public results site (kk, ru, en: the tour and its games' scores, the standings),
+every link relative: served at ``/results/{id}/…`` and written by ``toreshi publish``. No log, no protocol in it.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from toreshi.quiz.events import GameKind
 from toreshi.quiz.tour.core import GameLink, TourState, stage_outcome
 from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
+from toreshi.web.common.qr import qr_svg
+from toreshi.web.common.templates import environment
 from toreshi.web.tournaments.pdf import Grid, document_pdf
-from toreshi.web.tournaments.results import document_html, speaking, zip_files
+from toreshi.web.tournaments.results import LANGUAGES, document_html, site_style, speaking, zip_files
 
 REASONS = {
     "place": N_("advanced by its place in the game"),
@@ -214,3 +219,45 @@ def bundle(
     stamps = [at for at, _kind, _params in state.log if at]
     when = datetime.fromisoformat(max(stamps)) if stamps else datetime(2026, 1, 1)
     return zip_files(files, when)
+
+
+# --- the public results site ----------------------------------------------------------------------------------
+
+SITE_PAGES = ("index.html", "standings.html")
+
+
+def site_paths() -> list[str]:
+    return ["style.css", "index.html"] + [f"{lang}/{page}" for lang in LANGUAGES for page in SITE_PAGES]
+
+
+def site_file(state: TourState, path: str, *, url: str | None = None) -> bytes | None:
+    """One file of the tour's public results site (None if it has no such file); ``url``: where the site is read
+    (its QR code for the hall on the index pages)."""
+    if path not in site_paths():
+        return None
+    if path == "style.css":
+        return site_style()
+    if path == "index.html":
+        return environment.get_template("results/choose.html").render(t={"name": state.name}).encode()
+    language, page = path.split("/", 1)
+    with speaking(language):
+        nav = [("index.html", _("Games")), ("standings.html", _("Tour standings"))]
+        context: dict[str, object] = {"title": state.name, "language": language, "languages": LANGUAGES,
+                                      "page": page, "nav": nav, "heading": "", "particulars": [], "grids": [],
+                                      "notes": [], "downloads": [], "qr": "", "url": url}  # fmt: skip
+        if page == "index.html":
+            context.update(particulars=particulars(state), grids=[games_grid(state)], qr=qr_svg(url) if url else "")
+        else:
+            places = places_grid(state)
+            context.update(heading=_("Tour standings"), grids=[*([places] if places else []), *stage_grids(state)])
+        return environment.get_template("results/event_site.html").render(**context).encode()
+
+
+def site_files(state: TourState, *, url: str | None = None) -> dict[str, bytes]:
+    """Every file of the site by its relative path (what ``toreshi publish`` writes)."""
+    files = {}
+    for path in site_paths():
+        data = site_file(state, path, url=url)
+        if data is not None:
+            files[path] = data
+    return files

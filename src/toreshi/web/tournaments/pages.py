@@ -28,6 +28,7 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
+from toreshi.services.quiz_tours import UnknownTourError, read_tour
 from toreshi.services.results import NotATournamentError, game_states, team_state, tournament_state
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n, refusals
@@ -83,6 +84,7 @@ from toreshi.web.common.pagekit import DONE, not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
+from toreshi.web.quiztours import results as tour_results
 from toreshi.web.teams import results as team_results
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
@@ -546,7 +548,10 @@ async def results_site(request: Request) -> Response:
         try:  # a team tournament's site (its own pages: no game rooms behind its boards)
             data = team_results.site_file(await team_state(store, tid), tid, path, url=url)
         except NotATournamentError:
-            return not_found(request)
+            try:  # a quiz tour's
+                data = tour_results.site_file(await read_tour(store, tid), path, url=url)
+            except UnknownTourError:
+                return not_found(request)
         return _site_response(request, path, data)
     boards = results.wanted_boards(path)  # a page reads only the game it shows
     games = await game_states(store, state, boards)
