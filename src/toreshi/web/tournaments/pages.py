@@ -154,6 +154,8 @@ def _settings(form: Form) -> dict[str, Any]:
     cleared += pairing_tools.settings_of(form, values)
     if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
         values["check_in"] = _text(form, "check_in") == "on"
+    if "report_kazans_shown" in form:  # the same for the kazans the players give with their results
+        values["report_kazans"] = _text(form, "report_kazans") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
