@@ -35,6 +35,7 @@ from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
+from toreshi.tournament.journal.check_in import disagreements
 from toreshi.tournament.journal.commands import (
     TEAM,
     AddParticipant,
@@ -462,6 +463,7 @@ async def _round_response(
         results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
         reports=round_form.reports_of(state, number) if draft is None else {},
         to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        disputed=disagreements(state, number) if draft is None else [],
         round_form=round_form,
         tid=tid,
         state=state,
