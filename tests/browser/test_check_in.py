@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import re
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from .conftest import Server, new_page, screenshot, session_csrf, sign_in_arbiter
+from .test_accessibility import serious
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
 LAPTOP: ViewportSize = {"width": 1280, "height": 800}
@@ -260,6 +262,7 @@ def test_players_give_the_result_and_the_final_kazans_on_their_phones(browser: B
     _fits(phones[b1])
     _no_english(phones[b1])
     screenshot(phones[b1], "kazans-player-error-ru-phone")
+    assert serious(Axe(), phones[b1]) == []  # the refused form, its problem and its invalid fields, for axe-core
     phones[b1].fill("input[name=kazan_mine]", "50")
     phones[b1].locator(".outcome-form button[type=submit]").click()
     expect(phones[b1].locator("[role=status]")).to_be_visible()
@@ -273,6 +276,7 @@ def test_players_give_the_result_and_the_final_kazans_on_their_phones(browser: B
     _fits(phones[w2])
     _no_english(phones[w2])
     screenshot(phones[w2], "kazans-player-error-kk-phone")
+    assert serious(Axe(), phones[w2]) == []
     phones[w2].locator("label.outcome:has(input[value=win])").click()
     phones[w2].fill("input[name=kazan_theirs]", "50")
     phones[w2].locator(".outcome-form button[type=submit]").click()
