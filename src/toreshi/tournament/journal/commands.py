@@ -120,6 +120,8 @@ class _Settings:
     """The tournament's language: the TRF's ``122`` is written in it (Kazakh by default)."""
     check_in: bool | None = None
     """Players check in before each round; only those checked in are paired (off: everyone is)."""
+    report_kazans: bool | None = None
+    """Players give the final kazans with the result of a physical board (off: the result alone)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
 
 
@@ -321,6 +323,8 @@ class ReportResult(_OnBoard):
     number: int = field(metadata=_NUMBER)
     """The reporting player (a player's link reports only for its own player)."""
     result: str = field(metadata=spec(name=True, max_length=12))
+    kazans: tuple[int, int] | None = field(default=None, metadata=spec(minimum=0, maximum=162, max_items=2))
+    """The final kazans ``(White, Black)``: given when the setting ``report_kazans`` asks for them, and only then."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -85,6 +85,7 @@ class _SettingsChanged(Stamped):
     lots_seed: str | None = None
     language: FileLanguage | None = None
     check_in: bool | None = None
+    report_kazans: bool | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -282,6 +283,8 @@ class ResultReported(_OnBoard):
     type: ClassVar[str] = "result_reported"
     number: int
     result: GameResult
+    kazans: tuple[int, int] | None = None
+    """The final kazans ``(White, Black)`` the player gave (when the tournament asks for them)."""
 
 
 @dataclass(frozen=True, kw_only=True)
