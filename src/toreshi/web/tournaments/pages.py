@@ -527,6 +527,7 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
 
 
 _SITE_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".js": "text/javascript; charset=utf-8",
                ".trf": "text/plain; charset=utf-8", ".pgn": "application/x-chess-pgn"}  # fmt: skip
 
 
