@@ -24,6 +24,7 @@ from ..web.test_broadcast_evaluation import tournament_with_links
 from ..web.test_results_replay import MOVES, play_moves
 from ..web.test_tournament_pages import sign_in
 from .conftest import new_page
+from .test_accessibility import AXE_OPTIONS, Axe
 from .test_content_security import WATCH_VIOLATIONS
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
@@ -139,6 +140,12 @@ def test_a_published_game_is_replayed_from_files_in_kazakh_and_russian_on_a_phon
             assert page.evaluate("document.documentElement.scrollWidth") <= viewport["width"]
             assert "Next move" not in page.locator("body").inner_text()
             assert problems == [], problems
+            # axe-core finds nothing critical, serious or moderate (after the console check: axe
+            # itself asks for the page's stylesheets, which file:// refuses).
+            if size == "laptop":
+                found = Axe().run(page, options=AXE_OPTIONS).response["violations"]
+                bad = [(v["id"], v["impact"]) for v in found if v.get("impact") in ("critical", "serious", "moderate")]
+                assert bad == [], bad
             page.context.close()
 
 
