@@ -216,6 +216,8 @@ class AddTime(TogyzCommand):
     side: Side
     ms: int = field(metadata=spec(minimum=-MAX_TIME_CHANGE_MS, maximum=MAX_TIME_CHANGE_MS))
     reason: str = field(default="", metadata=REASON)
+    confirmed: bool = False
+    """The arbiter confirmed the warning of a correction above the tournament's amount (a departure)."""
 
 
 @dataclass(frozen=True, slots=True)

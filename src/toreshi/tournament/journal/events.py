@@ -85,6 +85,7 @@ class _SettingsChanged(Stamped):
     lots_seed: str | None = None
     language: FileLanguage | None = None
     check_in: bool | None = None
+    clock_correction_over_s: int | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -400,6 +401,20 @@ class DepartureRecorded(Stamped):
     player: int | None = None
 
 
+@dataclass(frozen=True, kw_only=True)
+class ClockCorrected(Stamped):
+    """A clock correction in the board's game room above the tournament's amount (``at``: when it was made,
+    ``by``: the room's arbiter), after its :class:`DepartureRecorded`; ``at_ms`` is the room's time of it."""
+
+    type: ClassVar[str] = "clock_corrected"
+    round: int
+    board: int
+    number: int
+    delta_ms: int
+    at_ms: int
+    reason: str = ""
+
+
 TournamentEvent = (
     TournamentCreated | TournamentConfigured | TeamAdded | TeamEdited | ParticipantAdded | ParticipantEdited
     | ParticipantsImported | ParticipantsRenumbered | ParticipantWithdrawn | ParticipantExpelled | ByeRequested
@@ -407,7 +422,7 @@ TournamentEvent = (
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
     | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted | LotsDrawn
     | CheckedIn | ResultReported | RoundConfirmed
-    | DepartureRecorded
+    | DepartureRecorded | ClockCorrected
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -416,7 +431,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
     ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted, LotsDrawn,
-    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded,
+    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded, ClockCorrected,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)
