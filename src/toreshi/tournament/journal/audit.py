@@ -119,10 +119,11 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return _with({"round": event.round, "board": event.board, "player": player(event.number),
                           "change": clock_change(event.delta_ms)}, reason=event.reason)  # fmt: skip
         case ev.DepartureRecorded():
+            named = f"{event.player}. {event.name}" if event.name and event.player is not None else None
             where = {
                 "round": event.round,
                 "board": event.board,
-                "player": player(event.player) if event.player is not None else None,
+                "player": named or (player(event.player) if event.player is not None else None),
             }
             terms: Params = {
                 "departure_term": f"departure.{event.kind.value}",

@@ -152,5 +152,5 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
         return refused.refusal
     recorded = DepartureRecorded(at=stamp.at, by=stamp.by, kind=departure.kind, level=departure.level,
                                  reason=departure.reason, round=departure.round, board=departure.board,
-                                 player=departure.player)  # fmt: skip
+                                 player=departure.player, name=departure.name)  # fmt: skip
     return [recorded, *events]  # first: the action's own line stays the last of the audit log

@@ -21,7 +21,7 @@ the level and the reason land in the audit log, the printed report and the TRF's
 >>> from toreshi.tournament.journal.state import TournamentState
 >>> departure_of(TournamentState(), DeleteEntry(number=1, reason="entered twice"))
 Departure(kind=<DepartureKind.ENTRY_DELETED: 'entry_deleted'>, level=<Level.WARNING: 'warning'>, \
-reason='entered twice', round=None, board=None, player=1)
+reason='entered twice', round=None, board=None, player=1, name='')
 """
 
 from __future__ import annotations
@@ -124,10 +124,12 @@ class Departure:
     round: int | None = None
     board: int | None = None
     player: int | None = None
+    name: str = ""
+    """A late entrant's name (the number is the one it will get)."""
 
 
-def _departure(kind: DepartureKind, reason: str = "", **where: int | None) -> Departure:
-    return Departure(kind, LEVELS[kind], reason.strip(), **where)
+def _departure(kind: DepartureKind, reason: str = "", name: str = "", **where: int | None) -> Departure:
+    return Departure(kind, LEVELS[kind], reason.strip(), name=name, **where)
 
 
 def _later_round_paired(state: TournamentState, round_number: int) -> bool:
@@ -155,7 +157,7 @@ def departure_of(state: TournamentState, command: c.TournamentCommand) -> Depart
     match command:
         case c.AddParticipant() if state.tournament is not None and (state.t.rounds or state.draft is not None):
             number = max((p.number for p in state.t.participants), default=0) + 1  # the number it will get
-            return _departure(DepartureKind.LATE_ENTRY, command.reason, player=number)
+            return _departure(DepartureKind.LATE_ENTRY, command.reason, name=command.name, player=number)
         case c.EnterResult():
             return _result(state, command)
         case c.OverridePairing():

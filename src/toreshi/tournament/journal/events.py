@@ -399,6 +399,8 @@ class DepartureRecorded(Stamped):
     round: int | None = None
     board: int | None = None
     player: int | None = None
+    name: str = ""
+    """The player's name where the tournament does not know the number yet (a late entrant, added just after)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -753,7 +753,7 @@ function bindControls() {
       // A tournament's departure (issue 29): the level shown, the reason written, the confirmation sent.
       const over = { ...values, limit: clockText(limit), level: t("level_warning") };
       if (!reason) return fieldError("#add-time", "reason", t("correction_needs_reason", over));
-      clearFieldErrors("#add-time");
+      clearErrors(); // the reason now written: the notice asking for it no longer holds
       return { data: { side, ms, reason, confirmed: true }, question: t("add_time_departure", over) };
     }
     clearFieldErrors("#add-time");
