@@ -109,6 +109,10 @@ MESSAGES: dict[RefusalCode, str] = {
         "Round %(round)s, board %(board)s already has its result; only the arbiter can change it."
     ),
     T.NOTHING_TO_CONFIRM: N_("Round %(round)s has no results agreed by both players waiting for confirmation."),
+    T.KAZANS_NOT_ASKED: N_(
+        "This tournament does not ask the players for the kazans (the setting “Players give the final kazans with "
+        "the result”)."
+    ),
     # the participants' CSV
     T.CSV_NOT_IMPORTED: N_("The CSV was not imported; nothing changed. Fix these lines:"),
     T.CSV_NO_HEADER: N_("A header row naming the columns is needed (name, rating, club, team)."),
@@ -189,6 +193,9 @@ TERMS: dict[str, str] = {
     "check_in": N_("Players check in before each round"),
     "clock_correction_over_s": N_("A clock correction above this many seconds is a departure"),
     "delta_ms": N_("Clock correction"),
+    "report_kazans": N_("Players give the final kazans with the result"),
+    "kazan_mine": N_("My kazan"),
+    "kazan_theirs": N_("Opponent's kazan"),
     "present": N_("Present"),
     "kazan_white": N_("White's kazan"),
     "kazan_black": N_("Black's kazan"),

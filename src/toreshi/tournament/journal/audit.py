@@ -111,8 +111,9 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"player": player(event.number), "round": event.round,
                     "presence_term": "check_in.present" if event.present else "check_in.out"}  # fmt: skip
         case ev.ResultReported():
-            return {"round": event.round, "board": event.board, "player": player(event.number),
-                    "result": event.result.value}  # fmt: skip
+            return _with({"round": event.round, "board": event.board, "player": player(event.number),
+                          "result": event.result.value},
+                         kazans=f"{event.kazans[0]}:{event.kazans[1]}" if event.kazans else None)  # fmt: skip
         case ev.RoundConfirmed():
             return {"round": event.round, "boards": ", ".join(str(board) for board in event.boards)}
         case ev.ClockCorrected():

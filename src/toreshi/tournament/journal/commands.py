@@ -123,6 +123,8 @@ class _Settings:
     clock_correction_over_s: int | None = field(default=None, metadata=spec(minimum=0, maximum=24 * 3600))
     """An arbiter's clock correction in one of the tournament's game rooms by more than this many seconds is a
     departure (confirmed, with a reason, carried into the tournament); 0: every correction is."""
+    report_kazans: bool | None = None
+    """Players give the final kazans with the result of a physical board (off: the result alone)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
 
 
@@ -328,6 +330,8 @@ class ReportResult(_OnBoard):
     number: int = field(metadata=_NUMBER)
     """The reporting player (a player's link reports only for its own player)."""
     result: str = field(metadata=spec(name=True, max_length=12))
+    kazans: tuple[int, int] | None = field(default=None, metadata=spec(minimum=0, maximum=162, max_items=2))
+    """The final kazans ``(White, Black)``: given when the setting ``report_kazans`` asks for them, and only then."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -128,8 +128,16 @@ class Departure:
     """A late entrant's name (the number is the one it will get)."""
 
 
-def _departure(kind: DepartureKind, reason: str = "", name: str = "", **where: int | None) -> Departure:
-    return Departure(kind, LEVELS[kind], reason.strip(), name=name, **where)
+def _departure(
+    kind: DepartureKind,
+    reason: str = "",
+    *,
+    round: int | None = None,
+    board: int | None = None,
+    player: int | None = None,
+    name: str = "",
+) -> Departure:
+    return Departure(kind, LEVELS[kind], reason.strip(), round=round, board=board, player=player, name=name)
 
 
 def _later_round_paired(state: TournamentState, round_number: int) -> bool:
@@ -142,13 +150,15 @@ def _result(state: TournamentState, command: c.EnterResult) -> Departure | None:
     result = game_result(command.result, "result")
     if game.result is result and game.kazans == command.kazans:
         return None  # the same result again changes nothing
-    where = {"round": command.round, "board": command.board}
+    kind = None
     if _later_round_paired(state, command.round):
-        return _departure(DepartureKind.RESULT_AFTER_NEXT_PAIRING, command.reason, **where)
-    if game.result is not None:
-        return _departure(DepartureKind.RESULT_CORRECTED, command.reason, **where)
-    if not result.played:
-        return _departure(DepartureKind.FORFEIT_ENTERED, command.reason, **where)
+        kind = DepartureKind.RESULT_AFTER_NEXT_PAIRING
+    elif game.result is not None:
+        kind = DepartureKind.RESULT_CORRECTED
+    elif not result.played:
+        kind = DepartureKind.FORFEIT_ENTERED
+    if kind is not None:
+        return _departure(kind, command.reason, round=command.round, board=command.board)
     return None
 
 

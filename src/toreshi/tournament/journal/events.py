@@ -86,6 +86,7 @@ class _SettingsChanged(Stamped):
     language: FileLanguage | None = None
     check_in: bool | None = None
     clock_correction_over_s: int | None = None
+    report_kazans: bool | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -283,6 +284,8 @@ class ResultReported(_OnBoard):
     type: ClassVar[str] = "result_reported"
     number: int
     result: GameResult
+    kazans: tuple[int, int] | None = None
+    """The final kazans ``(White, Black)`` the player gave (when the tournament asks for them)."""
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -120,6 +120,15 @@ class ResultSource(Enum):
 
 
 @dataclass(frozen=True)
+class GivenResult:
+    """What a player of a physical board gave from their link: the result and, when the tournament asks for them,
+    the final kazans ``(White, Black)``."""
+
+    result: GameResult
+    kazans: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
 class ResultOrigin:
     source: ResultSource
     protest: str = ""
@@ -168,8 +177,10 @@ class TournamentState:
     """Per round, the players checked in for it."""
     absences: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
     """Per Swiss round, the players not paired because they had not checked in (each a ``Z`` of the round)."""
-    reports: Mapping[Board, Mapping[int, GameResult]] = field(default_factory=lambda: MappingProxyType({}))
-    """Per board, the result each of its players gave from their link (by pairing number)."""
+    report_kazans: bool = False
+    """Players give the game's final kazans with its result (a setting, off by default)."""
+    reports: Mapping[Board, Mapping[int, GivenResult]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per board, the result (and the kazans) each of its players gave from their link (by pairing number)."""
     report_times: Mapping[Board, Mapping[int, datetime]] = field(default_factory=lambda: MappingProxyType({}))
     """Per board, when each of its players last gave a result."""
     clock_correction_over_s: int = 60

@@ -35,6 +35,7 @@ from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
+from toreshi.tournament.journal.check_in import disagreements
 from toreshi.tournament.journal.commands import (
     TEAM,
     AddParticipant,
@@ -155,6 +156,8 @@ def _settings(form: Form) -> dict[str, Any]:
     cleared += pairing_tools.settings_of(form, values)
     if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
         values["check_in"] = _text(form, "check_in") == "on"
+    if "report_kazans_shown" in form:  # the same for the kazans the players give with their results
+        values["report_kazans"] = _text(form, "report_kazans") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -461,6 +464,7 @@ async def _round_response(
         results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
         reports=round_form.reports_of(state, number) if draft is None else {},
         to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        disputed=disagreements(state, number) if draft is None else [],
         round_form=round_form,
         tid=tid,
         state=state,

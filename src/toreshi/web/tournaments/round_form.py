@@ -20,7 +20,7 @@ from toreshi.texts import refusals
 from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import TournamentState, decide, evolve
-from toreshi.tournament.journal.check_in import Agreement, BoardReports, board_reports, to_confirm
+from toreshi.tournament.journal.check_in import Agreement, BoardReports, Report, board_reports, to_confirm
 from toreshi.tournament.journal.commands import ARBITER, EnterResult
 from toreshi.web.common.forms import Form
 from toreshi.web.common.forms import text as _text
@@ -155,8 +155,18 @@ def confirmable(state: TournamentState, number: int) -> list[int]:
     return [board for board, _result, _at in to_confirm(state, number)]
 
 
+def given_text(report: Report | None) -> str:
+    """What one player gave: ``1-0``, with the kazans (White's:Black's) when given: ``1-0 (90:50)``; ``…`` none."""
+    if report is None:
+        return "…"
+    kazans = f" ({report.kazans[0]}:{report.kazans[1]})" if report.kazans is not None else ""
+    return f"{report.result.value}{kazans}"
+
+
 def agreement_text(reports: BoardReports) -> str:
     """Where the players' results of a board stand, in the reader's language."""
+    if reports.only_kazans_differ:
+        return _("the players give the same result but different kazans: decide the result")
     texts: dict[Agreement, Any] = {
         Agreement.ONE: _("one player has given the result"),
         Agreement.AGREED: _("both players agree: waits for your confirmation"),
