@@ -9,7 +9,7 @@ the data.
 >>> COMMANDS.read("move", {"hole": 7, "offer_draw": True})
 Move(hole=7, press=True, offer_draw=True, lag_ms=0)
 >>> COMMANDS.read("add_time", {"side": "black", "ms": 60000})
-AddTime(side=<Side.BLACK: 1>, ms=60000, reason='')
+AddTime(side=<Side.BLACK: 1>, ms=60000, reason='', confirmed=False)
 >>> COMMANDS.read("move", {"hole": 10})
 Traceback (most recent call last):
 ...

@@ -7,7 +7,7 @@ and the actor are not in a command: the server brings them (``Context``).
 
 >>> COMMANDS.read("add_participant", {"name": "  Абай  ", "rating": 1650})
 AddParticipant(name='Абай', rating=1650, club='', team='', federation_id='', federation='', title='', sex='', \
-birth_date='', confirmed=False)
+birth_date='', confirmed=False, reason='')
 >>> COMMANDS.read("withdraw", {"number": 0})
 Traceback (most recent call last):
 ...
