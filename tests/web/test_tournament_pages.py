@@ -125,6 +125,9 @@ def test_a_round_robin_from_import_to_crosstable_and_exports(web: TestClient) ->
     assert said(TournamentCode.PAIRS_LINE, line=2) in page
     page = post(web, f"/tournaments/{tid}/do/override", csrf, pairs="4-1\n3 2\n", reason="colours swapped")
     assert "Warning level: warning" in page  # a departure: confirmed, with the reason (issue 29)
+    override_form = re.sub(r"<[^>]+>", "", html.unescape(web.get(f"/tournaments/{tid}/rounds/1").text))
+    assert ("Warning level: warning — the system's pairing changed by hand; serious — the bye given to another player "
+            "than the system's pairing") in override_form  # the override form says how serious  # fmt: skip
     page = post(web, f"/tournaments/{tid}/do/override", csrf, pairs="4-1\n3 2\n", reason="colours swapped",
                 confirmed="yes")  # fmt: skip
     assert "Changed by the arbiter" in page
