@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, Route, ViewportSize, expect
 from starlette.testclient import TestClient
 
@@ -24,7 +25,7 @@ from ..web.test_broadcast_evaluation import tournament_with_links
 from ..web.test_results_replay import MOVES, play_moves
 from ..web.test_tournament_pages import sign_in
 from .conftest import new_page
-from .test_accessibility import AXE_OPTIONS, Axe
+from .test_accessibility import AXE_OPTIONS
 from .test_content_security import WATCH_VIOLATIONS
 
 SHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
