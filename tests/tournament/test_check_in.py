@@ -178,7 +178,7 @@ def test_both_players_agree_then_the_arbiter_confirms_the_round_in_one_action() 
     _player_refused(desk, games[0].black, ReportResult(round=1, board=1, number=games[0].black, result="0-1"),
                     Code.RESULT_ALREADY_RECORDED, round=1, board=1)  # fmt: skip
     desk.do(EnterResult(round=1, board=2, result="0-1"))
-    desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheets checked"))
+    desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheets checked", confirmed=True))
     assert desk.state.t.round(1).game(1).result is GameResult.BLACK_WINS
     assert replay(desk.log) == desk.state
 

@@ -140,7 +140,9 @@ MESSAGES: dict[RefusalCode, str] = {
     T.ACCELERATION_SWISS_ONLY: N_("Acceleration is for a Swiss."),
     T.FORBIDDEN_SWISS_ONLY: N_("Forbidden pairings are for a Swiss: a round robin pairs everyone with everyone."),
     T.ACCELERATION_FIXED: N_("The acceleration cannot change once round 1 has been paired."),
-    T.DEPARTURE_UNCONFIRMED: N_("This departs from the regulation (%(term)s): confirm it to go ahead."),
+    T.DEPARTURE_UNCONFIRMED: N_(
+        "This departs from the regulation (%(term)s): confirm it and write the reason to go ahead."
+    ),
     T.DEPARTURE_NEEDS_REASON: N_("This departs from the regulation (%(term)s): write the reason to go ahead."),
     # protests
     P.NO_END_TIME: N_("Round %(round)s, board %(board)s has no recorded end of the game."),
@@ -189,6 +191,8 @@ TERMS: dict[str, str] = {
     "corrected_result": N_("Corrected result"),
     "kazans": N_("Kazans"),
     "check_in": N_("Players check in before each round"),
+    "clock_correction_over_s": N_("A clock correction above this many seconds is a departure"),
+    "delta_ms": N_("Clock correction"),
     "report_kazans": N_("Players give the final kazans with the result"),
     "kazan_mine": N_("My kazan"),
     "kazan_theirs": N_("Opponent's kazan"),
@@ -291,4 +295,6 @@ TERMS: dict[str, str] = {
     "departure.expelled": N_("a player expelled"),
     "departure.readmitted": N_("a player who left entered again"),
     "departure.entry_deleted": N_("an entry deleted"),
+    "departure.forced_bye": N_("the bye given to another player than the system's pairing"),
+    "departure.clock_corrected": N_("a clock corrected by more than the tournament allows without a reason"),
 }

@@ -10,8 +10,8 @@ from types import MappingProxyType
 
 from toreshi.kit.refusal import Common, Refused
 from toreshi.tournament.codes import TournamentCode as Code
-from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom
-from toreshi.tournament.journal.events import GameRoomLinked, ResultCorrected, ResultEntered, Stamp
+from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom, RecordClockCorrection
+from toreshi.tournament.journal.events import ClockCorrected, GameRoomLinked, ResultCorrected, ResultEntered, Stamp
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
 from toreshi.tournament.model import GameResult, check_kazans
@@ -80,3 +80,20 @@ def apply_result(state: TournamentState, event: ResultEntered) -> TournamentStat
     tournament = state.t.record_result(event.round, event.board, event.result, event.kazans, event.ended_at)
     sources = {**state.result_sources, (event.round, event.board): ResultOrigin(event.source)}
     return replace(state, tournament=tournament, result_sources=MappingProxyType(sources))
+
+
+def decide_clock_correction(state: TournamentState, command: RecordClockCorrection) -> list[ClockCorrected]:
+    """A game room's clock correction above the tournament's amount, carried in once (none when it already is),
+    stamped with when and by whom it was made in the room."""
+    if (command.round, command.board, command.at_ms) in state.clock_corrections:
+        return []
+    return [ClockCorrected(at=command.corrected_at, by=command.arbiter, round=command.round, board=command.board,
+                           number=command.number, delta_ms=command.delta_ms, at_ms=command.at_ms,
+                           reason=command.reason)]  # fmt: skip
+
+
+def apply_clock_corrected(state: TournamentState, event: ClockCorrected) -> TournamentState:
+    game = state.t.round(event.round).game(event.board)
+    if event.number not in (game.white, game.black):
+        raise Refused(Code.UNKNOWN_PLAYER, number=event.number)
+    return replace(state, clock_corrections=state.clock_corrections | {(event.round, event.board, event.at_ms)})

@@ -50,6 +50,7 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
         lots_seed=_seed(command.lots_seed), language=command.language,
         check_in=command.check_in, report_kazans=command.report_kazans,
+        clock_correction_over_s=command.clock_correction_over_s,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
 
@@ -158,9 +159,11 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
     language = event.language.value if event.language is not None else state.language
     check_in = event.check_in if event.check_in is not None else state.check_in
     report_kazans = event.report_kazans if event.report_kazans is not None else state.report_kazans
+    over = event.clock_correction_over_s
     return replace(
         state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration,
         lots_seed=seed, language=language, check_in=check_in, report_kazans=report_kazans,
+        clock_correction_over_s=over if over is not None else state.clock_correction_over_s,
     )  # fmt: skip
 
 

@@ -88,6 +88,8 @@ class DraftRound:
     pairs: tuple[tuple[int, int], ...]
     bye: int | None = None
     overridden: bool = False
+    engine_bye: int | None = None
+    """The bye the engine's pairing gave (an override giving it to another player is a forced bye)."""
 
 
 @dataclass(frozen=True)
@@ -181,6 +183,10 @@ class TournamentState:
     """Per board, the result (and the kazans) each of its players gave from their link (by pairing number)."""
     report_times: Mapping[Board, Mapping[int, datetime]] = field(default_factory=lambda: MappingProxyType({}))
     """Per board, when each of its players last gave a result."""
+    clock_correction_over_s: int = 60
+    """A clock correction in a game room by more than this is a departure (journal/departures, ``warning``)."""
+    clock_corrections: frozenset[tuple[int, int, int]] = frozenset()
+    """The game rooms' clock corrections carried into the tournament: ``(round, board, room time)``."""
 
     @property
     def t(self) -> Tournament:

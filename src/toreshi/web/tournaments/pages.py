@@ -124,7 +124,8 @@ def _entry(form: Form) -> dict[str, Any]:
 
 _CLEARABLE = {setting.value: setting for setting in Setting}
 _SETTING_TEXTS = ("name", "venue", "time_control", "currency", "chief_arbiter", "start", "end", "bye_points")
-_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round")
+_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round",
+                    "clock_correction_over_s")  # fmt: skip
 
 
 def _settings(form: Form) -> dict[str, Any]:
@@ -250,7 +251,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                    coaches=_names(f, "coaches")), ""),
     "edit-team": (lambda f: EditTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
                                      coaches=_names(f, "coaches")), ""),
-    "add-participant": (lambda f: AddParticipant(**_entry(f)), ""),
+    "add-participant": (lambda f: AddParticipant(**_entry(f), reason=_text(f, "reason")), ""),
     "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
     "import": (_import, ""),
     "seed": (lambda f: SeedByRating(), ""),
@@ -531,6 +532,7 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
 
 
 _SITE_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".js": "text/javascript; charset=utf-8",
                ".trf": "text/plain; charset=utf-8", ".pgn": "application/x-chess-pgn"}  # fmt: skip
 
 
@@ -748,6 +750,7 @@ def _departure_response(
         kept=kept,
         reason=_text(form, "reason"),
         needs_reason=refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON,
+        confirmed=_text(form, "confirmed") == "yes",
     )
 
 
