@@ -30,7 +30,7 @@ from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play import presses
 from toreshi.quiz.play.commands import Command, KeyMap
 from toreshi.quiz.play.events import GameClosed, KeysMapped, LinkMeasured, MediaControlled, QuizCreated, UndoneTo
-from toreshi.quiz.play.state import PlayState, checked, questions_chosen
+from toreshi.quiz.play.state import PlayState, checked
 
 __all__ = ["decide"]
 
@@ -307,9 +307,12 @@ def _undo_to(state: PlayState, step: int, now: int) -> Event:
     history = state.history
     if step == len(history):
         raise Refused(QuizCode.NOTHING_TO_UNDO)
-    if step > len(history) or all(point.step != step for point in state.points):
+    point = next((point for point in state.points if point.step == step), None)
+    if step > len(history) or point is None:
         raise Refused(QuizCode.UNDO_POINT, step=step)
-    return UndoneTo(now, step, questions_chosen(history[:step]), len(history) - step)
+    # The point counted the questions chosen by its step when it was made (``questions_chosen(history[:step])``,
+    # without reading the whole history again: the host's "undo to" button is asked about after every event).
+    return UndoneTo(now, step, point.questions, len(history) - step)
 
 
 def _undo(game: GameState, now: int) -> Event:
