@@ -15,7 +15,8 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+import sqlite3
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -82,6 +83,8 @@ class _Append:
     events: tuple[NewEvent, ...]
     payloads: tuple[JsonObject, ...]
     status: str | None
+    texts: tuple[str, ...] = ()
+    """The payloads as the JSON text that was checked (what SQLite stores), in the same order."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,9 @@ def _utc_now() -> datetime:
 class EventStore:
     """Rooms and their event logs in one database; safe to share between tasks and between processes."""
 
-    def __init__(self, engine: AsyncEngine, *, now: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, now: Callable[[], datetime] = _utc_now, group_commit: bool = True
+    ) -> None:
         self._engine = engine
         # Wall-clock time stamps the rows for the record; the rules' clocks come in with each event.
         self._now = now
@@ -152,6 +157,10 @@ class EventStore:
         self._writer: SQLiteWriter | None = None
         # On PostgreSQL (asyncpg) an append is one statement on the driver's connection: see `_append_postgres`.
         self._one_statement = engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
+        # Group commit on PostgreSQL too: appends that arrive while one is being written go together in one
+        # statement (benchmarks/pg_group_commit.py measures it against one statement each). Off: each alone.
+        self._group_commit = group_commit
+        self._pg_writing = 0
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -239,21 +248,38 @@ class EventStore:
             raise InvalidEventError(f"expected_version must be an integer ≥ 0, got {expected_version!r}")
         if not events:
             raise InvalidEventError("append needs at least one event")
-        payloads = [_checked_event(event) for event in events]
+        checked = [_checked_event(event) for event in events]
         changes_status = None if status is None else RoomStatus(status).value
-        request = _Append(room_id, expected_version, tuple(events), tuple(payloads), changes_status)
+        request = _Append(
+            room_id,
+            expected_version,
+            tuple(events),
+            tuple(payload for payload, _ in checked),
+            changes_status,
+            tuple(text for _, text in checked),
+        )
         if self._one_statement:
-            return await self._append_postgres(request)
+            if not self._group_commit or (self._pg_writing == 0 and not self._pending):
+                self._pg_writing += 1
+                try:
+                    return await self._append_postgres(request)
+                finally:
+                    self._pg_writing -= 1
+            return await self._wait_for_flush(request, self._flush_postgres)
         if self._sqlite_lock is None or (not self._pending and not self._sqlite_lock.locked()):
             # Nothing else is being written: at once (on SQLite, on the event loop itself when the database lets
             # it, see SQLiteWriter: no trip through the loop's queue before or after).
             return await self._append_alone(request)
         # Group commit (SQLite): appends that arrive while a transaction is being written wait for the next one and
         # share its commit. Each keeps its own compare-and-set; each caller still returns only after the commit.
+        return await self._wait_for_flush(request, self._flush)
+
+    async def _wait_for_flush(self, request: _Append, flush: Callable[[], Coroutine[Any, Any, None]]) -> int:
+        """Queue ``request`` for the next shared commit (starting the task that writes them) and wait for it."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append((request, future))
         if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+            self._flusher = asyncio.get_running_loop().create_task(flush())
         return await future
 
     async def _append_postgres(self, request: _Append) -> int:
@@ -263,21 +289,8 @@ class EventStore:
         Appends of several rooms run side by side on the pool's connections, and PostgreSQL shares the WAL flush of
         commits that arrive together."""
         now = self._now()
-        rows = [
-            {
-                "version": request.expected_version + offset,
-                "type": event.type,
-                "payload": payload,
-                "server_time_ms": event.server_time_ms,
-                "created_at": (event.decided_at or now).isoformat(),
-                "command_id": event.command_id,
-            }
-            for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
-        ]
-        try:
-            encoded = orjson.dumps(rows).decode()
-        except TypeError:  # what orjson refuses (an integer over 64 bits): the standard encoder decides
-            encoded = json.dumps(rows, ensure_ascii=False)
+        rows = _pg_rows(request, now)
+        encoded = _pg_json(rows)
         new_version = request.expected_version + len(rows)
         async with self._engine.connect() as connection:
             raw = await connection.get_raw_connection()
@@ -300,6 +313,87 @@ class EventStore:
         if actual is None:
             raise UnknownRoomError(request.room_id)
         raise VersionConflictError(request.room_id, request.expected_version, int(actual))
+
+    async def _flush_postgres(self) -> None:
+        """Write the queued appends, as many rooms as wait (one append per room: a room's next append expects the
+        version its previous one makes), in one statement each round; the rest wait for the next round."""
+        while self._pending:
+            batch: list[tuple[_Append, asyncio.Future[int]]] = []
+            later: list[tuple[_Append, asyncio.Future[int]]] = []
+            rooms_in_batch: set[str] = set()
+            for item in self._pending:
+                if item[0].room_id in rooms_in_batch or len(batch) >= GROUP_COMMIT_MAX:
+                    later.append(item)
+                else:
+                    batch.append(item)
+                    rooms_in_batch.add(item[0].room_id)
+            self._pending = later
+            requests = [request for request, _ in batch]
+            self._pg_writing += 1
+            try:
+                if len(requests) == 1:  # the single statement is the cheaper one
+                    outcomes = [await self._outcome_alone(requests[0])]
+                else:
+                    try:
+                        outcomes = await self._append_postgres_many(requests)
+                    except Exception:
+                        # The statement wrote nothing (one bad append, a lost connection): each alone, so that one
+                        # cannot fail the others and each gets its own error.
+                        outcomes = [await self._outcome_alone(request) for request in requests]
+            finally:
+                self._pg_writing -= 1
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, Exception):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    async def _outcome_alone(self, request: _Append) -> int | Exception:
+        try:
+            return await self._append_postgres(request)
+        except Exception as error:
+            return error
+
+    async def _append_postgres_many(self, requests: list[_Append]) -> list[int | Exception]:
+        """Appends of different rooms in one statement (one round trip, one commit): each its new version, or its
+        conflict when its room had moved on (nothing written for it; the others are written)."""
+        now = self._now()
+        batch = [
+            {
+                "room_id": request.room_id,
+                "expected": request.expected_version,
+                "new_version": request.expected_version + len(request.events),
+                "status": request.status,
+                "events": _pg_rows(request, now),
+            }
+            for request in requests
+        ]
+        async with self._engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            driver: Any = raw.driver_connection
+            try:
+                claimed = {row[0] for row in await driver.fetch(_PG_APPEND_MANY, now, _pg_json(batch))}
+                missing = [request.room_id for request in requests if request.room_id not in claimed]
+                actual: dict[str, int] = {}
+                if missing:
+                    found = await driver.fetch("SELECT id, version FROM rooms WHERE id = ANY($1::text[])", missing)
+                    actual = {row[0]: int(row[1]) for row in found}
+            except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError):
+                raw.invalidate()  # a broken connection never goes back to the pool
+                raise
+        outcomes: list[int | Exception] = []
+        for request in requests:
+            if request.room_id in claimed:
+                outcomes.append(request.expected_version + len(request.events))
+            elif request.room_id not in actual:
+                outcomes.append(UnknownRoomError(request.room_id))
+            else:
+                outcomes.append(
+                    VersionConflictError(request.room_id, request.expected_version, actual[request.room_id])
+                )
+        return outcomes
 
     async def _append_alone(self, request: _Append) -> int:
         try:
@@ -341,12 +435,47 @@ class EventStore:
     async def _write_appends(self, requests: list[_Append]) -> list[int | VersionConflictError]:
         """Appends in one transaction: each its new version or its conflict. SQLite through :class:`SQLiteWriter`
         (on the event loop when it need not wait), PostgreSQL through the async engine."""
-        work = partial(self._append_all, requests=requests)
         if self._sqlite_lock is not None:
             async with self._sqlite_lock:
-                return await self._sqlite_writer().write(work)
+                return await self._sqlite_writer().write(partial(self._append_all_sqlite, requests=requests))
         async with self._writing() as connection:
-            return await connection.run_sync(work)
+            return await connection.run_sync(partial(self._append_all, requests=requests))
+
+    def _append_all_sqlite(
+        self, connection: sqlite3.Connection, requests: list[_Append]
+    ) -> list[int | VersionConflictError]:
+        return [self._append_one_sqlite(connection, request) for request in requests]
+
+    def _append_one_sqlite(self, connection: sqlite3.Connection, request: _Append) -> int | VersionConflictError:
+        """:meth:`_append_one` on the driver's SQLite connection: the same statements, compiled once as SQL text
+        with positional parameters, and the payloads as the JSON text already made when they were checked."""
+        stamp = _sqlite_time(self._now())
+        new_version = request.expected_version + len(request.events)
+        room_id = request.room_id
+        if request.status is None:
+            claim = connection.execute(_SQLITE_CLAIM, (new_version, stamp, room_id, request.expected_version))
+        else:
+            claim = connection.execute(
+                _SQLITE_CLAIM_WITH_STATUS, (new_version, stamp, request.status, room_id, request.expected_version)
+            )
+        claimed = claim.fetchall()
+        if not claimed:
+            found = connection.execute(_SQLITE_VERSION, (room_id,)).fetchone()
+            if found is None:
+                raise UnknownRoomError(room_id)
+            return VersionConflictError(room_id, request.expected_version, int(found[0]))
+        kind = claimed[0][0]
+        version = request.expected_version
+        rows = []
+        for event, text in zip(request.events, request.texts, strict=True):
+            version += 1
+            created = stamp if event.decided_at is None else _sqlite_time(event.decided_at)
+            rows.append((room_id, version, kind, event.type, text, event.server_time_ms, created, event.command_id))
+        if len(rows) == 1:
+            connection.execute(_SQLITE_INSERT_EVENT, rows[0])
+        else:
+            connection.executemany(_SQLITE_INSERT_EVENT, rows)
+        return new_version
 
     def _append_all(self, connection: Connection, requests: list[_Append]) -> list[int | VersionConflictError]:
         return [self._append_one(connection, request) for request in requests]
@@ -505,6 +634,29 @@ _CLAIM_WITH_STATUS = (
     .returning(rooms.c.kind)
 )
 _INSERT_EVENTS = insert(room_events)
+
+# The same statements as SQL text for SQLite's driver (``_append_one_sqlite``): built once, no statement objects.
+_SQLITE_CLAIM = "UPDATE rooms SET version = ?, updated_at = ? WHERE id = ? AND version = ? RETURNING kind"
+_SQLITE_CLAIM_WITH_STATUS = (
+    "UPDATE rooms SET version = ?, updated_at = ?, status = ? WHERE id = ? AND version = ? RETURNING kind"
+)
+_SQLITE_VERSION = "SELECT version FROM rooms WHERE id = ?"
+_SQLITE_INSERT_EVENT = (
+    "INSERT INTO room_events (room_id, version, room_kind, type, payload, server_time_ms, created_at, command_id) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _sqlite_time(moment: datetime) -> str:
+    """An aware timestamp as SQLAlchemy's SQLite ``DATETIME`` stores it (in UTC, always with microseconds), so that
+    rows written here and through SQLAlchemy read back and sort alike."""
+    utc = moment.astimezone(UTC)
+    return (
+        f"{utc.year:04d}-{utc.month:02d}-{utc.day:02d} "
+        f"{utc.hour:02d}:{utc.minute:02d}:{utc.second:02d}.{utc.microsecond:06d}"
+    )
+
+
 _PG_APPEND = """
 WITH claim AS (
     UPDATE rooms SET version = $3, updated_at = $4, status = COALESCE($5, status)
@@ -517,6 +669,51 @@ FROM claim, jsonb_to_recordset($6::jsonb) AS e(
     version bigint, type text, payload jsonb, server_time_ms bigint, created_at timestamptz, command_id text
 )
 """
+
+
+_PG_APPEND_MANY = """
+WITH batch AS (
+    SELECT * FROM jsonb_to_recordset($2::jsonb)
+        AS b(room_id text, expected bigint, new_version bigint, status text, events jsonb)
+), claim AS (
+    UPDATE rooms SET version = batch.new_version, updated_at = $1, status = COALESCE(batch.status, rooms.status)
+    FROM batch
+    WHERE rooms.id = batch.room_id AND rooms.version = batch.expected
+    RETURNING rooms.id, rooms.kind, batch.events
+), written AS (
+    INSERT INTO room_events (room_id, version, room_kind, type, payload, server_time_ms, created_at, command_id)
+    SELECT claim.id, e.version, claim.kind, e.type, e.payload, e.server_time_ms, e.created_at, e.command_id
+    FROM claim, jsonb_to_recordset(claim.events) AS e(
+        version bigint, type text, payload jsonb, server_time_ms bigint, created_at timestamptz, command_id text
+    )
+)
+SELECT id FROM claim
+"""
+"""Several rooms' appends as one statement: each room's compare-and-set and its events, the rooms whose version
+matched are returned (a data-modifying ``WITH`` part runs whether or not the final ``SELECT`` reads it)."""
+
+
+def _pg_rows(request: _Append, now: datetime) -> list[dict[str, Any]]:
+    """An append's events as the rows ``jsonb_to_recordset`` reads."""
+    return [
+        {
+            "version": request.expected_version + offset,
+            "type": event.type,
+            "payload": payload,
+            "server_time_ms": event.server_time_ms,
+            "created_at": (event.decided_at or now).isoformat(),
+            "command_id": event.command_id,
+        }
+        for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
+    ]
+
+
+def _pg_json(value: object) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # what orjson refuses (an integer over 64 bits): the standard encoder decides
+        return json.dumps(value, ensure_ascii=False)
+
 
 _ROOM_COLUMNS = (
     rooms.c.id,
@@ -589,7 +786,7 @@ def _check_room_id(room_id: str) -> None:
         )
 
 
-def _checked_event(event: NewEvent) -> JsonObject:
+def _checked_event(event: NewEvent) -> tuple[JsonObject, str]:
     if not isinstance(event.type, str) or not _EVENT_TYPE.fullmatch(event.type):
         raise InvalidEventError(
             f"invalid event type {event.type!r}: 1–{EVENT_TYPE_LENGTH} characters of A–Z a–z 0–9 . _ : -, "
@@ -603,11 +800,16 @@ def _checked_event(event: NewEvent) -> JsonObject:
         raise InvalidEventError(f"command_id of {event.type!r} must be a text of 1–{COMMAND_ID_LENGTH} characters")
     if event.decided_at is not None and event.decided_at.tzinfo is None:
         raise InvalidEventError(f"decided_at of {event.type!r} must be an aware (UTC) timestamp")
-    return _checked_json(event.payload, what=f"payload of {event.type!r}", limit=MAX_PAYLOAD_BYTES)
+    return _checked_json_text(event.payload, what=f"payload of {event.type!r}", limit=MAX_PAYLOAD_BYTES)
 
 
 def _checked_json(value: Mapping[str, Any], *, what: str, limit: int) -> JsonObject:
-    """``value`` as it will come back from either database, or a clear refusal.
+    """``value`` as it will come back from either database, or a clear refusal (see :func:`_checked_json_text`)."""
+    return _checked_json_text(value, what=what, limit=limit)[0]
+
+
+def _checked_json_text(value: Mapping[str, Any], *, what: str, limit: int) -> tuple[JsonObject, str]:
+    """``value`` as it will come back from either database, and its JSON text; or a clear refusal.
 
     Both databases must hold it alike: only string keys (JSON would turn others into strings), no NaN or infinity,
     no NUL character and no lone surrogate (PostgreSQL's JSONB refuses those two, SQLite would keep them — a log
@@ -627,18 +829,25 @@ def _checked_json(value: Mapping[str, Any], *, what: str, limit: int) -> JsonObj
     if size > limit:
         raise InvalidEventError(f"{what} is {size} bytes of JSON; the limit is {limit}")
     decoded: JsonObject = json.loads(text)
-    return decoded
+    return decoded, text
+
+
+_JSON_LEAVES = frozenset({int, float, bool, type(None)})
+"""Exact types that hold nothing to look into (subclasses take the general path)."""
 
 
 def _check_json_tree(value: object, what: str) -> None:
-    # Iterative: a hostile, deeply nested payload must not exhaust the recursion limit.
+    # Iterative: a hostile, deeply nested payload must not exhaust the recursion limit. Numbers and null are passed
+    # over by their exact type, and a dict is recognised before the Mapping check (an ABC, slower to ask).
     pending = [value]
     while pending:
         item = pending.pop()
+        if type(item) in _JSON_LEAVES:
+            continue
         if isinstance(item, str):
             if "\x00" in item:
                 raise InvalidEventError(f"{what} contains a NUL character (U+0000), which PostgreSQL cannot store")
-        elif isinstance(item, Mapping):
+        elif isinstance(item, dict) or isinstance(item, Mapping):  # noqa: SIM101 — the dict check is the fast one
             for key in item:
                 if not isinstance(key, str):
                     raise InvalidEventError(f"{what} has a non-string key {key!r}; JSON keys are strings")

@@ -77,7 +77,7 @@ function phaseText(state, roomNow) {
     case "press_window":
       return t("window");
     case "staking":
-      return `${t("special_stake")}: ${stakesText(current)} — ${t("stake_turn", { team: current.special.turn })}`;
+      return `${t("special_stake")}: ${[stakesText(current), t("stake_turn", { team: current.special.turn })].filter(Boolean).join(" — ")}`;
     case "giving":
       return `${t("special_secret")}: ${t("secret_giving", { team: state.chooser })}`;
     case "answering":
@@ -92,10 +92,24 @@ function phaseText(state, roomNow) {
   }
 }
 
+/** The lot's seed, published on every screen while the game waits for the draw (SI-3.2, issue 29). */
+export function seedText(state) {
+  return state && state.status === "draw" && state.lots ? `${t("lots_seed")}: ${state.lots.seed}` : "";
+}
+
+/** The lot for the order of choice as the host reads it: the order the seed draws, and an override if any. */
+export function lotsText(state) {
+  const lots = state && state.lots;
+  if (!lots || !lots.order) return "";
+  const line = `${t("lots_seed")} ${lots.seed} · ${t("lots_order")}: ${lots.order.join(" → ")}`;
+  return lots.overridden ? `${line} · ${t("lots_overridden", { team: state.first_chooser })}` : line;
+}
+
 /** A stake question's stakes so far: "Алтын 2, Барыс 9, Сұңқар pass". */
 export function stakesText(current) {
   const stakes = (current && current.special && current.special.stakes) || [];
-  return stakes.map((s) => `${s.team} ${s.amount === null ? t("stake_pass") : s.amount}`).join(", ") || "—";
+  // Before the first stake there is nothing to list: the caller leaves the part out rather than show a dash.
+  return stakes.map((s) => `${s.team} ${s.amount === null ? t("stake_pass") : s.amount}`).join(", ");
 }
 
 /** The theme grid: one row per theme, one cell per value; struck themes greyed (final), played cells empty. */
