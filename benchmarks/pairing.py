@@ -9,7 +9,7 @@ machines, each figure is also given as a ratio to a fixed pure-Python baseline m
 
 Goals: at most 0.5 s for a 100-player round, at most 60 s for 1,000 players (issue 4), at most 60 s for
 2,000 players and 5 minutes for 5,000 (issue 32). For reference, bbpPairings (C++) takes 0.02 s for 100 players,
-2-3 s for 500, 19-50 s for 1,000 and 3-4.5 minutes for 2,000 on a 2-core machine (docs/decisions.md, issue 32).
+1.6-3.4 s for 500, 19-50 s for 1,000 and 3-5.5 minutes for 2,000 on a 2-core machine (docs/decisions.md, issue 32).
 With ``--bbp PATH`` it pairs the same files in the same run: its CPU time (of the child process) is printed beside
 ours, with whether the two pairings agree, or how many of our boards it does not have (``--bbp-rounds`` limits it
 to some of the rounds: at 2,000 players it needs minutes a round). ``--keep DIR`` leaves there, for each round
