@@ -28,7 +28,8 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
-from toreshi.services.results import NotATournamentError, game_states, tournament_state
+from toreshi.services.quiz_tours import UnknownTourError, read_tour
+from toreshi.services.results import NotATournamentError, game_states, team_state, tournament_state
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n, refusals
 from toreshi.texts.i18n import N_
@@ -84,6 +85,8 @@ from toreshi.web.common.pagekit import DONE, not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
+from toreshi.web.quiztours import results as tour_results
+from toreshi.web.teams import results as team_results
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
 from toreshi.web.tournaments import pairing_tools, results, round_form, texts
@@ -543,16 +546,26 @@ async def results_site(request: Request) -> Response:
     if path is None:
         return RedirectResponse(f"/results/{tid}/", status_code=303)
     store = services_of(request).store
+    path = path or "index.html"
+    url = str(request.url_for("results_site", tid=tid))
     try:
         state = await tournament_state(store, tid)
     except NotATournamentError:
-        return not_found(request)
-    path = path or "index.html"
+        try:  # a team tournament's site (its own pages: no game rooms behind its boards)
+            data = team_results.site_file(await team_state(store, tid), tid, path, url=url)
+        except NotATournamentError:
+            try:  # a quiz tour's
+                data = tour_results.site_file(await read_tour(store, tid), path, url=url)
+            except UnknownTourError:
+                return not_found(request)
+        return _site_response(request, path, data)
     boards = results.wanted_boards(path)  # a page reads only the game it shows
     games = await game_states(store, state, boards)
     linked = set(games) if boards is None else set(state.game_rooms)
-    url = str(request.url_for("results_site", tid=tid))
-    data = results.site_file(state, tid, path, games, linked, url=url)
+    return _site_response(request, path, results.site_file(state, tid, path, games, linked, url=url))
+
+
+def _site_response(request: Request, path: str, data: bytes | None) -> Response:
     if data is None:
         return not_found(request)
     suffix = "." + path.rsplit(".", 1)[-1]

@@ -47,6 +47,7 @@ from toreshi.web.togyz import timecontrols
 from toreshi.web.togyz.replay import replay_frames
 from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline
 from toreshi.web.tournaments import pairing_tools, texts
+from toreshi.web.tournaments.pdf import Grid
 
 LANGUAGES = ("kk", "ru", "en")
 Board = tuple[int, int]
@@ -170,14 +171,14 @@ def bundle(state: TournamentState, tid: str, games: Mapping[Board, GameState], l
             f"{tid}-standings.csv": csv_text(standings_rows(state)).encode(),
             f"{tid}-audit.csv": csv_text(audit_rows(state)).encode(),
         }
-    return _zip(files, _stamp(state))
+    return zip_files(files, _stamp(state))
 
 
 def _stamp(state: TournamentState) -> datetime:
     return state.audit[-1].at if state.audit else datetime(2026, 1, 1)
 
 
-def _zip(files: Mapping[str, bytes], when: datetime) -> bytes:
+def zip_files(files: Mapping[str, bytes], when: datetime) -> bytes:
     """A zip of ``files`` with every entry dated ``when`` (the same tournament gives the same bytes)."""
     stamp = (max(when.year, 1980), when.month, when.day, when.hour, when.minute, when.second)
     out = io.BytesIO()
@@ -188,6 +189,25 @@ def _zip(files: Mapping[str, bytes], when: datetime) -> bytes:
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     return out.getvalue()
+
+
+def document_html(
+    title: str,
+    particulars: Sequence[tuple[str, str]],
+    grids: Sequence[Grid],
+    language: str,
+    *,
+    subtitle: str = "",
+    notes: Sequence[str] = (),
+    sections: Sequence[tuple[str, Sequence[tuple[str, str]]]] = (),
+    signature: tuple[str, str] | None = None,
+) -> str:
+    """A print-ready results document as one self-contained HTML file: what :func:`.pdf.document_pdf` prints from
+    the same arguments (a team tournament's and a quiz tour's bundles)."""
+    return environment.get_template("results/document.html").render(
+        language=language, css=_CSS, title=title, subtitle=subtitle, particulars=particulars, grids=grids,
+        notes=notes, sections=sections, signature=signature,
+    )  # fmt: skip
 
 
 # --- the public results site ----------------------------------------------------------------------------------
@@ -314,6 +334,11 @@ def site_files(
         if data is not None:
             files[path] = data
     return files
+
+
+def site_style() -> bytes:
+    """The results pages' style sheet (every kind of event's site and printed document uses it)."""
+    return _CSS.encode()
 
 
 def _replay_context(game: GameState) -> dict[str, Any]:

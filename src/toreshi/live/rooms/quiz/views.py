@@ -20,6 +20,7 @@ from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
 from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
 from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
+from toreshi.quiz.lots import choice_order
 from toreshi.quiz.pack import ContentType, Placement
 from toreshi.quiz.play.commands import Note
 from toreshi.quiz.play.events import EVENTS
@@ -270,6 +271,8 @@ def _build_view(
         "closed": state.closed,
         "at": now,
     }
+    if setup.lots_seed:  # a game recorded before issue 29 has no seed, and its views stay as they were
+        view["lots"] = _lots_view(setup.lots_seed, game, host)
     # Only a game that used them carries the host's media controls and the projector's volume.
     if state.media is not None:
         view["media"] = {
@@ -511,3 +514,16 @@ def _items(key: str, part: str, items: tuple[BoardItem, ...], host: bool) -> lis
                 entry["name"] = item.value
         shown.append(entry)
     return shown
+
+
+def _lots_view(seed: str, game: GameState, host: bool) -> Payload:
+    """The lot for the order of choice (SI-3.2, issue 29): its seed on every screen from the game's creation, before
+    the draw; the order it draws to the host before the draw and to everyone once drawn; whether the host named
+    another first chooser than the lot's (that is in the game's log too)."""
+    order = choice_order(seed, game.teams)
+    drawn = game.first_chooser is not None
+    return {
+        "seed": seed,
+        "order": list(order) if host or drawn else None,
+        "overridden": drawn and game.first_chooser != order[0],
+    }
