@@ -32,7 +32,7 @@ from toreshi.quiz.play.commands import Command, KeyMap
 from toreshi.quiz.play.events import GameClosed, KeysMapped, LinkMeasured, MediaControlled, QuizCreated, UndoneTo
 from toreshi.quiz.play.state import PlayState, checked
 
-__all__ = ["decide"]
+__all__ = ["decide", "nothing_new_to_announce"]
 
 CLOSED_CLAUSE = "SI-6"
 """The clause a closed game's refusal cites: a tour's results are final once its stage is over."""
@@ -92,7 +92,7 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case cmd.MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons, command.projector)]
-        case cmd.AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
+        case cmd.AnnounceScore() if nothing_new_to_announce(state.game.at(now)):
             return []  # idempotent: the same scores announced again, with nobody asking, store nothing
         case cmd.Media():
             return _media(state, command, now)
@@ -120,7 +120,7 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return checked(state.game, _host(state, command, now, context.random))
 
 
-def _nothing_new_to_announce(game: GameState) -> bool:
+def nothing_new_to_announce(game: GameState) -> bool:
     """The scores were announced as they stand, nobody asked since and no announcement is due (SI-4.7)."""
     if not game.announcements or game.score_requests or game.score_announcement_due:
         return False

@@ -5,16 +5,16 @@ answer is shown to everyone (SI-3.10: the host reads it), comments and sources s
 
 An event reaches the spectators, the projector, four phones and the host at once, and all of them see it as of its
 time: what every role shares is built once per event and role group (host or not), the "what may I do" list
-(``can``) once per event and group (the host, each team, the assistant, the projector) by asking the room's own
-``decide`` about one command of each kind (:mod:`toreshi.quiz.play.probes`), and only the team's buzzer state
-per connection.
+(``can``) once per event and group (the host, each team, the assistant, the projector): the answers the room's own
+``decide`` gives about one command of each kind (:func:`toreshi.quiz.play.probes.offered`), and only the team's
+buzzer state per connection.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from toreshi.kit.core import Actor, Context, allowed
+from toreshi.kit.core import Actor
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
 from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
@@ -22,11 +22,10 @@ from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
 from toreshi.quiz.lots import choice_order
 from toreshi.quiz.pack import ContentType, Placement
-from toreshi.quiz.play.commands import Command, Note
-from toreshi.quiz.play.decide import decide
+from toreshi.quiz.play.commands import Note
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
-from toreshi.quiz.play.probes import probes
+from toreshi.quiz.play.probes import offered
 from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
@@ -104,20 +103,9 @@ class Views:
             return cached
         if len(self._can) >= 2 * _CACHED:
             self._can.clear()
-        role, name = group
-        context = Context(Actor(role, name), now_ms=now)
-        offered: set[str] = set()
-        for probe in probes(state, role, game):
-            # Several probes of one kind (a key per buzzer): the first one the rules take is enough.
-            if probe.type not in offered and allowed(decide, state, context, (probe,), name=_name):
-                offered.add(probe.type)
-        found = sorted(offered)
+        found = offered(state, Actor(*group), now, game)
         self._can[key] = found
         return found
-
-
-def _name(command: Command) -> str:
-    return command.type
 
 
 def buzzer_state(state: PlayState, team: str, game: GameState | None = None) -> str:
