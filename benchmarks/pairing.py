@@ -1,4 +1,4 @@
-"""Dutch pairing speed: CPU seconds to pair one round of a simulated Swiss tournament, medians.
+r"""Dutch pairing speed: CPU seconds to pair one round of a simulated Swiss tournament, medians.
 
 For each size a tournament is simulated with :mod:`toreshi.tournament.dutch.simulate` (ratings 1400-2700, 30 %
 draws, 3 % forfeits, a few requested byes and withdrawals), every round paired by the engine; then chosen rounds
@@ -8,21 +8,36 @@ machines, each figure is also given as a ratio to a fixed pure-Python baseline m
 200,000 integers), and the number of brackets that needed the full matching over everyone is shown.
 
 Goals: at most 0.5 s for a 100-player round, at most 60 s for 1,000 players (issue 4), at most 60 s for
-2,000 players and 5 minutes for 5,000 (issue 32). For reference, bbpPairings (C++) takes 0.02 s for 100 players
-and about 19 s for 1,000 on a 2-core machine. With ``--bbp PATH`` it pairs the same files in the same run: its CPU
-time (of the child process) is printed beside ours, with whether the two pairings agree (``--bbp-rounds`` limits
-it to some of the rounds: at 2,000 players it may need minutes a round).
+2,000 players and 5 minutes for 5,000 (issue 32). For reference, bbpPairings (C++) takes 0.02 s for 100 players,
+1.6-3.4 s for 500, 19-50 s for 1,000 and 3-5.5 minutes for 2,000 on a 2-core machine (docs/decisions.md, issue 32).
+With ``--bbp PATH`` it pairs the same files in the same run: its CPU time (of the child process) is printed beside
+ours, with whether the two pairings agree, or how many of our boards it does not have (``--bbp-rounds`` limits it
+to some of the rounds: at 2,000 players it needs minutes a round). ``--keep DIR`` leaves there, for each round
+bbpPairings paired, the file it was given (``2000p-r5-in.trf``), its output (``…-bbp.txt``) and ours in the same
+format (``…-ours.txt``), to find what differs.
 
-bbpPairings is not part of this repository and nothing here builds it. To get it: download its source from
-GitHub (BieremaBoyzProgramming/bbpPairings) into a folder outside this repository, install a C++20 compiler and
-make (on Debian: the packages g++ and make), run ``make`` in that folder (its Makefile builds an optimised
-``bbpPairings.exe`` with the Dutch system included by default), and pass that file's path as ``--bbp``.
+bbpPairings is not part of this repository and nothing here builds it. To get it, outside this repository (a C++20
+compiler and make; on Debian ``apt-get install g++ make``)::
+
+    git clone https://github.com/BieremaBoyzProgramming/bbpPairings /work/opponents/bbpPairings
+    cd /work/opponents/bbpPairings && make      # optimised, Dutch included: ./bbpPairings.exe (about 20 s)
+
+(measured with commit 16a000f, tag v6.0.0, g++ 12.2). Then, from this repository (the simulated files are cached
+outside it, a few minutes to simulate 5,000 players)::
+
+    PYTHONPATH=src python benchmarks/pairing.py --players 100 500 --pair-rounds 1 2 3 4 5 6 7 8 9 --repeat 1 \
+        --cache /work/opponents/cache --bbp /work/opponents/bbpPairings/bbpPairings.exe
+    PYTHONPATH=src python benchmarks/pairing.py --players 2000 --pair-rounds 1 2 5 9 --repeat 1 \
+        --cache /work/opponents/cache --bbp /work/opponents/bbpPairings/bbpPairings.exe --keep /work/opponents/keep
+    PYTHONPATH=src python benchmarks/pairing.py --players 5000 --pair-rounds 1 2 5 9 --repeat 1 \
+        --cache /work/opponents/cache
 
 Simulating a large tournament pairs all its rounds, which takes a while at 5,000 players: ``--cache DIR`` keeps
 the simulated files there and reads them back on the next run.
 
     python benchmarks/pairing.py [--players 100 500 1000] [--rounds 9] [--pair-rounds 1 2 5 9] [--repeat 5]
                                  [--seed 1] [--cache DIR] [--bbp PATH] [--bbp-repeat 1] [--bbp-rounds 1 9]
+                                 [--keep DIR]
 """
 
 from __future__ import annotations
@@ -95,10 +110,17 @@ def before_round(trf: TrfFile, number: int) -> TrfFile:
     return trf.with_players(players)
 
 
-def bbp_round(executable: str, trf: TrfFile, number: int) -> tuple[float, set[tuple[int, int]], int | None]:
-    """bbpPairings' pairing of round ``number`` of ``trf``: child CPU seconds, boards, bye."""
+def bbp_round(
+    executable: str, trf: TrfFile, number: int, keep: Path | None = None
+) -> tuple[float, set[tuple[int, int]], int | None]:
+    """bbpPairings' pairing of round ``number`` of ``trf``: child CPU seconds, boards, bye.
+
+    With ``keep``, the file given to bbpPairings and its output stay there (``…-in.trf``, ``…-bbp.txt``).
+    """
     with tempfile.TemporaryDirectory() as folder:
-        source, output = Path(folder) / "in.trf", Path(folder) / "out.txt"
+        stem = f"{len(trf.players)}p-r{number}"
+        where = Path(folder) if keep is None else keep
+        source, output = where / f"{stem}-in.trf", where / f"{stem}-bbp.txt"
         source.write_text(format_trf(TrfFile((RawLine("XXC white1"), *trf.lines))), newline="")
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         subprocess.run([executable, "--dutch", str(source), "-p", str(output)], check=True)
@@ -109,8 +131,9 @@ def bbp_round(executable: str, trf: TrfFile, number: int) -> tuple[float, set[tu
     return cpu, {p for p in pairs if p[1] != 0}, next((a for a, b in pairs if b == 0), None)
 
 
-def agrees(ours: RoundPairing, boards: set[tuple[int, int]], bye: int | None) -> bool:
-    return {(p.white, p.black) for p in ours.pairs} == boards and ours.bye == bye
+def differing(ours: RoundPairing, boards: set[tuple[int, int]], bye: int | None) -> int:
+    """How many of our boards bbpPairings does not have (a different bye counts as one more)."""
+    return len({(p.white, p.black) for p in ours.pairs} - boards) + (ours.bye != bye)
 
 
 def main() -> None:
@@ -124,6 +147,7 @@ def main() -> None:
     parser.add_argument("--bbp-repeat", type=int, default=1)
     parser.add_argument("--bbp-rounds", type=int, nargs="+", help="the rounds bbpPairings pairs (default: all)")
     parser.add_argument("--cache", type=Path, help="a folder to keep the simulated tournaments in")
+    parser.add_argument("--keep", type=Path, help="a folder to keep the files bbpPairings paired, both outputs")
     args = parser.parse_args()
 
     base = baseline(args.repeat)
@@ -146,9 +170,13 @@ def main() -> None:
             verdict = "" if goal is None else f"{'ok' if median <= goal else 'OVER'} (≤ {goal:g} s)"
             theirs = ""
             if args.bbp and (args.bbp_rounds is None or number in args.bbp_rounds):
-                runs = [bbp_round(args.bbp, source, number) for _ in range(args.bbp_repeat)]
-                same = agrees(ours, runs[0][1], runs[0][2])
-                theirs = f" {statistics.median(r[0] for r in runs):>8.3f} {'yes' if same else 'NO':>4}"
+                if args.keep is not None:
+                    args.keep.mkdir(parents=True, exist_ok=True)
+                    (args.keep / f"{players}p-r{number}-ours.txt").write_text("\n".join(ours.bbp_lines()) + "\n")
+                runs = [bbp_round(args.bbp, source, number, args.keep) for _ in range(args.bbp_repeat)]
+                wrong = differing(ours, runs[0][1], runs[0][2])
+                same = "yes" if wrong == 0 else f"NO ({wrong} boards differ)"
+                theirs = f" {statistics.median(r[0] for r in runs):>8.3f} {same:>4}"
             elif args.bbp:
                 theirs = f" {'-':>8} {'-':>4}"
             print(

@@ -24,11 +24,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 
+from benchmarks.live_games import load_average
+from benchmarks.load import DEFAULT_DB
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from benchmarks.live_games import load_average
-from benchmarks.load import DEFAULT_DB
 from toreshi.store import EventStore, NewEvent, RoomKind, create_engine, upgrade
 
 MOVE = {"hole": 7, "side": "white", "stones": 12, "captured": 10, "tuzdyk": None, "clock_ms": [412_345, 398_120]}

@@ -95,6 +95,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("POST", "/quiz/tours/new"): ARBITER,
     ("GET", "/quiz/tours/{tour_id}"): PUBLIC,
     ("GET", "/quiz/tours/{tour_id}/standings.csv"): PUBLIC,
+    ("GET", "/quiz/tours/{tour_id}/export.zip"): ARBITER,  # the results bundle: the games' full protocols, the log
     ("POST", "/quiz/tours/{tour_id}/{action}"): ARBITER,
     ("GET", "/quiz/league"): PUBLIC,
     ("GET", "/quiz/league.{fmt}"): PUBLIC,
@@ -131,6 +132,7 @@ ROUTES: dict[tuple[str, str], str] = {
     ("GET", "/teams/{tid}/standings"): PUBLIC,
     ("GET", "/teams/{tid}/audit"): PUBLIC,
     ("GET", "/teams/{tid}/export/{what}"): PUBLIC,
+    ("GET", "/teams/{tid}/export.zip"): ARBITER,  # the results bundle, with the audit log: the arbiter's
     ("POST", "/teams/{tid}/do/{action}"): ARBITER,
     ("GET", "/tournaments/{tid}/rounds/{number}"): PUBLIC,
     ("GET", "/tournaments/{tid}/rounds/{number}/live"): PUBLIC,

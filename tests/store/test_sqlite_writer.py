@@ -8,7 +8,8 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import Connection, text
+from sqlalchemy import text
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 from toreshi.store import EventStore, NewEvent, RoomKind, SQLiteSynchronous, create_engine, upgrade
@@ -25,13 +26,11 @@ async def engine(tmp_path: Path) -> AsyncIterator[AsyncEngine]:
     await engine.dispose()
 
 
-def insert_room(room_id: str) -> Callable[[Connection], int]:
-    def work(connection: Connection) -> int:
+def insert_room(room_id: str) -> Callable[[sqlite3.Connection], int]:
+    def work(connection: sqlite3.Connection) -> int:
         connection.execute(
-            text(
-                "INSERT INTO rooms (id, kind, status, version, snapshot_version, created_at, updated_at) "
-                "VALUES (:id, 'togyz', 'live', 0, 0, '2026-11-30 12:00:00', '2026-11-30 12:00:00')"
-            ),
+            "INSERT INTO rooms (id, kind, status, version, snapshot_version, created_at, updated_at) "
+            "VALUES (:id, 'togyz', 'live', 0, 0, '2026-11-30 12:00:00', '2026-11-30 12:00:00')",
             {"id": room_id},
         )
         return len(room_id)
@@ -81,11 +80,11 @@ async def test_a_failed_write_rolls_back_and_reports_its_error(engine: AsyncEngi
     try:
         await writer.write(insert_room("g-3"))
 
-        def twice(connection: Connection) -> None:
+        def twice(connection: sqlite3.Connection) -> None:
             insert_room("g-4")(connection)
             insert_room("g-3")(connection)  # the primary key refuses it: g-4 must go too
 
-        with pytest.raises(Exception, match="UNIQUE"):
+        with pytest.raises(IntegrityError, match="UNIQUE"):  # the driver's error, as SQLAlchemy's wrapper
             await writer.write(twice)
         assert await room_ids(engine) == ["g-3"]
     finally:

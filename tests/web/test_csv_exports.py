@@ -28,6 +28,7 @@ from toreshi.web.app import create_app
 from toreshi.web.common.settings import Settings
 from toreshi.web.quiz.pages import REPORT_COLUMNS, report_rows
 from toreshi.web.teams import pages as team_pages
+from toreshi.web.tournaments.results import speaking
 
 from .helpers import csrf_in, csv_rows, post, route_urls, sign_in
 from .quiz_driver import play_game
@@ -94,12 +95,38 @@ def test_the_quiz_report_puts_the_audience_under_the_header_s_columns() -> None:
                        "presses": [], "rulings": [], "host": [], "running": {"=1+2": -10, "Барыс": 0}}],
         "audience": [{"type": "audience_warned", "person": "@Зритель", "scope": None, "question": 1, "at_ms": 5}],
     }  # fmt: skip
-    rows = list(csv.reader(io.StringIO(csv_text(report_rows(data)))))
-    assert rows[0] == [*REPORT_COLUMNS, "'=1+2", "Барыс"]
+    with speaking("en"):
+        rows = list(csv.reader(io.StringIO(csv_text(report_rows(data)))))
+    assert rows[0] == ["Question", "Theme", "Value", "Chose", "Outcome", "Presses", "Rulings", "Host", "'=1+2", "Барыс"]
+    assert len(REPORT_COLUMNS) == 8
+    assert rows[1][4] == "Right answer"
     assert rows[1][-2:] == ["-10", "0"]  # a score below zero stays a number
     warned = dict(zip(rows[0], rows[2], strict=True))
-    assert warned["question"] == "1" and warned["host"] == "audience_warned @Зритель"
-    assert warned["outcome"] == warned["presses"] == warned["rulings"] == warned["Барыс"] == ""
+    assert warned["Question"] == "1" and warned["Host"] == "'@Зритель: warned"
+    assert warned["Outcome"] == warned["Presses"] == warned["Rulings"] == warned["Барыс"] == ""
+
+
+@pytest.mark.parametrize(
+    ("language", "header", "words"),
+    [
+        ("kk", ["Сұрақ", "Тақырып", "Құны", "Таңдаған", "Нәтиже"], ("Дұрыс жауап", "Барыс дұрыс; Алтын қате")),
+        ("ru", ["Вопрос", "Тема"], ("Верный ответ", "Барыс верно; Алтын неверно")),
+    ],
+)
+def test_the_quiz_report_speaks_the_reader_s_language(language: str, header: list[str], words: tuple[str, str]) -> None:
+    data: dict[str, Any] = {
+        "teams": ["Барыс", "Алтын"],
+        "questions": [{"number": 1, "theme_name": "Т", "value": 10, "chooser": "Барыс", "outcome": "right",
+                       "presses": [], "host": [], "running": {"Барыс": 10, "Алтын": -10},
+                       "rulings": [{"team": "Барыс", "correct": True, "timed_out": False},
+                                   {"team": "Алтын", "correct": False, "timed_out": False}]}],
+        "audience": [],
+    }  # fmt: skip
+    with speaking(language):
+        rows = report_rows(data)
+    assert rows[0][: len(header)] == header
+    assert (rows[1][4], rows[1][6]) == words
+    assert not any(word in str(cell) for cell in rows[0] + rows[1] for word in ("right", "wrong", "question"))
 
 
 # --- the walk ----------------------------------------------------------------------------------------------------

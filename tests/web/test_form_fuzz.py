@@ -297,7 +297,7 @@ def test_no_form_answers_a_server_error_or_english(world: World) -> None:
 
 # --- what the fuzzing found, pinned ----------------------------------------------------------------------------
 
-INTERNAL_FIELDS = {"cleared", "ended_at", "white_signed_at", "black_signed_at", "room_id"}
+INTERNAL_FIELDS = {"cleared", "ended_at", "white_signed_at", "black_signed_at", "room_id", "at_ms", "corrected_at"}
 """Command fields the server fills itself, never read from a form."""
 NOT_FIELDS = {"back", "token", "csrf"}
 READ = re.compile(r'_(?:int|text|number|names|choice|bool)\w*\((?:f|form)\w*, "(\w+)"')

@@ -205,13 +205,25 @@ def test_the_report_shows_running_scores_press_times_host_tools_and_the_audience
     tour_page = web.get(f"/quiz/tours/{tour}").text  # the tour's log keeps the game's audience sanctions too
     assert "Зритель в 3 ряду: удалён до конца тура игр (SI-4.5)" in tour_page
     rows = csv_rows(web.get(f"/quiz/{room}/report.csv"))
-    assert rows[0] == ["question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host",
-                       "Алтын", "Барыс", "Сұңқар", "Тұлпар"]  # fmt: skip
+    assert rows[0] == [
+        "Вопрос",
+        "Тема",
+        "Стоимость",
+        "Выбрал",
+        "Итог",
+        "Нажатия",
+        "Решения",
+        "Ведущий",
+        "Алтын",
+        "Барыс",
+        "Сұңқар",
+        "Тұлпар",
+    ]  # fmt: skip  (the reader's language, as the page)
     assert rows[1][3] == "Алтын" and rows[1][5].startswith("Алтын 0:0") and rows[1][8:] == ["1", "0", "0", "0"]
     # The audience's rulings (SI-4.5) sit under the header's columns: the question, and the ruling under "host".
     sanctioned = dict(zip(rows[0], rows[-1], strict=True))
-    assert sanctioned["host"] == "audience_sanctioned Зритель в 3 ряду round" and sanctioned["question"] == ""
-    assert sanctioned["outcome"] == sanctioned["presses"] == sanctioned["Алтын"] == ""
+    assert sanctioned["Ведущий"] == "Зритель в 3 ряду: удалён до конца тура игр" and sanctioned["Вопрос"] == ""
+    assert sanctioned["Итог"] == sanctioned["Нажатия"] == sanctioned["Алтын"] == ""
 
 
 def test_the_games_list_filters_by_live_finished_tour_and_archive_and_archives_a_finished_game(

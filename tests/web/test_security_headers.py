@@ -30,7 +30,7 @@ def test_the_policy_allows_no_inline_script_and_no_framing() -> None:
     assert directives["frame-ancestors"] == "'none'" and directives["object-src"] == "'none'"
 
 
-STANDALONE_DOCUMENTS = {"results/crosstable_document.html"}
+STANDALONE_DOCUMENTS = {"results/crosstable_document.html", "results/document.html"}
 """Written into a file of the results bundle, never answered by the app: a file opened from disk has no CSP and no
 app to fetch a stylesheet from, so its style is inside it."""
 

@@ -4,6 +4,10 @@ The entries are read from the TRF's ``001`` lines (name, rating, title); a round
 ``--round-robin``) draws every Berger number, a Swiss orders only the players of equal rating and title
 (:mod:`toreshi.tournament.lots`). Printed: the seed, the top seed's colour in round 1 (as the TRF writes it), then
 one line per new pairing number, so that the printout can be compared with the tournament's list line by line.
+
+``toreshi quiz lots SEED TEAM...``: the order of choice at the start of a «Своя игра» game (SI-3.2), drawn again from
+the seed its screens showed before the draw (:mod:`toreshi.quiz.lots`; both draws are :mod:`toreshi.kit.lots`).
+Printed: the seed, then one line per place in the order, the first chooser first.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from toreshi.commands.errors import CommandError
 from toreshi.commands.pairing_tools import read_trf
 from toreshi.commands.speech import say
 from toreshi.kit.refusal import Refusal
+from toreshi.quiz.lots import choice_order
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.lots import MAX_SEED_LENGTH, METHOD, Entrant, LotsError, check_seed, draw_order, initial_colour
 from toreshi.tournament.model import Colour
@@ -51,3 +56,19 @@ def lots(
     for number, entrant in enumerate(draw_order(seed, entrants, round_robin=robin), start=1):
         rating = f" ({entrant.rating})" if entrant.rating else ""
         typer.echo(f"{number:>{width}}. {entrant.name}{rating}")
+
+
+def quiz_lots(
+    seed: Annotated[str, typer.Argument(help="The seed the game's screens showed before the draw.")],
+    teams: Annotated[list[str], typer.Argument(help="The game's teams, in any order.")],
+) -> None:
+    """Draw the order of choice of a quiz game again from its seed: the first team chooses first (SI-3.2)."""
+    try:
+        seed = check_seed(seed)
+    except LotsError:
+        raise CommandError(say(Refusal(TournamentCode.LOTS_BAD_SEED, {"maximum": MAX_SEED_LENGTH}))) from None
+    if len(teams) < 2:
+        raise CommandError(say(Refusal(TournamentCode.LOTS_TOO_FEW, {})))
+    typer.echo(f"seed: {seed} ({METHOD}, order of choice)")
+    for number, team in enumerate(choice_order(seed, teams), start=1):
+        typer.echo(f"{number}. {team}")

@@ -1,4 +1,5 @@
-"""``toreshi publish EVENT DIR``: the public results site of a tournament written to a folder, for any web host.
+"""``toreshi publish EVENT DIR``: the public results site of a tournament (or of a team tournament:
+:func:`toreshi.web.teams.results.site_files`, or of a quiz tour) written to a folder, for any web host.
 
 The same files the app serves at ``/results/EVENT/`` (:func:`toreshi.web.tournaments.results.site_files`): an index
 that sends the reader to the Kazakh pages, and per language (``kk/``, ``ru/``, ``en/``) the tournament, the
@@ -26,15 +27,25 @@ app = typer.Typer(help=GROUPS["publish"][1], add_completion=False)
 
 
 async def _site(url: str, schema: str | None, event: str, site_url: str | None) -> dict[str, bytes]:
-    from toreshi.services.results import NotATournamentError, game_states, tournament_state
+    from toreshi.services.quiz_tours import UnknownTourError, read_tour
+    from toreshi.services.results import NotATournamentError, game_states, team_state, tournament_state
     from toreshi.store import open_store
+    from toreshi.web.quiztours import results as tour_results
+    from toreshi.web.teams import results as team_results
     from toreshi.web.tournaments.results import site_files
 
     async with open_store(url, schema=schema, migrate=False) as store:
         try:
             state = await tournament_state(store, event)
         except NotATournamentError:
-            raise CommandError(said(N_("No tournament %(id)s in this database."), id=event)) from None
+            try:  # a team tournament
+                return team_results.site_files(await team_state(store, event), event, url=site_url)
+            except NotATournamentError:
+                pass
+            try:  # a quiz tour
+                return tour_results.site_files(await read_tour(store, event), url=site_url)
+            except UnknownTourError:
+                raise CommandError(said(N_("No tournament %(id)s in this database."), id=event)) from None
         return site_files(state, event, await game_states(store, state), url=site_url)
 
 

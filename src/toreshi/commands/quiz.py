@@ -1,4 +1,4 @@
-"""``toreshi quiz …``: inspect and convert «Своя игра» question packs.
+"""``toreshi quiz …``: inspect and convert «Своя игра» question packs; draw a game's order of choice again (``lots``).
 
 A pack that cannot be read is reported on one line in English: its refusal rendered by the same messages as the
 pages' (:mod:`toreshi.texts.refusals`), with no language activated.
@@ -18,6 +18,7 @@ from rich.table import Table
 
 from toreshi.commands import GROUPS
 from toreshi.commands.errors import CommandError
+from toreshi.commands.lots import quiz_lots
 from toreshi.quiz.codes import PackCode
 from toreshi.quiz.formats import read_pack
 from toreshi.quiz.pack import Package, PackError
@@ -27,6 +28,8 @@ app = typer.Typer(help=GROUPS["quiz"][1], no_args_is_help=True, add_completion=F
 
 _MAX_FILE_BYTES = 1024 * 1024 * 1024
 """Refuse to even load a file this large (the archive limits inside are far lower)."""
+
+app.command("lots")(quiz_lots)
 
 
 def _load(path: Path) -> Package:

@@ -132,7 +132,15 @@ class Refused(Exception):  # noqa: N818 - "a command was refused" reads better t
             self.refusal = code.with_params(**params)
         else:
             self.refusal = Refusal(code, params, details)
-        super().__init__(str(self.refusal))
+        # No text yet: ``str()`` writes it when asked (a room's "what may I do" list has every probe the rules
+        # refuse raise one, after every event, and nobody reads those).
+        super().__init__()
+
+    def __str__(self) -> str:
+        return str(self.refusal)
+
+    def __repr__(self) -> str:
+        return f"Refused({str(self.refusal)!r})"
 
     @property
     def code(self) -> str:

@@ -120,6 +120,9 @@ class RoomOwner:
     ) -> None:
         self.room_id = room_id
         self.logic = logic
+        # Asked once: a runtime protocol check costs more than the rest of a commit's bookkeeping.
+        self._foreseeing = logic if isinstance(logic, Foreseeing) else None
+        self._finishing = logic if isinstance(logic, Finishing) else None
         self.version = version
         self.lost = False
         self._log = event_log
@@ -227,7 +230,7 @@ class RoomOwner:
         if command_id is not None and (command_id.startswith(TIMER_BATCH) or len(command_id) > MAX_COMMAND_ID):
             command_id = None  # never mistaken for a timer's batch, never too long to store
         # The final event and the room's "finished" commit together when the logic can tell beforehand.
-        finishes = isinstance(self.logic, Foreseeing) and self.logic.finishes(decided)
+        finishes = self._foreseeing is not None and self._foreseeing.finishes(decided)
         try:
             new_version = await self._log.append(
                 self.room_id,
@@ -259,7 +262,7 @@ class RoomOwner:
             self._history.add(self.version + offset, frame)
             messages.append(frame)
         self.version = new_version
-        finished = finishes or (isinstance(self.logic, Finishing) and self.logic.is_finished())
+        finished = finishes or (self._finishing is not None and self._finishing.is_finished())
         if finished and not finishes:  # the logic could not tell beforehand: a second write
             await self._log.mark_finished(self.room_id)
         await self._bus.publish_many(self.channel, messages)  # the command's events together (one frame, one send)

@@ -21,6 +21,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from toreshi.kit.codec import Codec, spec
+from toreshi.kit.lots import MAX_SEED_LENGTH
 from toreshi.kit.payload import MAX_NAME
 from toreshi.quiz.board import Board
 
@@ -131,6 +132,10 @@ class GameSetup:
     special_questions: bool = field(default=False, metadata=spec(omit_default=True))
     """SIGame's special questions (stake, secret, no risk) play as SIGame plays them (issue 31). Off by default: the
     regulation's game has none, and with it off they play as ordinary questions (``docs/traceability.md``)."""
+    lots_seed: str = field(default="", metadata=spec(max_length=MAX_SEED_LENGTH, omit_default=True))
+    """The seed of the lot for the order of choice (SI-3.2, :mod:`toreshi.quiz.lots`), shown on the game's screens
+    from its creation, before the draw. Empty only in a game recorded before issue 29 (drawn by the room's
+    generator); a new game without one gets one when it is created."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -149,10 +154,19 @@ class GameCreated(Event):
 
 @dataclass(frozen=True, slots=True)
 class FirstChooserDrawn(Event):
-    """The lot for the first chooser (SI-3.2); the caller draws it with its own randomness and records it."""
+    """The lot for the first chooser (SI-3.2), recorded with the seed and the drawn order of choice.
+
+    ``team`` chooses first. ``order`` is the order the seed draws (:func:`toreshi.quiz.lots.choice_order`); when
+    the host named another team than the lot's first, ``overridden`` says so in the game's log. A game recorded
+    before issue 29 has neither seed nor order."""
 
     type: ClassVar[str] = "first_chooser_drawn"
     team: str
+    seed: str = field(default="", metadata=spec(max_length=MAX_SEED_LENGTH, omit_default=True))
+    order: tuple[str, ...] = field(
+        default=(), metadata=spec(name=True, max_length=MAX_NAME, max_items=16, omit_default=True)
+    )
+    overridden: bool = field(default=False, metadata=spec(omit_default=True))
 
 
 @dataclass(frozen=True, slots=True)

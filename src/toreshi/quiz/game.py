@@ -469,12 +469,15 @@ class GameState:
     def _draw(self, event: ev.FirstChooserDrawn) -> GameState:
         self._require(Phase.DRAW, doing="draw")
         self._require_team(event.team)
+        if event.order and sorted(event.order) != sorted(self.teams):
+            raise Refused(QuizCode.NOT_A_TEAM, team=", ".join(event.order))  # the drawn order is of this game's teams
         striking = self._setup.kind is GameKind.FINAL
         return replace(
             self,
             chooser=event.team,
             first_chooser=event.team,
             phase=Phase.STRIKING if striking else Phase.CHOOSING,
+            audit=(*self.audit, event) if event.overridden else self.audit,  # the host overrode the lot (SI-3.2)
         )
 
     @property

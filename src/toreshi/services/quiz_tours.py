@@ -511,5 +511,24 @@ class QuizTourService(AttachedRooms):
         return {"games": games, "tours": tours, "league": row, "history": history.get(name, [])}
 
 
+async def read_tour(store: EventStore, tour_id: str) -> TourState:
+    """A tour's state from its stored log alone (``toreshi publish`` reads a database no app serves); raises
+    :class:`UnknownTourError`."""
+    async with store.engine.connect() as connection:
+        if (await connection.execute(select(quiz_tours.c.id).where(quiz_tours.c.id == tour_id))).first() is None:
+            raise UnknownTourError(tour_id)
+        rows = (
+            await connection.execute(
+                select(quiz_tour_events.c.payload)
+                .where(quiz_tour_events.c.tour_id == tour_id)
+                .order_by(quiz_tour_events.c.version)
+            )
+        ).all()
+    state = TourState()
+    for row in rows:
+        state = evolve(state, read_event(row.payload))
+    return state
+
+
 def scores_text(scores: Mapping[str, int] | None) -> str:
     return "" if scores is None else ", ".join(f"{t} {s}" for t, s in scores.items())

@@ -10,11 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from toreshi.live.room import Decided
+from toreshi.live.rooms.teams import TeamTournamentRoom
 from toreshi.live.rooms.togyz import TogyzRoom
 from toreshi.live.rooms.tournament import TournamentRoom
 from toreshi.store import EventStore, RoomKind, UnknownRoomError
 from toreshi.togyz.match.state import GameState
 from toreshi.tournament.journal import TournamentState
+from toreshi.tournament.journal.teams import TeamJournalState
 
 Board = tuple[int, int]
 
@@ -32,6 +34,22 @@ async def tournament_state(store: EventStore, tournament_id: str) -> TournamentS
     if room.kind is not RoomKind.TOURNAMENT:
         raise NotATournamentError(tournament_id)
     logic = TournamentRoom()
+    for stored in await store.load(tournament_id):
+        logic.apply(Decided(stored.type, stored.payload), stored.server_time_ms)
+    if logic.state.tournament is None:
+        raise NotATournamentError(tournament_id)
+    return logic.state
+
+
+async def team_state(store: EventStore, tournament_id: str) -> TeamJournalState:
+    """A team tournament's state after its whole log (:class:`NotATournamentError` for any other id)."""
+    try:
+        room = await store.room(tournament_id)
+    except (UnknownRoomError, ValueError):
+        raise NotATournamentError(tournament_id) from None
+    if room.kind is not RoomKind.TEAMS:
+        raise NotATournamentError(tournament_id)
+    logic = TeamTournamentRoom()
     for stored in await store.load(tournament_id):
         logic.apply(Decided(stored.type, stored.payload), stored.server_time_ms)
     if logic.state.tournament is None:

@@ -12,9 +12,10 @@ What is drawn:
   alphabetically (FIDE C.04.2 B allows the regulation to replace the alphabetical criterion); in a round robin
   every player's Berger number is drawn (FIDE C.05, the drawing of lots of a round-robin event).
 
-How: every lot is a SHA-256 digest of ``toreshi-lots-1``, the seed, what is drawn and, for an entry, its name
-folded to one line and lower case (NFC). A digest depends on nothing else — not on the order the entries were
-typed in, nor on the Python version — so that the method can be written down and checked by hand:
+How (:mod:`toreshi.kit.lots`, shared with the quiz's order of choice): every lot is a SHA-256 digest of
+``toreshi-lots-1``, the seed, what is drawn and, for an entry, its name folded to one line and lower case (NFC).
+A digest depends on nothing else — not on the order the entries were typed in, nor on the Python version — so that
+the method can be written down and checked by hand:
 
 - initial colour: White if the first byte of ``H("colour")`` is even, else Black;
 - order: entries sorted by (rating down, title, ``H("order", name)``) in a Swiss, by ``H("order", name)`` alone in a
@@ -29,21 +30,11 @@ True
 
 from __future__ import annotations
 
-import hashlib
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from toreshi.kit.lots import MAX_SEED_LENGTH, METHOD, LotsError, check_seed, fold_name, lot
 from toreshi.tournament.model import Colour
-
-METHOD = "toreshi-lots-1"
-"""Named in every digest: a later method gets a new name and never redraws an old tournament differently."""
-
-MAX_SEED_LENGTH = 64
-
-
-class LotsError(ValueError):
-    """A seed that cannot be published (empty, too long, several lines)."""
 
 
 @dataclass(frozen=True)
@@ -53,34 +44,6 @@ class Entrant:
     name: str
     rating: int | None = None
     title: str = ""
-
-
-def check_seed(seed: str) -> str:
-    """The seed as it is published: stripped; refused when empty, over :data:`MAX_SEED_LENGTH` characters or with
-    a control character (a seed is read aloud and typed again on another machine).
-
-    >>> check_seed("  Almaty 2026  ")
-    'Almaty 2026'
-    """
-    text = seed.strip()
-    if not text:
-        raise LotsError("the seed is empty")
-    if len(text) > MAX_SEED_LENGTH:
-        raise LotsError(f"the seed has {len(text)} characters (at most {MAX_SEED_LENGTH})")
-    if any(unicodedata.category(char)[0] == "C" for char in text):
-        raise LotsError("the seed has a control character")
-    return text
-
-
-def _folded(name: str) -> str:
-    return " ".join(unicodedata.normalize("NFC", name).split()).casefold()
-
-
-def lot(seed: str, what: str, item: str = "") -> bytes:
-    """The digest that decides one lot: SHA-256 of the method, the seed, what is drawn and the item, joined by
-    the unit separator (U+001F), in UTF-8."""
-    text = "\x1f".join((METHOD, check_seed(seed), what, item))
-    return hashlib.sha256(text.encode("utf-8")).digest()
 
 
 def initial_colour(seed: str) -> Colour:
@@ -94,7 +57,7 @@ def _title_key(title: str) -> str:
 
 def draw_order(seed: str, entrants: Sequence[Entrant], *, round_robin: bool) -> list[Entrant]:
     """The entries in the order of their new pairing numbers (1, 2, …)."""
-    keys = {id(e): lot(seed, "order", _folded(e.name)) for e in entrants}
+    keys = {id(e): lot(seed, "order", fold_name(e.name)) for e in entrants}
     indexed = list(enumerate(entrants))
     if round_robin:
         indexed.sort(key=lambda pair: (keys[id(pair[1])], -(pair[1].rating or 0), pair[0]))
@@ -103,4 +66,4 @@ def draw_order(seed: str, entrants: Sequence[Entrant], *, round_robin: bool) -> 
     return [entrant for _, entrant in indexed]
 
 
-__all__ = ["METHOD", "Entrant", "LotsError", "check_seed", "draw_order", "initial_colour", "lot"]
+__all__ = ["MAX_SEED_LENGTH", "METHOD", "Entrant", "LotsError", "check_seed", "draw_order", "initial_colour", "lot"]

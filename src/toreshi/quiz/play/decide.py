@@ -16,20 +16,23 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from toreshi.kit.core import Context, Decision
+from toreshi.kit.lots import new_seed
 from toreshi.kit.refusal import Common, Refused
 from toreshi.quiz import events as ev
 from toreshi.quiz.codes import QuizCode
 from toreshi.quiz.events import Event
 from toreshi.quiz.game import GameState, Phase
+from toreshi.quiz.lots import choice_order
 from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play import presses
 from toreshi.quiz.play.commands import Command, KeyMap
 from toreshi.quiz.play.events import GameClosed, KeysMapped, LinkMeasured, MediaControlled, QuizCreated, UndoneTo
-from toreshi.quiz.play.state import PlayState, checked, questions_chosen
+from toreshi.quiz.play.state import PlayState, checked
 
-__all__ = ["decide"]
+__all__ = ["decide", "nothing_new_to_announce"]
 
 CLOSED_CLAUSE = "SI-6"
 """The clause a closed game's refusal cites: a tour's results are final once its stage is over."""
@@ -55,7 +58,7 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return []
         if not isinstance(command, cmd.CreateGame):
             raise Refused(QuizCode.NOT_CREATED)
-        return _create(command, context.now_ms)
+        return _create(command, context.now_ms, context.random)
     now = max(context.now_ms, state.game.last_ms)
     match command:
         case cmd.CreateGame():
@@ -89,7 +92,7 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
         case cmd.MapKeys():
             keys, buttons = _key_map(command.keys, state.game.teams), _key_map(command.buttons, state.game.teams)
             return [KeysMapped(now, keys, buttons, command.projector)]
-        case cmd.AnnounceScore() if _nothing_new_to_announce(state.game.at(now)):
+        case cmd.AnnounceScore() if nothing_new_to_announce(state.game.at(now)):
             return []  # idempotent: the same scores announced again, with nobody asking, store nothing
         case cmd.Media():
             return _media(state, command, now)
@@ -117,19 +120,24 @@ def _decide(state: PlayState, command: Command, context: Context) -> Sequence[Ev
             return checked(state.game, _host(state, command, now, context.random))
 
 
-def _nothing_new_to_announce(game: GameState) -> bool:
+def nothing_new_to_announce(game: GameState) -> bool:
     """The scores were announced as they stand, nobody asked since and no announcement is due (SI-4.7)."""
     if not game.announcements or game.score_requests or game.score_announcement_due:
         return False
     return dict(game.announcements[-1].scores) == game.scores
 
 
-def _create(command: cmd.CreateGame, now: int) -> Sequence[Event]:
-    GameState().apply(ev.GameCreated(now, command.setup))  # the setup's rules (teams, themes, the assistant)
-    teams = command.setup.teams
+def _create(command: cmd.CreateGame, now: int, rng: random.Random | None) -> Sequence[Event]:
+    setup = command.setup
+    if not setup.lots_seed and rng is not None:
+        # The seed of the order of choice (SI-3.2), published with the game from now on, before the draw. (A room
+        # always passes its generator; only a probe decides without one, and draws nothing.)
+        setup = replace(setup, lots_seed=new_seed(rng))
+    GameState().apply(ev.GameCreated(now, setup))  # the setup's rules (teams, themes, the assistant)
+    teams = setup.teams
     created = QuizCreated(
         now,
-        command.setup,
+        setup,
         title=command.title,
         notes=command.notes,
         arbitration=command.arbitration,
@@ -226,10 +234,8 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
     current = game.current
     answering = current.answering_team if current is not None else None
     match command:
-        case cmd.Draw(team=None):
-            return [ev.FirstChooserDrawn(now, _draw_lot(game.teams, rng))]  # the lot (SI-3.2), recorded as an event
-        case cmd.Draw(team=str(team)):
-            return [ev.FirstChooserDrawn(now, team)]
+        case cmd.Draw():
+            return [_draw(game, command.team, now, rng)]  # the lot (SI-3.2), recorded as an event
         case cmd.Strike():
             return [ev.ThemeStruck(now, _team(command.team, game.striker, game, "strike"), command.theme)]
         case cmd.RestoreTheme():
@@ -279,10 +285,20 @@ def _host(state: PlayState, command: Command, now: int, rng: random.Random | Non
     raise TypeError(f"no host tool for {command!r}")  # every command is matched above
 
 
-def _draw_lot(teams: Sequence[str], rng: random.Random | None) -> str:
-    if rng is None:
-        raise TypeError("a draw of lots needs Context.random")  # the room passes its generator to every decision
-    return rng.choice(teams)
+def _draw(game: GameState, team: str | None, now: int, rng: random.Random | None) -> ev.FirstChooserDrawn:
+    """The lot for the first chooser (SI-3.2): the order the game's published seed draws; a team the host names
+    instead of the lot's first is recorded as an override. A game recorded before issue 29 has no seed: its room's
+    generator draws, as it did then."""
+    seed = game._setup.lots_seed
+    if not seed:
+        if team is not None:
+            return ev.FirstChooserDrawn(now, team)
+        if rng is None:
+            raise TypeError("a draw of lots needs Context.random")  # the room passes its generator to every decision
+        return ev.FirstChooserDrawn(now, rng.choice(game.teams))
+    order = choice_order(seed, game.teams)
+    chosen = order[0] if team is None else team
+    return ev.FirstChooserDrawn(now, chosen, seed=seed, order=order, overridden=chosen != order[0])
 
 
 def _undo_to(state: PlayState, step: int, now: int) -> Event:
@@ -291,9 +307,12 @@ def _undo_to(state: PlayState, step: int, now: int) -> Event:
     history = state.history
     if step == len(history):
         raise Refused(QuizCode.NOTHING_TO_UNDO)
-    if step > len(history) or all(point.step != step for point in state.points):
+    point = next((point for point in state.points if point.step == step), None)
+    if step > len(history) or point is None:
         raise Refused(QuizCode.UNDO_POINT, step=step)
-    return UndoneTo(now, step, questions_chosen(history[:step]), len(history) - step)
+    # The point counted the questions chosen by its step when it was made (``questions_chosen(history[:step])``,
+    # without reading the whole history again: the host's "undo to" button is asked about after every event).
+    return UndoneTo(now, step, point.questions, len(history) - step)
 
 
 def _undo(game: GameState, now: int) -> Event:

@@ -2,18 +2,27 @@
 parameters the state suggests (the first open cell, the latest counted answer, a mapped key).
 
 ``decide`` answers for each (:func:`toreshi.kit.core.allowed`), so a page offers exactly the buttons the rules
-would accept — no list of what is allowed is kept beside the rules.
+would accept. :func:`offered` is that list as a room asks for it after every event: the same answer without running
+the rules on most probes (issue 32: a full ``decide`` per probe, each accepted one folding a whole new game, was the
+largest cost of a press cycle). For each probe it checks what ``decide`` and the game's rules check for exactly that
+probe's parameters, in one place below; the press, a buzzer key and a stake, whose rules are the arbiter's and the
+stakes', are still asked of ``decide``. A property test plays random games and compares it with the probes asked of
+``decide`` at every step and for every role (``tests/quiz/play/test_offered.py``).
 """
 
 from __future__ import annotations
 
+from toreshi.kit.core import Actor, Context
+from toreshi.kit.refusal import Refusal
 from toreshi.quiz.board import VALUES
-from toreshi.quiz.game import GameState
+from toreshi.quiz.events import GameKind
+from toreshi.quiz.game import GameState, Phase
 from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play.commands import Command
+from toreshi.quiz.play.decide import decide, nothing_new_to_announce
 from toreshi.quiz.play.state import PlayState
 
-__all__ = ["probes"]
+__all__ = ["offered", "probes"]
 
 _ANYONE = "·"
 """A person or a reason in a probe: any non-empty text does (the rules ask only that there is one)."""
@@ -111,3 +120,150 @@ def _reversal(game: GameState) -> cmd.Reverse:
         if not record.void:
             return cmd.Reverse(record.question, record.team)
     return cmd.Reverse(1, game.teams[0])
+
+
+# --- what the rules would accept of the probes, without running them --------------------------------------------
+
+_ASKING = (Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING)
+"""The phases a question is being asked in (a replacement's, SI-4.6)."""
+
+
+def offered(state: PlayState, actor: Actor, now: int, game: GameState | None = None) -> list[str]:
+    """The types of the probe commands (:func:`probes`) of ``actor``'s role that ``decide`` accepts at ``now``,
+    sorted: what :func:`toreshi.kit.core.allowed` answers for them, one probe of a kind enough. ``game`` is the
+    state's game at ``now`` when the caller has it."""
+    if not state.created:
+        return []
+    now = max(now, state.game.last_ms)
+    game = state.game.at(now) if game is None else game
+    role = actor.role
+    if role in cmd.HOST_ROLES:
+        found = _host_offered(state, game)
+        asked: list[Command] = [probe for probe in _special(game, game.stake_turn()) if probe.type == "stake"]
+        if game._setup.kind is GameKind.SHOOTOUT:
+            asked.append(cmd.EndGame())  # ended only once the tie is broken: the rules know the cuts
+        if state.keys:
+            asked.append(cmd.Key(next(iter(state.keys))))
+    elif role == "team":
+        found = {"give"} if _gives(game, actor.name) else set()
+        if _requests(game, actor.name):
+            found.add("request_score")
+        asked = [cmd.PressBuzzer(), *(probe for probe in _special(game, None) if probe.type == "stake")]
+    elif role == "assistant":
+        found = {"announce_score"} if _announces(game) else set()
+        if _requests(game, game.teams[0]):
+            found.add("request_score")
+        asked = []
+    elif role == "projector":
+        found, asked = set(), [cmd.Key(key) for key in state.keys] if state.projector_keys else []
+    else:
+        return []
+    context = Context(actor, now_ms=now)
+    for probe in asked:
+        if probe.type not in found and not isinstance(decide(state, probe, context), Refusal):
+            found.add(probe.type)
+    return sorted(found)
+
+
+def _host_offered(state: PlayState, game: GameState) -> set[str]:
+    """What ``decide`` accepts of the host's probes (:func:`_host`) but the key and the stake, each as the rules
+    check that very command (the probe's parameters are the ones :func:`_host` gives)."""
+    phase, current, closed = game.phase, game.current, state.closed
+    answering = current.answering_team if current is not None else None
+    in_play = bool(game.themes_in_play)
+    counted = next((r for r in reversed(game.answers) if not r.void), None)
+    history = len(state.history)
+    rules = {
+        "draw": phase is Phase.DRAW,
+        "strike": game.striker is not None and in_play,
+        "announce": phase is not Phase.FINISHED and in_play,
+        "choose": game.chooser is not None
+        and phase is Phase.CHOOSING
+        and bool(game.open_cells)
+        and not game._last_question_needs_announcement(),
+        "reserve": phase is Phase.CHOOSING
+        and game.sudden_death
+        and any(i not in game.used_reserve for i in range(len(game._setup.board.reserve))),
+        "finish_reading": not state.pending
+        and phase is Phase.READING
+        and current is not None
+        and current.reading_total_ms is None
+        and current.reading_since_ms is not None,
+        "right": answering is not None and phase is Phase.ANSWERING,
+        "wrong": answering is not None and phase is Phase.ANSWERING,
+        "clarify": current is not None and phase is Phase.ANSWERING,
+        "extend": current is not None and phase is Phase.ANSWERING and game._setup.answer_ms > 0,
+        "cancel_press": answering is not None and phase is Phase.ANSWERING and current is not None and not current.solo,
+        "replace": _replaceable(game),
+        "reverse": not closed and counted is not None and (current is None or current.number != counted.question),
+        "undo": not closed and _undoable(game),
+        "undo_to": not closed and any(point.step < history for point in state.points),
+        "correct": not closed,
+        "warn": True,
+        "sanction": bool(game.warnings),
+        "announce_score": _announces(game),
+        "request_score": _requests(game, game.teams[0]),
+        "map_keys": True,
+        "media": _media_on(game),
+        "restore_theme": bool(game.struck)
+        and not game.played
+        and current is None
+        and phase in (Phase.STRIKING, Phase.CHOOSING),
+        "end_game": _endable(game),
+        "give": _gives(game, None),
+        "close_game": not closed and state.game.finished,
+    }
+    return {kind for kind, yes in rules.items() if yes}
+
+
+def _replaceable(game: GameState) -> bool:
+    """The probe :func:`_replacement` finds another theme's open cell or a reserve question of the value."""
+    current = game.current
+    if current is None or game.phase not in _ASKING:
+        return False
+    found = _replacement(game)
+    return found.reserve is not None or (found.theme is not None and found.theme != current.theme)
+
+
+def _undoable(game: GameState) -> bool:
+    """``decide``'s ``undo``: the question played last has a counted answer, and none of the one in play has."""
+    current = game.current
+    if current is not None and any(r.question == current.number and not r.void for r in game.answers):
+        return False
+    last = game.played[-1].number if game.played else None
+    return any(r.question == last and not r.void for r in game.answers)
+
+
+def _announces(game: GameState) -> bool:
+    """The score announced: nothing new to say (accepted, nothing stored) or the game has an assistant."""
+    return nothing_new_to_announce(game) or game._setup.assistant is not None
+
+
+def _requests(game: GameState, team: str) -> bool:
+    """``team`` asks for the score: already asking (nothing stored), else while the game runs, if it plays."""
+    return team in game.score_requests or (game.phase is not Phase.FINISHED and team in game.teams)
+
+
+def _media_on(game: GameState) -> bool:
+    """``decide``'s media control: the question on (or just over) has audio or video."""
+    question = game.current.question if game.current is not None else None
+    if question is None and game.played and game.phase is not Phase.FINISHED:
+        question = game.played[-1].question
+    return question is not None and any(item.playable for item in (*question.items, *question.answer_items))
+
+
+def _endable(game: GameState) -> bool:
+    """The host may end a started game that is not over (a shootout is asked of the rules: see :func:`offered`)."""
+    if game._setup.kind is GameKind.SHOOTOUT:
+        return False
+    return game.phase is not Phase.FINISHED and bool(game.played or game.current is not None)
+
+
+def _gives(game: GameState, team: str | None) -> bool:
+    """The probe ``give`` (to the first other team than the chooser) of the host (``team`` ``None``) or of a team:
+    a secret question waits to be handed over, and only the chooser's phone hands it."""
+    if game.phase is not Phase.GIVING or game.current is None:
+        return False
+    if not any(t != game.chooser for t in game.teams):
+        return False
+    return team is None or team == game.chooser

@@ -59,7 +59,7 @@ from toreshi.store.accounts import UnknownGrantError
 from toreshi.store.packs import QuizPacks
 from toreshi.texts import refusals
 from toreshi.texts.formatting import format_clock
-from toreshi.texts.i18n import current_language
+from toreshi.texts.i18n import N_, current_language
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
 from toreshi.web.common import pagekit
@@ -572,32 +572,77 @@ async def report_csv(request: Request) -> Response:
 
 
 REPORT_COLUMNS = ("question", "theme", "value", "chooser", "outcome", "presses", "rulings", "host")
-"""The report CSV's columns before the running score of each team."""
+"""The report CSV's columns before the running score of each team (their headers are worded in the reader's
+language: :data:`REPORT_HEADERS`)."""
+
+REPORT_HEADERS = {
+    "question": N_("Question"),
+    "theme": N_("Theme"),
+    "value": N_("Value"),
+    "chooser": N_("Chose"),
+    "outcome": N_("Outcome"),
+    "presses": N_("Presses"),
+    "rulings": N_("Rulings"),
+    "host": N_("Host"),
+}
+OUTCOME_WORDS = {
+    "right": N_("Right answer"),
+    "time": N_("Time: nobody pressed"),
+    "time_unanswered": N_("Time: nobody answered right"),
+    "all_answered": N_("Everyone answered"),
+    "decided": N_("The shootout is decided"),
+}
+"""The same words as the report page's (templates/quiz/report.html)."""
+HOST_WORDS = {
+    "score_corrected": N_("score corrected"),
+    "question_replaced": N_("question replaced"),
+    "host_error": N_("host's error"),
+    "audience_prompt": N_("a prompt from the audience"),
+}
 
 
 def _host_cell(action: Mapping[str, object]) -> str:
-    """A host's action (or an audience ruling, SI-4.5) in one cell: its type, then its values (time aside)."""
-    return " ".join(str(v) for k, v in action.items() if k != "at_ms" and v is not None)
+    """A host's action (or an audience ruling, SI-4.5) in one cell: its type, then its values (time aside), the
+    known words in the reader's language."""
+    return " ".join(
+        _(HOST_WORDS[str(v)]) if str(v) in HOST_WORDS else str(v)
+        for k, v in action.items()
+        if k != "at_ms" and v is not None
+    )
+
+
+def _audience_cell(ruling: Mapping[str, Any]) -> str:
+    """An audience ruling (SI-4.5) as the report page words it: the person, then what was decided."""
+    if ruling["type"] == "audience_warned":
+        decided = _("warned")
+    elif ruling.get("scope") == "round":
+        decided = _("removed until the end of the round of games")
+    else:
+        decided = _("removed until the end of the game")
+    return f"{ruling['person']}: {decided}"
 
 
 def report_rows(data: Mapping[str, Any]) -> list[list[object]]:
     """The report's CSV rows: a header, one row per question, then one row per audience ruling (SI-4.5) with its
-    question under ``question`` and the ruling under ``host`` (the host gives it), as wide as the header."""
+    question under ``question`` and the ruling under ``host`` (the host gives it), as wide as the header. Words are
+    in the current language (the request's, or the bundle's)."""
     teams = list(data.get("teams", []))
-    rows: list[list[object]] = [[*REPORT_COLUMNS, *teams]]
+    rows: list[list[object]] = [[*(_(REPORT_HEADERS[column]) for column in REPORT_COLUMNS), *teams]]
+    right, wrong, time = _("right"), _("wrong"), _("time")
     for q in data.get("questions", []):
         presses = "; ".join(f"{p['team']} {format_clock(int(p.get('after_ms') or 0))}" for p in q["presses"])
         rulings = "; ".join(
-            f"{r['team']} {'right' if r['correct'] else 'time' if r['timed_out'] else 'wrong'}" for r in q["rulings"]
+            f"{r['team']} {right if r['correct'] else time if r['timed_out'] else wrong}" for r in q["rulings"]
         )
         host = "; ".join(_host_cell(h) for h in q["host"])
         running = q.get("running", {})
         head = [q["number"], q.get("theme_name") or "", q.get("value") or "", q.get("chooser") or ""]
-        rows.append([*head, q.get("outcome") or "", presses, rulings, host, *(running.get(t, "") for t in teams)])
+        outcome = q.get("outcome") or ""
+        outcome = _(OUTCOME_WORDS[outcome]) if outcome in OUTCOME_WORDS else outcome
+        rows.append([*head, outcome, presses, rulings, host, *(running.get(t, "") for t in teams)])
     blank = [""] * (len(REPORT_COLUMNS) - 2)
     for a in data.get("audience", []):
-        ruling = {"type": a["type"], "person": a["person"], "scope": a.get("scope")}
-        rows.append([a.get("question") or "", *blank, _host_cell(ruling), *([""] * len(teams))])
+        rows.append([a.get("question") or "", *blank, _audience_cell(a), *([""] * len(teams))])
     return rows
 
 
@@ -851,6 +896,9 @@ def client_strings() -> dict[str, str]:
         "strikes": _("strikes a theme"),
         "draw": _("Draw the first chooser"),
         "waiting_draw": _("Waiting for the draw"),
+        "lots_seed": _("Seed of the drawing of lots"),
+        "lots_order": _("order of choice by lot"),
+        "lots_overridden": _("the host chose {team} instead"),
         "finish_reading": _("Reading finished"),
         "clarify": _("Clarify"),
         "extend": _("More time"),

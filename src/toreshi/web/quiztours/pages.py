@@ -8,7 +8,6 @@ results" button (a POST) pushes what a room could not.
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from starlette.datastructures import UploadFile
@@ -36,6 +35,7 @@ from toreshi.quiz.tour.core import (
 )
 from toreshi.quiz.tournament import Scoring
 from toreshi.services.quiz_tours import QuizTourService, UnknownTourError
+from toreshi.texts import i18n
 from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
 from toreshi.web.accounts import auth
@@ -43,7 +43,9 @@ from toreshi.web.common import forms, pagekit
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import pages_of
-from toreshi.web.quiz.pages import MAX_PACK_BYTES, pack_size_error
+from toreshi.web.quiz.pages import MAX_PACK_BYTES, pack_size_error, report_rows
+from toreshi.web.quiztours import results
+from toreshi.web.quiztours.results import KINDS, LOG_TYPES, METHODS, REASONS, points_text
 from toreshi.web.rooms.api import owner_of
 
 MAX_CSV_BYTES = 1024 * 1024
@@ -63,41 +65,12 @@ NOTICES = {
     }.items()
 }
 """The notices of the tour's pages (msgids registered with the page kit), by the action that gives them."""
-REASONS = {
-    "place": N_("advanced by its place in the game"),
-    "shootout": N_("advanced after a shootout (SI-2.2)"),
-    "best_other": N_("advanced as one of the best others"),
-    "out": N_("did not advance"),
-    "pending": N_("waiting for games or shootouts"),
-    "final": N_("final"),
-}
-KINDS = {"qualifying": N_("Qualifying game"), "final": N_("Final"), "shootout": N_("Shootout")}
-METHODS = {"rating": N_("by rating"), "lot": N_("by lot"), "hand": N_("by hand")}
-LOG_TYPES = {
-    "tour_created": N_("Tour created"),
-    "formula_changed": N_("Formula changed"),
-    "teams_changed": N_("Teams changed"),
-    "stage_seeded": N_("Stage seeded"),
-    "game_linked": N_("Game room created"),
-    "result_recorded": N_("Result recorded"),
-    "result_amended": N_("Result amended in its room (stage still open, SI-6)"),
-    "stage_closed": N_("Stage closed: its results are final (SI-6)"),
-    "protest_filed": N_("Protest filed (SI-6)"),
-    "protest_ruled": N_("Protest ruled"),
-}
 
 
 def _service(request: Request) -> QuizTourService:
     service = services_of(request).quiz_tours
     assert isinstance(service, QuizTourService)
     return service
-
-
-def points_text(value: Fraction | int | float) -> str:
-    """Battle and league points: whole numbers as they are, halves as ``2.5``."""
-    if isinstance(value, Fraction) and value.denominator != 1:
-        return f"{float(value):.2f}".rstrip("0").rstrip(".")
-    return str(int(value))
 
 
 # --- the register ----------------------------------------------------------------------------------------------
@@ -254,17 +227,27 @@ def _stages(state: TourState) -> list[dict[str, Any]]:
     return shown
 
 
+async def _reports(request: Request, state: TourState) -> dict[str, Any]:
+    """The reports (SI-9) of the tour's game rooms, by room id (a room that cannot be read is left out)."""
+    found: dict[str, Any] = {}
+    for link in state.links:
+        owner = await owner_of(request, link.room_id)
+        if owner is not None and isinstance(owner.logic, QuizRoom):
+            found[link.room_id] = owner.logic.report()
+    return found
+
+
+def _audience(state: TourState, reports: dict[str, Any]) -> list[tuple[GameLink, Any]]:
+    """Warnings and removals in the tour's games (SI-4.5), read from their rooms' reports."""
+    return [(link, entry) for link in state.links for entry in reports.get(link.room_id, {}).get("audience", [])]
+
+
 @_of_tour
 async def tour_page(request: Request, tour_id: str, state: TourState) -> Response:
     service = _service(request)
     places = state.tour.final_places() if state.finished else ()
     register = await service.teams.all(active_only=True)
-    # Warnings and removals in the tour's games (SI-4.5), read from their rooms.
-    audience: list[tuple[GameLink, Any]] = []
-    for link in state.links:
-        owner = await owner_of(request, link.room_id)
-        if owner is not None and isinstance(owner.logic, QuizRoom):
-            audience.extend((link, entry) for entry in owner.logic.report().get("audience", []))
+    audience = _audience(state, await _reports(request, state))
     return pagekit.page(
         request, "quiztour/tour.html", points=points_text, tid=tour_id, state=state, stages=_stages(state),
         places=places, reasons=REASONS, kinds=KINDS, methods=METHODS, log_types=LOG_TYPES, register=register,
@@ -331,6 +314,18 @@ async def tour_action(request: Request) -> Response:
     except ValueError:
         return pagekit.refused(request, Refusal(Common.BAD_REQUEST), target)
     return pagekit.redirect(target)
+
+
+@auth.arbiter_only
+@_of_tour
+async def tour_bundle(request: Request, tour_id: str, state: TourState) -> Response:
+    """``GET /quiz/tours/{tour_id}/export.zip``: the tour's results bundle (:mod:`.results`) in the reader's
+    language, for the tour's host (signed in): its log and the games' full protocols are in it."""
+    reports = await _reports(request, state)
+    protocols = {room: report_rows(report) for room, report in reports.items()}
+    data = results.bundle(state, tour_id, i18n.current_language(), protocols, _audience(state, reports))
+    headers = {"Content-Disposition": f'attachment; filename="{tour_id}-results.zip"'}
+    return Response(data, media_type="application/zip", headers=headers)
 
 
 @_of_tour
@@ -422,6 +417,7 @@ routes = [
     Route("/quiz/tours/new", new_tour, methods=["GET", "POST"]),
     Route("/quiz/tours/{tour_id}", tour_page),
     Route("/quiz/tours/{tour_id}/standings.csv", tour_standings_csv),
+    Route("/quiz/tours/{tour_id}/export.zip", tour_bundle),
     Route("/quiz/tours/{tour_id}/{action}", tour_action, methods=["POST"]),
     Route("/quiz/league", league_page),
     Route("/quiz/league.{fmt}", league_page),

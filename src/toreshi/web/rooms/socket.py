@@ -145,6 +145,9 @@ class Connection:
         """The last clock estimate sent (``offset``)."""
         self.held: list[EventFrame] = []
         """Events held back until a later one (:meth:`withhold`)."""
+        self._withholding: tuple[object, Withholding | None] = (None, None)
+        """The room's logic and, when it holds some events back, the same as a :class:`Withholding` (asking a
+        runtime protocol costs more than the rest of a fan-out's bookkeeping: asked once)."""
 
     async def send(self, frame: Frame) -> None:
         await self.send_text(encode(frame))
@@ -254,9 +257,8 @@ class Connection:
         """``events`` as (what may be sent now, what must wait). A room may ask that an event wait (a quiz press,
         which only the host and the projector may see before its decision): from it on, every event waits until
         one that releases it (the decision, any move of the game), and then all go out together in one frame."""
-        assert self.owner is not None
-        logic = self.owner.logic
-        if not isinstance(logic, Withholding):
+        logic = self.withholding()
+        if logic is None:
             return events, []
         actor = None if self.actor.role == "spectator" else self.actor
         ready: list[EventFrame] = []
@@ -276,12 +278,20 @@ class Connection:
     def withheld_tail(self, version: int) -> list[EventFrame]:
         """The room's latest events up to ``version`` that this connection may not be sent yet."""
         assert self.owner is not None
-        if version <= 0 or not isinstance(self.owner.logic, Withholding):
+        if version <= 0 or self.withholding() is None:
             return []
         recent = self.owner.catch_up(max(0, version - 50))
         if not recent:
             return []
         return self.split_withheld([event for event in recent if event.v <= version])[1]
+
+    def withholding(self) -> Withholding | None:
+        """The room's logic if it may hold events back from this connection, else ``None``."""
+        assert self.owner is not None
+        logic = self.owner.logic
+        if self._withholding[0] is not logic:
+            self._withholding = (logic, logic if isinstance(logic, Withholding) else None)
+        return self._withholding[1]
 
     def withhold(self, events: list[EventFrame]) -> list[EventFrame]:
         """The events to send now; the others are held (:meth:`split_withheld`) and go out with a later one."""

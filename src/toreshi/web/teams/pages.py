@@ -10,7 +10,6 @@ command changes nothing and the page comes back with the reason in its reader's 
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import datetime
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -19,25 +18,18 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refused
 from toreshi.services.teams import TeamService, UnknownTeamTournamentError
-from toreshi.texts.i18n import gettext as _
+from toreshi.texts import i18n
 from toreshi.tournament.journal.teams import (
     CreateTeams,
     EnterMatch,
     FileTeamProtest,
     ImportTeams,
-    LineupSet,
-    MatchEntered,
     PairTeamRound,
     RegisterTeam,
     SetLineup,
     SetTeamRepresentatives,
     TeamCommand,
     TeamJournalState,
-    TeamProtestFiled,
-    TeamRegistered,
-    TeamRepresentativesSet,
-    TeamRoundPaired,
-    TeamsCreated,
 )
 from toreshi.tournament.model import GameResult
 from toreshi.tournament.teams.boards import board_prizes, board_records, minimum_games, player_records
@@ -53,6 +45,7 @@ from toreshi.web.common.pagekit import not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
+from toreshi.web.teams import results
 from toreshi.web.tournaments import texts
 
 MAX_CSV_BYTES = 256 * 1024
@@ -157,49 +150,6 @@ ACTIONS: dict[str, Callable[[Form], TeamCommand]] = {
 }
 
 
-def audit_lines(state: TeamJournalState, *, signed_in: bool = False) -> list[tuple[datetime, str, str, str]]:
-    """(time, who, action, details) of every event, newest first, in the reader's language; who is the arbiter's
-    role, never their login, unless a signed-in arbiter reads it (:func:`.tournament_texts.arbiter_shown`)."""
-    t = state.t
-    lines = []
-    for event in reversed(state.log):
-        match event:
-            case TeamsCreated():
-                action, detail = _("Team tournament created"), event.name
-            case TeamRegistered():
-                action, detail = _("Team registered"), f"{event.number}. {event.name}"
-            case TeamRoundPaired():
-                action = _("Round %(round)s paired") % {"round": event.round}
-                detail = ", ".join(f"{m.first}–{m.second if m.second is not None else _('bye')}" for m in event.matches)
-            case LineupSet():
-                action = _("Line-up set for round %(round)s") % {"round": event.round}
-                team = t.team(event.team)
-                detail = f"{team.name}: " + ", ".join(team.players[p].name for p in event.places)
-            case MatchEntered():
-                params = {"round": event.round, "match": event.match}
-                if event.previous:
-                    action = _("Round %(round)s, match %(match)s corrected") % params
-                    detail = (
-                        " ".join(r.value for r in event.previous) + " → " + " ".join(r.value for r in event.results)
-                    )
-                    detail += f" ({event.reason})"
-                else:
-                    action = _("Round %(round)s, match %(match)s entered") % params
-                    detail = " ".join(r.value for r in event.results)
-            case TeamRepresentativesSet():
-                action = _("Representatives set")
-                detail = f"{t.team(event.team).name}: " + ", ".join(event.representatives)
-            case TeamProtestFiled():
-                action = _("Protest %(id)s filed") % {"id": event.id}
-                where = _("Round %(round)s, match %(match)s, board %(board)s") % {
-                    "round": event.round, "match": event.match, "board": event.board}  # fmt: skip
-                status = texts.status_names()[event.status.value]
-                detail = f"{where}: {t.team(event.team).name}, {event.filed_by} — {status}"
-        who = texts.arbiter_shown(event.by, signed_in=signed_in) if event.by else ""
-        lines.append((event.at, who, action, detail))
-    return lines
-
-
 _load = competition_loader(lambda request, tid: service(request).state(tid), UnknownTeamTournamentError)
 
 
@@ -250,9 +200,23 @@ async def standings_page(request: Request, tid: str, state: TeamJournalState) ->
 
 @_reading
 async def audit_page(request: Request, tid: str, state: TeamJournalState) -> Response:
-    lines = audit_lines(state, signed_in=auth.signed_in(request) is not None)
+    lines = results.audit_lines(state, signed_in=auth.signed_in(request) is not None)
     return pagekit.page(request, "tournaments/teams/audit.html", tid=tid, t=state.t, state=state, lines=lines,
                         format_points=texts.points)  # fmt: skip
+
+
+@auth.arbiter_only
+async def results_bundle(request: Request) -> Response:
+    """``GET /teams/{tid}/export.zip``: the results bundle (:mod:`.results`) in the reader's language, for the
+    arbiter (its audit log is the full one, corrections and their reasons)."""
+    loaded = await _load(request)
+    if loaded is None:
+        return not_found(request)
+    tid, state = loaded
+    language = i18n.current_language()
+    data = results.bundle(state, tid, language, results.audit_lines(state))
+    headers = {"Content-Disposition": f'attachment; filename="{tid}-results.zip"'}
+    return Response(data, media_type="application/zip", headers=headers)
 
 
 CSV_EXPORTS: dict[str, Callable[[TeamTournament], list[list[str]]]] = {
@@ -306,6 +270,7 @@ routes = [
     Route("/teams/{tid}", overview),
     Route("/teams/{tid}/standings", standings_page),
     Route("/teams/{tid}/audit", audit_page),
+    Route("/teams/{tid}/export.zip", results_bundle),
     Route("/teams/{tid}/export/{what}", export),
     Route("/teams/{tid}/do/{action}", act, methods=["POST"]),
 ]

@@ -28,13 +28,15 @@ from starlette.routing import Route
 from toreshi.kit import payload
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import board_calls
-from toreshi.services.results import NotATournamentError, game_states, tournament_state
+from toreshi.services.quiz_tours import UnknownTourError, read_tour
+from toreshi.services.results import NotATournamentError, game_states, team_state, tournament_state
 from toreshi.services.tournament import TournamentService, UnknownTournamentError
 from toreshi.texts import i18n, refusals
 from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
+from toreshi.tournament.journal.check_in import disagreements
 from toreshi.tournament.journal.commands import (
     TEAM,
     AddParticipant,
@@ -83,6 +85,8 @@ from toreshi.web.common.pagekit import DONE, not_found
 from toreshi.web.common.services import services_of
 from toreshi.web.common.spreadsheets import csv_response
 from toreshi.web.common.templates import competition_loader, pages_of
+from toreshi.web.quiztours import results as tour_results
+from toreshi.web.teams import results as team_results
 from toreshi.web.togyz import control_form, timecontrols
 from toreshi.web.togyz import links as game_links
 from toreshi.web.tournaments import pairing_tools, results, round_form, texts
@@ -123,7 +127,8 @@ def _entry(form: Form) -> dict[str, Any]:
 
 _CLEARABLE = {setting.value: setting for setting in Setting}
 _SETTING_TEXTS = ("name", "venue", "time_control", "currency", "chief_arbiter", "start", "end", "bye_points")
-_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round")
+_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round",
+                    "clock_correction_over_s")  # fmt: skip
 
 
 def _settings(form: Form) -> dict[str, Any]:
@@ -154,6 +159,8 @@ def _settings(form: Form) -> dict[str, Any]:
     cleared += pairing_tools.settings_of(form, values)
     if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
         values["check_in"] = _text(form, "check_in") == "on"
+    if "report_kazans_shown" in form:  # the same for the kazans the players give with their results
+        values["report_kazans"] = _text(form, "report_kazans") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -247,7 +254,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                    coaches=_names(f, "coaches")), ""),
     "edit-team": (lambda f: EditTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
                                      coaches=_names(f, "coaches")), ""),
-    "add-participant": (lambda f: AddParticipant(**_entry(f)), ""),
+    "add-participant": (lambda f: AddParticipant(**_entry(f), reason=_text(f, "reason")), ""),
     "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
     "import": (_import, ""),
     "seed": (lambda f: SeedByRating(), ""),
@@ -460,6 +467,7 @@ async def _round_response(
         results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
         reports=round_form.reports_of(state, number) if draft is None else {},
         to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        disputed=disagreements(state, number) if draft is None else [],
         round_form=round_form,
         tid=tid,
         state=state,
@@ -527,6 +535,7 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
 
 
 _SITE_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".js": "text/javascript; charset=utf-8",
                ".trf": "text/plain; charset=utf-8", ".pgn": "application/x-chess-pgn"}  # fmt: skip
 
 
@@ -537,16 +546,26 @@ async def results_site(request: Request) -> Response:
     if path is None:
         return RedirectResponse(f"/results/{tid}/", status_code=303)
     store = services_of(request).store
+    path = path or "index.html"
+    url = str(request.url_for("results_site", tid=tid))
     try:
         state = await tournament_state(store, tid)
     except NotATournamentError:
-        return not_found(request)
-    path = path or "index.html"
+        try:  # a team tournament's site (its own pages: no game rooms behind its boards)
+            data = team_results.site_file(await team_state(store, tid), tid, path, url=url)
+        except NotATournamentError:
+            try:  # a quiz tour's
+                data = tour_results.site_file(await read_tour(store, tid), path, url=url)
+            except UnknownTourError:
+                return not_found(request)
+        return _site_response(request, path, data)
     boards = results.wanted_boards(path)  # a page reads only the game it shows
     games = await game_states(store, state, boards)
     linked = set(games) if boards is None else set(state.game_rooms)
-    url = str(request.url_for("results_site", tid=tid))
-    data = results.site_file(state, tid, path, games, linked, url=url)
+    return _site_response(request, path, results.site_file(state, tid, path, games, linked, url=url))
+
+
+def _site_response(request: Request, path: str, data: bytes | None) -> Response:
     if data is None:
         return not_found(request)
     suffix = "." + path.rsplit(".", 1)[-1]
@@ -744,6 +763,7 @@ def _departure_response(
         kept=kept,
         reason=_text(form, "reason"),
         needs_reason=refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON,
+        confirmed=_text(form, "confirmed") == "yes",
     )
 
 

@@ -7,6 +7,7 @@ import pytest
 from toreshi.kit.refusal import Refused
 from toreshi.live.room import Actor, Command
 from toreshi.live.rooms.quiz import QuizRoom
+from toreshi.live.rooms.quiz.views import Views
 
 from .test_room import HOST, A, B, created, fire, run
 
@@ -97,3 +98,45 @@ def test_the_lists_are_built_once_per_group_and_event() -> None:
 def test_watchers_and_machines_are_offered_nothing(role: str) -> None:
     room = created()
     assert can(room, Actor(role), 500) == []
+
+
+def test_views_kept_across_events_are_the_views_built_afresh() -> None:
+    """The host's lists (undo points, rulings) are kept across events and the board is built once for every audience
+    of a moment (issue 32: the press path's CPU): after each step of a game that is ruled, reversed, undone to an
+    earlier moment, finished and closed, every role's view is the one a room with nothing kept builds."""
+    room = created()
+    roles = (HOST, A, B, PROJECTOR, ASSISTANT, None)
+
+    def same(now: int) -> None:
+        for actor in roles:
+            fresh = Views().view(room.state, actor, now)
+            assert room.view(actor, now) == fresh, actor
+            assert room.view(actor, now + 700) == Views().view(room.state, actor, now + 700), actor
+
+    now = 1_000
+    run(room, HOST, "draw", now, team=A.name)
+    same(now)
+    for theme, value, wrong in ((0, 1, True), (0, 2, False), (1, 1, True), (1, 2, False)):
+        now += 1_000
+        run(room, HOST, "choose", now, theme=theme, value=value)
+        same(now)
+        for team in (B, A) if wrong else (B,):
+            now += 400
+            run(room, team, "press", now, meta={"received_ms": now})
+            same(now)
+            if room.state.pending:  # the arbiter decides after its window
+                fire(room)
+                now = room.state.game.last_ms + 100
+                same(now)
+            run(room, HOST, "wrong" if wrong and team is B else "right", now)
+            same(now)
+    run(room, HOST, "reverse", now, question=1, team=B.name)
+    same(now)
+    step = room.view(HOST, now)["host"]["points"][-2]["step"]  # back before the last question
+    run(room, HOST, "undo_to", now + 10, step=step)
+    same(now + 10)
+    run(room, HOST, "end_game", now + 20, reason="время вышло")
+    same(now + 20)
+    run(room, HOST, "close_game", now + 30)
+    same(now + 30)
+    assert room.view(HOST, now + 30)["host"]["points"] == []

@@ -5,25 +5,27 @@ answer is shown to everyone (SI-3.10: the host reads it), comments and sources s
 
 An event reaches the spectators, the projector, four phones and the host at once, and all of them see it as of its
 time: what every role shares is built once per event and role group (host or not), the "what may I do" list
-(``can``) once per event and group (the host, each team, the assistant, the projector) by asking the room's own
-``decide`` about one command of each kind (:mod:`toreshi.quiz.play.probes`), and only the team's buzzer state
-per connection.
+(``can``) once per event and group (the host, each team, the assistant, the projector): the answers the room's own
+``decide`` gives about one command of each kind (:func:`toreshi.quiz.play.probes.offered`), and only the team's
+buzzer state per connection.
 """
 
 from __future__ import annotations
 
-from toreshi.kit.core import Actor, Context, allowed
+from collections.abc import Callable
+
+from toreshi.kit.core import Actor
 from toreshi.live.room import Payload
 from toreshi.live.rooms.quiz.roles import KIND, TEAM, group_of, is_host, role_of
 from toreshi.quiz.board import VALUES, BoardItem, BoardQuestion
 from toreshi.quiz.buzzer import ClockSync
 from toreshi.quiz.game import CurrentQuestion, GameState, Phase, PlayedQuestion
+from toreshi.quiz.lots import choice_order
 from toreshi.quiz.pack import ContentType, Placement
-from toreshi.quiz.play.commands import Command, Note
-from toreshi.quiz.play.decide import decide
+from toreshi.quiz.play.commands import Note
 from toreshi.quiz.play.events import EVENTS
 from toreshi.quiz.play.media import cell_key
-from toreshi.quiz.play.probes import probes
+from toreshi.quiz.play.probes import offered
 from toreshi.quiz.play.state import PlayState
 
 __all__ = ["Views", "audience_of", "buzzer_state", "origin_of", "sees_presses", "theme_name"]
@@ -56,10 +58,15 @@ class Views:
     def __init__(self) -> None:
         self._shared: dict[tuple[int, str], tuple[GameState, Payload]] = {}
         self._can: dict[tuple[int, tuple[str, str]], list[str]] = {}
+        self._lists = _Lists()
+        """The host's long lists, kept across events while what they are made of stays the same."""
+        self._boards: dict[tuple[int, bool], list[Payload]] = {}
+        """The board at a moment, as the host and as everyone else sees it (the same cells in both)."""
 
     def clear(self) -> None:
         self._shared.clear()
         self._can.clear()
+        self._boards.clear()
 
     def view(self, state: PlayState, actor: Actor | None, now_ms: int) -> Payload:
         """The whole room as ``actor`` sees it at ``now_ms`` (``None``: a spectator)."""
@@ -82,8 +89,9 @@ class Views:
             return cached
         if len(self._shared) >= _CACHED:
             self._shared.clear()
+            self._boards.clear()
         game = state.game.at(now)
-        built = game, _build_view(state, game, now, audience)
+        built = game, _build_view(state, game, now, audience, self._lists, self._boards)
         self._shared[(now, audience)] = built
         return built
 
@@ -95,20 +103,9 @@ class Views:
             return cached
         if len(self._can) >= 2 * _CACHED:
             self._can.clear()
-        role, name = group
-        context = Context(Actor(role, name), now_ms=now)
-        offered: set[str] = set()
-        for probe in probes(state, role, game):
-            # Several probes of one kind (a key per buzzer): the first one the rules take is enough.
-            if probe.type not in offered and allowed(decide, state, context, (probe,), name=_name):
-                offered.add(probe.type)
-        found = sorted(offered)
+        found = offered(state, Actor(*group), now, game)
         self._can[key] = found
         return found
-
-
-def _name(command: Command) -> str:
-    return command.type
 
 
 def buzzer_state(state: PlayState, team: str, game: GameState | None = None) -> str:
@@ -162,7 +159,62 @@ def _cell(show_prices: bool, cell: BoardQuestion, open_: bool) -> Payload:
     return shown
 
 
-def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload:
+class _Lists:
+    """Lists of the host's view that only grow with the game (its undo points, its rulings): each is rebuilt only
+    when the state's tuple it is made of is another one (states are never changed, so the same tuple object
+    means the same list), not after every event: a press, a decision and a ruling leave most of them as they were.
+    The lists are shared by the views that carry them; nobody changes a view."""
+
+    def __init__(self) -> None:
+        self._kept: dict[str, tuple[object, tuple[int | bool, ...], list[Payload]]] = {}
+
+    def get(
+        self, name: str, source: object, scalars: tuple[int | bool, ...], build: Callable[[], list[Payload]]
+    ) -> list[Payload]:
+        kept = self._kept.get(name)
+        if kept is not None and kept[0] is source and kept[1] == scalars:
+            return kept[2]
+        built = build()
+        self._kept[name] = (source, scalars, built)
+        return built
+
+
+def _board(game: GameState, now: int, host: bool, boards: dict[tuple[int, bool], list[Payload]]) -> list[Payload]:
+    """The board as the host (``host``) or everyone else sees it at ``now``: only a theme's explanation differs
+    (the host has it before the theme is announced), so the cells are built once for both."""
+    board = boards.get((now, host))
+    if board is not None:
+        return board
+    other = boards.get((now, not host))
+    setup = game._setup
+    choosing = game.phase is not Phase.STRIKING
+    board = [
+        {
+            "index": index,
+            "name": theme.name,
+            "struck": index in game.struck,
+            "announced": index in game.announced,
+            "explanation": theme.explanation if index in game.announced or host else "",
+            "cells": other[index]["cells"]
+            if other is not None
+            else [
+                _cell(setup.show_prices, theme.cell(value), choosing and game.is_open(index, value)) for value in VALUES
+            ],
+        }
+        for index, theme in enumerate(setup.board.themes)
+    ]
+    boards[(now, host)] = board
+    return board
+
+
+def _build_view(
+    state: PlayState,
+    game: GameState,
+    now: int,
+    audience: str,
+    lists: _Lists | None = None,
+    boards: dict[tuple[int, bool], list[Payload]] | None = None,
+) -> Payload:
     setup = game._setup
     current = game.current
     scores = game.scores
@@ -180,20 +232,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
         }
         for team in game.teams
     ]
-    choosing = game.phase is not Phase.STRIKING
-    board = [
-        {
-            "index": index,
-            "name": theme.name,
-            "struck": index in game.struck,
-            "announced": index in game.announced,
-            "explanation": theme.explanation if index in game.announced or host else "",
-            "cells": [
-                _cell(setup.show_prices, theme.cell(value), choosing and game.is_open(index, value)) for value in VALUES
-            ],
-        }
-        for index, theme in enumerate(setup.board.themes)
-    ]
+    board = _board(game, now, host, {} if boards is None else boards)
     number = state.question_number
     decision = state.decision
     view: Payload = {
@@ -232,6 +271,8 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
         "closed": state.closed,
         "at": now,
     }
+    if setup.lots_seed:  # a game recorded before issue 29 has no seed, and its views stay as they were
+        view["lots"] = _lots_view(setup.lots_seed, game, host)
     # Only a game that used them carries the host's media controls and the projector's volume.
     if state.media is not None:
         view["media"] = {
@@ -242,7 +283,7 @@ def _build_view(state: PlayState, game: GameState, now: int, audience: str) -> P
     if state.volume != DEFAULT_VOLUME:
         view["volume"] = state.volume
     if host:
-        view["host"] = _host_part(state, game)
+        view["host"] = _host_part(state, game, lists or _Lists())
     return view
 
 
@@ -257,7 +298,7 @@ def _link(state: PlayState, team: str, sync: ClockSync) -> Payload:
     return link
 
 
-def _host_part(state: PlayState, game: GameState) -> Payload:
+def _host_part(state: PlayState, game: GameState, lists: _Lists) -> Payload:
     setup = game._setup
     settings = state.settings
     return {
@@ -286,33 +327,47 @@ def _host_part(state: PlayState, game: GameState) -> Payload:
         if game.sudden_death
         else [],
         # The moments between questions the host may undo to (issue 31), newest last; the current one is not.
-        "points": [
-            {
-                "step": point.step,
-                "at_ms": point.at_ms,
-                "event": None if point.event is None else EVENTS.encode(point.event),
-                "questions": point.questions,
-                "scores": dict(point.scores),
-                "last": None if point.last is None else {"theme_name": point.last[0], "value": point.last[1]},
-            }
-            for point in state.points
-            if point.step < len(state.history)
-        ]
-        if not state.closed
-        else [],
-        "answers": [
-            {
-                "question": r.question,
-                "team": r.team,
-                "value": r.value,
-                "correct": r.correct,
-                "void": r.void,
-                "reversed": r.reversed,
-                "timed_out": r.timed_out,
-            }
-            for r in game.answers
-        ],
+        # A point's step is the length of the history when it was made: only the newest may be the current moment.
+        "points": lists.get(
+            "points",
+            state.points,
+            (bool(state.points) and state.points[-1].step < len(state.history), state.closed),
+            lambda: _points(state),
+        ),
+        "answers": lists.get("answers", game.answers, (), lambda: _answers(game)),
     }
+
+
+def _points(state: PlayState) -> list[Payload]:
+    if state.closed:
+        return []
+    return [
+        {
+            "step": point.step,
+            "at_ms": point.at_ms,
+            "event": None if point.event is None else EVENTS.encode(point.event),
+            "questions": point.questions,
+            "scores": dict(point.scores),
+            "last": None if point.last is None else {"theme_name": point.last[0], "value": point.last[1]},
+        }
+        for point in state.points
+        if point.step < len(state.history)
+    ]
+
+
+def _answers(game: GameState) -> list[Payload]:
+    return [
+        {
+            "question": r.question,
+            "team": r.team,
+            "value": r.value,
+            "correct": r.correct,
+            "void": r.void,
+            "reversed": r.reversed,
+            "timed_out": r.timed_out,
+        }
+        for r in game.answers
+    ]
 
 
 def _current_view(state: PlayState, game: GameState, now: int, audience: str) -> Payload | None:
@@ -459,3 +514,16 @@ def _items(key: str, part: str, items: tuple[BoardItem, ...], host: bool) -> lis
                 entry["name"] = item.value
         shown.append(entry)
     return shown
+
+
+def _lots_view(seed: str, game: GameState, host: bool) -> Payload:
+    """The lot for the order of choice (SI-3.2, issue 29): its seed on every screen from the game's creation, before
+    the draw; the order it draws to the host before the draw and to everyone once drawn; whether the host named
+    another first chooser than the lot's (that is in the game's log too)."""
+    order = choice_order(seed, game.teams)
+    drawn = game.first_chooser is not None
+    return {
+        "seed": seed,
+        "order": list(order) if host or drawn else None,
+        "overridden": drawn and game.first_chooser != order[0],
+    }

@@ -92,6 +92,19 @@ function phaseText(state, roomNow) {
   }
 }
 
+/** The lot's seed, published on every screen while the game waits for the draw (SI-3.2, issue 29). */
+export function seedText(state) {
+  return state && state.status === "draw" && state.lots ? `${t("lots_seed")}: ${state.lots.seed}` : "";
+}
+
+/** The lot for the order of choice as the host reads it: the order the seed draws, and an override if any. */
+export function lotsText(state) {
+  const lots = state && state.lots;
+  if (!lots || !lots.order) return "";
+  const line = `${t("lots_seed")} ${lots.seed} · ${t("lots_order")}: ${lots.order.join(" → ")}`;
+  return lots.overridden ? `${line} · ${t("lots_overridden", { team: state.first_chooser })}` : line;
+}
+
 /** A stake question's stakes so far: "Алтын 2, Барыс 9, Сұңқар pass". */
 export function stakesText(current) {
   const stakes = (current && current.special && current.special.stakes) || [];

@@ -313,6 +313,7 @@ function render() {
 
 function renderLamps() {
   setText($(".q-status"), quiz.statusText(state));
+  setText($(".q-lots"), state.status === "draw" || state.played === 0 ? quiz.lotsText(state) : "");
   const host = state.host || {};
   const current = state.current;
   const pending = (host.pending || []).map((press) => `${press.team} (${t(`source_${press.source}`)})`);

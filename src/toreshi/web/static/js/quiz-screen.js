@@ -44,6 +44,8 @@ function render() {
   if (!state || state.status === "empty") return;
   const status = $(".q-status");
   if (status) status.textContent = quiz.statusText(state);
+  const lots = $(".q-lots");
+  if (lots) lots.textContent = quiz.seedText(state);
   const teams = $(".q-teams");
   if (teams) {
     quiz.renderTeams(teams, state, {
