@@ -681,14 +681,7 @@ def _match_remainder(
     """
     odd = len(remainder) - 2 * in_pairs
     if odd in (0, 1):
-        mask = (1 << state.layout.top_shift) - 1
-
-        def weight(a: int, b: int) -> int | None:
-            if a < 0 or b < 0:
-                return 0
-            w = state.weight(a, b) if a < b else state.weight(b, a)
-            return None if w <= 0 else w & mask
-
+        weight = _remainder_weight(state, remainder)
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
         solved = lexicographic_assignment(rows, cols, weight, in_pairs)
         if solved is not None and proves_optimal(rows, cols, solved[1], weight):
@@ -696,6 +689,49 @@ def _match_remainder(
             pairs = {a: b for a, b in solved[0].items() if a >= 0}
             return {**pairs, **{b: a for a, b in pairs.items()}}
     return _match_alone(state, remainder, shift, fields)
+
+
+def _remainder_weight(state: _Round, remainder: list[int]) -> Callable[[int, int], int | None]:
+    """The criteria weight (no completion field) of two players of ``remainder``, None when they may not meet; 0
+    with the dummy player (-1) of an odd remainder.
+
+    The assignment asks for every S1–S2 pair three times (the table, the tight edges, the proof) and for the
+    S1–S1 and S2–S2 pairs once: a million or more calls for a remainder of 2,000. The remainder's players are all
+    residents of the current bracket, so a pair not set explicitly weighs what :meth:`_Round.in_bracket` gives a
+    pair inside the bracket, which depends on the two kinds alone once the rematch ban is checked: it is looked up
+    per pair of kinds here, without the layers of :meth:`_Round.weight`.
+    """
+    mask = (1 << state.layout.top_shift) - 1
+    position = state.position
+    if not all(state.movers <= position.get(v, -1) < state.resident_end for v in remainder):
+
+        def each(a: int, b: int) -> int | None:
+            if a < 0 or b < 0:
+                return 0
+            w = state.weight(a, b) if a < b else state.weight(b, a)
+            return None if w <= 0 else w & mask
+
+        return each
+    players, kinds, explicit = state.players, state.kinds, state.weights
+    by_kinds: dict[tuple[int, int], int | None] = {}
+
+    def weight(a: int, b: int) -> int | None:
+        if a < 0 or b < 0:
+            return 0
+        if a > b:
+            a, b = b, a
+        w = explicit.get((a, b))
+        if w is None:
+            if players[b].number in players[a].barred:
+                return None
+            key = (kinds[a], kinds[b])
+            if key in by_kinds:
+                return by_kinds[key]
+            w = state.weight(a, b)
+            by_kinds[key] = None if w <= 0 else w & mask
+        return None if w <= 0 else w & mask
+
+    return weight
 
 
 def _finalise_remainder(
