@@ -114,8 +114,9 @@ class _Round:
     def weight(self, u: int, v: int) -> int:
         """The weight of edge ``u``–``v`` (``u < v``): as a bracket set it, else its completion field alone.
 
-        Only the brackets' edges are stored: the other n² edges of a large round would cost gigabytes and a walk
-        over all of them for every bracket, while each is cheap to compute when asked for.
+        Nothing but the weights set explicitly is stored: the n² edges of a large round would cost gigabytes, and
+        even one bracket's (with the scoregroup below) millions of entries, while each is cheap to compute when
+        asked for (per pair of kinds, :meth:`base`).
         """
         w = self.weights.get((u, v))
         if w is None:
