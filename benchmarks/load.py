@@ -20,6 +20,13 @@ moves forwarded, half of the deliveries across the bus: the worst case). Servers
 and the client on two cores). A one-game probe runs first; if forwarding does not work yet, the two-instance part is
 skipped with the reason. A room count whose setup or run fails is reported as failed and the sweep goes on.
 
+Capacity (``--capacity --instances 1,2,3``, issue 32): for each instance count, all on PostgreSQL + Redis (so one
+instance on the same services is the baseline and the ratios say what another instance adds), the largest number of
+games whose acknowledgement and broadcast p99 stay within 50 ms: from the smallest ``--rooms`` doubled until a count
+fails, then ``--refine`` bisection steps. The summary prints each capacity and its ratio against one instance beside
+the goals (two >= 1.8x, three >= 2.5x). Everything shares the machine's CPUs: the servers, the clients that play the
+games, PostgreSQL and Redis.
+
 Quiz rooms (``--kind quiz``, issue 32): for each room count a fresh server (or two on PostgreSQL + Redis) holds N
 «Своя игра» qualifying games of 4 phones, a host, a projector and ``--spectators`` spectators each (the clients of
 :mod:`benchmarks.quiz_live`), plus one more game that is the baseline of the same run: it presses alone first
@@ -30,6 +37,7 @@ the one-game baseline's p99 and their ratio, the server CPU per press and the ma
 the conclusion names the largest room count with a lock-out p99 within 20 ms.
 
     python benchmarks/load.py [--rooms 10,50,100,200,400] [--pace 1] [--seconds 8] [--runs 3] [--instances 1,2]
+    python benchmarks/load.py --capacity [--instances 1,2,3] [--rooms 25] [--refine 3] [--runs 1] [--seconds 8]
     python benchmarks/load.py --kind quiz [--rooms 10,50] [--pace 0.25] [--presses 6] [--spectators 2] [--runs 3]
 """
 
@@ -193,8 +201,8 @@ async def measure_step(
     return Step(rooms, medians(windows), kib_per_room, setup_s, problems), windows
 
 
-async def probe_two_instances(servers: Sequence[ServerProcess], args: argparse.Namespace) -> str | None:
-    """One game across both instances; None when moves are acknowledged and reach every spectator, else why not."""
+async def probe_instances(servers: Sequence[ServerProcess], args: argparse.Namespace) -> str | None:
+    """One game across the instances; None when moves are acknowledged and reach every spectator, else why not."""
     options = {"spectators": 2, "pace": 4.0, "compression": not args.no_compression}
     try:
         async with bench_on(servers, **options) as bench:
@@ -348,27 +356,110 @@ class StartServers:
                 yield servers
 
 
-async def two_instances(args: argparse.Namespace) -> None:
-    reason = await redis_reachable(args.bus)
-    if reason is not None:
-        print(f"\ntwo instances: skipped, Redis at {args.bus} is not reachable ({reason})")
-        return
-    reason = await postgres_reachable(args.db)
-    if reason is not None:
-        print(f"\ntwo instances: skipped, PostgreSQL at {args.db} is not reachable ({reason})")
-        return
-    async with private_namespace(args.db, args.bus, args.server_src) as (db, extra, where):
-        print(f"\ntwo instances: data in {where}")
-        start = StartServers(args, 2, db=db, bus=args.bus, extra=extra)
-        async with start() as servers:
-            reason = await probe_two_instances(servers, args)
+NAMES = {1: "one instance", 2: "two instances", 3: "three instances"}
+
+
+@contextlib.asynccontextmanager
+async def cluster(args: argparse.Namespace, count: int) -> AsyncIterator[StartServers | None]:
+    """``count`` instances on PostgreSQL + Redis in a private namespace (None, with the reason printed, when the
+    services are not reachable or forwarding between the instances does not work)."""
+    name = NAMES[count]
+    for reason, what in (
+        (await redis_reachable(args.bus), f"Redis at {args.bus}"),
+        (await postgres_reachable(args.db), f"PostgreSQL at {args.db}"),
+    ):
         if reason is not None:
-            print(
-                f"\ntwo instances: skipped, forwarding between instances does not work yet ({reason}); "
-                "only the one-instance figures above are measured"
-            )
+            print(f"\n{name}: skipped, {what} is not reachable ({reason})")
+            yield None
             return
-        await run_sweep(f"two instances (PostgreSQL + Redis, not pinned, routing {args.routing})", args, start)
+    async with private_namespace(args.db, args.bus, args.server_src) as (db, extra, where):
+        print(f"\n{name}: data in {where}")
+        start = StartServers(args, count, db=db, bus=args.bus, extra=extra)
+        if count > 1:
+            async with start() as servers:
+                reason = await probe_instances(servers, args)
+            if reason is not None:
+                print(f"\n{name}: skipped, forwarding between instances does not work ({reason})")
+                yield None
+                return
+        yield start
+
+
+async def two_instances(args: argparse.Namespace) -> None:
+    async with cluster(args, 2) as start:
+        if start is not None:
+            await run_sweep(f"two instances (PostgreSQL + Redis, not pinned, routing {args.routing})", args, start)
+
+
+# --- capacity: the largest number of games within the goal, for 1, 2 and 3 instances ------------------------------
+
+CAPACITY_GOALS = {2: 1.8, 3: 2.5}
+"""Issue 32: two instances hold at least 1.8× the games of one, three at least 2.5×."""
+
+
+def within_goal(step: Step) -> bool:
+    figures = step.figures
+    return max(figures["ack_p99_ms"], figures["bcast_p99_ms"]) <= GOAL_P99_MS and "timeouts=0" in step.problems
+
+
+async def find_capacity(label: str, args: argparse.Namespace, start: StartServers) -> int:
+    """The largest game count within p99 <= 50 ms: from ``--rooms``' smallest, doubled until a count fails, then
+    halved ``--refine`` times between the last that held and the first that did not. 0 if the first fails."""
+    print(f"\n{label}: capacity search")
+    print(sweep_header())
+    steps: list[Step] = []
+
+    async def holds(rooms: int) -> bool:
+        try:
+            async with start() as servers:
+                step, _ = await measure_step(servers, rooms, args)
+        except Exception as error:  # a count whose setup is starved counts as not held
+            print(f"{rooms:>5} failed: {type(error).__name__}: {error}", flush=True)
+            return False
+        steps.append(step)
+        print(sweep_row(step, steps[0]), flush=True)
+        return within_goal(step)
+
+    held, failed = 0, 0  # failed 0: no count has failed yet
+    rooms = min(args.rooms)
+    while rooms <= args.max_rooms:
+        if not await holds(rooms):
+            failed = rooms
+            break
+        held, rooms = rooms, rooms * 2
+    for _ in range(args.refine if failed else 0):
+        middle = (held + failed) // 2
+        if middle in (held, failed) or middle < 1:
+            break
+        if await holds(middle):
+            held = middle
+        else:
+            failed = middle
+    bound = f"{failed} did not" if failed else f"the search stopped at --max-rooms {args.max_rooms}"
+    print(f"{label}: capacity {held} games ({bound})")
+    return held
+
+
+async def capacity(args: argparse.Namespace) -> None:
+    """The capacity of 1, 2 and 3 instances, all on PostgreSQL + Redis (the baseline is one instance on the same
+    services, so the ratios measure what another instance adds), and the ratios against one."""
+    found: dict[int, int] = {}
+    for count in sorted(args.instances):
+        async with cluster(args, count) as start:
+            if start is not None:
+                label = f"{NAMES[count]} (PostgreSQL + Redis, routing {args.routing})"
+                found[count] = await find_capacity(label, args, start)
+    print("\ncapacity (games of 2 players + spectators within ack and broadcast p99 <= 50 ms):")
+    one = found.get(1)
+    for count, games in sorted(found.items()):
+        line = f"  {NAMES[count]}: {games} games"
+        if count > 1 and one:
+            ratio = games / one
+            goal = CAPACITY_GOALS.get(count)
+            verdict = "" if goal is None else f" (goal >= {goal:g}x: {'met' if ratio >= goal else 'NOT met'})"
+            line += f", {ratio:.2f}x one instance{verdict}"
+        print(line)
+    print(f"  on {os.cpu_count()} CPUs shared by the servers, the clients, PostgreSQL and Redis")
 
 
 # --- quiz rooms ----------------------------------------------------------------------------------------------------
@@ -533,10 +624,13 @@ async def run(args: argparse.Namespace) -> int:
         f"{args.runs} runs x {args.seconds:g} s per room count, fresh server(s) per room count, loopback"
     )
     print(f"machine: {os.cpu_count()} CPUs, {pin_note}, load average before start {load_average()}")
-    if 1 in args.instances:
-        await run_sweep("one instance (SQLite, in-process bus)", args, StartServers(args, 1))
-    if 2 in args.instances:
-        await two_instances(args)
+    if args.capacity:
+        await capacity(args)
+    else:
+        if 1 in args.instances:
+            await run_sweep("one instance (SQLite, in-process bus)", args, StartServers(args, 1))
+        if 2 in args.instances:
+            await two_instances(args)
     print(f"load average at the end {load_average()}")
     return 0
 
@@ -548,7 +642,15 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--pace", type=float, default=1.0, help="moves per second per game (default 1)")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of each run (default 8)")
     parser.add_argument("--runs", type=int, default=3, help="runs per room count; medians are printed (default 3)")
-    parser.add_argument("--instances", default="1,2", help="1, 2 or 1,2 (default 1,2)")
+    parser.add_argument("--instances", default="1,2", help="1, 2 or 1,2; with --capacity also 3 (default 1,2)")
+    parser.add_argument(
+        "--capacity",
+        action="store_true",
+        help="find the largest game count within p99 <= 50 ms for each of --instances (all on PostgreSQL + Redis) "
+        "and print the ratios against one instance",
+    )
+    parser.add_argument("--max-rooms", type=int, default=3200, help="--capacity: the most games tried (default 3200)")
+    parser.add_argument("--refine", type=int, default=3, help="--capacity: bisection steps (default 3)")
     parser.add_argument("--db", default=DEFAULT_DB, help=f"PostgreSQL for two instances (default {DEFAULT_DB})")
     parser.add_argument("--bus", default=DEFAULT_BUS, help=f"Redis for two instances (default {DEFAULT_BUS})")
     parser.add_argument("--no-pin", dest="pin", action="store_false", help="do not pin server and client to CPUs")
@@ -573,8 +675,9 @@ def arguments(argv: Sequence[str] | None = None) -> argparse.Namespace:
         args.instances = {int(part) for part in args.instances.split(",") if part.strip()}
     except ValueError:
         parser.error("--rooms and --instances are comma-separated whole numbers")
-    if not args.rooms or min(args.rooms) < 1 or not args.instances <= {1, 2}:
-        parser.error("--rooms: numbers >= 1; --instances: 1, 2 or 1,2")
+    allowed = {1, 2, 3} if args.capacity and args.kind == "togyz" else {1, 2}
+    if not args.rooms or min(args.rooms) < 1 or not args.instances or not args.instances <= allowed:
+        parser.error("--rooms: numbers >= 1; --instances: 1, 2 or 1,2 (1,2,3 with --capacity)")
     if args.runs < 1 or args.pace <= 0 or args.seconds <= 0 or args.spectators < 0:
         parser.error("runs >= 1; pace, seconds > 0; spectators >= 0")
     if args.kind == "quiz":

@@ -1,6 +1,7 @@
 """The fair-play report and the departures from the regulation in a real browser (issues 28, 29), in Kazakh and
 Russian at a laptop's and a phone's size: the arbiter asks for the report, watches its progress and reads it; a late
-entry asks for confirmation, an expulsion for a written reason, and the audit log lists both with their levels."""
+entry and an expulsion each ask for the confirmation and a written reason, the level shown (warning, serious), and
+the audit log lists both with their levels."""
 
 from __future__ import annotations
 
@@ -143,8 +144,12 @@ def test_a_late_entry_asks_for_confirmation_and_an_expulsion_for_a_reason(
     warning = arbiter.locator("section.departure")
     expect(warning).to_be_visible()
     assert not ENGLISH.search(arbiter.locator("main").inner_text())
+    expect(arbiter.locator("section.departure.level-warning")).to_be_visible()  # the level shown
     screenshot(arbiter, f"arbiter-tournament-departure-confirm-{language}-{size}")
     arbiter.locator("input[name=confirmed]").check()
+    arbiter.locator("form.form button[type=submit]").click()
+    assert arbiter.locator("textarea[name=reason]").evaluate("(box) => box.validity.valueMissing")  # and a reason
+    arbiter.locator("textarea[name=reason]").fill("пойыз кешікті" if language == "kk" else "опоздал поезд")
     arbiter.locator("form.form button[type=submit]").click()
     expect(arbiter.locator("p.notice")).to_be_visible()
     screenshot(arbiter, f"arbiter-tournament-departure-done-{language}-{size}")
@@ -155,12 +160,16 @@ def test_a_late_entry_asks_for_confirmation_and_an_expulsion_for_a_reason(
     leave = arbiter.locator(f"form[action='/tournaments/{tid}/do/withdraw']").nth(number - 1)
     leave.locator("xpath=ancestor::details").locator("summary").click()
     leave.locator(f"button[formaction='/tournaments/{tid}/do/expel']").click()
-    expect(arbiter.locator("section.departure.level-reason")).to_be_visible()
+    expect(arbiter.locator("section.departure.level-serious")).to_be_visible()
     reason = arbiter.locator("textarea[name=reason]")
     screenshot(arbiter, f"arbiter-tournament-departure-reason-{language}-{size}")
     arbiter.locator("form.form button[type=submit]").click()
     assert reason.evaluate("(box) => box.validity.valueMissing")  # not sent without a reason
     reason.fill("төрешіні қорлады" if language == "kk" else "оскорбил судью")
+    arbiter.locator("form.form button[type=submit]").click()
+    confirmed = arbiter.locator("input[name=confirmed]")
+    assert confirmed.evaluate("(box) => box.validity.valueMissing")  # and the confirmation, both asked
+    confirmed.check()
     arbiter.locator("form.form button[type=submit]").click()
     expect(arbiter.locator("p.notice")).to_be_visible()
     arbiter.goto(f"{server.url}/tournaments/{tid}/audit?lang={language}")

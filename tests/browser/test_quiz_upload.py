@@ -17,6 +17,8 @@ TEXTS = {
     "kk": ("Пакет жүктелуде", "Пакет жүктелді. Тексерілуде", "Пакет жүктеліп қойған: SIGameTestNew"),
     "ru": ("Пакет загружается", "Пакет загружен. Проверяем", "Пакет уже загружен: SIGameTestNew"),
 }
+FILE_FIELD = {"kk": ("Файлды таңдау", "Файл таңдалмаған"), "ru": ("Выбрать файл", "Файл не выбран")}
+"""The file field's own words, in the page's language (the browser's would be in its own)."""
 
 
 @pytest.fixture
@@ -26,10 +28,16 @@ def large_pack(shared_data: Path) -> Path:
     return pack
 
 
-def fill_with_twin_teams(page: Page, server: Server, language: str, pack: Path) -> None:
+def fill_with_twin_teams(page: Page, server: Server, language: str, pack: Path, *, scripts: bool = True) -> None:
     """The form with the pack, and two teams of the same name: a mistake only the server sees."""
     page.goto(f"{server.url}/quiz/new?lang={language}")
+    field = page.locator(".file-pick").filter(has=page.locator("input[name=pack]"))
+    choose, none = FILE_FIELD[language]
+    expect(field.locator(".file-pick-button")).to_have_text(choose)
+    expect(field.locator(".file-pick-name")).to_have_text(none)
     page.set_input_files("input[name=pack]", str(pack))
+    if scripts:  # page.js names the chosen file
+        expect(field.locator(".file-pick-name")).to_have_text(pack.name)
     page.check("input[name=kind][value=shootout]")
     page.fill("input[name=team1]", "Алтын")
     page.fill("input[name=team2]", "Алтын")
@@ -95,7 +103,7 @@ def test_a_pack_that_needs_picking_shows_the_questions_in_place(
 def test_without_javascript_the_form_still_keeps_the_pack(browser: Browser, server: Server, large_pack: Path) -> None:
     page = new_page(browser, java_script_enabled=False, **PHONE)
     sign_in_arbiter(page, server)
-    fill_with_twin_teams(page, server, "ru", large_pack)
+    fill_with_twin_teams(page, server, "ru", large_pack, scripts=False)
     expect(page.locator("noscript")).to_have_count(1)
     page.locator("#quiz-new-form button[type=submit]").click()
     expect(page.locator(".pack-kept")).to_have_text(TEXTS["ru"][2])

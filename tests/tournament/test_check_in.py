@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode
+import pytest
+
+from toreshi.kit.refusal import Common, ParamValue, Refusal, RefusalCode, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal import ResultSource, TournamentCommand, decide, replay
 from toreshi.tournament.journal.check_in import Agreement, board_reports, check_in_open, disagreements, to_confirm
 from toreshi.tournament.journal.commands import (
+    COMMANDS,
     PLAYER,
     AddParticipant,
     CheckIn,
@@ -23,6 +26,7 @@ from toreshi.tournament.journal.commands import (
     ReportResult,
     Withdraw,
 )
+from toreshi.tournament.journal.events import TournamentConfigured
 from toreshi.tournament.model import GameResult, ResultCode, TournamentSystem
 
 from .refusals import assert_refusal
@@ -174,7 +178,7 @@ def test_both_players_agree_then_the_arbiter_confirms_the_round_in_one_action() 
     _player_refused(desk, games[0].black, ReportResult(round=1, board=1, number=games[0].black, result="0-1"),
                     Code.RESULT_ALREADY_RECORDED, round=1, board=1)  # fmt: skip
     desk.do(EnterResult(round=1, board=2, result="0-1"))
-    desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheets checked"))
+    desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheets checked", confirmed=True))
     assert desk.state.t.round(1).game(1).result is GameResult.BLACK_WINS
     assert replay(desk.log) == desk.state
 
@@ -194,3 +198,117 @@ def test_players_report_only_their_own_physical_board() -> None:
     before = len(desk.log)
     _as_player(desk, game.white, ReportResult(round=1, board=1, number=game.white, result="1-0"))
     assert len(desk.log) == before
+
+
+# --- the final kazans the players give with their results (the setting report_kazans) --------------------------
+
+
+def _kazans_desk(players: int = 6) -> Desk:
+    desk = _published(players)
+    desk.do(Configure(report_kazans=True))
+    return desk
+
+
+def _report(desk: Desk, board: int, white: bool, result: str, kazans: tuple[int, int] | None) -> None:
+    game = desk.state.t.round(1).game(board)
+    number = game.white if white else game.black
+    _as_player(desk, number, ReportResult(round=1, board=board, number=number, result=result, kazans=kazans))
+
+
+def test_the_kazans_setting_is_off_by_default_and_kazans_are_then_refused() -> None:
+    desk = _published(4)
+    assert not desk.state.report_kazans
+    game = desk.state.t.round(1).game(1)
+    _player_refused(desk, game.white, ReportResult(round=1, board=1, number=game.white, result="1-0",
+                                                   kazans=(90, 50)), Code.KAZANS_NOT_ASKED)  # fmt: skip
+    # Off, the result alone is a report, as before.
+    _report(desk, 1, True, "1-0", None)
+    assert board_reports(desk.state, 1, 1).white is not None
+    # The setting is a settings event of the log, like any other, and can be turned off again.
+    desk.do(Configure(report_kazans=True))
+    configured = desk.log[-1]
+    assert isinstance(configured, TournamentConfigured) and configured.report_kazans is True
+    assert desk.state.report_kazans
+    desk.do(Configure(name="Cup"))  # a change that does not name it leaves it as it is
+    assert desk.state.report_kazans
+    desk.do(Configure(report_kazans=False))
+    assert not desk.state.report_kazans
+    assert replay(desk.log) == desk.state
+
+
+def test_players_agree_on_result_and_kazans_and_the_confirmation_records_the_kazans() -> None:
+    desk = _kazans_desk(6)
+    _report(desk, 1, True, "1-0", (90, 50))
+    _report(desk, 1, False, "1-0", (90, 50))
+    _report(desk, 2, True, "½-½", (81, 81))
+    _report(desk, 2, False, "½-½", (81, 81))
+    reports = board_reports(desk.state, 1, 1)
+    assert reports.agreement is Agreement.AGREED and reports.agreed_kazans == (90, 50)
+    assert desk.state.t.round(1).game(1).kazans is None  # not counted until confirmed
+    desk.do(ConfirmRound(round=1))
+    first, second = desk.state.t.round(1).game(1), desk.state.t.round(1).game(2)
+    assert (first.result, first.kazans) == (GameResult.WHITE_WINS, (90, 50))
+    assert (second.result, second.kazans) == (GameResult.DRAW, (81, 81))
+    assert desk.state.origin(1, 1).source is ResultSource.PLAYERS
+    # The audit log keeps the kazans of every report and of the confirmed results.
+    reported = [line.params for line in desk.state.audit if line.action == "result_reported"]
+    assert [params["kazans"] for params in reported] == ["90:50", "90:50", "81:81", "81:81"]
+    entered = [line.params for line in desk.state.audit if line.action == "result_entered"]
+    assert [params["kazans"] for params in entered] == ["90:50", "81:81"]
+    assert replay(desk.log) == desk.state
+
+
+def test_a_disagreement_on_the_kazans_alone_flags_the_board_for_the_arbiter() -> None:
+    desk = _kazans_desk(4)
+    _report(desk, 1, True, "1-0", (90, 50))
+    _report(desk, 1, False, "1-0", (88, 50))
+    reports = board_reports(desk.state, 1, 1)
+    assert reports.agreement is Agreement.DISAGREED and reports.only_kazans_differ
+    assert reports.agreed is None and reports.agreed_kazans is None
+    assert disagreements(desk.state, 1) == [1] and to_confirm(desk.state, 1) == []
+    desk.refused(ConfirmRound(round=1), Code.NOTHING_TO_CONFIRM, round=1)
+    # A different result is a disagreement too, and not "only the kazans".
+    _report(desk, 2, True, "1-0", (90, 50))
+    _report(desk, 2, False, "0-1", (50, 90))
+    assert not board_reports(desk.state, 1, 2).only_kazans_differ
+    assert disagreements(desk.state, 1) == [1, 2]
+    # The player corrects the kazans: now they agree and the arbiter can confirm.
+    _report(desk, 1, False, "1-0", (90, 50))
+    assert board_reports(desk.state, 1, 1).agreement is Agreement.AGREED
+    desk.do(ConfirmRound(round=1))
+    assert desk.state.t.round(1).game(1).kazans == (90, 50)
+    assert desk.state.t.round(1).game(2).result is None  # the arbiter enters it, with the kazans
+    desk.do(EnterResult(round=1, board=2, result="1-0", kazans=(90, 60)))
+    assert desk.state.t.round(1).game(2).kazans == (90, 60)
+
+
+def test_kazans_out_of_range_or_against_the_result_are_refused_with_the_arbiters_checks() -> None:
+    desk = _kazans_desk(4)
+    game = desk.state.t.round(1).game(1)
+
+    def refused(given: str, kazans: tuple[int, int] | None, code: RefusalCode, **params: ParamValue) -> None:
+        command = ReportResult(round=1, board=1, number=game.white, result=given, kazans=kazans)
+        _player_refused(desk, game.white, command, code, **params)
+
+    refused("1-0", (100, 90), Code.IMPOSSIBLE_KAZANS, round=1, board=1, white=100, black=90)
+    refused("1-0", (-1, 90), Code.IMPOSSIBLE_KAZANS, white=-1, black=90)
+    refused("1-0", (40, 90), Code.KAZANS_CONTRADICT_RESULT, round=1, board=1, white=40, black=90, result="1-0")
+    refused("½-½", (82, 70), Code.KAZANS_CONTRADICT_RESULT, result="½-½")
+    refused("+ −", (1, 0), Code.FORFEIT_HAS_NO_KAZANS, round=1, board=1)
+    refused("1-0", None, Common.FIELD_REQUIRED, field="kazans")  # asked for: a game played out gives them
+    # The same checks as the arbiter's entry: the arbiter is refused the same kazans with the same codes.
+    desk.refused(EnterResult(round=1, board=1, result="1-0", kazans=(100, 90)), Code.IMPOSSIBLE_KAZANS)
+    desk.refused(EnterResult(round=1, board=1, result="1-0", kazans=(40, 90)), Code.KAZANS_CONTRADICT_RESULT)
+    # A command read from JSON is bounded by its fields (0–162 each) before the journal sees it.
+    with pytest.raises(Refused) as raised:
+        COMMANDS.read("report_result", {"round": 1, "board": 1, "number": 1, "result": "1-0", "kazans": [163, 0]})
+    assert raised.value.code == Common.FIELD_TOO_LARGE.value and raised.value.refusal.params["field"] == "kazans[0]"
+    assert not desk.state.reports  # nothing refused was recorded
+    # 162 in all, and the boundaries, are fine; the same report twice is one event, other kazans a new one.
+    _report(desk, 1, True, "1-0", (162, 0))
+    before = len(desk.log)
+    _report(desk, 1, True, "1-0", (162, 0))
+    assert len(desk.log) == before
+    _report(desk, 1, True, "1-0", (82, 80))
+    assert len(desk.log) == before + 1
+    assert board_reports(desk.state, 1, 1).white.kazans == (82, 80)  # type: ignore[union-attr]

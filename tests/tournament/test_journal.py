@@ -254,7 +254,8 @@ def test_an_override_needs_a_reason_pairs_everyone_and_is_audited() -> None:
     desk.refused(OverridePairing(pairs=((1, 2), (2, 3)), bye=4, reason="x"), Code.PAIRED_TWICE, players="2. Player 2")
     desk.refused(OverridePairing(pairs=((1, 1), (3, 4)), reason="x"), Code.PLAYS_ITSELF, player="1. Player 1")
     desk.refused(OverridePairing(pairs=((1, 2, 3),), reason="x"), Common.BAD_REQUEST, field="pairs")  # type: ignore[arg-type]
-    state = desk.do(OverridePairing(pairs=((1, 2), (4, 3)), reason="brothers must not meet"), by="deputy")
+    state = desk.do(OverridePairing(pairs=((1, 2), (4, 3)), reason="brothers must not meet", confirmed=True),
+                    by="deputy")  # fmt: skip
     assert state.draft is not None and state.draft.overridden and state.draft.pairs == ((1, 2), (4, 3))
     line = state.audit[-1]
     assert (line.by, line.action) == ("deputy", "pairing_overridden")
@@ -288,7 +289,9 @@ def test_results_corrections_and_live_reports() -> None:
     desk.refused(EnterResult(round=1, board=2, result="1-0"), Code.NO_BOARD, round=1, board=2)
     desk.refused(EnterResult(round=2, board=1, result="1-0"), Code.ROUND_NOT_PAIRED, round=2, paired=1)
     desk.do(EnterResult(round=1, board=1, result="1-0", kazans=(82, 40)))
-    desk.refused(EnterResult(round=1, board=1, result="0-1"), Code.DEPARTURE_NEEDS_REASON,
+    desk.refused(EnterResult(round=1, board=1, result="0-1"), Code.DEPARTURE_UNCONFIRMED,
+                 term="departure.result_corrected")  # fmt: skip
+    desk.refused(EnterResult(round=1, board=1, result="0-1", confirmed=True), Code.DEPARTURE_NEEDS_REASON,
                  term="departure.result_corrected")  # fmt: skip
     # A live game's late report never overwrites the arbiter's result; the same result again records nothing.
     live = decide(desk.state, EnterResult(round=1, board=1, result="0-1"), desk.context("live game", SYSTEM))
@@ -296,7 +299,7 @@ def test_results_corrections_and_live_reports() -> None:
     again = decide(desk.state, EnterResult(round=1, board=1, result="1-0", kazans=(82, 40)), desk.context())
     assert again == []
     desk.now = START + timedelta(hours=1)
-    state = desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheet misread"))
+    state = desk.do(EnterResult(round=1, board=1, result="0-1", reason="score sheet misread", confirmed=True))
     game = state.t.round(1).game(1)
     assert game.result is GameResult.BLACK_WINS and game.ended_at == START  # the correction keeps the end time
     line = state.audit[-1]

@@ -175,7 +175,7 @@ def test_a_changed_pairing_names_the_criteria_it_breaks_and_needs_the_arbiters_c
     assert "C1" in str(rematch.params["criteria"]).split(", ")
     state = desk.do(PublishRound())
     trf = with_pairing_records(trf_from_standings(state.standings(), "x", 3), state, trf2026=False)
-    assert "### round 2: pairing changed, breaks C12, C13: TV board\r" in format_trf(trf)
+    assert "### round 2: pairing changed, breaks C12, C13 [warning]: TV board\r" in format_trf(trf)
 
 
 def test_the_engines_own_pairing_typed_again_breaks_nothing() -> None:
@@ -227,7 +227,7 @@ def test_a_withdrawn_player_reenters_by_the_tournaments_rules() -> None:
     desk.refused(Readmit(number=3, round=3), Code.REENTRY_CLOSED, round=3)
     desk.do(Configure(late_entry_until=3))
     desk.refused(Readmit(number=4), Code.NOT_LEFT, player="4. Player 4")
-    state = desk.do(Readmit(number=3, round=3, reason="recovered"))
+    state = desk.do(Readmit(number=3, round=3, reason="recovered", confirmed=True))
     assert dict(state.audit[-1].params) == {"player": "3. Player 3", "round": 3}
     pairs = _paired(desk)
     assert all(3 not in pair for pair in pairs)  # away in round 2
@@ -246,7 +246,7 @@ def test_a_late_entrant_scores_the_missed_rounds_by_the_setting() -> None:
     desk.do(Configure(late_entry_until=2, late_entry_missed=ByeKind.HALF))
     _paired(desk)
     _play(desk, ["1-0", "1-0"])
-    desk.do(AddParticipant(name="Late", confirmed=True))
+    desk.do(AddParticipant(name="Late", confirmed=True, reason="delayed train"))
     assert desk.state.t.record().entries[5][1].code.value == "H"
     assert desk.state.t.record().points(5) == Fraction(1, 2)
 

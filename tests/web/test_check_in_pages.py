@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import html
 import re
+from unittest.mock import ANY
 
 from starlette.testclient import TestClient
 
 from toreshi.tournament.journal import TournamentState
+from toreshi.tournament.journal.check_in import Report, board_reports
 from toreshi.tournament.model import GameResult
 
 from .helpers import post, session_csrf
@@ -131,11 +133,14 @@ def _published(web: TestClient, players: int = 4) -> tuple[str, str]:
     return csrf, tid
 
 
-def _report(phone: TestClient, tid: str, link: str, outcome: str) -> str:
+def _report(
+    phone: TestClient, tid: str, link: str, outcome: str, status: int = 200, language: str = "en", **kazans: str
+) -> str:
     token = link.split("token=")[1]
     response = phone.post(f"/tournaments/{tid}/me", data={"csrf": session_csrf(phone), "token": token,
-                                                          "action": "report", "outcome": outcome})  # fmt: skip
-    assert response.status_code == 200
+                                                          "action": "report", "outcome": outcome, **kazans},
+                          headers={"accept-language": language})  # fmt: skip
+    assert response.status_code == status
     return html.unescape(response.text)
 
 
@@ -152,7 +157,7 @@ def test_players_give_the_result_and_the_arbiter_confirms_the_round(web: TestCli
     page = _report(phone, tid, links[second.black], "win")
     assert "Your opponent gave a different result" in page
     # A bad choice is refused, naming the field.
-    assert "Result" in _report(phone, tid, links[second.black], "maybe")
+    assert "Result" in _report(phone, tid, links[second.black], "maybe", status=400)
     round_page = html.unescape(web.get(f"/tournaments/{tid}/rounds/1").text)
     assert "The players disagree on boards 2" in round_page
     assert "Confirm the players' results of boards 1" in round_page
@@ -221,3 +226,116 @@ def test_the_pages_speak_kazakh_and_russian(web: TestClient) -> None:
         assert words in page and "I am here" not in page
         page = html.unescape(web.get(f"/tournaments/{tid}/check-in", headers={"accept-language": language}).text)
         assert "Checked in" not in page and "Check in" not in page
+
+
+def _kazans_on(web: TestClient, csrf: str, tid: str) -> None:
+    post(web, f"/tournaments/{tid}/do/configure", csrf, name="Club Cup", report_kazans_shown="1", report_kazans="on")
+
+
+def test_the_kazans_setting_is_on_the_settings_page_and_off_by_default(web: TestClient) -> None:
+    csrf, tid = _swiss(web, check_in=False)
+    for language, words in (("kk", "Ойыншылар нәтижемен бірге соңғы қазандарды да береді"),
+                            ("ru", "Игроки вместе с результатом сообщают итоговые казаны")):  # fmt: skip
+        page = html.unescape(web.get(f"/tournaments/{tid}/settings", headers={"accept-language": language}).text)
+        assert words in page and "Players give the final kazans" not in page
+    assert not _state(web, tid).report_kazans
+    assert re.search(r'name="report_kazans" value="on">', web.get(f"/tournaments/{tid}/settings").text)
+    _kazans_on(web, csrf, tid)
+    assert _state(web, tid).report_kazans
+    assert re.search(r'name="report_kazans" value="on" checked>', web.get(f"/tournaments/{tid}/settings").text)
+    post(web, f"/tournaments/{tid}/do/configure", csrf, name="Club Cup")  # a form without it leaves it on
+    assert _state(web, tid).report_kazans
+    post(web, f"/tournaments/{tid}/do/configure", csrf, name="Club Cup", report_kazans_shown="1")
+    assert not _state(web, tid).report_kazans
+
+
+def test_without_the_setting_the_form_has_no_kazans_and_any_sent_are_not_read(web: TestClient) -> None:
+    csrf, tid = _published(web)
+    links = _links(web, csrf, tid)
+    game = _state(web, tid).t.round(1).game(1)
+    phone = _player_client(web)
+    assert 'name="kazan_mine"' not in phone.get(links[game.white]).text
+    page = _report(phone, tid, links[game.white], "win", kazan_mine="90", kazan_theirs="50")
+    assert "Your result is sent" in page
+    assert board_reports(_state(web, tid), 1, 1).white == Report(GameResult.WHITE_WINS, ANY, None)
+
+
+def test_players_give_the_kazans_in_kazakh_and_russian_and_the_arbiter_confirms_them(web: TestClient) -> None:
+    csrf, tid = _published(web)
+    _kazans_on(web, csrf, tid)
+    links = _links(web, csrf, tid)
+    first, second = _state(web, tid).t.round(1).games
+    phone = _player_client(web)
+    form = html.unescape(phone.get(links[first.white], headers={"accept-language": "kk"}).text)
+    assert "Менің қазаным" in form and "Қарсыласымның қазаны" in form and "My kazan" not in form
+    # Board 1: White (in Kazakh) and Black (in Russian) give the same result and the same kazans, each their own
+    # kazan first.
+    page = _report(phone, tid, links[first.white], "win", language="kk", kazan_mine="90", kazan_theirs="50")
+    assert "Қазандар: сіздікі 90, қарсыласыңыздікі 50." in page
+    page = _report(phone, tid, links[first.black], "loss", language="ru", kazan_mine="50", kazan_theirs="90")
+    assert "Казаны: ваш 50, соперника 90." in page and "Соперник указал то же: судья подтвердит." in page
+    assert board_reports(_state(web, tid), 1, 1).agreed_kazans == (90, 50)  # White's, Black's
+    # Board 2: the same result, other kazans: flagged for the arbiter.
+    _report(phone, tid, links[second.white], "win", language="kk", kazan_mine="90", kazan_theirs="50")
+    page = _report(phone, tid, links[second.black], "loss", language="ru", kazan_mine="52", kazan_theirs="90")
+    assert "Соперник сообщил тот же результат, но другие казаны" in page
+    kk = _report(phone, tid, links[second.white], "win", language="kk", kazan_mine="90", kazan_theirs="50")
+    assert "Қарсыласыңыз дәл осы нәтижені, бірақ басқа қазандарды берді" in kk
+    # The arbiter's round page, in both languages: the disagreement on the kazans, with what each gave.
+    for language, disputed, kazans_only in (
+        ("kk", "Ойыншылар келіспеді (тақталар: 2)", "ойыншылар бір нәтижені, бірақ әртүрлі қазандарды берді"),
+        ("ru", "Игроки не согласны (доски 2)", "игроки сообщили одинаковый результат, но разные казаны"),
+    ):
+        round_page = html.unescape(web.get(f"/tournaments/{tid}/rounds/1", headers={"accept-language": language}).text)
+        assert disputed in round_page and kazans_only in round_page
+        row = round_page.split('id="board-2"', 1)[1].split("</tr>", 1)[0]
+        assert "1-0 (90:50) / 1-0 (90:52)" in row
+    # One action confirms the round: the agreed board's result and kazans count; the disputed one stays.
+    page = html.unescape(post(web, f"/tournaments/{tid}/do/confirm-round", csrf, round="1"))
+    after = _state(web, tid)
+    assert (after.t.round(1).game(1).result, after.t.round(1).game(1).kazans) == (GameResult.WHITE_WINS, (90, 50))
+    assert after.t.round(1).game(2).result is None
+    assert "90:50" in page.split('id="board-1"', 1)[1].split("</tr>", 1)[0]
+    audit = html.unescape(web.get(f"/tournaments/{tid}/audit", headers={"accept-language": "kk"}).text)
+    assert "қазандар 90:52" in audit and "қазандар 90:50" in audit
+
+
+def _kazan_value(page: str, name: str) -> str:
+    match = re.search(rf'<input name="{name}"[^>]* value="([^"]*)"', page)
+    assert match is not None, name
+    return match.group(1)
+
+
+def test_a_bad_kazan_is_refused_in_the_players_language_keeping_what_was_typed(web: TestClient) -> None:
+    csrf, tid = _published(web)
+    _kazans_on(web, csrf, tid)
+    links = _links(web, csrf, tid)
+    game = _state(web, tid).t.round(1).game(1)
+    phone = _player_client(web)
+    link = links[game.black]  # Black: their own kazan is the second of (White, Black)
+    cases = (
+        ("kk", "win", "абв", "50", "Менің қазаным: сан енгізіңіз."),
+        ("kk", "win", "", "50", "Менің қазаным: бұл өріс міндетті."),
+        ("ru", "win", "100", "90", "В двух казанах вместе не больше 162 кумалаков: 100 и 90 быть не может."),
+        (
+            "ru",
+            "loss",
+            "90",
+            "40",
+            "Ваш казан 90, казан соперника 40: у кого в казане 82 кумалака или больше, тот "
+            "выиграл, поэтому «Я проиграл(а)» быть не может.",
+        ),
+        ("kk", "draw", "85", "70", "қазанында 82 немесе одан көп құмалақ бар ойыншы ұтқан, сондықтан «Тең ойын» болуы"),
+    )
+    for language, outcome, mine, theirs, message in cases:
+        page = _report(phone, tid, link, outcome, status=400, language=language, kazan_mine=mine, kazan_theirs=theirs)
+        assert message in page, (message, page.split('id="result-problem"', 1)[-1][:300])
+        # Nothing typed is lost: the choice and both kazans come back as they were sent.
+        assert re.search(rf'value="{outcome}" checked', page)
+        assert _kazan_value(page, "kazan_mine") == mine and _kazan_value(page, "kazan_theirs") == theirs
+        assert 'aria-invalid="true"' in page and "Your result" not in page
+    assert not _state(web, tid).reports  # nothing refused was recorded
+    page = _report(phone, tid, link, "loss", language="kk", kazan_mine="40", kazan_theirs="90")
+    assert board_reports(_state(web, tid), 1, 1).black == Report(GameResult.WHITE_WINS, ANY, (90, 40))
+    # After the send, the page shows what was given (the player's own kazan first), ready to change.
+    assert _kazan_value(page, "kazan_mine") == "40" and _kazan_value(page, "kazan_theirs") == "90"

@@ -91,7 +91,10 @@ def test_an_unknown_room_has_no_replay(client: TestClient, arbiter: str) -> None
 def test_the_replay_script_has_a_text_for_every_key_it_shows(client: TestClient, arbiter: str) -> None:
     """The replay and the board renderer it draws with find every text among the page's strings."""
     static = Path(__file__).resolve().parents[2] / "src" / "toreshi" / "web" / "static" / "js"
-    script = "".join((static / name).read_text() for name in ("togyz-replay.js", "togyz-board.js", "togyz-review.js"))
+    script = "".join(
+        (static / name).read_text()
+        for name in ("togyz-replay.js", "togyz-stepper.js", "togyz-board.js", "togyz-review.js")
+    )
     used = set(re.findall(r'(?<![\w.$])t\("(\w+)"', script)) | {"white", "black"}
     assert {"kazan", "tuzdyk", "ply", "start"} <= used
     room, _ = play(client, arbiter, [7])

@@ -124,6 +124,12 @@ def test_a_round_robin_from_import_to_crosstable_and_exports(web: TestClient) ->
     page = post(web, f"/tournaments/{tid}/do/override", csrf, pairs="4 1\nx y\n", reason="test")
     assert said(TournamentCode.PAIRS_LINE, line=2) in page
     page = post(web, f"/tournaments/{tid}/do/override", csrf, pairs="4-1\n3 2\n", reason="colours swapped")
+    assert "Warning level: warning" in page  # a departure: confirmed, with the reason (issue 29)
+    override_form = re.sub(r"<[^>]+>", "", html.unescape(web.get(f"/tournaments/{tid}/rounds/1").text))
+    assert ("Warning level: warning — the system's pairing changed by hand; serious — the bye given to another player "
+            "than the system's pairing") in override_form  # the override form says how serious  # fmt: skip
+    page = post(web, f"/tournaments/{tid}/do/override", csrf, pairs="4-1\n3 2\n", reason="colours swapped",
+                confirmed="yes")  # fmt: skip
     assert "Changed by the arbiter" in page
     page = post(web, f"/tournaments/{tid}/do/publish", csrf)
     assert "Published" in page and "4. Erlan Uly" in page
@@ -132,7 +138,7 @@ def test_a_round_robin_from_import_to_crosstable_and_exports(web: TestClient) ->
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="½-½")
     assert "40:90" in page
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
-    assert said(TournamentCode.DEPARTURE_NEEDS_REASON, term="departure.result_corrected") in page  # with its reason
+    assert said(TournamentCode.DEPARTURE_UNCONFIRMED, term="departure.result_corrected") in page  # and its reason
     assert 'textarea name="reason"' in page  # the warning page asks for it, the form's fields kept
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0", kazan_white="3")
     assert said(Common.FIELD_REQUIRED, field="kazan_black") in page
@@ -177,7 +183,7 @@ def test_a_swiss_with_live_games_protests_and_warnings(web: TestClient) -> None:
     assert room is not None and web.get(f"/games/{room.group(1)}").status_code == 200
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="1", result="1-0")
     page = post(web, f"/tournaments/{tid}/do/result", csrf, round="1", board="2", result="+ −",
-                confirmed="yes")  # fmt: skip
+                confirmed="yes", reason="did not come")  # fmt: skip
     page = post(web, f"/tournaments/{tid}/do/file-protest", csrf, round="1", board="2", filed_by="Rep A",
                 role="representative", text="The opponent was present.", fee_paid="1000", currency="KZT")  # fmt: skip
     assert "P1: round 1, board 2 — Accepted" in page

@@ -92,7 +92,7 @@ def test_a_changed_pairing_shows_the_criteria_it_breaks_until_the_arbiter_confir
     assert "breaks the Dutch criteria C12, C13, confirmed by the arbiter" in audit
     post(web, f"/tournaments/{tid}/do/publish", csrf)
     trf = web.get(f"/tournaments/{tid}/export.trf").text
-    assert "### round 2: pairing changed, breaks C12, C13: TV\r\n" in trf
+    assert "### round 2: pairing changed, breaks C12, C13 [warning]: TV\r\n" in trf
 
 
 def test_baku_acceleration_is_chosen_on_the_form_and_written_to_the_trf(web: TestClient) -> None:
@@ -114,7 +114,10 @@ def test_a_withdrawn_player_is_re_entered_from_the_participants_list(web: TestCl
     post(web, f"/tournaments/{tid}/do/configure", csrf, name="Club Cup", late_entry_until="3")
     page = post(web, f"/tournaments/{tid}/do/withdraw", csrf, number="5", after_round="0", reason="ill")
     assert page.count(f'action="/tournaments/{tid}/do/withdraw"') == 4 and "Re-enter" in page
-    page = post(web, f"/tournaments/{tid}/do/readmit", csrf, number="5", round="2", reason="recovered")
+    assert "Warning level: serious — a player who left entered again (TK-R10)" in page  # the form says how serious
+    # The re-entry form's box: the withdrawal rule set aside (TK-R10), a serious departure.
+    page = post(web, f"/tournaments/{tid}/do/readmit", csrf, number="5", round="2", reason="recovered",
+                confirmed="yes")  # fmt: skip
     assert "back from round 2" in page
     assert page.count(f'action="/tournaments/{tid}/do/withdraw"') == 5  # back in, may leave again
     assert "Re-entered" in web.get(f"/tournaments/{tid}/audit").text

@@ -210,7 +210,7 @@ async def test_results_are_pushed_by_the_live_game_rooms(store: EventStore) -> N
     assert white is not None and black is not None
     assert await svc.signed_times(tid, 1, 2) == (None, None)  # not over yet
     # The arbiter's correction stands over the game room, which never overwrites it.
-    correction = EnterResult(round=1, board=1, result="½-½", reason="illegal move")
+    correction = EnterResult(round=1, board=1, result="½-½", reason="illegal move", confirmed=True)
     await svc.command(tid, correction, "a")
     assert await svc.push_result(room_1) is False
     assert (await svc.state(tid)).t.round(1).game(1).result is GameResult.DRAW

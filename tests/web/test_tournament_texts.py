@@ -27,8 +27,8 @@ PARAMS: dict[str, str | int] = {
           "amount": 1000, "verdict_term": "protest.upheld", "penalty": "2 минут", "kazans": "82:40",
           "name": "Кубок", "evaluation_term": "evaluation.shown", "minutes": 15, "presence_term": "check_in.present",
           "boards": "1, 3", "absent": "5. Ерлан",
-          "departure_term": "departure.result_after_next_pairing", "level_term": "level.reason",
-          "seed": "4821", "colour_term": "colour.white",
+          "departure_term": "departure.result_after_next_pairing", "level_term": "level.serious",
+          "seed": "4821", "colour_term": "colour.white", "change": "+2:00",
 }  # fmt: skip
 
 

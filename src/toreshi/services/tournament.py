@@ -35,9 +35,18 @@ from toreshi.services.common import AttachedRooms, Pushes, live_room_of_kind, ut
 from toreshi.store import EventStore, RoomKind, RoomStatus, UnknownRoomError
 from toreshi.store.accounts import Accounts, UnknownGrantError, token_digest
 from toreshi.togyz.match.codes import TogyzCode
+from toreshi.togyz.match.events import TimeAdded, event_from_dict
 from toreshi.togyz.position import BLACK, WHITE
 from toreshi.tournament.journal import TournamentCommand, TournamentState
-from toreshi.tournament.journal.commands import ARBITER, SYSTEM, Create, EnterResult, LinkGameRoom, command_data
+from toreshi.tournament.journal.commands import (
+    ARBITER,
+    SYSTEM,
+    Create,
+    EnterResult,
+    LinkGameRoom,
+    RecordClockCorrection,
+    command_data,
+)
 from toreshi.tournament.model import GameResult
 
 log = logging.getLogger(__name__)
@@ -191,7 +200,9 @@ class TournamentService(AttachedRooms):
             room_id = f"g-{secrets.token_hex(ROOM_ID_BYTES)}"
             await self.store.create_room(room_id, RoomKind.TOGYZ)
             owner = await self.rooms.get(room_id, GAME_KIND)
-            data = {"white": white, "black": black, "control": dict(control), "settings": dict(settings or {}),
+            # A clock correction above the tournament's amount is a departure in the room (issue 29).
+            limit = {"clock_correction_warning_ms": state.clock_correction_over_s * 1000}
+            data = {"white": white, "black": black, "control": dict(control), "settings": {**limit, **(settings or {})},
                     "event": state.t.name[:100], "round": str(round_number), "board": game.board}  # fmt: skip
             await owner.handle(Command("create", Actor("arbiter", by), data))
             tokens = await self._player_links(room_id, white, black)
@@ -287,6 +298,7 @@ class TournamentService(AttachedRooms):
 
     async def _push(self, link: BoardLink, room_id: str) -> bool:
         state = await self.state(link.tournament)
+        state = await self.carry_clock_corrections(link, room_id, state)
         if state.t.round(link.round).game(link.board).result is not None:
             return False  # already there (pushed before, or entered by the arbiter): nothing to send
         finish = await self.game_finish(room_id)
@@ -300,6 +312,36 @@ class TournamentService(AttachedRooms):
             log.warning("game room %s: its tournament refused the result: %s", room_id, refused)
             return False
         return state.t.round(link.round).game(link.board).result is finish.result
+
+    async def carry_clock_corrections(self, link: BoardLink, room_id: str, state: TournamentState) -> TournamentState:
+        """Carry the clock corrections of the finished game room ``room_id`` that departed from the regulation
+        (above the tournament's amount, confirmed with a reason in the room) into its tournament, each once, with
+        when and by whom it was made: they travel with the tournament (audit log, report, TRF). A room still
+        being played is left alone (read when it finishes)."""
+        try:
+            room = await self.store.room(room_id)
+        except (UnknownRoomError, ValueError):
+            return state
+        if room.status is not RoomStatus.FINISHED:
+            return state
+        game = state.t.round(link.round).game(link.board)
+        for stored in await self.store.load(room_id):
+            if stored.type != TimeAdded.type or not stored.payload.get("departure"):
+                continue
+            event = event_from_dict(stored.payload, name=stored.type)
+            assert isinstance(event, TimeAdded)
+            if (link.round, link.board, event.at_ms) in state.clock_corrections:
+                continue
+            record = RecordClockCorrection(
+                round=link.round, board=link.board, number=game.white if event.side is WHITE else game.black,
+                delta_ms=event.delta_ms, at_ms=event.at_ms, corrected_at=stored.created_at, arbiter=event.by[:80],
+                reason=event.reason[:500], confirmed=True,
+            )  # fmt: skip
+            try:
+                state = await self.command(link.tournament, record, "", role=SYSTEM)
+            except Refused as refused:
+                log.warning("game room %s: its tournament refused a clock correction: %s", room_id, refused)
+        return state
 
     async def link_of(self, room_id: str) -> BoardLink | None:
         """The tournament, round and board a game room was made for (another instance may have made it)."""

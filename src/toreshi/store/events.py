@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -138,7 +138,9 @@ def _utc_now() -> datetime:
 class EventStore:
     """Rooms and their event logs in one database; safe to share between tasks and between processes."""
 
-    def __init__(self, engine: AsyncEngine, *, now: Callable[[], datetime] = _utc_now) -> None:
+    def __init__(
+        self, engine: AsyncEngine, *, now: Callable[[], datetime] = _utc_now, group_commit: bool = True
+    ) -> None:
         self._engine = engine
         # Wall-clock time stamps the rows for the record; the rules' clocks come in with each event.
         self._now = now
@@ -152,6 +154,10 @@ class EventStore:
         self._writer: SQLiteWriter | None = None
         # On PostgreSQL (asyncpg) an append is one statement on the driver's connection: see `_append_postgres`.
         self._one_statement = engine.dialect.name == "postgresql" and engine.dialect.driver == "asyncpg"
+        # Group commit on PostgreSQL too: appends that arrive while one is being written go together in one
+        # statement (benchmarks/pg_group_commit.py measures it against one statement each). Off: each alone.
+        self._group_commit = group_commit
+        self._pg_writing = 0
 
     @asynccontextmanager
     async def _writing(self) -> AsyncIterator[AsyncConnection]:
@@ -243,17 +249,27 @@ class EventStore:
         changes_status = None if status is None else RoomStatus(status).value
         request = _Append(room_id, expected_version, tuple(events), tuple(payloads), changes_status)
         if self._one_statement:
-            return await self._append_postgres(request)
+            if not self._group_commit or (self._pg_writing == 0 and not self._pending):
+                self._pg_writing += 1
+                try:
+                    return await self._append_postgres(request)
+                finally:
+                    self._pg_writing -= 1
+            return await self._wait_for_flush(request, self._flush_postgres)
         if self._sqlite_lock is None or (not self._pending and not self._sqlite_lock.locked()):
             # Nothing else is being written: at once (on SQLite, on the event loop itself when the database lets
             # it, see SQLiteWriter: no trip through the loop's queue before or after).
             return await self._append_alone(request)
         # Group commit (SQLite): appends that arrive while a transaction is being written wait for the next one and
         # share its commit. Each keeps its own compare-and-set; each caller still returns only after the commit.
+        return await self._wait_for_flush(request, self._flush)
+
+    async def _wait_for_flush(self, request: _Append, flush: Callable[[], Coroutine[Any, Any, None]]) -> int:
+        """Queue ``request`` for the next shared commit (starting the task that writes them) and wait for it."""
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append((request, future))
         if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+            self._flusher = asyncio.get_running_loop().create_task(flush())
         return await future
 
     async def _append_postgres(self, request: _Append) -> int:
@@ -263,21 +279,8 @@ class EventStore:
         Appends of several rooms run side by side on the pool's connections, and PostgreSQL shares the WAL flush of
         commits that arrive together."""
         now = self._now()
-        rows = [
-            {
-                "version": request.expected_version + offset,
-                "type": event.type,
-                "payload": payload,
-                "server_time_ms": event.server_time_ms,
-                "created_at": (event.decided_at or now).isoformat(),
-                "command_id": event.command_id,
-            }
-            for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
-        ]
-        try:
-            encoded = orjson.dumps(rows).decode()
-        except TypeError:  # what orjson refuses (an integer over 64 bits): the standard encoder decides
-            encoded = json.dumps(rows, ensure_ascii=False)
+        rows = _pg_rows(request, now)
+        encoded = _pg_json(rows)
         new_version = request.expected_version + len(rows)
         async with self._engine.connect() as connection:
             raw = await connection.get_raw_connection()
@@ -300,6 +303,87 @@ class EventStore:
         if actual is None:
             raise UnknownRoomError(request.room_id)
         raise VersionConflictError(request.room_id, request.expected_version, int(actual))
+
+    async def _flush_postgres(self) -> None:
+        """Write the queued appends, as many rooms as wait (one append per room: a room's next append expects the
+        version its previous one makes), in one statement each round; the rest wait for the next round."""
+        while self._pending:
+            batch: list[tuple[_Append, asyncio.Future[int]]] = []
+            later: list[tuple[_Append, asyncio.Future[int]]] = []
+            rooms_in_batch: set[str] = set()
+            for item in self._pending:
+                if item[0].room_id in rooms_in_batch or len(batch) >= GROUP_COMMIT_MAX:
+                    later.append(item)
+                else:
+                    batch.append(item)
+                    rooms_in_batch.add(item[0].room_id)
+            self._pending = later
+            requests = [request for request, _ in batch]
+            self._pg_writing += 1
+            try:
+                if len(requests) == 1:  # the single statement is the cheaper one
+                    outcomes = [await self._outcome_alone(requests[0])]
+                else:
+                    try:
+                        outcomes = await self._append_postgres_many(requests)
+                    except Exception:
+                        # The statement wrote nothing (one bad append, a lost connection): each alone, so that one
+                        # cannot fail the others and each gets its own error.
+                        outcomes = [await self._outcome_alone(request) for request in requests]
+            finally:
+                self._pg_writing -= 1
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
+                if future.done():
+                    continue
+                if isinstance(outcome, Exception):
+                    future.set_exception(outcome)
+                else:
+                    future.set_result(outcome)
+
+    async def _outcome_alone(self, request: _Append) -> int | Exception:
+        try:
+            return await self._append_postgres(request)
+        except Exception as error:
+            return error
+
+    async def _append_postgres_many(self, requests: list[_Append]) -> list[int | Exception]:
+        """Appends of different rooms in one statement (one round trip, one commit): each its new version, or its
+        conflict when its room had moved on (nothing written for it; the others are written)."""
+        now = self._now()
+        batch = [
+            {
+                "room_id": request.room_id,
+                "expected": request.expected_version,
+                "new_version": request.expected_version + len(request.events),
+                "status": request.status,
+                "events": _pg_rows(request, now),
+            }
+            for request in requests
+        ]
+        async with self._engine.connect() as connection:
+            raw = await connection.get_raw_connection()
+            driver: Any = raw.driver_connection
+            try:
+                claimed = {row[0] for row in await driver.fetch(_PG_APPEND_MANY, now, _pg_json(batch))}
+                missing = [request.room_id for request in requests if request.room_id not in claimed]
+                actual: dict[str, int] = {}
+                if missing:
+                    found = await driver.fetch("SELECT id, version FROM rooms WHERE id = ANY($1::text[])", missing)
+                    actual = {row[0]: int(row[1]) for row in found}
+            except (OSError, asyncpg.InterfaceError, asyncpg.PostgresConnectionError):
+                raw.invalidate()  # a broken connection never goes back to the pool
+                raise
+        outcomes: list[int | Exception] = []
+        for request in requests:
+            if request.room_id in claimed:
+                outcomes.append(request.expected_version + len(request.events))
+            elif request.room_id not in actual:
+                outcomes.append(UnknownRoomError(request.room_id))
+            else:
+                outcomes.append(
+                    VersionConflictError(request.room_id, request.expected_version, actual[request.room_id])
+                )
+        return outcomes
 
     async def _append_alone(self, request: _Append) -> int:
         try:
@@ -517,6 +601,51 @@ FROM claim, jsonb_to_recordset($6::jsonb) AS e(
     version bigint, type text, payload jsonb, server_time_ms bigint, created_at timestamptz, command_id text
 )
 """
+
+
+_PG_APPEND_MANY = """
+WITH batch AS (
+    SELECT * FROM jsonb_to_recordset($2::jsonb)
+        AS b(room_id text, expected bigint, new_version bigint, status text, events jsonb)
+), claim AS (
+    UPDATE rooms SET version = batch.new_version, updated_at = $1, status = COALESCE(batch.status, rooms.status)
+    FROM batch
+    WHERE rooms.id = batch.room_id AND rooms.version = batch.expected
+    RETURNING rooms.id, rooms.kind, batch.events
+), written AS (
+    INSERT INTO room_events (room_id, version, room_kind, type, payload, server_time_ms, created_at, command_id)
+    SELECT claim.id, e.version, claim.kind, e.type, e.payload, e.server_time_ms, e.created_at, e.command_id
+    FROM claim, jsonb_to_recordset(claim.events) AS e(
+        version bigint, type text, payload jsonb, server_time_ms bigint, created_at timestamptz, command_id text
+    )
+)
+SELECT id FROM claim
+"""
+"""Several rooms' appends as one statement: each room's compare-and-set and its events, the rooms whose version
+matched are returned (a data-modifying ``WITH`` part runs whether or not the final ``SELECT`` reads it)."""
+
+
+def _pg_rows(request: _Append, now: datetime) -> list[dict[str, Any]]:
+    """An append's events as the rows ``jsonb_to_recordset`` reads."""
+    return [
+        {
+            "version": request.expected_version + offset,
+            "type": event.type,
+            "payload": payload,
+            "server_time_ms": event.server_time_ms,
+            "created_at": (event.decided_at or now).isoformat(),
+            "command_id": event.command_id,
+        }
+        for offset, (event, payload) in enumerate(zip(request.events, request.payloads, strict=True), start=1)
+    ]
+
+
+def _pg_json(value: object) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except TypeError:  # what orjson refuses (an integer over 64 bits): the standard encoder decides
+        return json.dumps(value, ensure_ascii=False)
+
 
 _ROOM_COLUMNS = (
     rooms.c.id,

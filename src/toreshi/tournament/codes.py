@@ -174,6 +174,8 @@ class TournamentCode(RefusalCode):
     """``round``, ``board``: the board has its result; only the arbiter changes it."""
     NOTHING_TO_CONFIRM = "nothing_to_confirm"
     """``round``: no board of the round has a result both players agree on and the arbiter has not confirmed."""
+    KAZANS_NOT_ASKED = "kazans_not_asked"
+    """The tournament does not ask the players for the kazans (the setting ``report_kazans`` is off)."""
     # --- the participants' CSV -----------------------------------------------------------------------------
     CSV_NOT_IMPORTED = "csv_not_imported"
     """``problems``: nothing was imported; ``details`` names every bad line (``line`` and a field's code)."""

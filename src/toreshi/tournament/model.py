@@ -315,6 +315,20 @@ _GAME_CODES = {
 }
 
 
+KUMALAKS = 162
+"""The kumalaks of a game: the two kazans together hold at most all of them."""
+
+
+def check_kazans(round_number: int, board: int, result: GameResult, kazans: tuple[int, int]) -> None:
+    """Whether the final kazans ``(White, Black)`` can go with ``result``: a game played out (a forfeit has none),
+    each kazan 0 or more and both together at most 162; raises :class:`TournamentError` naming the board."""
+    if not result.played:
+        raise TournamentError(Code.FORFEIT_HAS_NO_KAZANS, round=round_number, board=board)
+    if min(kazans) < 0 or sum(kazans) > KUMALAKS:
+        raise TournamentError(Code.IMPOSSIBLE_KAZANS, round=round_number, board=board, white=kazans[0],
+                              black=kazans[1])  # fmt: skip
+
+
 @dataclass(frozen=True)
 class PairedGame:
     """One pairing on one board. ``kazans`` are the final kazans (White, Black) of a game played out."""
@@ -702,12 +716,7 @@ class Tournament:
         rnd = self.round(round_number)
         game = rnd.game(board)
         if kazans is not None:
-            if not result.played:
-                raise TournamentError(Code.FORFEIT_HAS_NO_KAZANS, round=round_number, board=board)
-            if min(kazans) < 0 or sum(kazans) > 162:
-                raise TournamentError(
-                    Code.IMPOSSIBLE_KAZANS, round=round_number, board=board, white=kazans[0], black=kazans[1]
-                )
+            check_kazans(round_number, board, result, kazans)
         if ended_at is not None and ended_at.tzinfo is None:
             raise ValueError("ended_at must be an aware datetime")  # a programming error
         new_game = replace(game, result=result, kazans=kazans, ended_at=ended_at)

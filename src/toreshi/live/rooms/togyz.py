@@ -161,6 +161,8 @@ class TogyzRoom:
                 "running": side_name(clock.running_side),
                 "at": at,
                 "flag": state.settings.flag_mode.value,
+                # A tournament game: a correction above this is a departure (confirmed, with a reason; issue 29).
+                "correction_limit": state.settings.clock_correction_warning_ms,
             },
             "draw_offer": side_name(state.draw_offer),
             "result": ending.result.value if ending else None,
@@ -216,6 +218,7 @@ class TogyzRoom:
         shown = dict(event.payload)
         if event.type == EnvelopeOpened.type:
             shown.pop("salt", None)
+        shown.pop("by", None)  # an arbiter's name stays in the log (for the tournament's audit), off the wire
         if not with_state:
             return {"event": shown}
         return {"event": shown, "state": self.view(None, event.payload.get("at_ms", 0))}

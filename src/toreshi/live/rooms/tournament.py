@@ -25,7 +25,16 @@ from toreshi.live.room import Actor, Command, Decided, Payload
 from toreshi.live.rooms.journal import JournalRoom, events_of, stamped
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import COMMANDS, TournamentState, decide, decode_event, encode_event, evolve
-from toreshi.tournament.journal.commands import ARBITER, PLAYER, SYSTEM, TEAM, CheckIn, EnterResult, ReportResult
+from toreshi.tournament.journal.commands import (
+    ARBITER,
+    PLAYER,
+    SYSTEM,
+    TEAM,
+    CheckIn,
+    EnterResult,
+    RecordClockCorrection,
+    ReportResult,
+)
 from toreshi.tournament.model import format_points
 
 KIND = "tournament"
@@ -50,9 +59,11 @@ class TournamentRoom(JournalRoom):
         """Who may give this command at all (before its fields are read: a stranger learns nothing of them)."""
         role = command.actor.role
         if role == ARBITER:
+            if command.type == RecordClockCorrection.type:  # only a game room's own record carries one in
+                raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)
             return
         if role == SYSTEM:
-            if command.type != EnterResult.type:
+            if command.type not in (EnterResult.type, RecordClockCorrection.type):
                 raise _forbidden(command, TournamentCode.LIVE_RESULTS_ONLY)
             return
         if role == PLAYER:

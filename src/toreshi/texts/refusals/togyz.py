@@ -97,6 +97,13 @@ MESSAGES: dict[RefusalCode, str] = {
         "%(player)s has %(remaining)s left: %(taken)s cannot be taken away, the clock would go below zero."
     ),
     TogyzCode.TIME_ABOVE_LIMIT: N_("%(player)s would have %(after)s: a clock holds at most %(limit)s."),
+    TogyzCode.CORRECTION_UNCONFIRMED: N_(
+        "%(player)s: %(change)s is more than %(limit)s, a departure from the regulation (%(clause)s): confirm it "
+        "and write the reason."
+    ),
+    TogyzCode.CORRECTION_NEEDS_REASON: N_(
+        "%(player)s: %(change)s is more than %(limit)s, a departure from the regulation (%(clause)s): write the reason."
+    ),
     TogyzCode.SAME_NAMES: N_(
         "Both players are called %(name)s: write the names so that they can be told apart (add an initial, a city)."
     ),

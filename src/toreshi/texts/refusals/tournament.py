@@ -109,6 +109,10 @@ MESSAGES: dict[RefusalCode, str] = {
         "Round %(round)s, board %(board)s already has its result; only the arbiter can change it."
     ),
     T.NOTHING_TO_CONFIRM: N_("Round %(round)s has no results agreed by both players waiting for confirmation."),
+    T.KAZANS_NOT_ASKED: N_(
+        "This tournament does not ask the players for the kazans (the setting “Players give the final kazans with "
+        "the result”)."
+    ),
     # the participants' CSV
     T.CSV_NOT_IMPORTED: N_("The CSV was not imported; nothing changed. Fix these lines:"),
     T.CSV_NO_HEADER: N_("A header row naming the columns is needed (name, rating, club, team)."),
@@ -136,7 +140,9 @@ MESSAGES: dict[RefusalCode, str] = {
     T.ACCELERATION_SWISS_ONLY: N_("Acceleration is for a Swiss."),
     T.FORBIDDEN_SWISS_ONLY: N_("Forbidden pairings are for a Swiss: a round robin pairs everyone with everyone."),
     T.ACCELERATION_FIXED: N_("The acceleration cannot change once round 1 has been paired."),
-    T.DEPARTURE_UNCONFIRMED: N_("This departs from the regulation (%(term)s): confirm it to go ahead."),
+    T.DEPARTURE_UNCONFIRMED: N_(
+        "This departs from the regulation (%(term)s): confirm it and write the reason to go ahead."
+    ),
     T.DEPARTURE_NEEDS_REASON: N_("This departs from the regulation (%(term)s): write the reason to go ahead."),
     # protests
     P.NO_END_TIME: N_("Round %(round)s, board %(board)s has no recorded end of the game."),
@@ -185,6 +191,11 @@ TERMS: dict[str, str] = {
     "corrected_result": N_("Corrected result"),
     "kazans": N_("Kazans"),
     "check_in": N_("Players check in before each round"),
+    "clock_correction_over_s": N_("A clock correction above this many seconds is a departure"),
+    "delta_ms": N_("Clock correction"),
+    "report_kazans": N_("Players give the final kazans with the result"),
+    "kazan_mine": N_("My kazan"),
+    "kazan_theirs": N_("Opponent's kazan"),
     "present": N_("Present"),
     "kazan_white": N_("White's kazan"),
     "kazan_black": N_("Black's kazan"),
@@ -284,4 +295,6 @@ TERMS: dict[str, str] = {
     "departure.expelled": N_("a player expelled"),
     "departure.readmitted": N_("a player who left entered again"),
     "departure.entry_deleted": N_("an entry deleted"),
+    "departure.forced_bye": N_("the bye given to another player than the system's pairing"),
+    "departure.clock_corrected": N_("a clock corrected by more than the tournament allows without a reason"),
 }

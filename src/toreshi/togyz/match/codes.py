@@ -124,6 +124,11 @@ class TogyzCode(RefusalCode):
     """``player`` has ``remaining`` (m:ss) left: taking ``taken`` (m:ss) would leave less than nothing."""
     TIME_ABOVE_LIMIT = "time_above_limit"
     """Adding to ``player``'s dial would make it ``after`` (h:mm:ss), more than a clock holds (``limit``)."""
+    CORRECTION_UNCONFIRMED = "correction_unconfirmed"
+    """Changing ``player``'s dial by ``change`` is more than the tournament's ``limit`` (m:ss): a departure from
+    the regulation (``clause``, level ``level``); the arbiter confirms it."""
+    CORRECTION_NEEDS_REASON = "correction_needs_reason"
+    """The same, confirmed: the arbiter writes the reason."""
     SAME_NAMES = "same_names"
     """Both players are called ``name``: a record, the links and the standings could not tell them apart."""
 

@@ -9,7 +9,7 @@ the data.
 >>> COMMANDS.read("move", {"hole": 7, "offer_draw": True})
 Move(hole=7, press=True, offer_draw=True, lag_ms=0)
 >>> COMMANDS.read("add_time", {"side": "black", "ms": 60000})
-AddTime(side=<Side.BLACK: 1>, ms=60000, reason='')
+AddTime(side=<Side.BLACK: 1>, ms=60000, reason='', confirmed=False)
 >>> COMMANDS.read("move", {"hole": 10})
 Traceback (most recent call last):
 ...
@@ -216,6 +216,8 @@ class AddTime(TogyzCommand):
     side: Side
     ms: int = field(metadata=spec(minimum=-MAX_TIME_CHANGE_MS, maximum=MAX_TIME_CHANGE_MS))
     reason: str = field(default="", metadata=REASON)
+    confirmed: bool = False
+    """The arbiter confirmed the warning of a correction above the tournament's amount (a departure)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -186,7 +186,7 @@ def decide(match: Match, command: TogyzCommand, context: Context) -> Decision[Ga
     if refusal is not None:
         return refusal
     try:
-        return _decide(match, command, context.actor.role, context.now_ms)
+        return _decide(match, command, context.actor.role, context.now_ms, context.actor.name)
     except Refused as refused:
         return refused.refusal
 
@@ -349,7 +349,7 @@ def _hopeless(match: Match, state: GameState, probe: TogyzCommand, side: Side | 
 # --- deciding ------------------------------------------------------------------------------------------------
 
 
-def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequence[GameEvent]:
+def _decide(match: Match, command: TogyzCommand, role: str, now: int, by: str = "") -> Sequence[GameEvent]:
     if isinstance(command, Create):
         created = MatchGame.create(
             command.white,
@@ -382,7 +382,7 @@ def _decide(match: Match, command: TogyzCommand, role: str, now: int) -> Sequenc
         _refuse_open_play(match, state, command, side)
     # The game's own commands: played on the game as it stands, keeping only the events they add.
     game = MatchGame((), state)
-    after = _by_player(game, side, command, now) if side is not None else _by_arbiter(game, command, now)
+    after = _by_player(game, side, command, now) if side is not None else _by_arbiter(game, command, now, by)
     return after.events
 
 
@@ -437,7 +437,7 @@ def _by_player(game: MatchGame, side: Side, command: TogyzCommand, now: int) -> 
     raise TypeError(f"a player's {command.type!r} was admitted but has no action")  # a programming error
 
 
-def _by_arbiter(game: MatchGame, command: TogyzCommand, now: int) -> MatchGame:
+def _by_arbiter(game: MatchGame, command: TogyzCommand, now: int, by: str = "") -> MatchGame:
     match command:
         case Start(absent=absent):
             return game.start(now_ms=now, absent=absent)
@@ -445,8 +445,8 @@ def _by_arbiter(game: MatchGame, command: TogyzCommand, now: int) -> MatchGame:
             return game.pause(Caller.ARBITER, now_ms=now)
         case Resume():
             return game.resume(now_ms=now)
-        case AddTime(side=side, ms=delta, reason=reason):
-            return game.add_time(side, delta, now_ms=now, reason=reason)
+        case AddTime(side=side, ms=delta, reason=reason, confirmed=confirmed):
+            return game.add_time(side, delta, now_ms=now, reason=reason, confirmed=confirmed, by=by)
         case SetClocks(white_ms=white_ms, black_ms=black_ms, reason=reason):
             return game.set_clocks(white_ms, black_ms, now_ms=now, reason=reason)
         case Arrive(side=side):

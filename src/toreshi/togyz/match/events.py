@@ -201,6 +201,11 @@ class TimeAdded(GameEvent):
     side: Side
     delta_ms: int
     reason: str = ""
+    departure: bool = False
+    """More than the tournament's amount (``clock_correction_warning_ms``): confirmed with the reason, a departure
+    from the regulation its tournament records (issue 29)."""
+    by: str = ""
+    """Who made a departure (the arbiter's name, for the tournament's audit log; never shown to spectators)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from toreshi.clock.gameclock import ClockState
 from toreshi.clock.timecontrol import TimeControl, late_clock_allowance
 from toreshi.kit.codec import CodecError
-from toreshi.kit.refusal import Common, Refused
+from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.togyz.match import events as ev
 from toreshi.togyz.match.codes import TogyzCode
 from toreshi.togyz.match.commands import MAX_CLOCK_MS
@@ -249,11 +249,37 @@ class MatchGame:
         each = late_clock_allowance(self.state.control, played_without_clock_ms)
         return self.set_clocks(each, each, now_ms=now_ms, reason="clock set late (TK-C11)")
 
-    def add_time(self, side: Side, delta_ms: int, *, now_ms: int, reason: str = "") -> MatchGame:
+    def add_time(
+        self,
+        side: Side,
+        delta_ms: int,
+        *,
+        now_ms: int,
+        reason: str = "",
+        confirmed: bool = False,
+        by: str = "",
+        by_rule: bool = False,
+    ) -> MatchGame:
         """Add (or, negative, take) time on ``side``'s dial (TK-B3, TK-C15). Taking more than is left is refused:
         a typo must not empty a clock (the dial would show 0:00 and the flag fall at once). Checked on the
-        command, not in the fold, so that logs written before the check replay as they were."""
+        command, not in the fold, so that logs written before the check replay as they were.
+
+        In a tournament game a correction by more than ``clock_correction_warning_ms`` is a departure from the
+        regulation (issue 29): refused until the arbiter ``confirmed`` it and gave the ``reason``; then marked
+        (``departure``, ``by``) for the tournament. A rule's own penalty (``by_rule``, TK-C15) is no departure."""
         state = self.state
+        limit = state.settings.clock_correction_warning_ms
+        departure = not by_rule and limit is not None and abs(delta_ms) > limit
+        if departure:
+            assert limit is not None
+            sign = "-" if delta_ms < 0 else "+"
+            why = Refusal(TogyzCode.CORRECTION_UNCONFIRMED, {
+                "player": state.player(side), "change": sign + format_seconds(abs(delta_ms)),
+                "limit": format_seconds(limit), "clause": "TK-B3", "level": "warning"})  # fmt: skip
+            if not confirmed:
+                raise Refused(why)
+            if not reason.strip():
+                raise Refused(Refusal(TogyzCode.CORRECTION_NEEDS_REASON, why.params))
         if state.clock.state is not ClockState.STOPPED:
             left = state.clock.remaining(side, max(now_ms, state.last_at_ms))
             if left + delta_ms < 0:
@@ -270,12 +296,15 @@ class MatchGame:
                     after=format_seconds(left + delta_ms),
                     limit=format_seconds(MAX_CLOCK_MS),
                 )
+        if departure:
+            return self.apply(ev.TimeAdded(now_ms, side, delta_ms, reason.strip(), departure=True, by=by))
         return self.apply(ev.TimeAdded(now_ms, side, delta_ms, reason))
 
     def penalise_groundless_stop(self, side: Side, *, now_ms: int) -> MatchGame:
         """TK-C15: ``side`` stopped the clock without ground; the configured time is taken from them."""
         penalty = self.state.settings.groundless_stop_penalty_ms
-        return self.add_time(side, -penalty, now_ms=now_ms, reason="groundless clock stop (TK-C15)")
+        # The rule's own penalty (TK-C15), not a correction the arbiter chose: no departure however large.
+        return self.add_time(side, -penalty, now_ms=now_ms, reason="groundless clock stop (TK-C15)", by_rule=True)
 
     # --- adjournment -----------------------------------------------------------------------------
 

@@ -77,6 +77,10 @@ class GameSettings:
     """The side the engine plays in a practice game."""
     practice_listed: bool = False
     """A practice game shown in the public list of games (its player asked for it); by default it is private."""
+    clock_correction_warning_ms: int | None = field(default=None, metadata=spec(minimum=0, maximum=MAX_SETTING_MS))
+    """A tournament game: the arbiter's clock correction (``add_time``) by more than this is a departure from the
+    regulation, done only confirmed and with a reason, and carried into the tournament (issue 29); ``None``: a
+    game of no tournament, no limit."""
     score_sheets: bool | None = None
     """Whether the players keep (and sign) score sheets; ``None``: by the time control, not in blitz and rapid
     (TK-B2, :func:`keeps_score_sheets`)."""

@@ -28,6 +28,19 @@ def _with(params: Params, **optional: ParamValue | None) -> Params:
     return {**params, **{key: value for key, value in optional.items() if value not in (None, "")}}
 
 
+def clock_change(delta_ms: int) -> str:
+    """A clock correction as a signed time: ``+2:00``, ``-0:45``, ``+1:00:00``.
+
+    >>> clock_change(120_000), clock_change(-45_500), clock_change(3_600_000)
+    ('+2:00', '-0:45', '+1:00:00')
+    """
+    sign = "-" if delta_ms < 0 else "+"
+    seconds = abs(delta_ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    return f"{sign}{hours}:{minutes:02}:{seconds:02}" if hours else f"{sign}{minutes}:{seconds:02}"
+
+
 def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Params:
     """The particulars of ``event``; players are named as the tournament (after the event) knows them."""
 
@@ -98,15 +111,20 @@ def audit_params(tournament: Tournament | None, event: TournamentEvent) -> Param
             return {"player": player(event.number), "round": event.round,
                     "presence_term": "check_in.present" if event.present else "check_in.out"}  # fmt: skip
         case ev.ResultReported():
-            return {"round": event.round, "board": event.board, "player": player(event.number),
-                    "result": event.result.value}  # fmt: skip
+            return _with({"round": event.round, "board": event.board, "player": player(event.number),
+                          "result": event.result.value},
+                         kazans=f"{event.kazans[0]}:{event.kazans[1]}" if event.kazans else None)  # fmt: skip
         case ev.RoundConfirmed():
             return {"round": event.round, "boards": ", ".join(str(board) for board in event.boards)}
+        case ev.ClockCorrected():
+            return _with({"round": event.round, "board": event.board, "player": player(event.number),
+                          "change": clock_change(event.delta_ms)}, reason=event.reason)  # fmt: skip
         case ev.DepartureRecorded():
+            named = f"{event.player}. {event.name}" if event.name and event.player is not None else None
             where = {
                 "round": event.round,
                 "board": event.board,
-                "player": player(event.player) if event.player is not None else None,
+                "player": named or (player(event.player) if event.player is not None else None),
             }
             terms: Params = {
                 "departure_term": f"departure.{event.kind.value}",

@@ -18,6 +18,12 @@ confirms the round (one action, ``confirm_round``: a ``round_confirmed`` and a `
 ``players``). Two different results flag the board for the arbiter, who enters the result (and can always enter
 or correct any result, whatever the players gave).
 
+**Kazans.** With the setting ``report_kazans`` on, a player gives the game's final kazans ``(White, Black)`` with
+a result of a game played out, checked as the arbiter's typed kazans are (``check_kazans_typed`` of
+:mod:`~toreshi.tournament.journal.results`: possible, and with the result); the players agree only when they give the
+same result *and* the same kazans, which the confirmation then records with the result. With the setting off,
+kazans are refused.
+
 >>> from datetime import datetime
 >>> from toreshi.kit.core import Actor, Context, fold
 >>> from toreshi.tournament.model import TournamentSystem
@@ -41,11 +47,12 @@ from datetime import datetime
 from enum import Enum
 from types import MappingProxyType
 
-from toreshi.kit.refusal import Refused
+from toreshi.kit.refusal import Common, Refused
 from toreshi.tournament.codes import TournamentCode as Code
 from toreshi.tournament.journal.commands import CheckIn, ConfirmRound, ReportResult
 from toreshi.tournament.journal.events import CheckedIn, ResultEntered, ResultReported, RoundConfirmed, Stamp
-from toreshi.tournament.journal.state import Board, DraftRound, ResultSource, TournamentState
+from toreshi.tournament.journal.results import check_kazans_typed
+from toreshi.tournament.journal.state import Board, DraftRound, GivenResult, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
 from toreshi.tournament.model import ByeRequest, GameResult, ResultCode, Tournament
 
@@ -162,10 +169,11 @@ def absent_forfeits(state: TournamentState, draft: DraftRound, stamp: Stamp) -> 
 
 @dataclass(frozen=True)
 class Report:
-    """What one player gave for a board, and when."""
+    """What one player gave for a board (the result, and the kazans ``(White, Black)`` when asked), and when."""
 
     result: GameResult
     at: datetime
+    kazans: tuple[int, int] | None = None
 
 
 class Agreement(Enum):
@@ -177,7 +185,7 @@ class Agreement(Enum):
     AGREED = "agreed"
     """Both gave the same result: it waits for the arbiter's confirmation."""
     DISAGREED = "disagreed"
-    """They gave different results: the arbiter decides."""
+    """They gave different results (or the same result with different kazans): the arbiter decides."""
 
 
 @dataclass(frozen=True)
@@ -191,11 +199,23 @@ class BoardReports:
             return Agreement.NONE
         if self.white is None or self.black is None:
             return Agreement.ONE
-        return Agreement.AGREED if self.white.result is self.black.result else Agreement.DISAGREED
+        same = self.white.result is self.black.result and self.white.kazans == self.black.kazans
+        return Agreement.AGREED if same else Agreement.DISAGREED
 
     @property
     def agreed(self) -> GameResult | None:
         return self.white.result if self.agreement is Agreement.AGREED and self.white is not None else None
+
+    @property
+    def agreed_kazans(self) -> tuple[int, int] | None:
+        """The kazans both players gave with the result they agree on (None: none were asked or given)."""
+        return self.white.kazans if self.agreement is Agreement.AGREED and self.white is not None else None
+
+    @property
+    def only_kazans_differ(self) -> bool:
+        """Both gave the same result but different kazans."""
+        return (self.agreement is Agreement.DISAGREED and self.white is not None and self.black is not None
+                and self.white.result is self.black.result)  # fmt: skip
 
     @property
     def last_at(self) -> datetime | None:
@@ -212,8 +232,8 @@ def board_reports(state: TournamentState, round_number: int, board: int) -> Boar
     game = state.t.round(round_number).game(board)
 
     def report(player: int) -> Report | None:
-        result = given.get(player)
-        return Report(result, times[player]) if result is not None and player in times else None
+        gave = given.get(player)
+        return Report(gave.result, times[player], gave.kazans) if gave is not None and player in times else None
 
     return BoardReports(report(game.white), report(game.black))
 
@@ -253,17 +273,25 @@ def _check_board(state: TournamentState, round_number: int, board: int, number: 
 def decide_report(state: TournamentState, command: ReportResult, stamp: Stamp) -> list[ResultReported]:
     _check_board(state, command.round, command.board, command.number)
     result = game_result(command.result, "result")
-    given = state.reports.get((command.round, command.board), {})
-    if command.number in given and given[command.number] is result:
+    kazans = command.kazans
+    if kazans is not None:
+        if not state.report_kazans:
+            raise Refused(Code.KAZANS_NOT_ASKED)
+        if len(kazans) != 2:
+            raise Refused(Common.BAD_REQUEST, field="kazans")  # White's and Black's
+        check_kazans_typed(command.round, command.board, result, kazans)  # the arbiter's own checks
+    elif state.report_kazans and result.played:
+        raise Refused(Common.FIELD_REQUIRED, field="kazans")
+    if state.reports.get((command.round, command.board), {}).get(command.number) == GivenResult(result, kazans):
         return []  # the same result again (a double submit)
     return [ResultReported(at=stamp.at, by=stamp.by, round=command.round, board=command.board,
-                           number=command.number, result=result)]  # fmt: skip
+                           number=command.number, result=result, kazans=kazans)]  # fmt: skip
 
 
 def apply_reported(state: TournamentState, event: ResultReported) -> TournamentState:
     _check_board(state, event.round, event.board, event.number)
     key: Board = (event.round, event.board)
-    board = {**state.reports.get(key, {}), event.number: event.result}
+    board = {**state.reports.get(key, {}), event.number: GivenResult(event.result, event.kazans)}
     times = {**state.report_times.get(key, {}), event.number: event.at}
     reports = {**state.reports, key: MappingProxyType(board)}
     report_times = {**state.report_times, key: MappingProxyType(times)}
@@ -277,7 +305,8 @@ def decide_confirm(state: TournamentState, command: ConfirmRound, stamp: Stamp) 
     confirmed = RoundConfirmed(at=stamp.at, by=stamp.by, round=command.round, boards=tuple(b for b, _, _ in agreed))
     entered = [
         ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=board, result=result,
-                      source=ResultSource.PLAYERS, ended_at=ended)
+                      source=ResultSource.PLAYERS, ended_at=ended,
+                      kazans=board_reports(state, command.round, board).agreed_kazans)
         for board, result, ended in agreed
     ]  # fmt: skip
     return [confirmed, *entered]

@@ -7,7 +7,7 @@ and the actor are not in a command: the server brings them (``Context``).
 
 >>> COMMANDS.read("add_participant", {"name": "  Абай  ", "rating": 1650})
 AddParticipant(name='Абай', rating=1650, club='', team='', federation_id='', federation='', title='', sex='', \
-birth_date='', confirmed=False)
+birth_date='', confirmed=False, reason='')
 >>> COMMANDS.read("withdraw", {"number": 0})
 Traceback (most recent call last):
 ...
@@ -120,6 +120,11 @@ class _Settings:
     """The tournament's language: the TRF's ``122`` is written in it (Kazakh by default)."""
     check_in: bool | None = None
     """Players check in before each round; only those checked in are paired (off: everyone is)."""
+    clock_correction_over_s: int | None = field(default=None, metadata=spec(minimum=0, maximum=24 * 3600))
+    """An arbiter's clock correction in one of the tournament's game rooms by more than this many seconds is a
+    departure (confirmed, with a reason, carried into the tournament); 0: every correction is."""
+    report_kazans: bool | None = None
+    """Players give the final kazans with the result of a physical board (off: the result alone)."""
     cleared: tuple[Setting, ...] = field(default=(), metadata=spec(max_items=len(Setting)))
 
 
@@ -171,7 +176,9 @@ class ParticipantEntry:
 class AddParticipant(ParticipantEntry):
     type: ClassVar[str] = "add_participant"
     confirmed: bool = False
-    """A late entry (round 1 paired) is a departure that needs the arbiter's confirmation (journal/departures)."""
+    """A late entry (round 1 paired) is a departure: the arbiter confirms it and gives the ``reason``
+    (journal/departures)."""
+    reason: str = field(default="", metadata=_REASON)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -208,6 +215,8 @@ class _Leaving:
     after_round: int | None = field(default=None, metadata=_COUNT)
     """``None``: after the rounds published so far."""
     reason: str = field(default="", metadata=_REASON)
+    confirmed: bool = False
+    """An expulsion is a departure: confirmed, with the reason (journal/departures)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -321,6 +330,8 @@ class ReportResult(_OnBoard):
     number: int = field(metadata=_NUMBER)
     """The reporting player (a player's link reports only for its own player)."""
     result: str = field(metadata=spec(name=True, max_length=12))
+    kazans: tuple[int, int] | None = field(default=None, metadata=spec(minimum=0, maximum=162, max_items=2))
+    """The final kazans ``(White, Black)``: given when the setting ``report_kazans`` asks for them, and only then."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -329,6 +340,25 @@ class ConfirmRound:
 
     type: ClassVar[str] = "confirm_round"
     round: int = field(metadata=_ROUND)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordClockCorrection(_OnBoard):
+    """A clock correction in the board's game room above the tournament's amount, carried into the tournament by
+    the service (never typed by hand): the game room asked the arbiter to confirm it and for the reason."""
+
+    type: ClassVar[str] = "record_clock_correction"
+    number: int = field(metadata=_NUMBER)
+    """The player whose dial was corrected."""
+    delta_ms: int = field(metadata=spec(minimum=-(10**9), maximum=10**9))
+    at_ms: int = field(metadata=spec(minimum=0, maximum=10**13))
+    """The room time of the correction: with the round and board, what makes it one (carried once)."""
+    corrected_at: datetime
+    """The wall time of the correction."""
+    arbiter: str = field(default="", metadata=spec(max_length=80))
+    """Who corrected it (the game room's arbiter)."""
+    reason: str = field(default="", metadata=_REASON)
+    confirmed: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -415,7 +445,8 @@ class Readmit:
     number: int = field(metadata=_NUMBER)
     round: int | None = field(default=None, metadata=_ROUND)
     reason: str = field(default="", metadata=_REASON)
-    """Required: a re-entry is a departure that needs a written reason (journal/departures)."""
+    """Required: a re-entry overrides the withdrawal rule (TK-R10), a departure (journal/departures)."""
+    confirmed: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -463,7 +494,7 @@ TournamentCommand = (
     | Withdraw | Expel | RequestBye | PairRound | OverridePairing | DiscardPairing | PublishRound | LinkGameRoom
     | EnterResult | Warn | FileProtest | PayProtestFee | ConveneProtest | DecideProtest | NotifyProtest
     | Readmit | ForbidPair | ForbidSameClub | ImportForbidden | AllowPair | SetEvaluation | DeleteEntry | DrawLots
-    | CheckIn | ReportResult | ConfirmRound
+    | CheckIn | ReportResult | ConfirmRound | RecordClockCorrection
 )  # fmt: skip
 
 COMMANDS: Codec[TournamentCommand] = Codec(
@@ -471,7 +502,7 @@ COMMANDS: Codec[TournamentCommand] = Codec(
     Withdraw, Expel, RequestBye, PairRound, OverridePairing, DiscardPairing, PublishRound, LinkGameRoom,
     EnterResult, Warn, FileProtest, PayProtestFee, ConveneProtest, DecideProtest, NotifyProtest,
     Readmit, ForbidPair, ForbidSameClub, ImportForbidden, AllowPair, SetEvaluation, DeleteEntry, DrawLots,
-    CheckIn, ReportResult, ConfirmRound,
+    CheckIn, ReportResult, ConfirmRound, RecordClockCorrection,
     converters=CONVERTERS,
 )  # fmt: skip
 """Every tournament command, by its name."""

@@ -38,7 +38,7 @@ from toreshi.tournament.journal.participants import (
     decide_warning,
 )
 from toreshi.tournament.journal.protests import decide_protest
-from toreshi.tournament.journal.results import decide_link, decide_result
+from toreshi.tournament.journal.results import decide_clock_correction, decide_link, decide_result
 from toreshi.tournament.journal.settings import decide_settings
 from toreshi.tournament.journal.state import ResultSource, TournamentState
 
@@ -121,6 +121,10 @@ def _events(
             return decide_report(state, command, stamp)
         case c.ConfirmRound():
             return decide_confirm(state, command, stamp)
+        case c.RecordClockCorrection():
+            if role != SYSTEM:
+                raise Refused(Code.LIVE_RESULTS_ONLY)  # only the service carries a game room's correction in
+            return decide_clock_correction(state, command)
 
 
 def decide(state: TournamentState, command: TournamentCommand, context: Context) -> Sequence[TournamentEvent] | Refusal:
@@ -133,8 +137,11 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
     by = "" if actor.role == SYSTEM else player_by(player) if player is not None else actor.name or actor.role
     stamp = Stamp(wall_time(context), by)
     events = proven(evolve, state, lambda: _events(state, command, stamp, actor.role, player))
-    if isinstance(events, Refusal) or not events or actor.role != ARBITER:
+    carried = isinstance(command, c.RecordClockCorrection)  # an arbiter's departure made in a game room
+    if isinstance(events, Refusal) or not events or (actor.role != ARBITER and not carried):
         return events
+    if isinstance(command, c.RecordClockCorrection):
+        stamp = Stamp(command.corrected_at, command.arbiter)  # when and by whom it was made in the room
     # The action itself applies; if it departs from the regulation it needs what its level asks, and is recorded.
     departure = departure_of(state, command)
     if departure is None:
@@ -145,5 +152,5 @@ def decide(state: TournamentState, command: TournamentCommand, context: Context)
         return refused.refusal
     recorded = DepartureRecorded(at=stamp.at, by=stamp.by, kind=departure.kind, level=departure.level,
                                  reason=departure.reason, round=departure.round, board=departure.board,
-                                 player=departure.player)  # fmt: skip
+                                 player=departure.player, name=departure.name)  # fmt: skip
     return [recorded, *events]  # first: the action's own line stays the last of the audit log

@@ -1,25 +1,27 @@
 """Departures from the regulation: the arbiter's actions that the rules or the engine would not have taken, each
 with a warning level (issue 29, "a regulation mode an arbiter can be audited on").
 
-:func:`departure_of` says whether a command departs, how (:class:`DepartureKind`) and how much
-(:class:`Level`):
+:func:`departure_of` says whether a command departs, how (:class:`DepartureKind`) and how seriously
+(:class:`Level`, one table: :data:`LEVELS`):
 
-- ``info`` — allowed, shown and logged (a withdrawal, a draft pairing thrown away);
-- ``confirm`` — done only once the arbiter has confirmed the warning (``confirmed``: a late entry, a forfeit
-  entered by hand, an entry deleted);
-- ``reason`` — done only with a written reason (a manual pairing change, a result corrected, a result changed
-  after the next round was paired, an expulsion, a re-entry).
+- ``info`` — allowed, shown and logged; nothing is asked (a withdrawal at the player's request, a draft pairing
+  thrown away);
+- ``warning`` and ``serious`` — done only once the arbiter has confirmed the warning, with the level shown
+  (``confirmed``), *and* written the reason: a late entry, a forfeit entered by hand, a result corrected, a manual
+  pairing change, a clock corrected by more than the tournament's amount (``warning``); a forced bye, a result
+  changed after the next round was paired, an expulsion, a withdrawn player paired again against TK-R10
+  (``serious``).
 
 :func:`~toreshi.tournament.journal.decide.decide` refuses a departure without what its level asks
-(``departure_unconfirmed``, ``departure_needs_reason``) and records an allowed one as a
+(``departure_unconfirmed``, then ``departure_needs_reason``) and records an allowed one as a
 :class:`~toreshi.tournament.journal.events.DepartureRecorded` before the action's own events: who, when, the kind,
-the level and the reason land in the audit log and the printed report.
+the level and the reason land in the audit log, the printed report and the TRF's ``###`` lines.
 
 >>> from toreshi.tournament.journal.commands import DeleteEntry
 >>> from toreshi.tournament.journal.state import TournamentState
 >>> departure_of(TournamentState(), DeleteEntry(number=1, reason="entered twice"))
-Departure(kind=<DepartureKind.ENTRY_DELETED: 'entry_deleted'>, level=<Level.CONFIRM: 'confirm'>, \
-reason='entered twice', round=None, board=None, player=1)
+Departure(kind=<DepartureKind.ENTRY_DELETED: 'entry_deleted'>, level=<Level.WARNING: 'warning'>, \
+reason='entered twice', round=None, board=None, player=1, name='')
 """
 
 from __future__ import annotations
@@ -37,11 +39,23 @@ __all__ = ["CLAUSES", "Departure", "DepartureKind", "Level", "departure_of", "re
 
 
 class Level(Enum):
-    """How much a departure asks of the arbiter, in rising order."""
+    """How serious a departure is, in rising order: ``info`` is only logged; ``warning`` and ``serious`` each ask
+    the arbiter to confirm the warning (the level shown) and to write the reason."""
 
     INFO = "info"
-    CONFIRM = "confirm"
-    REASON = "reason"
+    WARNING = "warning"
+    SERIOUS = "serious"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Level | None:
+        # Logs written before the levels were severities (issue 29's first cut) name what the level asked:
+        # "confirm" (the lighter departures) and "reason" (the heavier ones).
+        return {"confirm": cls.WARNING, "reason": cls.SERIOUS}.get(str(value))
+
+    @property
+    def asks(self) -> bool:
+        """Whether the arbiter must confirm and give a reason (every level above ``info``)."""
+        return self is not Level.INFO
 
 
 class DepartureKind(Enum):
@@ -57,23 +71,33 @@ class DepartureKind(Enum):
     PAIRING_CHANGED = "pairing_changed"
     """The engine's pairing replaced by the arbiter's (with the Dutch criteria it breaks, if any)."""
     PAIRING_DISCARDED = "pairing_discarded"
+    FORCED_BYE = "forced_bye"
+    """The arbiter's pairing gives the pairing bye to another player than the engine's did (or gives one the
+    engine did not)."""
     WITHDRAWN = "withdrawn"
     EXPELLED = "expelled"
     READMITTED = "readmitted"
+    """The override of the withdrawal rule (TK-R10: a Swiss player who left is not paired again): a withdrawn
+    player paired again from a later round."""
     ENTRY_DELETED = "entry_deleted"
+    CLOCK_CORRECTED = "clock_corrected"
+    """A game room's clock corrected by the arbiter by more than the tournament's amount
+    (``clock_correction_over_s``), confirmed with a reason in the game room and carried into the tournament."""
 
 
 LEVELS: dict[DepartureKind, Level] = {
-    DepartureKind.LATE_ENTRY: Level.CONFIRM,
-    DepartureKind.FORFEIT_ENTERED: Level.CONFIRM,
-    DepartureKind.ENTRY_DELETED: Level.CONFIRM,
-    DepartureKind.RESULT_CORRECTED: Level.REASON,
-    DepartureKind.RESULT_AFTER_NEXT_PAIRING: Level.REASON,
-    DepartureKind.PAIRING_CHANGED: Level.REASON,
-    DepartureKind.EXPELLED: Level.REASON,
-    DepartureKind.READMITTED: Level.REASON,
     DepartureKind.PAIRING_DISCARDED: Level.INFO,
     DepartureKind.WITHDRAWN: Level.INFO,
+    DepartureKind.LATE_ENTRY: Level.WARNING,
+    DepartureKind.FORFEIT_ENTERED: Level.WARNING,
+    DepartureKind.ENTRY_DELETED: Level.WARNING,
+    DepartureKind.RESULT_CORRECTED: Level.WARNING,
+    DepartureKind.PAIRING_CHANGED: Level.WARNING,
+    DepartureKind.CLOCK_CORRECTED: Level.WARNING,
+    DepartureKind.FORCED_BYE: Level.SERIOUS,
+    DepartureKind.RESULT_AFTER_NEXT_PAIRING: Level.SERIOUS,
+    DepartureKind.EXPELLED: Level.SERIOUS,
+    DepartureKind.READMITTED: Level.SERIOUS,
 }
 """The level of each kind of departure (one table: the tests and the docs read it)."""
 
@@ -83,6 +107,8 @@ CLAUSES: dict[DepartureKind, str] = {
     DepartureKind.RESULT_AFTER_NEXT_PAIRING: "TK-P3",
     DepartureKind.PAIRING_CHANGED: "TK-B1",
     DepartureKind.PAIRING_DISCARDED: "TK-B1",
+    DepartureKind.FORCED_BYE: "TK-B1",
+    DepartureKind.CLOCK_CORRECTED: "TK-B3",
     DepartureKind.WITHDRAWN: "TK-R10",
     DepartureKind.EXPELLED: "TK-R10",
     DepartureKind.READMITTED: "TK-R10",
@@ -98,10 +124,20 @@ class Departure:
     round: int | None = None
     board: int | None = None
     player: int | None = None
+    name: str = ""
+    """A late entrant's name (the number is the one it will get)."""
 
 
-def _departure(kind: DepartureKind, reason: str = "", **where: int | None) -> Departure:
-    return Departure(kind, LEVELS[kind], reason.strip(), **where)
+def _departure(
+    kind: DepartureKind,
+    reason: str = "",
+    *,
+    round: int | None = None,
+    board: int | None = None,
+    player: int | None = None,
+    name: str = "",
+) -> Departure:
+    return Departure(kind, LEVELS[kind], reason.strip(), round=round, board=board, player=player, name=name)
 
 
 def _later_round_paired(state: TournamentState, round_number: int) -> bool:
@@ -114,13 +150,15 @@ def _result(state: TournamentState, command: c.EnterResult) -> Departure | None:
     result = game_result(command.result, "result")
     if game.result is result and game.kazans == command.kazans:
         return None  # the same result again changes nothing
-    where = {"round": command.round, "board": command.board}
+    kind = None
     if _later_round_paired(state, command.round):
-        return _departure(DepartureKind.RESULT_AFTER_NEXT_PAIRING, command.reason, **where)
-    if game.result is not None:
-        return _departure(DepartureKind.RESULT_CORRECTED, command.reason, **where)
-    if not result.played:
-        return _departure(DepartureKind.FORFEIT_ENTERED, command.reason, **where)
+        kind = DepartureKind.RESULT_AFTER_NEXT_PAIRING
+    elif game.result is not None:
+        kind = DepartureKind.RESULT_CORRECTED
+    elif not result.played:
+        kind = DepartureKind.FORFEIT_ENTERED
+    if kind is not None:
+        return _departure(kind, command.reason, round=command.round, board=command.board)
     return None
 
 
@@ -128,10 +166,17 @@ def departure_of(state: TournamentState, command: c.TournamentCommand) -> Depart
     """How ``command``, given by the arbiter, departs from the regulation; None when it does not."""
     match command:
         case c.AddParticipant() if state.tournament is not None and (state.t.rounds or state.draft is not None):
-            return _departure(DepartureKind.LATE_ENTRY)
+            number = max((p.number for p in state.t.participants), default=0) + 1  # the number it will get
+            return _departure(DepartureKind.LATE_ENTRY, command.reason, name=command.name, player=number)
         case c.EnterResult():
             return _result(state, command)
         case c.OverridePairing():
+            draft = state.draft
+            if draft is not None and set(command.pairs) == set(draft.pairs) and command.bye == draft.bye:
+                return None  # the pairing as it stands, typed again: nothing is changed
+            engine_bye = draft.engine_bye if draft is not None else None
+            if command.bye is not None and command.bye != engine_bye:
+                return _departure(DepartureKind.FORCED_BYE, command.reason, round=state.next_round, player=command.bye)
             return _departure(DepartureKind.PAIRING_CHANGED, command.reason, round=state.next_round)
         case c.DiscardPairing() if state.draft is not None:
             return _departure(DepartureKind.PAIRING_DISCARDED, command.reason, round=state.draft.round)
@@ -144,14 +189,19 @@ def departure_of(state: TournamentState, command: c.TournamentCommand) -> Depart
             return _departure(DepartureKind.READMITTED, command.reason, round=back, player=command.number)
         case c.DeleteEntry():
             return _departure(DepartureKind.ENTRY_DELETED, command.reason, player=command.number)
+        case c.RecordClockCorrection():
+            return _departure(DepartureKind.CLOCK_CORRECTED, command.reason, round=command.round,
+                              board=command.board, player=command.number)  # fmt: skip
     return None
 
 
 def require(departure: Departure, command: c.TournamentCommand) -> None:
-    """Refuse ``command`` unless it brings what ``departure``'s level asks: a written reason, or the
-    confirmation. The refusal names the departure (its ``term``) and its level, for the page's warning."""
+    """Refuse ``command`` unless it brings what ``departure``'s level asks: above ``info``, the confirmation and
+    a written reason. The refusal names the departure (its ``term``) and its level, for the page's warning."""
+    if not departure.level.asks:
+        return
     term, level = f"departure.{departure.kind.value}", departure.level.value
-    if departure.level is Level.REASON and not departure.reason:
-        raise Refused(Code.DEPARTURE_NEEDS_REASON, term=term, level=level)
-    if departure.level is Level.CONFIRM and not getattr(command, "confirmed", False):
+    if not getattr(command, "confirmed", False):
         raise Refused(Code.DEPARTURE_UNCONFIRMED, term=term, level=level)
+    if not departure.reason:
+        raise Refused(Code.DEPARTURE_NEEDS_REASON, term=term, level=level)

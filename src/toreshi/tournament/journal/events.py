@@ -85,6 +85,8 @@ class _SettingsChanged(Stamped):
     lots_seed: str | None = None
     language: FileLanguage | None = None
     check_in: bool | None = None
+    clock_correction_over_s: int | None = None
+    report_kazans: bool | None = None
     cleared: tuple[Setting, ...] = ()
 
 
@@ -282,6 +284,8 @@ class ResultReported(_OnBoard):
     type: ClassVar[str] = "result_reported"
     number: int
     result: GameResult
+    kazans: tuple[int, int] | None = None
+    """The final kazans ``(White, Black)`` the player gave (when the tournament asks for them)."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -398,6 +402,22 @@ class DepartureRecorded(Stamped):
     round: int | None = None
     board: int | None = None
     player: int | None = None
+    name: str = ""
+    """The player's name where the tournament does not know the number yet (a late entrant, added just after)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ClockCorrected(Stamped):
+    """A clock correction in the board's game room above the tournament's amount (``at``: when it was made,
+    ``by``: the room's arbiter), after its :class:`DepartureRecorded`; ``at_ms`` is the room's time of it."""
+
+    type: ClassVar[str] = "clock_corrected"
+    round: int
+    board: int
+    number: int
+    delta_ms: int
+    at_ms: int
+    reason: str = ""
 
 
 TournamentEvent = (
@@ -407,7 +427,7 @@ TournamentEvent = (
     | ResultCorrected | WarningIssued | ProtestFiled | ProtestFeePaid | ProtestConvened | ProtestDecided
     | ProtestNotified | ParticipantReadmitted | PairsForbidden | PairsAllowed | EvaluationSet | EntryDeleted | LotsDrawn
     | CheckedIn | ResultReported | RoundConfirmed
-    | DepartureRecorded
+    | DepartureRecorded | ClockCorrected
 )  # fmt: skip
 
 EVENTS: Codec[TournamentEvent] = Codec(
@@ -416,7 +436,7 @@ EVENTS: Codec[TournamentEvent] = Codec(
     RoundPaired, PairingOverridden, PairingDiscarded, RoundPublished, GameRoomLinked, ResultEntered,
     ResultCorrected, WarningIssued, ProtestFiled, ProtestFeePaid, ProtestConvened, ProtestDecided, ProtestNotified,
     ParticipantReadmitted, PairsForbidden, PairsAllowed, EvaluationSet, EntryDeleted, LotsDrawn,
-    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded,
+    CheckedIn, ResultReported, RoundConfirmed, DepartureRecorded, ClockCorrected,
     converters=CONVERTERS,
 )  # fmt: skip
 EVENT_TYPES = frozenset(EVENTS.names)

@@ -26,7 +26,7 @@ from toreshi.tournament.journal.participants import (
     apply_warning,
 )
 from toreshi.tournament.journal.protests import apply_protest
-from toreshi.tournament.journal.results import apply_linked, apply_result
+from toreshi.tournament.journal.results import apply_clock_corrected, apply_linked, apply_result
 from toreshi.tournament.journal.settings import apply_settings
 from toreshi.tournament.journal.state import AuditLine, EvaluationPolicy, TournamentState
 
@@ -87,6 +87,8 @@ def _apply(state: TournamentState, event: TournamentEvent) -> TournamentState:
             return apply_confirmed(state, event)
         case ev.DepartureRecorded():
             return state  # only its audit line
+        case ev.ClockCorrected():
+            return apply_clock_corrected(state, event)
 
 
 def evolve(state: TournamentState, event: TournamentEvent) -> TournamentState:

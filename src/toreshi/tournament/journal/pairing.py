@@ -210,7 +210,7 @@ def apply_paired(state: TournamentState, event: RoundPaired) -> TournamentState:
         state = replace(state, tournament=with_absences(state.t, event.round, event.absent),
                         absences=MappingProxyType(absences))  # fmt: skip
     check_pairing(state, event.round, event.pairs, event.bye)
-    return replace(state, draft=DraftRound(event.round, event.method, event.pairs, event.bye))
+    return replace(state, draft=DraftRound(event.round, event.method, event.pairs, event.bye, engine_bye=event.bye))
 
 
 def apply_overridden(state: TournamentState, event: PairingOverridden) -> TournamentState:

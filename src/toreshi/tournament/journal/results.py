@@ -10,11 +10,11 @@ from types import MappingProxyType
 
 from toreshi.kit.refusal import Common, Refused
 from toreshi.tournament.codes import TournamentCode as Code
-from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom
-from toreshi.tournament.journal.events import GameRoomLinked, ResultCorrected, ResultEntered, Stamp
+from toreshi.tournament.journal.commands import EnterResult, LinkGameRoom, RecordClockCorrection
+from toreshi.tournament.journal.events import ClockCorrected, GameRoomLinked, ResultCorrected, ResultEntered, Stamp
 from toreshi.tournament.journal.state import ResultOrigin, ResultSource, TournamentState
 from toreshi.tournament.journal.values import game_result
-from toreshi.tournament.model import GameResult
+from toreshi.tournament.model import GameResult, check_kazans
 
 
 def decide_link(command: LinkGameRoom, stamp: Stamp) -> list[GameRoomLinked]:
@@ -41,7 +41,7 @@ def decide_result(
     if kazans is not None and len(kazans) != 2:
         raise Refused(Common.BAD_REQUEST, field="kazans")  # White's and Black's
     if kazans is not None and source is not ResultSource.LIVE:
-        _check_kazans(command, result, kazans)
+        check_kazans_typed(command.round, command.board, result, kazans)
     # A result without an end time ended when it was entered; a correction keeps the game's end time.
     ended = command.ended_at or game.ended_at or stamp.at
     entered = ResultEntered(at=stamp.at, by=stamp.by, round=command.round, board=command.board, result=result,
@@ -59,16 +59,19 @@ WINNING_KAZANS = 82
 """A player who has captured 82 kumalaks (more than half of 162) has won the game."""
 
 
-def _check_kazans(command: EnterResult, result: GameResult, kazans: tuple[int, int]) -> None:
-    """A result typed by hand must go with its kazans: the side with 82 or more won (a game played out)."""
+def check_kazans_typed(round_number: int, board: int, result: GameResult, kazans: tuple[int, int]) -> None:
+    """Kazans typed by hand (the arbiter's, or a player's from their link) must be possible and go with their result:
+    the board's checks (:func:`~toreshi.tournament.model.check_kazans`), and the side with 82 or more won (a game
+    played out)."""
+    check_kazans(round_number, board, result, kazans)
     white, black = kazans
     winner = None
     if white >= WINNING_KAZANS:
         winner = GameResult.WHITE_WINS
     elif black >= WINNING_KAZANS:
         winner = GameResult.BLACK_WINS
-    if result.played and winner is not None and result is not winner:
-        raise Refused(Code.KAZANS_CONTRADICT_RESULT, round=command.round, board=command.board, white=white,
+    if winner is not None and result is not winner:
+        raise Refused(Code.KAZANS_CONTRADICT_RESULT, round=round_number, board=board, white=white,
                       black=black, result=result.value)  # fmt: skip
 
 
@@ -77,3 +80,20 @@ def apply_result(state: TournamentState, event: ResultEntered) -> TournamentStat
     tournament = state.t.record_result(event.round, event.board, event.result, event.kazans, event.ended_at)
     sources = {**state.result_sources, (event.round, event.board): ResultOrigin(event.source)}
     return replace(state, tournament=tournament, result_sources=MappingProxyType(sources))
+
+
+def decide_clock_correction(state: TournamentState, command: RecordClockCorrection) -> list[ClockCorrected]:
+    """A game room's clock correction above the tournament's amount, carried in once (none when it already is),
+    stamped with when and by whom it was made in the room."""
+    if (command.round, command.board, command.at_ms) in state.clock_corrections:
+        return []
+    return [ClockCorrected(at=command.corrected_at, by=command.arbiter, round=command.round, board=command.board,
+                           number=command.number, delta_ms=command.delta_ms, at_ms=command.at_ms,
+                           reason=command.reason)]  # fmt: skip
+
+
+def apply_clock_corrected(state: TournamentState, event: ClockCorrected) -> TournamentState:
+    game = state.t.round(event.round).game(event.board)
+    if event.number not in (game.white, game.black):
+        raise Refused(Code.UNKNOWN_PLAYER, number=event.number)
+    return replace(state, clock_corrections=state.clock_corrections | {(event.round, event.board, event.at_ms)})

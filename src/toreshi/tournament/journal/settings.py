@@ -49,7 +49,8 @@ def decide_settings(state: TournamentState, command: Create | Configure, stamp: 
         tiebreak_rules=command.tiebreak_rules, acceleration=command.acceleration,
         late_entry_missed=ResultCode(command.late_entry_missed.value) if command.late_entry_missed else None,
         lots_seed=_seed(command.lots_seed), language=command.language,
-        check_in=command.check_in,
+        check_in=command.check_in, report_kazans=command.report_kazans,
+        clock_correction_over_s=command.clock_correction_over_s,
         cleared=tuple(setting for setting in Setting if setting in cleared),
     )]  # fmt: skip
 
@@ -157,9 +158,12 @@ def apply_settings(state: TournamentState, event: SettingsEvent) -> TournamentSt
         seed = event.lots_seed
     language = event.language.value if event.language is not None else state.language
     check_in = event.check_in if event.check_in is not None else state.check_in
+    report_kazans = event.report_kazans if event.report_kazans is not None else state.report_kazans
+    over = event.clock_correction_over_s
     return replace(
         state, tournament=tournament, protest_settings=settings, initial_colour=colour, acceleration=acceleration,
-        lots_seed=seed, language=language, check_in=check_in,
+        lots_seed=seed, language=language, check_in=check_in, report_kazans=report_kazans,
+        clock_correction_over_s=over if over is not None else state.clock_correction_over_s,
     )  # fmt: skip
 
 

@@ -88,6 +88,8 @@ class DraftRound:
     pairs: tuple[tuple[int, int], ...]
     bye: int | None = None
     overridden: bool = False
+    engine_bye: int | None = None
+    """The bye the engine's pairing gave (an override giving it to another player is a forced bye)."""
 
 
 @dataclass(frozen=True)
@@ -115,6 +117,15 @@ class ResultSource(Enum):
     ABSENT = "absent"
     """With check-in on, a round-robin game of a player who had not checked in when the round was published: lost
     by default (TK-R4)."""
+
+
+@dataclass(frozen=True)
+class GivenResult:
+    """What a player of a physical board gave from their link: the result and, when the tournament asks for them,
+    the final kazans ``(White, Black)``."""
+
+    result: GameResult
+    kazans: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -166,10 +177,16 @@ class TournamentState:
     """Per round, the players checked in for it."""
     absences: Mapping[int, tuple[int, ...]] = field(default_factory=lambda: MappingProxyType({}))
     """Per Swiss round, the players not paired because they had not checked in (each a ``Z`` of the round)."""
-    reports: Mapping[Board, Mapping[int, GameResult]] = field(default_factory=lambda: MappingProxyType({}))
-    """Per board, the result each of its players gave from their link (by pairing number)."""
+    report_kazans: bool = False
+    """Players give the game's final kazans with its result (a setting, off by default)."""
+    reports: Mapping[Board, Mapping[int, GivenResult]] = field(default_factory=lambda: MappingProxyType({}))
+    """Per board, the result (and the kazans) each of its players gave from their link (by pairing number)."""
     report_times: Mapping[Board, Mapping[int, datetime]] = field(default_factory=lambda: MappingProxyType({}))
     """Per board, when each of its players last gave a result."""
+    clock_correction_over_s: int = 60
+    """A clock correction in a game room by more than this is a departure (journal/departures, ``warning``)."""
+    clock_corrections: frozenset[tuple[int, int, int]] = frozenset()
+    """The game rooms' clock corrections carried into the tournament: ``(round, board, room time)``."""
 
     @property
     def t(self) -> Tournament:

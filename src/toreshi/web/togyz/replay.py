@@ -19,7 +19,7 @@ from toreshi.services.engine import review_payload
 from toreshi.texts.i18n import gettext as _
 from toreshi.togyz.fen import to_fen
 from toreshi.togyz.match.game import MatchGame
-from toreshi.togyz.match.state import GameStatus
+from toreshi.togyz.match.state import GameState, GameStatus
 from toreshi.togyz.position import BLACK, WHITE, Position
 from toreshi.web.common import pagekit
 from toreshi.web.common.pagekit import not_found
@@ -46,11 +46,12 @@ def _frame(
     }
 
 
-def replay_frames(game: MatchGame) -> list[dict[str, Any]]:
-    """The start position, then the position after each ply with the ply's mover, hole and token."""
+def replay_frames(state: GameState) -> list[dict[str, Any]]:
+    """The start position, then the position after each ply with the ply's mover, hole and token (the app's replay
+    page and the results site's game pages step through the same frames)."""
     position = Position()
     frames = [_frame(position, 0, None, None, None)]
-    for number, ply in enumerate(game.state.plies, start=1):
+    for number, ply in enumerate(state.plies, start=1):
         position.play(ply.hole)
         frames.append(_frame(position, number, side_name(ply.side), ply.hole, ply.token, ply.draw_offered))
     return frames
@@ -85,7 +86,7 @@ async def replay_page(request: Request) -> Response:
         ending=ending_text(state),
         status=status_label(state.status),
         moves=(len(state.plies) + 1) // 2,
-        frames=replay_frames(game),
+        frames=replay_frames(state),
         reviewable=reviewable,
         strings=strings,
     )

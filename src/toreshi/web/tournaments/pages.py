@@ -35,6 +35,7 @@ from toreshi.texts.i18n import N_
 from toreshi.tournament import crosstable as tables
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import CSV_FIELDS, TournamentCommand, TournamentState
+from toreshi.tournament.journal.check_in import disagreements
 from toreshi.tournament.journal.commands import (
     TEAM,
     AddParticipant,
@@ -123,7 +124,8 @@ def _entry(form: Form) -> dict[str, Any]:
 
 _CLEARABLE = {setting.value: setting for setting in Setting}
 _SETTING_TEXTS = ("name", "venue", "time_control", "currency", "chief_arbiter", "start", "end", "bye_points")
-_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round")
+_SETTING_NUMBERS = ("rounds", "fee", "expel_after", "max_half_byes", "late_entry_until", "last_half_bye_round",
+                    "clock_correction_over_s")  # fmt: skip
 
 
 def _settings(form: Form) -> dict[str, Any]:
@@ -154,6 +156,8 @@ def _settings(form: Form) -> dict[str, Any]:
     cleared += pairing_tools.settings_of(form, values)
     if "check_in_shown" in form:  # the settings form's checkbox (absent from the form when off)
         values["check_in"] = _text(form, "check_in") == "on"
+    if "report_kazans_shown" in form:  # the same for the kazans the players give with their results
+        values["report_kazans"] = _text(form, "report_kazans") == "on"
     values["cleared"] = tuple(cleared)
     return values
 
@@ -247,7 +251,7 @@ ACTIONS: dict[str, tuple[Callable[[Form], TournamentCommand], str]] = {
                                    coaches=_names(f, "coaches")), ""),
     "edit-team": (lambda f: EditTeam(name=_text(f, "name"), representatives=_names(f, "representatives"),
                                      coaches=_names(f, "coaches")), ""),
-    "add-participant": (lambda f: AddParticipant(**_entry(f)), ""),
+    "add-participant": (lambda f: AddParticipant(**_entry(f), reason=_text(f, "reason")), ""),
     "edit-participant": (lambda f: EditParticipant(number=_number(f, "number"), **_entry(f)), ""),
     "import": (_import, ""),
     "seed": (lambda f: SeedByRating(), ""),
@@ -460,6 +464,7 @@ async def _round_response(
         results_form=results_form or round_form.ResultsForm.of(state, number) if draft is None else None,
         reports=round_form.reports_of(state, number) if draft is None else {},
         to_confirm=round_form.confirmable(state, number) if draft is None else [],
+        disputed=disagreements(state, number) if draft is None else [],
         round_form=round_form,
         tid=tid,
         state=state,
@@ -527,6 +532,7 @@ async def export(request: Request, tid: str, state: TournamentState) -> Response
 
 
 _SITE_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+               ".js": "text/javascript; charset=utf-8",
                ".trf": "text/plain; charset=utf-8", ".pgn": "application/x-chess-pgn"}  # fmt: skip
 
 
@@ -744,6 +750,7 @@ def _departure_response(
         kept=kept,
         reason=_text(form, "reason"),
         needs_reason=refusal.code is TournamentCode.DEPARTURE_NEEDS_REASON,
+        confirmed=_text(form, "confirmed") == "yes",
     )
 
 

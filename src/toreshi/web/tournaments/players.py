@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from urllib.parse import urlencode
 
 from starlette.requests import Request
@@ -22,8 +23,10 @@ from starlette.routing import Route
 from toreshi.kit.refusal import Common, Refusal, Refused
 from toreshi.services import player_links
 from toreshi.services.tournament import UnknownTournamentError
+from toreshi.texts import refusals
 from toreshi.texts.i18n import N_
 from toreshi.texts.i18n import gettext as _
+from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import TournamentState
 from toreshi.tournament.journal.check_in import board_reports, check_in_open, check_in_round
 from toreshi.tournament.journal.commands import PLAYER, CheckIn, ReportResult
@@ -219,6 +222,60 @@ def _refused_link(request: Request) -> Response:
     return render_page(request, "tournaments/player_link_refused.html", status_code=404)
 
 
+@dataclass
+class TypedResult:
+    """The player's result form as sent: the outcome and the kazans typed (own, the opponent's), and the problem
+    that sent it back (the page shows it beside the fields, nothing typed lost)."""
+
+    outcome: str = ""
+    mine: str = ""
+    theirs: str = ""
+    problem: str = ""
+    field: str = ""
+    """The field the problem is about: ``outcome``, ``kazan_mine``, ``kazan_theirs`` or ``kazans`` (both)."""
+
+
+KAZAN_FIELDS = ("kazan_mine", "kazan_theirs")
+_KAZAN_CODES = (TournamentCode.IMPOSSIBLE_KAZANS, TournamentCode.KAZANS_CONTRADICT_RESULT,
+                TournamentCode.FORFEIT_HAS_NO_KAZANS, TournamentCode.KAZANS_NOT_ASKED)  # fmt: skip
+_PLAYER_WORDS = {
+    TournamentCode.IMPOSSIBLE_KAZANS.value: N_(
+        "The two kazans together hold at most 162 kumalaks: %(mine)s and %(theirs)s cannot be right."
+    ),
+    TournamentCode.KAZANS_CONTRADICT_RESULT.value: N_(
+        "Your kazan %(mine)s, your opponent's %(theirs)s: a player with 82 kumalaks or more in the kazan won the "
+        "game, so “%(outcome)s” cannot be right."
+    ),
+}
+"""The arbiter's kazan checks, worded for the player: their own kazan first, their choice by its name."""
+
+
+def _kazan_number(typed: TypedResult, name: str) -> int | None:
+    """A kazan typed: 0–999 in plain digits, or a problem named by its field (None then)."""
+    text = typed.mine if name == "kazan_mine" else typed.theirs
+    if text.isascii() and text.isdigit() and len(text) <= 3:
+        return int(text)
+    code = Common.FIELD_REQUIRED if not text else Common.FIELD_NOT_NUMBER
+    _problem(typed, name, Refusal(code, {"field": name}))
+    return None
+
+
+def _problem(typed: TypedResult, name: str, refusal: Refusal) -> None:
+    if not typed.problem:
+        typed.problem, typed.field = refusals.render(refusal, clauses=False), name
+
+
+def _kazans_problem(typed: TypedResult, refusal: Refusal) -> None:
+    """A refusal of the kazans a player gave, in the player's words (their own kazan first)."""
+    words = _PLAYER_WORDS.get(refusal.code.value)
+    if words is None:
+        _problem(typed, "kazans", refusal)
+        return
+    outcome = outcome_names().get(typed.outcome, typed.outcome)
+    typed.problem = _(words) % {"mine": typed.mine, "theirs": typed.theirs, "outcome": outcome}
+    typed.field = "kazans"
+
+
 async def player_page(request: Request) -> Response:
     form = await read_form(request) if request.method == "POST" else {}
     token = _text(form, "token") or request.query_params.get("token", "")
@@ -229,10 +286,18 @@ async def player_page(request: Request) -> Response:
     if found is None:
         return _refused_link(request)
     tid, state, number = found
-    back = RedirectResponse(here, status_code=303)
     if request.method == "POST":
-        await _player_action(request, tid, state, number, form)
-        return back
+        typed = await _player_action(request, tid, state, number, form)
+        if typed is not None:  # sent back: the problem beside the fields, everything typed kept
+            return _player_response(request, tid, state, number, token, typed, status_code=400)
+        return RedirectResponse(here, status_code=303)
+    return _player_response(request, tid, state, number, token, None)
+
+
+def _player_response(
+    request: Request, tid: str, state: TournamentState, number: int, token: str, typed: TypedResult | None,
+    status_code: int = 200,
+) -> Response:  # fmt: skip
     game = _current_game(state, number)
     rnd = len(state.t.rounds)
     reports = board_reports(state, rnd, game.board) if game is not None else None
@@ -240,22 +305,36 @@ async def player_page(request: Request) -> Response:
     mine = (reports.white if white else reports.black) if reports is not None else None
     theirs = (reports.black if white else reports.white) if reports is not None else None
     opponent = (game.black if white else game.white) if game is not None else None
+    given = _own_kazans(mine.kazans, white) if mine is not None and mine.kazans is not None else None
+    if typed is None:
+        typed = TypedResult(outcome=outcome_of(mine.result, white) if mine is not None else "",
+                            mine=str(given[0]) if given else "", theirs=str(given[1]) if given else "")  # fmt: skip
     return _page(
-        request, "tournaments/player.html", for_team=True, tid=tid, state=state, t=state.t, token=token,
-        me=state.t.participant(number), check_round=check_in_round(state), open=check_in_open(state),
+        request, "tournaments/player.html", status_code, for_team=True, tid=tid, state=state, t=state.t,
+        token=token, me=state.t.participant(number), check_round=check_in_round(state), open=check_in_open(state),
         checked_in=number in state.checked_in(check_in_round(state)),
         expected=number in state.t.players_to_pair(check_in_round(state)) if check_in_open(state) else False,
         game=game, rnd=rnd, white=white, opponent=state.t.label(opponent) if opponent else "",
         live=game is not None and state.room_of(rnd, game.board) is not None,
-        mine=outcome_of(mine.result, white) if mine is not None else "",
+        mine=outcome_of(mine.result, white) if mine is not None else "", given_kazans=given,
         theirs=outcome_of(theirs.result, not white) if theirs is not None else "",
         agreement=reports.agreement.value if reports is not None else "none",
+        only_kazans_differ=reports is not None and reports.only_kazans_differ,
         outcome=outcome_of(game.result, white) if game is not None and game.result is not None else "",
-        outcomes=outcome_names(),
+        outcomes=outcome_names(), typed=typed,
     )  # fmt: skip
 
 
-async def _player_action(request: Request, tid: str, state: TournamentState, number: int, form: dict[str, str]) -> None:
+def _own_kazans(kazans: tuple[int, int], white: bool) -> tuple[int, int]:
+    """``(White, Black)`` as the player reads it: their own kazan first, then the opponent's (and back again)."""
+    return kazans if white else (kazans[1], kazans[0])
+
+
+async def _player_action(
+    request: Request, tid: str, state: TournamentState, number: int, form: dict[str, str]
+) -> TypedResult | None:
+    """Do what the player's form asks; a result form with a problem comes back (:class:`TypedResult`) to be shown
+    again, anything else is answered by the page it goes back to (its notice or refusal kept for it)."""
     action = _text(form, "action")
     by = str(number)
     try:
@@ -265,21 +344,43 @@ async def _player_action(request: Request, tid: str, state: TournamentState, num
             notice = CHECKED_IN if present else CHECKED_OUT
             pagekit.keep(request, notice=notice, round=check_in_round(state))
         elif action == "report":
-            game = _current_game(state, number)
-            outcome = _text(form, "outcome")
-            if game is None:
-                pagekit.keep(request, notice=DONE)
-                return
-            if outcome not in OUTCOMES:
-                pagekit.keep(request, Refusal(Common.FIELD_REQUIRED if not outcome else Common.FIELD_NOT_CHOICE,
-                                        {"field": "result", "value": outcome[:20]}))  # fmt: skip
-                return
-            result = _result_of(outcome, game.white == number)
-            command = ReportResult(round=game.round, board=game.board, number=number, result=result)
-            await service(request).command(tid, command, by, role=PLAYER)
-            pagekit.keep(request, notice=REPORTED)
+            return await _report(request, tid, state, number, form)
     except Refused as why:
         pagekit.keep(request, why.refusal)
+    return None
+
+
+async def _report(
+    request: Request, tid: str, state: TournamentState, number: int, form: dict[str, str]
+) -> TypedResult | None:
+    game = _current_game(state, number)
+    if game is None:
+        pagekit.keep(request, notice=DONE)
+        return None
+    typed = TypedResult(outcome=_text(form, "outcome")[:20], mine=_text(form, "kazan_mine")[:20],
+                        theirs=_text(form, "kazan_theirs")[:20])  # fmt: skip
+    if typed.outcome not in OUTCOMES:
+        code = Common.FIELD_REQUIRED if not typed.outcome else Common.FIELD_NOT_CHOICE
+        _problem(typed, "outcome", Refusal(code, {"field": "result", "value": typed.outcome}))
+    white = game.white == number
+    kazans = None
+    if state.report_kazans:  # asked: both kazans; not asked, the form has no such fields (any sent are not read)
+        own, other = (_kazan_number(typed, name) for name in KAZAN_FIELDS)
+        if own is not None and other is not None:
+            kazans = _own_kazans((own, other), white)
+    if typed.problem:
+        return typed
+    command = ReportResult(round=game.round, board=game.board, number=number, result=_result_of(typed.outcome, white),
+                           kazans=kazans)  # fmt: skip
+    try:
+        await service(request).command(tid, command, str(number), role=PLAYER)
+    except Refused as why:
+        if why.code in _KAZAN_CODES or why.refusal.params.get("field") == "kazans":
+            _kazans_problem(typed, why.refusal)
+            return typed
+        raise
+    pagekit.keep(request, notice=REPORTED)
+    return None
 
 
 routes = [

@@ -6,7 +6,9 @@
   one file, the standings CSV (spreadsheet-safe cells) and the audit log (who as a role, never a login);
 * :func:`site_files` — the public results site as files (``index.html`` and per language ``kk/``, ``ru/``, ``en/``:
   index, standings, crosstable, one page per round and per game), every link relative, so that the same bytes are
-  served by the app at ``/results/{tid}/…`` and written by ``toreshi publish EVENT DIR`` for any web host.
+  served by the app at ``/results/{tid}/…`` and written by ``toreshi publish EVENT DIR`` for any web host. A game's
+  page replays the game move by move from the page alone (its positions inlined as JSON, ``replay.js`` and
+  ``replay.css`` beside the pages: the app's own board script and style, made to run from ``file://``).
 
 Nothing private goes out: no player's or team's link, no token, no arbiter login, no fair-play data (a game's
 page shows its record as any spectator of its room sees it: no sealed move, no evaluation).
@@ -38,9 +40,12 @@ from toreshi.tournament.model import Colour, Tournament
 from toreshi.tournament.standings import trf_from_standings
 from toreshi.tournament.tiebreak_rules import choose_rules
 from toreshi.tournament.trf import PlayerRecord, RawLine, TrfFile, format_trf, to_trf2026
+from toreshi.web.common.bundle import classic_script, shared_board_css
 from toreshi.web.common.qr import qr_svg
 from toreshi.web.common.templates import environment
 from toreshi.web.togyz import timecontrols
+from toreshi.web.togyz.replay import replay_frames
+from toreshi.web.togyz.texts import RESULT_SYMBOLS, ending_text, result_headline
 from toreshi.web.tournaments import pairing_tools, texts
 
 LANGUAGES = ("kk", "ru", "en")
@@ -220,7 +225,7 @@ def _game_rows(state: TournamentState, linked: Collection[Board]) -> dict[int, l
 
 def site_paths(state: TournamentState, tid: str, linked: Iterable[Board]) -> list[str]:
     """Every file of the site: ``linked`` are the boards whose game has a page (played in a game room)."""
-    paths = ["style.css", "index.html", f"{tid}.trf", "games.pgn"]
+    paths = ["style.css", "replay.css", "replay.js", "index.html", f"{tid}.trf", "games.pgn"]
     pages = ["index.html", "standings.html", "crosstable.html"]
     pages += [f"round-{rnd.number}.html" for rnd in state.t.rounds]
     pages += [f"game-{rnd}-{board}.html" for rnd, board in sorted(linked)]
@@ -256,6 +261,10 @@ def site_file(
         return None
     if path == "style.css":
         return _CSS.encode()
+    if path == "replay.css":
+        return (shared_board_css("#replay") + _REPLAY_CSS).encode()
+    if path == "replay.js":
+        return classic_script("results-replay.js").encode()
     if path == "index.html":
         return _render("results/choose.html", "kk", t=t, languages=LANGUAGES, root="")
     if path == f"{tid}.trf":
@@ -273,8 +282,9 @@ def site_file(
                            lots_seed=lots_seed, **common)  # fmt: skip
         if page in ("standings.html", "crosstable.html"):
             context = {**_print_context(state), **common}
+            links = _cell_links(state, context["table"], linked) if page == "crosstable.html" else {}
             return _render(f"results/{page}", language, page=page.removesuffix(".html"),
-                           standings=state.standings(), **context)  # fmt: skip
+                           standings=state.standings(), links=links, **context)  # fmt: skip
         found = _ROUND_PAGE.fullmatch(page)
         if found:
             number = int(found[1])
@@ -286,8 +296,12 @@ def site_file(
         game = games.get((rnd, board))
         if game is None:
             return None
+        replay = _replay_context(game)
+        if replay["result"] is None:  # a result the arbiter entered for a game its room did not finish
+            paired = [row.result for row in common["rounds"].get(rnd, []) if row.board == board and row.result]
+            replay["result"] = paired[0] if paired else None
         return _render("results/game.html", language, page="game", number=rnd, board=board, game=game,
-                       moves=_moves(game), **common)  # fmt: skip
+                       **replay, **common)  # fmt: skip
 
 
 def site_files(
@@ -302,10 +316,71 @@ def site_files(
     return files
 
 
-def _moves(game: GameState) -> list[tuple[int, str, str]]:
-    """The record as (move number, White's move, Black's move)."""
-    plies = [ply.token for ply in game.plies]
-    return [(i // 2 + 1, plies[i], plies[i + 1] if i + 1 < len(plies) else "") for i in range(0, len(plies), 2)]
+def _replay_context(game: GameState) -> dict[str, Any]:
+    """A game page's replay in the current language: one frame per ply (the app's replay page's frames: positions,
+    movers, tokens; no clock, no evaluation, no sealed move), the move list's rows and the texts of its script."""
+    frames = replay_frames(game)
+    plies = frames[1:]
+    rows = [(plies[i]["move"], plies[i], plies[i + 1] if i + 1 < len(plies) else None) for i in range(0, len(plies), 2)]
+    ending = game.ending
+    result = RESULT_SYMBOLS[ending.result] if ending is not None else None
+    headline = result_headline(game) if ending is not None else ""
+    strings = {
+        "white": _("White"),
+        "black": _("Black"),
+        "kazan": _("kazan"),
+        "tuzdyk": _("tuzdyk"),
+        "start": _("Starting position"),
+        "ply": _("Move {number} of {total}"),
+        "turn": _("Turn to move: {side}"),
+        "kazans": _("kazans: {white} {white_kazan}, {black} {black_kazan}"),
+        "tuzdyk_on": _("Tuzdyk — {side}: hole {hole} of {row}"),
+    }
+    names = {"white": game.white, "black": game.black}
+    moves = (len(plies) + 1) // 2
+    data = {"frames": frames, "names": names, "strings": strings, "moves": moves,
+            "result": f"{result} · {headline}" if result else None}  # fmt: skip
+    return {"frames": frames, "rows": rows, "strings": strings, "result": result, "headline": headline,
+            "ending": ending_text(game) if ending is not None else "", "replay_data": data}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A word of a crosstable cell, with the page of the game it names (None: no page)."""
+
+    text: str
+    page: str | None
+    round: int = 0
+    board: int = 0
+
+
+def _cell_links(state: TournamentState, table: tables.Table, linked: Collection[Board]) -> dict[str, list[Segment]]:
+    """The crosstable's cells that name games with a page, by ``"row-column"``: the cell's words, each with the
+    page of its game (a round robin's cell names every game of the pair, in round order)."""
+    played: dict[int, list[tuple[int, int, Board]]] = {}  # a player's games: (round, opponent, board)
+    for rnd in state.t.rounds:
+        for g in rnd.games:
+            played.setdefault(g.white, []).append((rnd.number, g.black, (rnd.number, g.board)))
+            played.setdefault(g.black, []).append((rnd.number, g.white, (rnd.number, g.board)))
+    standings = state.standings()
+    order = [row.player.number for row in standings.rows]
+    columns = len(order) if standings.record.round_robin else standings.record.rounds
+    first = 4  # rank, number, name, rating; then the opponents (round robin) or the rounds (Swiss)
+    links: dict[str, list[Segment]] = {}
+    for r, (player, row) in enumerate(zip(order, table.rows, strict=True)):
+        games = sorted(played.get(player, []))
+        for column in range(columns):
+            if standings.record.round_robin:
+                pair = [board for _round, them, board in games if them == order[column]]
+            else:
+                pair = [board for number, _them, board in games if number == column + 1]
+            words = row[first + column].split()
+            if pair and len(words) == len(pair) and any(board in linked for board in pair):
+                links[f"{r}-{first + column}"] = [
+                    Segment(word, f"game-{board[0]}-{board[1]}.html" if board in linked else None, *board)
+                    for word, board in zip(words, pair, strict=True)
+                ]
+    return links
 
 
 def _render(name: str, language: str, **context: Any) -> bytes:
@@ -338,4 +413,24 @@ ol.moves { columns: 12rem; padding-left: 2.5rem; }
 @media (max-width: 40rem) {
   body { padding: .6rem; } header.site h1 { font-size: 1.15rem; } th, td { padding: .2rem .3rem; } }
 @media print { nav, .languages, .no-print { display: none; } body { max-width: none; } }
+"""
+
+# A game page's layout around the shared board (replay.css: the board's rules of toreshi.css come first).
+_REPLAY_CSS = """
+#replay { display: grid; grid-template-columns: minmax(0, 2.2fr) minmax(15rem, 1fr); gap: 1.25rem; align-items: start; }
+@media (max-width: 56rem) { #replay { grid-template-columns: minmax(0, 1fr); } }
+#replay .play { width: 100%; max-width: max(20rem, calc((100vh - 16rem) * 2.7)); margin: 0 auto; }
+#replay .turn-badge { font-weight: 700; color: var(--accent); white-space: nowrap; }
+#replay .player-bar:not(.to-move) .turn-badge { visibility: hidden; }
+.replay-nav { display: flex; flex-wrap: wrap; gap: .5rem; }
+.replay-nav button { min-height: 2.75rem; border: 1px solid var(--line); border-radius: var(--radius);
+  background: var(--surface); color: var(--ink); cursor: pointer; }
+.replay-nav button:disabled { opacity: .4; cursor: default; }
+#replay button:focus-visible { outline: 3px solid #1d4ed8; outline-offset: 2px; }
+#replay .moves { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius);
+  padding: .6rem .8rem; }
+#replay .moves h3 { margin: 0 0 .4rem; }
+@media (max-width: 40rem) { .replay-nav .replay-ply { order: -1; flex-basis: 100%; } }
+#moves { margin: 0; } #moves th, #moves td { border-width: 0 0 1px; }
+#moves td .replay-move { background: none; border: 0; cursor: pointer; min-height: 1.8rem; }
 """

@@ -20,7 +20,7 @@ from toreshi.texts import refusals
 from toreshi.texts.i18n import gettext as _
 from toreshi.tournament.codes import TournamentCode
 from toreshi.tournament.journal import TournamentState, decide, evolve
-from toreshi.tournament.journal.check_in import Agreement, BoardReports, board_reports, to_confirm
+from toreshi.tournament.journal.check_in import Agreement, BoardReports, Report, board_reports, to_confirm
 from toreshi.tournament.journal.commands import ARBITER, EnterResult
 from toreshi.web.common.forms import Form
 from toreshi.web.common.forms import text as _text
@@ -48,6 +48,8 @@ class ResultsForm:
     """The arbiter confirmed the warnings of departures from the regulation (a forfeit typed by hand)."""
     unconfirmed: bool = False
     """A board departs from the regulation and waits for that confirmation: the page shows the box."""
+    level: str = ""
+    """The highest warning level among the boards waiting for it (``warning``, ``serious``), shown by the box."""
 
     @classmethod
     def of(cls, state: TournamentState, number: int) -> ResultsForm:
@@ -74,8 +76,10 @@ class ResultsForm:
         return next((p.message for p in self.problems if p.board == board and p.field == name), "")
 
     def add(self, board: int, name: str, refusal: Refusal) -> None:
-        if refusal.code is TournamentCode.DEPARTURE_UNCONFIRMED:
-            self.unconfirmed = True
+        if refusal.code in (TournamentCode.DEPARTURE_UNCONFIRMED, TournamentCode.DEPARTURE_NEEDS_REASON):
+            self.unconfirmed = True  # the box is shown again with the reasons, until both are given
+            level = str(refusal.params.get("level", ""))
+            self.level = "serious" if "serious" in (level, self.level) else level or self.level
         problem = _("Board %(board)s: %(problem)s") % {"board": board, "problem": refusals.render(refusal)}
         self.problems.append(BoardProblem(board, name, problem))
 
@@ -122,6 +126,9 @@ class ResultsForm:
             decision = decide(running, command, context)
             if isinstance(decision, Refusal):
                 self.add(command.board, _field_of(decision), decision)
+                if decision.code is TournamentCode.DEPARTURE_UNCONFIRMED and not command.reason.strip():
+                    # Both are asked at once: the box and the board's reason (a departure's level asks both).
+                    self.add(command.board, "reason", Refusal(TournamentCode.DEPARTURE_NEEDS_REASON, decision.params))
                 continue
             running = fold(evolve, running, decision)
 
@@ -148,8 +155,18 @@ def confirmable(state: TournamentState, number: int) -> list[int]:
     return [board for board, _result, _at in to_confirm(state, number)]
 
 
+def given_text(report: Report | None) -> str:
+    """What one player gave: ``1-0``, with the kazans (White's:Black's) when given: ``1-0 (90:50)``; ``…`` none."""
+    if report is None:
+        return "…"
+    kazans = f" ({report.kazans[0]}:{report.kazans[1]})" if report.kazans is not None else ""
+    return f"{report.result.value}{kazans}"
+
+
 def agreement_text(reports: BoardReports) -> str:
     """Where the players' results of a board stand, in the reader's language."""
+    if reports.only_kazans_differ:
+        return _("the players give the same result but different kazans: decide the result")
     texts: dict[Agreement, Any] = {
         Agreement.ONE: _("one player has given the result"),
         Agreement.AGREED: _("both players agree: waits for your confirmation"),

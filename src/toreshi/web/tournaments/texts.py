@@ -236,8 +236,8 @@ _TERMS: dict[str, str] = {
     "check_in.present": N_("checked in"),
     "check_in.out": N_("checked out"),
     "level.info": N_("for information"),
-    "level.confirm": N_("needs confirmation"),
-    "level.reason": N_("needs a written reason"),
+    "level.warning": N_("warning"),
+    "level.serious": N_("serious"),
     **{key: msgid for key, msgid in tournament_refusals.TERMS.items() if key.startswith("departure.")},
 }
 _AMOUNTS = frozenset({"amount"})
@@ -256,7 +256,7 @@ def _values(params: Mapping[str, ParamValue]) -> dict[str, str]:
 
 
 def term(identifier: str) -> str:
-    """A word of the audit log (``level.confirm``, ``departure.late_entry`` …) in the reader's language."""
+    """A word of the audit log (``level.warning``, ``departure.late_entry`` …) in the reader's language."""
     return _(_TERMS[identifier]) if identifier in _TERMS else identifier
 
 
@@ -327,6 +327,10 @@ _ACTIONS: dict[str, tuple[str, str | None]] = {
     ),
     "round_confirmed": (N_("Players' results confirmed"), N_("Round %(round)s, boards %(boards)s")),
     "departure_recorded": (N_("Departure from the regulation"), N_("%(departure_term)s; level: %(level_term)s")),
+    "clock_corrected": (
+        N_("Clock corrected in the game room"),
+        N_("Round %(round)s, board %(board)s: %(player)s, %(change)s"),
+    ),
 }
 _EXTRAS: tuple[tuple[str, str], ...] = (
     ("name", N_("name: %(name)s")),

@@ -22,3 +22,15 @@ document.addEventListener("submit", (event) => {
   const question = event.target?.dataset?.confirm;
   if (question && !window.confirm(question)) event.preventDefault();
 });
+
+// A file field (the file_input macro of _forms.html) shows the chosen file's name in the page's language.
+document.addEventListener("change", (event) => {
+  const input = event.target;
+  if (!(input instanceof HTMLInputElement) || input.type !== "file") return;
+  const name = input.closest(".file-pick")?.querySelector(".file-pick-name");
+  if (!name) return;
+  const files = input.files ? Array.from(input.files) : [];
+  if (files.length === 0) name.textContent = name.dataset.none;
+  else if (files.length === 1) name.textContent = files[0].name;
+  else name.textContent = name.dataset.many.replace("{count}", String(files.length));
+});

@@ -75,7 +75,7 @@ function renderSpecial() {
   const myTurn = state.status === "staking" && special.turn === state.you;
   const giving = state.status === "giving" && state.chooser === state.you;
   let text = `${t(`special_${special.kind}`)}`;
-  if (state.status === "staking") text += `: ${stakesText(current)} — ${myTurn ? t("your_stake_turn") : t("stake_turn", { team: special.turn })}`;
+  if (state.status === "staking") text += `: ${[stakesText(current), myTurn ? t("your_stake_turn") : t("stake_turn", { team: special.turn })].filter(Boolean).join(" — ")}`;
   else if (state.status === "giving") text += `: ${giving ? t("give_it") : t("secret_giving", { team: state.chooser })}`;
   else if (special.solo) text += `: ${t("answers_alone", { team: special.solo, price: special.price })}`;
   $(".q-special-text").textContent = text;

@@ -77,7 +77,7 @@ function phaseText(state, roomNow) {
     case "press_window":
       return t("window");
     case "staking":
-      return `${t("special_stake")}: ${stakesText(current)} — ${t("stake_turn", { team: current.special.turn })}`;
+      return `${t("special_stake")}: ${[stakesText(current), t("stake_turn", { team: current.special.turn })].filter(Boolean).join(" — ")}`;
     case "giving":
       return `${t("special_secret")}: ${t("secret_giving", { team: state.chooser })}`;
     case "answering":
@@ -95,7 +95,8 @@ function phaseText(state, roomNow) {
 /** A stake question's stakes so far: "Алтын 2, Барыс 9, Сұңқар pass". */
 export function stakesText(current) {
   const stakes = (current && current.special && current.special.stakes) || [];
-  return stakes.map((s) => `${s.team} ${s.amount === null ? t("stake_pass") : s.amount}`).join(", ") || "—";
+  // Before the first stake there is nothing to list: the caller leaves the part out rather than show a dash.
+  return stakes.map((s) => `${s.team} ${s.amount === null ? t("stake_pass") : s.amount}`).join(", ");
 }
 
 /** The theme grid: one row per theme, one cell per value; struck themes greyed (final), played cells empty. */

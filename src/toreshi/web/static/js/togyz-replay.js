@@ -1,9 +1,10 @@
 // A togyz game move by move: the server sends one frame per ply (board, kazans, tuzdyks, mover, token, its move
-// number and FEN); this file chooses the frame (buttons, arrow keys, Home/End, the move list) and togyz-board.js
-// draws it. The counter counts moves as a score sheet does (White's ply and Black's reply are one move).
+// number and FEN); togyz-stepper.js chooses the frame (buttons, arrow keys, Home/End, the move list) and
+// togyz-board.js draws it. This file adds what only the app's page has: the FEN to copy, the engine's review and
+// the evaluation bar.
 
 import { translator } from "./dom.js";
-import { drawBoard } from "./togyz-board.js";
+import { startStepper } from "./togyz-stepper.js";
 import { startReview } from "./togyz-review.js";
 
 const data = JSON.parse(document.getElementById("replay-data").textContent);
@@ -12,57 +13,16 @@ const root = document.getElementById("replay");
 const $ = (selector) => root.querySelector(selector);
 const t = translator(data.strings);
 
-let current = frames.length - 1;
 let followReview = () => {};
-
-function show(ply) {
-  current = Math.max(0, Math.min(frames.length - 1, ply));
-  const frame = frames[current];
-  const last = frame.side ? { side: frame.side, hole: frame.hole } : null;
-  drawBoard($("#board"), frame, { t, names: data.names, bottom: "white", last });
-  root.dataset.ply = String(current);
-  const mark = frame.draw_offer ? " =" : "";
-  $("#replay-ply").textContent = current === 0
-    ? t("start")
-    : `${t("ply", { number: frame.move, total: data.moves })} · ${t(frame.side)}: ${frame.token}${mark}`;
-  $("#replay-fen").textContent = frame.fen;
-  for (const bar of root.querySelectorAll(".player-bar")) {
-    bar.classList.toggle("to-move", bar.dataset.side === frame.turn);
-  }
-  for (const button of root.querySelectorAll(".replay-move")) {
-    const chosen = Number(button.dataset.ply) === current;
-    button.closest("td").classList.toggle("last", chosen);
-    if (chosen) button.setAttribute("aria-current", "step");
-    else button.removeAttribute("aria-current");
-  }
-  root.querySelector('[data-step="first"]').disabled = current === 0;
-  root.querySelector('[data-step="previous"]').disabled = current === 0;
-  root.querySelector('[data-step="next"]').disabled = current === frames.length - 1;
-  root.querySelector('[data-step="last"]').disabled = current === frames.length - 1;
-  followReview(current);
-}
-
-const steps = {
-  first: () => 0,
-  previous: () => current - 1,
-  next: () => current + 1,
-  last: () => frames.length - 1,
-};
-
-for (const button of root.querySelectorAll("[data-step]")) {
-  button.addEventListener("click", () => show(steps[button.dataset.step]()));
-}
-for (const button of root.querySelectorAll(".replay-move")) {
-  button.addEventListener("click", () => show(Number(button.dataset.ply)));
-}
-const KEYS = { ArrowLeft: "previous", ArrowRight: "next", ArrowUp: "previous", ArrowDown: "next", Home: "first", End: "last" };
-document.addEventListener("keydown", (key) => {
-  if (key.altKey || key.ctrlKey || key.metaKey || key.target.closest?.("input, select, textarea")) return;
-  const step = KEYS[key.key];
-  if (!step) return;
-  key.preventDefault();
-  show(steps[step]());
+const stepper = startStepper(root, {
+  frames, t, names: data.names, moves: data.moves,
+  onShow: (frame, ply) => {
+    $("#replay-fen").textContent = frame.fen;
+    followReview(ply);
+  },
 });
+const show = stepper.show;
+const current = () => stepper.current();
 
 $("#copy-fen").addEventListener("click", async () => {
   const field = $("#replay-fen");
@@ -74,7 +34,6 @@ $("#copy-fen").addEventListener("click", async () => {
   }
 });
 
-show(current);
 const bar = document.getElementById("eval-bar");
 
 /** The evaluation bar: White's share from the left, with the text the server's numbers make. */
@@ -90,8 +49,8 @@ function fillBar(white, note = "") {
 const panel = document.getElementById("review");
 if (panel) {
   const follow = startReview(panel, {
-    url: panel.dataset.url, t, show, current: () => current,
-    onReady: (review) => { followReview = (ply) => { follow(ply); fillBar(review.expectation[ply]); }; followReview(current); },
+    url: panel.dataset.url, t, show, current,
+    onReady: (review) => { followReview = (ply) => { follow(ply); fillBar(review.expectation[ply]); }; followReview(current()); },
   });
   followReview = follow;
 }
@@ -111,4 +70,4 @@ if (bar?.dataset.url) {
   ask();
   setInterval(ask, 10000);
 }
-window.toreshiReplay = { frames, show, get ply() { return current; } };
+window.toreshiReplay = { frames, show, get ply() { return current(); } };

@@ -747,8 +747,17 @@ function bindControls() {
     const values = { name: state.names[side], change: formatChange(ms), before: clockText(shown), after: clockText(shown + ms) };
     if (left + ms < 0) return fieldError("#add-time", "seconds", t("time_below_zero", values));
     if (shown + ms > MAX_CLOCK_MS) return fieldError("#add-time", "seconds", t("time_above_limit", values));
+    const reason = String(form.get("reason") ?? "").trim();
+    const limit = state.clock?.correction_limit;
+    if (limit !== null && limit !== undefined && Math.abs(ms) > limit) {
+      // A tournament's departure (issue 29): the level shown, the reason written, the confirmation sent.
+      const over = { ...values, limit: clockText(limit), level: t("level_warning") };
+      if (!reason) return fieldError("#add-time", "reason", t("correction_needs_reason", over));
+      clearErrors(); // the reason now written: the notice asking for it no longer holds
+      return { data: { side, ms, reason, confirmed: true }, question: t("add_time_departure", over) };
+    }
     clearFieldErrors("#add-time");
-    return { data: { side, ms }, question: t("add_time_confirm", values) };
+    return { data: reason ? { side, ms, reason } : { side, ms }, question: t("add_time_confirm", values) };
   });
   confirmedForm("#set-clocks", (form) => {
     const times = {};
