@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -49,14 +49,23 @@ def test_a_round_of_300_stores_few_weights_and_computes_fewer(monkeypatch: pytes
         computed += 1
         return edge_weight(*args, **kwargs)  # type: ignore[arg-type]
 
+    stored: list[int] = []
+    finalise = engine._finalise_remainder
+
+    def measured(state: engine._Round, *args: object) -> None:
+        finalise(state, *args)  # type: ignore[arg-type]
+        stored.append(len(state.weights))
+
     monkeypatch.setattr(engine, "edge_weight", counted)
+    monkeypatch.setattr(engine, "_finalise_remainder", measured)
     with _captured_rounds(monkeypatch) as seen:
         pair_trf(trf, 4, initial_colour=Colour.WHITE)
     (state,) = seen
     edges = len(state.players) * (len(state.players) - 1) // 2
-    # Every edge of the round would be 40,000-odd: the brackets hold a fraction, and the weights are computed
-    # once per pair of kinds of players.
-    assert 0 < len(state.weights) < edges // 4
+    # Every edge of the round would be 40,000-odd: only the weights set explicitly are stored (those carried
+    # among moved-down players, the zeros a remainder leaves), the brackets' own computed when asked, and
+    # computed once per pair of kinds of players.
+    assert stored and max(stored) < edges // 100
     assert 0 < computed < edges // 20
 
 
@@ -89,3 +98,41 @@ def test_weights_by_kind_equal_the_weights_of_the_players(seed: int, players: in
                 floats=state.floats,
             )
             assert state.base(high, low, in_current=in_current, in_next=in_next, single=single) == direct
+
+
+def _check_remainder_weights(trf: TrfFile, number: int) -> int:
+    """Pair round ``number``, comparing the assignment's weights of every remainder with the round's; how many."""
+    checked = 0
+    by_kind = engine._remainder_weight
+
+    def compared(state: engine._Round, remainder: list[int]) -> object:
+        nonlocal checked
+        weight = by_kind(state, remainder)
+        mask = (1 << state.layout.top_shift) - 1
+        for a in [-1, *remainder]:
+            for b in remainder:
+                if a == b:
+                    continue
+                plain = 0 if a < 0 else state.weight(min(a, b), max(a, b))
+                expected = 0 if a < 0 else (None if plain <= 0 else plain & mask)
+                assert weight(a, b) == expected
+                checked += 1
+        return weight
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(engine, "_remainder_weight", compared)
+        with suppress(engine.NoValidPairingError):
+            pair_trf(trf, number, initial_colour=Colour.WHITE)
+    return checked
+
+
+def test_the_remainder_weights_by_kind_equal_the_rounds_weights() -> None:
+    """The assignment's weights, looked up per pair of kinds, are the round's own: criteria only, None where the
+    pair may not meet, 0 with the dummy player."""
+    assert _check_remainder_weights(_tournament(7, 300, 3), 4) > 10_000
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), players=st.integers(7, 60), rounds=st.integers(1, 5))
+def test_the_remainder_weights_by_kind_hold_in_random_rounds(seed: int, players: int, rounds: int) -> None:
+    _check_remainder_weights(_tournament(seed, players, rounds), rounds + 1)

@@ -84,7 +84,9 @@ class _Round:
     layout: Layout
     floats: dict[int, tuple[Float, Float]]
     weights: dict[tuple[int, int], int]
-    """Current weight of each edge (lower vertex index first)."""
+    """Weights set explicitly (lower vertex index first): those carried from the brackets above among the moved-down
+    players, and the zeros a remainder leaves behind (:func:`_finalise_remainder`). Every other edge of the current
+    bracket weighs what :meth:`in_bracket` computes when asked."""
     bye_score: int = 0
     single_is_bye: bool = False
     played_rank: Mapping[int, int] | None = None
@@ -96,6 +98,14 @@ class _Round:
     """For each player, an id shared by the players whose edges weigh the same (:func:`_kinds`)."""
     known: dict[tuple[int, int, bool, bool, bool], int] = field(default_factory=dict)
     """Edge weights by the two players' kinds and the bracket flags; valid while bye_score and played_rank hold."""
+    position: dict[int, int] = field(default_factory=dict)
+    """Each player of the current bracket (moved-down players, residents, the scoregroup below): their index in it."""
+    movers: int = 0
+    """How many of the bracket's first players moved down into it (their edges among themselves are carried)."""
+    resident_end: int = 0
+    """The bracket's index where the scoregroup below starts."""
+    bracket_single: bool = False
+    """:attr:`single_is_bye` as it stood when the current bracket began (its weights read that value)."""
 
     def may_sit_out(self, v: int) -> bool:
         p = self.players[v]
@@ -104,19 +114,46 @@ class _Round:
     def weight(self, u: int, v: int) -> int:
         """The weight of edge ``u``–``v`` (``u < v``): as a bracket set it, else its completion field alone.
 
-        Only the brackets' edges are stored: the other n² edges of a large round would cost gigabytes and a walk
-        over all of them for every bracket, while each is cheap to compute when asked for.
+        Nothing but the weights set explicitly is stored: the n² edges of a large round would cost gigabytes, and
+        even one bracket's (with the scoregroup below) millions of entries, while each is cheap to compute when
+        asked for (per pair of kinds, :meth:`base`).
         """
         w = self.weights.get((u, v))
         if w is None:
-            return self.base(u, v, in_current=False, in_next=False, single=False)
+            w = self.in_bracket(u, v)
+            if w is None:
+                return self.base(u, v, in_current=False, in_next=False, single=False)
         return w
+
+    def in_bracket(self, u: int, v: int) -> int | None:
+        """The weight the current bracket gives edge ``u``–``v`` (``u < v``), None when it is not the bracket's.
+
+        Its edges are those with at least one end past the moved-down players: in the bracket (``in_current``)
+        when the lower end is a resident, with the scoregroup below (``in_next``) when it is below. Computed when
+        asked instead of stored for the whole bracket at its start (millions of edges at 5,000 players, most
+        never read); the values are the same, as every input of them is fixed while the bracket is paired.
+        """
+        position = self.position
+        i, j = position.get(u), position.get(v)
+        if i is None or j is None:
+            return None
+        low = i if i > j else j
+        if low < self.movers:
+            return None
+        below = low >= self.resident_end
+        return self.base(u, v, in_current=not below, in_next=below, single=self.bracket_single)
+
+    def stored(self, u: int, v: int) -> int | None:
+        """The weight of edge ``u``–``v`` (``u < v``) set by a bracket (explicitly or as its edge), else None."""
+        w = self.weights.get((u, v))
+        return self.in_bracket(u, v) if w is None else w
 
     def allowed(self, u: int, v: int) -> bool:
         if u > v:
             u, v = v, u
         w = self.weights.get((u, v))
         if w is None:
+            # A bracket's computed weight is positive exactly when the pair is compatible (edge_weight).
             return compatible(self.players[u], self.players[v], self.layout)
         return w > 0
 
@@ -373,16 +410,13 @@ def _pair_brackets(state: _Round, mates: dict[int, int]) -> list[tuple[int, int]
             while cursor < n and ordered[cursor].score >= score:
                 bracket.append(cursor)
                 cursor += 1
-        # Of the weights stored so far only those among the moved-down players still count (the ones below are
-        # set again now, the others involve players already paired): keep the store to one bracket's size.
+        # Of the weights set so far only those among the moved-down players still count (the others involve
+        # players already paired, or are the new bracket's own edges, computed when asked: _Round.in_bracket).
         state.weights = {
-            pair: w for pair in combinations(bracket[:movers], 2) if (w := state.weights.get(pair)) is not None
+            pair: w for pair in combinations(bracket[:movers], 2) if (w := state.stored(*pair)) is not None
         }
-        for li in range(movers, len(bracket)):
-            for hi in range(li):
-                state.weights[bracket[hi], bracket[li]] = state.base(
-                    bracket[hi], bracket[li], in_current=li < resident_end, in_next=li >= resident_end
-                )
+        state.position = {v: index for index, v in enumerate(bracket)}
+        state.movers, state.resident_end, state.bracket_single = movers, resident_end, state.single_is_bye
         mdps = bracket[:movers]
         residents = bracket[movers:resident_end]
         below = bracket[resident_end:]
@@ -648,14 +682,7 @@ def _match_remainder(
     """
     odd = len(remainder) - 2 * in_pairs
     if odd in (0, 1):
-        mask = (1 << state.layout.top_shift) - 1
-
-        def weight(a: int, b: int) -> int | None:
-            if a < 0 or b < 0:
-                return 0
-            w = state.weight(a, b) if a < b else state.weight(b, a)
-            return None if w <= 0 else w & mask
-
+        weight = _remainder_weight(state, remainder)
         rows, cols = remainder[:in_pairs] + [-1] * odd, remainder[in_pairs:]
         solved = lexicographic_assignment(rows, cols, weight, in_pairs)
         if solved is not None and proves_optimal(rows, cols, solved[1], weight):
@@ -663,6 +690,49 @@ def _match_remainder(
             pairs = {a: b for a, b in solved[0].items() if a >= 0}
             return {**pairs, **{b: a for a, b in pairs.items()}}
     return _match_alone(state, remainder, shift, fields)
+
+
+def _remainder_weight(state: _Round, remainder: list[int]) -> Callable[[int, int], int | None]:
+    """The criteria weight (no completion field) of two players of ``remainder``, None when they may not meet; 0
+    with the dummy player (-1) of an odd remainder.
+
+    The assignment asks for every S1–S2 pair three times (the table, the tight edges, the proof) and for the
+    S1–S1 and S2–S2 pairs once: a million or more calls for a remainder of 2,000. The remainder's players are all
+    residents of the current bracket, so a pair not set explicitly weighs what :meth:`_Round.in_bracket` gives a
+    pair inside the bracket, which depends on the two kinds alone once the rematch ban is checked: it is looked up
+    per pair of kinds here, without the layers of :meth:`_Round.weight`.
+    """
+    mask = (1 << state.layout.top_shift) - 1
+    position = state.position
+    if not all(state.movers <= position.get(v, -1) < state.resident_end for v in remainder):
+
+        def each(a: int, b: int) -> int | None:
+            if a < 0 or b < 0:
+                return 0
+            w = state.weight(a, b) if a < b else state.weight(b, a)
+            return None if w <= 0 else w & mask
+
+        return each
+    players, kinds, explicit = state.players, state.kinds, state.weights
+    by_kinds: dict[tuple[int, int], int | None] = {}
+
+    def weight(a: int, b: int) -> int | None:
+        if a < 0 or b < 0:
+            return 0
+        if a > b:
+            a, b = b, a
+        w = explicit.get((a, b))
+        if w is None:
+            if players[b].number in players[a].barred:
+                return None
+            key = (kinds[a], kinds[b])
+            if key in by_kinds:
+                return by_kinds[key]
+            w = state.weight(a, b)
+            by_kinds[key] = None if w <= 0 else w & mask
+        return None if w <= 0 else w & mask
+
+    return weight
 
 
 def _finalise_remainder(
@@ -675,8 +745,10 @@ def _finalise_remainder(
             _finalise(state, active, pairs, v, mates[v])
     # What bbpPairings leaves behind for the next bracket: no edge between two players of this remainder unless
     # the upper one was in the S1 role and the lower one was not.
-    for i, s in enumerate(remainder):
-        for low in remainder[i + 1 :]:
+    # Only pairs of players still unpaired can be read again (carried into the next bracket).
+    left = [v for v in remainder if v in active]
+    for i, s in enumerate(left):
+        for low in left[i + 1 :]:
             if s not in upper or low in upper:
                 state.weights[s, low] = 0
 
