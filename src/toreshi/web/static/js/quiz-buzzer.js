@@ -2,7 +2,7 @@
 // vibration and a short tone. A press carries the moment of the touch on this phone's clock ("tc",
 // performance.timeOrigin + event.timeStamp); the server places it with this connection's clock sync.
 
-import { $, callOut, ClosedWatch, config, connect, element, root, seedText, stakesText, t } from "./quiz-common.js";
+import { $, callOut, ClosedWatch, config, connect, element, root, seedText, showSeeded, stakesText, t } from "./quiz-common.js";
 import { vibrate } from "./dom.js";
 
 const SYNC_FIRST_MS = 1500; // after the join burst of 8 pings, 100 ms apart
@@ -26,7 +26,7 @@ function render() {
   for (const name of STATES) root.classList.toggle(`state-${name}`, name === now);
   button.textContent = t(now);
   button.disabled = now !== "open";
-  $(".q-lots").textContent = seedText(state);
+  showSeeded($(".q-lots"), seedText(state), state && state.lots && state.lots.seed);
   if (now !== shown) {
     // A screen reader hears the new state at once (the button's own text changes too, but is not a live region).
     $(".q-buzzer-news").textContent = t(now);

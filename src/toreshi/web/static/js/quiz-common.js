@@ -97,6 +97,22 @@ export function seedText(state) {
   return state && state.status === "draw" && state.lots ? `${t("lots_seed")}: ${state.lots.seed}` : "";
 }
 
+/** Shows ``text`` in ``node`` with the seed in it marked as no language (it is letters, not words: a reader's
+ * translator and the page's language checks leave it alone). */
+export function showSeeded(node, text, seed) {
+  if (!node || node.textContent === text) return;
+  const at = seed ? text.indexOf(seed) : -1;
+  if (at < 0) {
+    node.textContent = text;
+    return;
+  }
+  const code = document.createElement("code");
+  code.lang = "zxx";
+  code.translate = false;
+  code.textContent = seed;
+  node.replaceChildren(text.slice(0, at), code, text.slice(at + seed.length));
+}
+
 /** The lot for the order of choice as the host reads it: the order the seed draws, and an override if any. */
 export function lotsText(state) {
   const lots = state && state.lots;

@@ -313,7 +313,8 @@ function render() {
 
 function renderLamps() {
   setText($(".q-status"), quiz.statusText(state));
-  setText($(".q-lots"), state.status === "draw" || state.played === 0 ? quiz.lotsText(state) : "");
+  const lots = state.status === "draw" || state.played === 0 ? quiz.lotsText(state) : "";
+  quiz.showSeeded($(".q-lots"), lots, state.lots && state.lots.seed);
   const host = state.host || {};
   const current = state.current;
   const pending = (host.pending || []).map((press) => `${press.team} (${t(`source_${press.source}`)})`);

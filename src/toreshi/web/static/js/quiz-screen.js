@@ -45,7 +45,7 @@ function render() {
   const status = $(".q-status");
   if (status) status.textContent = quiz.statusText(state);
   const lots = $(".q-lots");
-  if (lots) lots.textContent = quiz.seedText(state);
+  quiz.showSeeded(lots, quiz.seedText(state), state.lots && state.lots.seed);
   const teams = $(".q-teams");
   if (teams) {
     quiz.renderTeams(teams, state, {
