@@ -19,14 +19,14 @@ import statistics
 import time
 from collections.abc import Callable
 
-from toreshi.kit.core import Actor, Context, allowed
+from toreshi.kit.core import Actor, Context
 from toreshi.kit.refusal import Refusal
 from toreshi.quiz.board import Board
 from toreshi.quiz.events import Assistant, GameSetup
 from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play.commands import Command
 from toreshi.quiz.play.decide import decide
-from toreshi.quiz.play.probes import offered, probes
+from toreshi.quiz.play.probes import offered, offered_by_decide
 from toreshi.quiz.play.state import PlayState, evolve
 
 TEAMS = ("Алтын", "Барыс", "Сұңқар", "Тұлпар")
@@ -35,21 +35,8 @@ KEYS = {str(i + 1): team for i, team in enumerate(TEAMS)}
 Moment = tuple[PlayState, int]
 
 
-def probed(state: PlayState, actor: Actor, now: int) -> list[str]:
-    """The old list: every probe asked of ``decide``, one of a kind enough (as the room did before)."""
-    if not state.created:
-        return []
-    now = max(now, state.game.last_ms)
-    context = Context(actor, now_ms=now)
-    found: set[str] = set()
-    for probe in probes(state, actor.role, state.game.at(now)):
-        if probe.type not in found and allowed(decide, state, context, (probe,), name=_name):
-            found.add(probe.type)
-    return sorted(found)
-
-
-def _name(command: Command) -> str:
-    return command.type
+probed = offered_by_decide
+"""The list as the rooms built it before :func:`offered`: every probe asked of ``decide``."""
 
 
 def game(seed: int) -> list[Moment]:

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from toreshi.kit.core import Actor, Context, allowed
+from toreshi.kit.core import Actor, Context
 from toreshi.kit.refusal import Refusal
 from toreshi.quiz.board import VALUES, Board, BoardItem, BoardQuestion, BoardTheme
 from toreshi.quiz.events import Assistant, GameKind, GameSetup, ReadingMode
@@ -22,7 +22,7 @@ from toreshi.quiz.pack import ContentType
 from toreshi.quiz.play import commands as cmd
 from toreshi.quiz.play.commands import Command
 from toreshi.quiz.play.decide import decide
-from toreshi.quiz.play.probes import offered, probes
+from toreshi.quiz.play.probes import offered, offered_by_decide, probes
 from toreshi.quiz.play.state import PlayState, evolve
 
 TEAMS = ("Алтын", "Барыс", "Сұңқар")
@@ -57,21 +57,8 @@ SEEN: Counter[str] = Counter()
 """Every kind offered over a run (to see what the random games reach)."""
 
 
-def reference(state: PlayState, actor: Actor, now: int) -> list[str]:
-    """The list as the rooms built it before :func:`offered`: every probe asked of ``decide``, one of a kind enough."""
-    if not state.created:
-        return []
-    now = max(now, state.game.last_ms)
-    context = Context(actor, now_ms=now)
-    found: set[str] = set()
-    for probe in probes(state, actor.role, state.game.at(now)):
-        if probe.type not in found and allowed(decide, state, context, (probe,), name=_name):
-            found.add(probe.type)
-    return sorted(found)
-
-
-def _name(command: Command) -> str:
-    return command.type
+reference = offered_by_decide
+"""The list as the rooms built it before :func:`offered`: every probe asked of ``decide``."""
 
 
 def board(themes: int, reserve: tuple[int, ...]) -> Board:

@@ -12,7 +12,7 @@ stakes', are still asked of ``decide``. A property test plays random games and c
 
 from __future__ import annotations
 
-from toreshi.kit.core import Actor, Context
+from toreshi.kit.core import Actor, Context, allowed
 from toreshi.kit.refusal import Refusal
 from toreshi.quiz.board import VALUES
 from toreshi.quiz.events import GameKind
@@ -22,7 +22,7 @@ from toreshi.quiz.play.commands import Command
 from toreshi.quiz.play.decide import decide, nothing_new_to_announce
 from toreshi.quiz.play.state import PlayState
 
-__all__ = ["offered", "probes"]
+__all__ = ["offered", "offered_by_decide", "probes"]
 
 _ANYONE = "·"
 """A person or a reason in a probe: any non-empty text does (the rules ask only that there is one)."""
@@ -126,6 +126,24 @@ def _reversal(game: GameState) -> cmd.Reverse:
 
 _ASKING = (Phase.READING, Phase.PRESS_WINDOW, Phase.ANSWERING)
 """The phases a question is being asked in (a replacement's, SI-4.6)."""
+
+
+def offered_by_decide(state: PlayState, actor: Actor, now: int) -> list[str]:
+    """The same list as :func:`offered`, by asking :func:`decide` every probe (one of a kind enough): exact by
+    construction and ten times dearer — the oracle the tests and ``benchmarks/quiz_can.py`` hold ``offered`` to."""
+    if not state.created:
+        return []
+    now = max(now, state.game.last_ms)
+    context = Context(actor, now_ms=now)
+    found: set[str] = set()
+    for probe in probes(state, actor.role, state.game.at(now)):
+        if probe.type not in found and allowed(decide, state, context, (probe,), name=_command_type):
+            found.add(probe.type)
+    return sorted(found)
+
+
+def _command_type(command: Command) -> str:
+    return command.type
 
 
 def offered(state: PlayState, actor: Actor, now: int, game: GameState | None = None) -> list[str]:
