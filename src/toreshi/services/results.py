@@ -8,6 +8,7 @@ database the app is not serving (or a copy of it) and the app reads the same as 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
 
 from toreshi.live.room import Decided
 from toreshi.live.rooms.teams import TeamTournamentRoom
@@ -25,36 +26,32 @@ class NotATournamentError(LookupError):
     """No tournament has this id (no room, or a room of another kind)."""
 
 
-async def tournament_state(store: EventStore, tournament_id: str) -> TournamentState:
-    """The tournament's state after its whole log."""
+Logic = TypeVar("Logic", TournamentRoom, TeamTournamentRoom)
+
+
+async def _folded(store: EventStore, tournament_id: str, kind: RoomKind, logic: Logic) -> Logic:
+    """``logic`` after the whole log of the room ``tournament_id``, which must be a tournament of ``kind``."""
     try:
         room = await store.room(tournament_id)
     except (UnknownRoomError, ValueError):
         raise NotATournamentError(tournament_id) from None
-    if room.kind is not RoomKind.TOURNAMENT:
+    if room.kind is not kind:
         raise NotATournamentError(tournament_id)
-    logic = TournamentRoom()
     for stored in await store.load(tournament_id):
         logic.apply(Decided(stored.type, stored.payload), stored.server_time_ms)
     if logic.state.tournament is None:
         raise NotATournamentError(tournament_id)
-    return logic.state
+    return logic
+
+
+async def tournament_state(store: EventStore, tournament_id: str) -> TournamentState:
+    """The tournament's state after its whole log."""
+    return (await _folded(store, tournament_id, RoomKind.TOURNAMENT, TournamentRoom())).state
 
 
 async def team_state(store: EventStore, tournament_id: str) -> TeamJournalState:
     """A team tournament's state after its whole log (:class:`NotATournamentError` for any other id)."""
-    try:
-        room = await store.room(tournament_id)
-    except (UnknownRoomError, ValueError):
-        raise NotATournamentError(tournament_id) from None
-    if room.kind is not RoomKind.TEAMS:
-        raise NotATournamentError(tournament_id)
-    logic = TeamTournamentRoom()
-    for stored in await store.load(tournament_id):
-        logic.apply(Decided(stored.type, stored.payload), stored.server_time_ms)
-    if logic.state.tournament is None:
-        raise NotATournamentError(tournament_id)
-    return logic.state
+    return (await _folded(store, tournament_id, RoomKind.TEAMS, TeamTournamentRoom())).state
 
 
 async def game_states(
