@@ -195,6 +195,7 @@ def test_the_host_console_by_keyboard(arbiter: Page, server: Server, language: s
     arbiter.goto(f"{host}&lang={language}")
     status = arbiter.locator(".q-status")
     expect(status).not_to_be_empty()
+    expect(arbiter.locator(".q-actions button").first).to_be_visible()  # drawn after the status (issue 32)
     assert_walked(arbiter, ".q-actions button", "details summary")
     # The lot for the first chooser from its button, by Enter
     from_the_top(arbiter)

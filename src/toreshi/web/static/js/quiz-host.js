@@ -397,17 +397,27 @@ function renderRest() {
   renderConnections();
 }
 
+let shownActions = null;
+
 function renderActions() {
   const bar = $(".q-actions");
+  const shown = ACTIONS.filter(([type]) => state.can.includes(type));
+  const key = shown.map(([type]) => type).join(" ");
+  // The same actions as on screen: the buttons stay, and so does a keyboard user's focus on one of them (a phone
+  // connecting or a presence update must not throw the host's focus back to the top of the page).
+  if (key === shownActions && bar.childElementCount === shown.length) return;
+  const focused = bar.contains(document.activeElement) ? document.activeElement.dataset.action : null;
+  shownActions = key;
   bar.replaceChildren();
-  for (const [type, label, hint] of ACTIONS) {
-    if (!state.can.includes(type)) continue;
+  for (const [type, label, hint] of shown) {
     const button = element("button", type === "right" ? "primary" : ["wrong", "end_game"].includes(type) ? "danger" : "", t(label));
     button.type = "button";
+    button.dataset.action = type;
     if (hint) button.append(element("kbd", "", hint.startsWith("key_") ? t(hint) : hint));
     button.addEventListener("click", () => act(type));
     bar.append(button);
   }
+  if (focused) bar.querySelector(`[data-action="${focused}"]`)?.focus();
 }
 
 /** Milliseconds as seconds with one decimal, in the page's language ("4,6 с", "4.6s"). */
